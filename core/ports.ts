@@ -1,0 +1,160 @@
+/**
+ * Every way the core reaches the world. A port is a record of functions passed in explicitly; the core never reads
+ * the clock, randomness, storage, the network or L1 any other way. Production binds these in `adapters/`, the
+ * simulator in `sim/`.
+ */
+import type { AbstractLevel } from 'abstract-level';
+import type { Hex, L1RollupConstants } from '../spec/chain.js';
+
+// ---------------------------------------------------------------------------------------------------------------
+// Clock
+
+/** Opaque timer handle. */
+export type TimerId = unknown;
+
+/**
+ * Time and timers. `now()` is Unix milliseconds. `setTimeout`/`clearTimeout` have the shape xstate's actor `clock`
+ * option expects, so machines' delayed transitions run on this clock too.
+ */
+export interface ClockPort {
+  now(): number;
+  setTimeout(callback: () => void, delayMs: number): TimerId;
+  clearTimeout(id: TimerId): void;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Randomness
+
+export interface RandomnessPort {
+  /** Uniform 32-bit unsigned integer. */
+  nextUint32(): number;
+  /** `length` uniform random bytes. */
+  bytes(length: number): Uint8Array;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Logger
+
+export type LogFields = Readonly<Record<string, unknown>>;
+
+export interface LoggerPort {
+  debug(message: string, fields?: LogFields): void;
+  info(message: string, fields?: LogFields): void;
+  warn(message: string, fields?: LogFields): void;
+  error(message: string, fields?: LogFields): void;
+  child(bindings: LogFields): LoggerPort;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Storage
+
+/**
+ * The abstract-level interface with string keys and string values, so `memory-level` (simulator, tests) and
+ * `classic-level` (production) both fit. Atomic multi-key writes go through `batch()`.
+ */
+export type StoragePort = AbstractLevel<string | Uint8Array, string, string>;
+
+// ---------------------------------------------------------------------------------------------------------------
+// L1
+
+export type L1BlockTag = bigint | 'latest' | 'finalized';
+
+export interface L1BlockRef {
+  readonly number: bigint;
+  readonly hash: Hex;
+  readonly parentHash: Hex;
+  /** Unix seconds. */
+  readonly timestamp: bigint;
+}
+
+/** One `CheckpointProposed` event of the rollup contract, with where it landed. */
+export interface CheckpointProposedLog {
+  readonly checkpointNumber: number;
+  /** Archive root after the checkpoint's last block. */
+  readonly archive: Hex;
+  readonly slotNumber: number;
+  /** Encoded CheckpointHeader (spec/codec/checkpointHeader.ts). */
+  readonly header: Hex;
+  readonly blobVersionedHashes: readonly Hex[];
+  readonly l1: {
+    readonly blockNumber: bigint;
+    readonly blockHash: Hex;
+    readonly txHash: Hex;
+    readonly logIndex: number;
+  };
+}
+
+/** Stable codes of the L1 port's expected failures. */
+export type L1ErrorCode =
+  | 'L1_UNREACHABLE'
+  | 'L1_BLOCK_NOT_FOUND'
+  | 'L1_BLOBS_UNAVAILABLE'
+  | 'L1_NO_ROLLUP_CONTRACT'
+  | 'L1_TX_REJECTED';
+
+export class L1Error extends Error {
+  constructor(
+    readonly code: L1ErrorCode,
+    message: string,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+    this.name = 'L1Error';
+  }
+}
+
+/** Reads the base layer and the rollup contract. Every read that can be pinned takes the L1 block it is pinned to. */
+export interface L1ReaderPort {
+  getChainId(): Promise<number>;
+  /** Throws L1Error('L1_BLOCK_NOT_FOUND') when the block does not exist. */
+  getBlock(tag: L1BlockTag): Promise<L1BlockRef>;
+  /** Throws L1Error('L1_NO_ROLLUP_CONTRACT') when the configured address holds no rollup contract. */
+  getRollupConstants(): Promise<L1RollupConstants>;
+  /** Number of checkpoints recorded by the rollup contract as of `atBlock`. */
+  getCheckpointCount(atBlock: bigint): Promise<number>;
+  /** Archive root recorded for checkpoint `checkpointNumber` (0 = genesis) as of `atBlock`. */
+  getArchiveAt(checkpointNumber: number, atBlock: bigint): Promise<Hex>;
+  /** `CheckpointProposed` logs in `[fromBlock, toBlock]`, in L1 order. */
+  getCheckpointProposedLogs(fromBlock: bigint, toBlock: bigint): Promise<CheckpointProposedLog[]>;
+  /** The blobs of a proposal, in the order of its versioned hashes; L1Error('L1_BLOBS_UNAVAILABLE') if missing. */
+  getBlobs(log: CheckpointProposedLog): Promise<Uint8Array[]>;
+}
+
+export interface ProposeCheckpointRequest {
+  readonly checkpointNumber: number;
+  readonly archive: Hex;
+  readonly lastArchive: Hex;
+  readonly slotNumber: number;
+  /** Encoded CheckpointHeader. */
+  readonly header: Hex;
+  /** Raw blobs (BLOB_SIZE_BYTES each). */
+  readonly blobs: readonly Uint8Array[];
+}
+
+export type L1TxStatus =
+  | { readonly status: 'pending' }
+  | { readonly status: 'included'; readonly success: boolean; readonly blockNumber: bigint; readonly blockHash: Hex }
+  | { readonly status: 'unknown' };
+
+/** Sends the proposer's transactions to L1 from its funded publisher account. */
+export interface L1PublisherPort {
+  readonly publisherAddress: Hex;
+  /** Versioned hashes the blobs will have on L1, in order. */
+  blobVersionedHashes(blobs: readonly Uint8Array[]): Promise<Hex[]>;
+  /** Sends `propose` as a blob transaction; resolves with its hash once the L1 node accepted it. */
+  proposeCheckpoint(request: ProposeCheckpointRequest): Promise<{ readonly txHash: Hex }>;
+  getTxStatus(txHash: Hex): Promise<L1TxStatus>;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// All ports of one node
+
+export interface NodePorts {
+  readonly clock: ClockPort;
+  readonly randomness: RandomnessPort;
+  readonly logger: LoggerPort;
+  readonly storage: StoragePort;
+  readonly l1: L1ReaderPort;
+  /** Present only on nodes that run a sequencer. */
+  readonly l1Publisher?: L1PublisherPort;
+}

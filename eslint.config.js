@@ -1,0 +1,42 @@
+// @ts-check
+import tseslint from 'typescript-eslint';
+
+/** Modules that reach the world: banned from the deterministic core and the protocol spec. */
+const ioModules = [
+  'fs', 'fs/promises', 'net', 'http', 'https', 'http2', 'dgram', 'dns', 'child_process', 'cluster', 'os',
+  'process', 'timers', 'timers/promises', 'worker_threads', 'readline', 'tls', 'perf_hooks', 'v8', 'vm',
+].flatMap((name) => [name, `node:${name}`]);
+
+const nondeterminism = [
+  { name: 'Date', message: 'core/ and spec/ read time only through the clock port' },
+  { name: 'setTimeout', message: 'use the clock port (or xstate delays running on it)' },
+  { name: 'setInterval', message: 'use the clock port' },
+  { name: 'setImmediate', message: 'use the clock port' },
+  { name: 'clearTimeout', message: 'use the clock port' },
+  { name: 'clearInterval', message: 'use the clock port' },
+  { name: 'queueMicrotask', message: 'core/ must not schedule work outside its ports' },
+  { name: 'process', message: 'core/ and spec/ must not read the process' },
+  { name: 'performance', message: 'use the clock port' },
+  { name: 'fetch', message: 'reach the network through a port' },
+  { name: 'crypto', message: 'randomness comes from the randomness port; hashing imports node:crypto explicitly' },
+];
+
+export default tseslint.config(
+  { ignores: ['dist/**', 'node_modules/**', 'contracts/artifacts/**', 'sim-out/**', 'bench/results/**'] },
+  ...tseslint.configs.recommended,
+  {
+    rules: {
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      '@typescript-eslint/consistent-type-imports': 'error',
+    },
+  },
+  {
+    files: ['core/**/*.ts', 'spec/**/*.ts'],
+    ignores: ['**/*.test.ts'],
+    rules: {
+      'no-restricted-globals': ['error', ...nondeterminism],
+      'no-restricted-properties': ['error', { object: 'Math', property: 'random', message: 'use the randomness port' }],
+      'no-restricted-imports': ['error', { paths: ioModules.map((name) => ({ name, message: 'core/ and spec/ do no I/O: go through a port' })) }],
+    },
+  },
+);

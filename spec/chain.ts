@@ -1,0 +1,170 @@
+/**
+ * Chain types shared by the core, the adapters and the simulator. Wire shapes that PROTOCOL.md fixes are marked;
+ * the rest is this project's layout (documented in the README's protocol section).
+ */
+
+/** A `0x`-prefixed lowercase hex string. */
+export type Hex = `0x${string}`;
+
+/** PROTOCOL.md: `{ root: Fr, nextAvailableLeafIndex: number }`, the tree as it stood after the block. */
+export interface TreeSnapshot {
+  readonly root: Hex;
+  readonly nextAvailableLeafIndex: number;
+}
+
+/** PROTOCOL.md: the four state trees held in `BlockData.header.state`. */
+export interface StateReference {
+  readonly l1ToL2MessageTree: TreeSnapshot;
+  readonly noteHashTree: TreeSnapshot;
+  readonly nullifierTree: TreeSnapshot;
+  readonly publicDataTree: TreeSnapshot;
+}
+
+export interface GasFees {
+  readonly feePerDaGas: bigint;
+  readonly feePerL2Gas: bigint;
+}
+
+export interface GlobalVariables {
+  readonly chainId: number;
+  readonly version: number;
+  readonly blockNumber: number;
+  readonly slotNumber: number;
+  /** Seconds since the Unix epoch. */
+  readonly timestamp: bigint;
+  /** L1 address that receives the proposer's L1 rewards (20 bytes). */
+  readonly coinbase: Hex;
+  /** L2 address that receives the block's fees (32 bytes). */
+  readonly feeRecipient: Hex;
+  readonly gasFees: GasFees;
+}
+
+export interface ContentCommitment {
+  /** Commitment to the block's tx effects. */
+  readonly txsEffectsHash: Hex;
+  /** Commitment to the L1-to-L2 messages made available by the block. */
+  readonly inHash: Hex;
+  /** Commitment to the L2-to-L1 messages emitted by the block. */
+  readonly outHash: Hex;
+}
+
+export interface BlockHeader {
+  /** The archive tree before this block was added. */
+  readonly lastArchive: TreeSnapshot;
+  readonly state: StateReference;
+  readonly globalVariables: GlobalVariables;
+  readonly contentCommitment: ContentCommitment;
+  readonly totalFees: bigint;
+  readonly totalManaUsed: bigint;
+}
+
+/** A tx's effects as included in a block. Empty blocks only until the transactions issue. */
+export interface TxEffect {
+  readonly txHash: Hex;
+}
+
+export interface Block {
+  readonly header: BlockHeader;
+  /** hashToField(encodeBlockHeader(header)); also the block's leaf in the archive tree. */
+  readonly hash: Hex;
+  /** The archive tree after this block was added. */
+  readonly archive: TreeSnapshot;
+  readonly body: { readonly txEffects: readonly TxEffect[] };
+  /** Checkpoint this block belongs to (the one being built, for a proposed block). */
+  readonly checkpointNumber: number;
+  readonly indexWithinCheckpoint: number;
+}
+
+export interface BlockRef {
+  readonly number: number;
+  readonly hash: Hex;
+}
+
+export interface CheckpointRef {
+  readonly number: number;
+  readonly hash: Hex;
+}
+
+/** The header a proposer publishes to L1 with a checkpoint. */
+export interface CheckpointHeader {
+  readonly lastArchiveRoot: Hex;
+  readonly slotNumber: number;
+  readonly timestamp: bigint;
+  readonly coinbase: Hex;
+  readonly feeRecipient: Hex;
+  readonly gasFees: GasFees;
+  readonly blockCount: number;
+  /** hashToField of the concatenated blob versioned hashes. */
+  readonly blobsHash: Hex;
+  readonly totalManaUsed: bigint;
+}
+
+/** Where on L1 a checkpoint was published. */
+export interface L1PublishInfo {
+  readonly blockNumber: bigint;
+  readonly blockHash: Hex;
+  readonly timestamp: bigint;
+  readonly txHash: Hex;
+}
+
+export interface Checkpoint {
+  readonly number: number;
+  readonly header: CheckpointHeader;
+  /** Archive root after the checkpoint's last block (the value recorded on L1). */
+  readonly archiveRoot: Hex;
+  /** hashToField(encodeCheckpointHeader(header) || archiveRoot). */
+  readonly hash: Hex;
+  readonly firstBlockNumber: number;
+  readonly blockCount: number;
+  readonly blobVersionedHashes: readonly Hex[];
+  readonly l1: L1PublishInfo;
+}
+
+/** L2Tips, 4.0.0 shape (spec: Resources, Chain tips). */
+export interface L2Tips {
+  readonly proposed: BlockRef;
+  readonly checkpointed: { readonly block: BlockRef; readonly checkpoint: CheckpointRef };
+  readonly proven: { readonly block: BlockRef; readonly checkpoint: CheckpointRef };
+  readonly finalized: { readonly block: BlockRef; readonly checkpoint: CheckpointRef };
+}
+
+export type BlockTipName = 'proposed' | 'checkpointed' | 'proven' | 'finalized';
+export type CheckpointTipName = 'checkpointed' | 'proven' | 'finalized';
+
+/** Rollup constants read from the L1 rollup contract (PROTOCOL.md, Chain). */
+export interface L1RollupConstants {
+  readonly l1ChainId: number;
+  readonly rollupVersion: number;
+  readonly l1StartBlock: bigint;
+  /** Unix seconds of L2 slot 0's start. */
+  readonly l1GenesisTime: bigint;
+  readonly slotDuration: number;
+  readonly epochDuration: number;
+  readonly ethereumSlotDuration: number;
+  readonly proofSubmissionEpochs: number;
+  /** Archive root of the genesis state (leaf 0 = genesis block hash). */
+  readonly genesisArchiveRoot: Hex;
+}
+
+export interface L1ContractAddresses {
+  readonly rollupAddress: Hex;
+}
+
+export interface NodeInfo {
+  readonly nodeVersion: string;
+  readonly contractLanguageVersion: string;
+  readonly l1ChainId: number;
+  readonly rollupVersion: number;
+  readonly protocolVersion: number;
+  readonly l1ContractAddresses: L1ContractAddresses;
+}
+
+/** Chain changes, as one union; every consumer switches over it exhaustively. */
+export type ChainEvent =
+  | { readonly type: 'blocksAdded'; readonly blocks: readonly Block[] }
+  | { readonly type: 'chainCheckpointed'; readonly checkpoint: Checkpoint; readonly block: BlockRef }
+  | { readonly type: 'chainProven'; readonly checkpoint: CheckpointRef; readonly block: BlockRef }
+  | { readonly type: 'chainFinalized'; readonly checkpoint: CheckpointRef; readonly block: BlockRef }
+  | { readonly type: 'chainPruned'; readonly toBlock: BlockRef; readonly reason: ChainPruneReason };
+
+export type ChainPruneReason = 'slotPassedWithoutCheckpoint' | 'checkpointMismatch' | 'l1Reorg' | 'epochNotProven' | 'rollback';

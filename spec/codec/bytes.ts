@@ -1,0 +1,115 @@
+import type { Hex } from '../chain.js';
+
+/** Errors of the byte codecs; a decoding failure of untrusted data (blobs, L1 logs) is never an assertion. */
+export class CodecError extends Error {
+  readonly code = 'CODEC_INVALID';
+  constructor(message: string) {
+    super(message);
+    this.name = 'CodecError';
+  }
+}
+
+const HEX_RE = /^0x[0-9a-fA-F]*$/;
+
+export function isHex(value: unknown): value is Hex {
+  return typeof value === 'string' && HEX_RE.test(value) && value.length % 2 === 0;
+}
+
+export function bytesToHex(bytes: Uint8Array): Hex {
+  return `0x${Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('hex')}`;
+}
+
+/** Decodes hex; when `size` is given the value must be exactly that many bytes. */
+export function hexToBytes(hex: Hex, size?: number): Uint8Array {
+  if (!isHex(hex)) throw new CodecError(`not an even-length 0x-prefixed hex string: ${String(hex).slice(0, 80)}`);
+  const bytes = new Uint8Array(Buffer.from(hex.slice(2), 'hex'));
+  if (size !== undefined && bytes.length !== size) {
+    throw new CodecError(`expected ${size} bytes, got ${bytes.length}`);
+  }
+  return bytes;
+}
+
+export function bigintToBytes(value: bigint, size: number): Uint8Array {
+  if (value < 0n) throw new CodecError(`negative value ${value}`);
+  const out = new Uint8Array(size);
+  let v = value;
+  for (let i = size - 1; i >= 0; i--) {
+    out[i] = Number(v & 0xffn);
+    v >>= 8n;
+  }
+  if (v !== 0n) throw new CodecError(`value ${value} does not fit in ${size} bytes`);
+  return out;
+}
+
+export function bytesToBigint(bytes: Uint8Array): bigint {
+  let v = 0n;
+  for (const b of bytes) v = (v << 8n) | BigInt(b);
+  return v;
+}
+
+export function zeroHex(size: number): Hex {
+  return `0x${'00'.repeat(size)}`;
+}
+
+/** Sequential big-endian writer of fixed-width fields. */
+export class ByteWriter {
+  private readonly chunks: Uint8Array[] = [];
+  private length = 0;
+
+  bytes(data: Uint8Array): this {
+    this.chunks.push(data);
+    this.length += data.length;
+    return this;
+  }
+
+  hex(value: Hex, size: number): this {
+    return this.bytes(hexToBytes(value, size));
+  }
+
+  uint(value: bigint | number, size: number): this {
+    return this.bytes(bigintToBytes(BigInt(value), size));
+  }
+
+  finish(): Uint8Array {
+    const out = new Uint8Array(this.length);
+    let offset = 0;
+    for (const chunk of this.chunks) {
+      out.set(chunk, offset);
+      offset += chunk.length;
+    }
+    return out;
+  }
+}
+
+/** Sequential reader; every read checks bounds and throws CodecError past the end. */
+export class ByteReader {
+  private offset = 0;
+  constructor(private readonly data: Uint8Array) {}
+
+  get remaining(): number {
+    return this.data.length - this.offset;
+  }
+
+  bytes(size: number): Uint8Array {
+    if (size < 0 || this.offset + size > this.data.length) {
+      throw new CodecError(`read of ${size} bytes at offset ${this.offset} past end ${this.data.length}`);
+    }
+    const out = this.data.subarray(this.offset, this.offset + size);
+    this.offset += size;
+    return out;
+  }
+
+  hex(size: number): Hex {
+    return bytesToHex(this.bytes(size));
+  }
+
+  bigint(size: number): bigint {
+    return bytesToBigint(this.bytes(size));
+  }
+
+  number(size: number): number {
+    const v = this.bigint(size);
+    if (v > BigInt(Number.MAX_SAFE_INTEGER)) throw new CodecError(`value ${v} is not a safe integer`);
+    return Number(v);
+  }
+}

@@ -1,0 +1,83 @@
+/**
+ * Protocol constants and limits. Every bound used by `core/` and `adapters/` lives here (or in the configuration
+ * schema when operators may change it). Names carry their unit last.
+ */
+
+/** BN254 scalar field modulus: every `Fr` on the wire is strictly below it. */
+export const FR_MODULUS = 21888242871839275222246405745257275088548364400416034343698204186575808495617n;
+
+/** BLS12-381 scalar field modulus: every 32-byte field element of an EIP-4844 blob is strictly below it. */
+export const BLS_MODULUS = 52435875175126190479447740508185965837690552500527637822603658699938581184513n;
+
+/** Merkle tree ids, as sent on the wire (PROTOCOL.md, World state). */
+export const MerkleTreeId = {
+  NULLIFIER_TREE: 0,
+  NOTE_HASH_TREE: 1,
+  PUBLIC_DATA_TREE: 2,
+  L1_TO_L2_MESSAGE_TREE: 3,
+  ARCHIVE: 4,
+} as const;
+export type MerkleTreeId = (typeof MerkleTreeId)[keyof typeof MerkleTreeId];
+
+/** Tree heights (number of levels below the root). */
+export const NULLIFIER_TREE_HEIGHT = 42;
+export const NOTE_HASH_TREE_HEIGHT = 42;
+export const PUBLIC_DATA_TREE_HEIGHT = 40;
+export const L1_TO_L2_MSG_TREE_HEIGHT = 36;
+export const ARCHIVE_HEIGHT = 30;
+
+/** Chain timing defaults (PROTOCOL.md, Chain). */
+export const L1_SLOT_DURATION_SECONDS = 12;
+export const L2_SLOT_DURATION_SECONDS_DEFAULT = 36;
+export const EPOCH_DURATION_SLOTS_DEFAULT = 32;
+export const PROOF_SUBMISSION_EPOCHS_DEFAULT = 1;
+
+/** EIP-4844 blob geometry. */
+export const BLOB_FIELD_ELEMENTS = 4096;
+export const BLOB_FIELD_ELEMENT_BYTES = 32;
+export const BLOB_SIZE_BYTES = BLOB_FIELD_ELEMENTS * BLOB_FIELD_ELEMENT_BYTES;
+/** Payload bytes carried per field element: the first byte of each element is zero so it stays below BLS_MODULUS. */
+export const BLOB_PAYLOAD_BYTES_PER_FIELD = 31;
+export const BLOB_PAYLOAD_BYTES_MAX = BLOB_FIELD_ELEMENTS * BLOB_PAYLOAD_BYTES_PER_FIELD;
+/** Blobs one checkpoint may carry (the L1 per-transaction blob limit after Osaka is 6). */
+export const BLOBS_PER_CHECKPOINT_MAX = 6;
+/** Version byte of an EIP-4844 versioned hash (KZG). */
+export const VERSIONED_HASH_VERSION_KZG = 0x01;
+
+/** L2 blocks one checkpoint may carry. */
+export const BLOCKS_PER_CHECKPOINT_MAX = 16;
+
+/** Default listener ports. */
+export const PUBLIC_PORT_DEFAULT = 8080;
+export const ADMIN_PORT_DEFAULT = 8880;
+
+/** JSON-RPC envelope limits (PROTOCOL.md, Wire encoding). */
+export const PUBLIC_BODY_BYTES_MAX = 1024 * 1024;
+export const ADMIN_BODY_BYTES_MAX = 10 * 1024 * 1024;
+export const BATCH_CALLS_MAX = 100;
+export const RPC_REQUEST_TIMEOUT_MS_DEFAULT = 30_000;
+
+/** Sync: how many L1 blocks one archiver step reads at most, and how often it polls. */
+export const ARCHIVER_L1_BLOCKS_PER_STEP_MAX = 1_000;
+export const ARCHIVER_POLL_INTERVAL_MS_DEFAULT = 1_000;
+export const ARCHIVER_RETRY_BACKOFF_MS_MAX = 30_000;
+/** L1 blocks of history the archiver keeps hashes of, to detect reorgs. */
+export const ARCHIVER_L1_HASH_HISTORY_BLOCKS_MAX = 128;
+
+/** Sequencer defaults. */
+export const SEQUENCER_POLL_INTERVAL_MS_DEFAULT = 500;
+/** Seconds at the end of each slot reserved for getting the checkpoint into an L1 block. */
+export const SEQ_L1_PUBLISHING_TIME_ALLOWANCE_IN_SLOT_SECONDS_DEFAULT = 24;
+/** Target seconds between L2 blocks inside one slot. */
+export const SEQ_BLOCK_DURATION_SECONDS_DEFAULT = 6;
+
+/** Node package version served by svc_getNodeVersion. */
+export const NODE_VERSION = '4.0.0-dev.1';
+/** Compatible contract-language version reported in NodeInfo. */
+export const CONTRACT_LANGUAGE_VERSION = '4.0.0';
+/** Protocol version reported in NodeInfo. */
+export const PROTOCOL_VERSION = 4;
+/** Rollup version used by the local network when none is given. */
+export const ROLLUP_VERSION_LOCAL_NETWORK_DEFAULT = 1;
+/** Chain id of the local network's L1 (anvil's default). */
+export const L1_CHAIN_ID_LOCAL_NETWORK = 31337;
