@@ -165,6 +165,12 @@ export type ChainEvent =
   | { readonly type: 'chainCheckpointed'; readonly checkpoint: Checkpoint; readonly block: BlockRef }
   | { readonly type: 'chainProven'; readonly checkpoint: CheckpointRef; readonly block: BlockRef }
   | { readonly type: 'chainFinalized'; readonly checkpoint: CheckpointRef; readonly block: BlockRef }
-  | { readonly type: 'chainPruned'; readonly toBlock: BlockRef; readonly reason: ChainPruneReason };
+  | {
+      readonly type: 'chainPruned';
+      readonly toBlock: BlockRef;
+      /** The checkpointed tip after the prune (unchanged unless the prune reached below it). */
+      readonly checkpointed: { readonly block: BlockRef; readonly checkpoint: CheckpointRef };
+      readonly reason: ChainPruneReason;
+    };
 
 export type ChainPruneReason = 'slotPassedWithoutCheckpoint' | 'checkpointMismatch' | 'l1Reorg' | 'epochNotProven' | 'rollback';

@@ -1,0 +1,79 @@
+import type { Block, Checkpoint, Hex, L1PublishInfo } from '../../spec/chain.js';
+import { blockHash } from '../../spec/codec/blockHeader.js';
+import { blobsToPayload, decodeCheckpointPayload } from '../../spec/codec/checkpointBlobs.js';
+import { blobsHash, checkpointHash, decodeCheckpointHeader } from '../../spec/codec/checkpointHeader.js';
+import { hexToBytes } from '../../spec/codec/bytes.js';
+import type { AppendOnlyTree } from '../merkle/appendOnlyTree.js';
+import { appendLeaves, treeRoot, treeSnapshot } from '../merkle/appendOnlyTree.js';
+import type { CheckpointProposedLog } from '../ports.js';
+
+export interface DecodedCheckpoint {
+  readonly checkpoint: Checkpoint;
+  readonly blocks: readonly { readonly block: Block; readonly archiveTree: AppendOnlyTree }[];
+}
+
+export interface CheckpointContext {
+  /** Archive tree after the previous checkpoint's last block. */
+  readonly previousArchiveTree: AppendOnlyTree;
+  readonly chainId: number;
+  readonly rollupVersion: number;
+  readonly l1BlockTimestamp: bigint;
+}
+
+/**
+ * Rebuilds a checkpoint's blocks from its L1 log and blobs, checking everything the node relies on: the header
+ * matches the log and the blobs, blocks chain onto the previous archive one by one, and the resulting archive root
+ * is the one L1 recorded. Returns a reason instead of throwing for any inconsistency in the published data.
+ */
+export function decodeCheckpoint(
+  log: CheckpointProposedLog,
+  blobs: readonly Uint8Array[],
+  ctx: CheckpointContext,
+): { ok: true; value: DecodedCheckpoint } | { ok: false; reason: string } {
+  let header;
+  let payloadBlocks;
+  try {
+    header = decodeCheckpointHeader(hexToBytes(log.header));
+    payloadBlocks = decodeCheckpointPayload(blobsToPayload(blobs));
+  } catch (error) {
+    return { ok: false, reason: `undecodable checkpoint data: ${(error as Error).message}` };
+  }
+  if (header.slotNumber !== log.slotNumber) return { ok: false, reason: `header slot ${header.slotNumber} != log slot ${log.slotNumber}` };
+  if (header.blobsHash !== blobsHash(log.blobVersionedHashes)) return { ok: false, reason: 'header blobsHash does not match the blobs' };
+  if (header.lastArchiveRoot !== treeRoot(ctx.previousArchiveTree)) return { ok: false, reason: 'header lastArchiveRoot is not the previous archive' };
+  if (payloadBlocks.length !== header.blockCount) return { ok: false, reason: `blobs carry ${payloadBlocks.length} blocks, header says ${header.blockCount}` };
+
+  let tree = ctx.previousArchiveTree;
+  const firstBlockNumber = tree.size;
+  const blocks: { block: Block; archiveTree: AppendOnlyTree }[] = [];
+  for (const [index, { header: bh, txEffects }] of payloadBlocks.entries()) {
+    const g = bh.globalVariables;
+    const expected = treeSnapshot(tree);
+    if (g.blockNumber !== tree.size) return { ok: false, reason: `block number ${g.blockNumber}, expected ${tree.size}` };
+    if (bh.lastArchive.root !== expected.root || bh.lastArchive.nextAvailableLeafIndex !== expected.nextAvailableLeafIndex) {
+      return { ok: false, reason: `block ${g.blockNumber} does not chain onto the archive` };
+    }
+    if (g.slotNumber !== header.slotNumber) return { ok: false, reason: `block ${g.blockNumber} slot ${g.slotNumber} != checkpoint slot` };
+    if (g.chainId !== ctx.chainId || g.version !== ctx.rollupVersion) return { ok: false, reason: `block ${g.blockNumber} has another chain id or version` };
+    const hash = blockHash(bh);
+    tree = appendLeaves(tree, [hash]);
+    blocks.push({
+      block: { header: bh, hash, archive: treeSnapshot(tree), body: { txEffects }, checkpointNumber: log.checkpointNumber, indexWithinCheckpoint: index },
+      archiveTree: tree,
+    });
+  }
+  const archiveRoot: Hex = treeRoot(tree);
+  if (archiveRoot !== log.archive) return { ok: false, reason: 'rebuilt archive root differs from the one recorded on L1' };
+  const l1: L1PublishInfo = { blockNumber: log.l1.blockNumber, blockHash: log.l1.blockHash, timestamp: ctx.l1BlockTimestamp, txHash: log.l1.txHash };
+  const checkpoint: Checkpoint = {
+    number: log.checkpointNumber,
+    header,
+    archiveRoot,
+    hash: checkpointHash(header, archiveRoot),
+    firstBlockNumber,
+    blockCount: blocks.length,
+    blobVersionedHashes: log.blobVersionedHashes,
+    l1,
+  };
+  return { ok: true, value: { checkpoint, blocks } };
+}

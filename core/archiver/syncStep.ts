@@ -1,0 +1,157 @@
+import type { L1RollupConstants } from '../../spec/chain.js';
+import { ARCHIVER_L1_BLOCKS_PER_STEP_MAX } from '../../spec/constants.js';
+import type { Chain, ChainUpdate } from '../chain/chain.js';
+import type { L1SyncPosition } from '../chain/chainStore.js';
+import { NodeError } from '../errors.js';
+import type { CheckpointProposedLog, L1BlockRef, L1ReaderPort, LoggerPort } from '../ports.js';
+import { decodeCheckpoint, type DecodedCheckpoint } from './checkpointDecoding.js';
+
+export interface SyncStepDeps {
+  readonly l1: L1ReaderPort;
+  readonly chain: Chain;
+  readonly constants: L1RollupConstants;
+  readonly logger: LoggerPort;
+}
+
+export interface SyncStepResult {
+  /** The L1 head seen at the start of the step. */
+  readonly l1Head: L1BlockRef;
+  /** The L1 block the node has now processed up to. */
+  readonly syncedTo: L1SyncPosition;
+  readonly checkpointsAdded: number;
+  /** True when the step reached the L1 head it saw. */
+  readonly caughtUp: boolean;
+  /** Set when the step found an L1 reorg and unwound instead of syncing forward. */
+  readonly reorgUnwoundTo?: number;
+}
+
+const toPosition = (b: L1BlockRef): L1SyncPosition => ({ blockNumber: b.number, blockHash: b.hash, timestamp: b.timestamp });
+
+/**
+ * One archiver step: read up to ARCHIVER_L1_BLOCKS_PER_STEP_MAX L1 blocks past the last synced one, rebuild the
+ * checkpoints they propose from their blobs, and commit blocks, checkpoints, tips and the new L1 position in one
+ * atomic batch. Network reads happen before the chain is locked; the commit re-checks against the chain as it is.
+ */
+export async function runSyncStep(deps: SyncStepDeps): Promise<SyncStepResult> {
+  const { l1, chain, constants } = deps;
+  const head = await l1.getBlock('latest');
+  const last = chain.l1Sync;
+  if (last && (await lastSyncedBlockWasReorged(l1, last, head))) {
+    return unwindAfterL1Reorg(deps, head);
+  }
+  const from = last ? last.blockNumber + 1n : constants.l1StartBlock;
+  if (from > head.number) {
+    return { l1Head: head, syncedTo: last ?? toPosition(head), checkpointsAdded: 0, caughtUp: true };
+  }
+  const lastInStep = from + BigInt(ARCHIVER_L1_BLOCKS_PER_STEP_MAX) - 1n;
+  const to = lastInStep < head.number ? await l1.getBlock(lastInStep) : head;
+  const logs = await l1.getCheckpointProposedLogs(from, to.number);
+  const fetched: { log: CheckpointProposedLog; blobs: Uint8Array[]; timestamp: bigint }[] = [];
+  for (const log of logs) {
+    if (log.checkpointNumber <= chain.tips.checkpointed.checkpoint.number) continue;
+    const [blobs, l1Block] = await Promise.all([l1.getBlobs(log), l1.getBlock(log.l1.blockNumber)]);
+    fetched.push({ log, blobs, timestamp: l1Block.timestamp });
+  }
+  const added = await chain.update(async (u) => {
+    let count = 0;
+    for (const { log, blobs, timestamp } of fetched) {
+      if (await applyCheckpointLog(u, deps, log, blobs, timestamp)) count++;
+    }
+    u.l1Sync = toPosition(to);
+    return count;
+  });
+  return { l1Head: head, syncedTo: toPosition(to), checkpointsAdded: added, caughtUp: to.number === head.number };
+}
+
+async function lastSyncedBlockWasReorged(l1: L1ReaderPort, last: L1SyncPosition, head: L1BlockRef): Promise<boolean> {
+  if (last.blockNumber > head.number) return true;
+  const now = await l1.getBlock(last.blockNumber);
+  return now.hash !== last.blockHash;
+}
+
+/** Applies one proposed checkpoint; returns false when it was already known. Invalid published data stops sync. */
+async function applyCheckpointLog(
+  u: ChainUpdate,
+  deps: SyncStepDeps,
+  log: CheckpointProposedLog,
+  blobs: Uint8Array[],
+  l1BlockTimestamp: bigint,
+): Promise<boolean> {
+  const checkpointedNumber = u.tips.checkpointed.checkpoint.number;
+  if (log.checkpointNumber <= checkpointedNumber) return false;
+  if (log.checkpointNumber !== checkpointedNumber + 1) {
+    throw new NodeError('SYNC_FAILED', `L1 proposes checkpoint ${log.checkpointNumber} while the node has ${checkpointedNumber}`, {
+      checkpointNumber: log.checkpointNumber,
+    });
+  }
+  const decoded = decodeCheckpoint(log, blobs, {
+    previousArchiveTree: await u.getArchiveTree(u.tips.checkpointed.block.number),
+    chainId: deps.constants.l1ChainId,
+    rollupVersion: deps.constants.rollupVersion,
+    l1BlockTimestamp,
+  });
+  if (!decoded.ok) {
+    throw new NodeError('CHECKPOINT_INVALID', `checkpoint ${log.checkpointNumber} published in L1 tx ${log.l1.txHash} is invalid: ${decoded.reason}`, {
+      checkpointNumber: log.checkpointNumber,
+      txHash: log.l1.txHash,
+    });
+  }
+  await adoptCheckpointBlocks(u, decoded.value);
+  const lastBlock = decoded.value.blocks[decoded.value.blocks.length - 1]!.block;
+  u.markCheckpointed(decoded.value.checkpoint, { number: lastBlock.header.globalVariables.blockNumber, hash: lastBlock.hash });
+  deps.logger.info('checkpoint synced from L1', {
+    checkpoint: log.checkpointNumber,
+    blocks: decoded.value.blocks.length,
+    l1Block: log.l1.blockNumber,
+  });
+  return true;
+}
+
+/**
+ * Makes the proposed chain hold exactly the checkpoint's blocks after the checkpointed tip: blocks the node
+ * already proposed with the same hashes are kept; anything else above the checkpointed tip is pruned first.
+ */
+async function adoptCheckpointBlocks(u: ChainUpdate, decoded: DecodedCheckpoint): Promise<void> {
+  let matching = 0;
+  for (const { block } of decoded.blocks) {
+    const local = await u.getBlock(block.header.globalVariables.blockNumber);
+    if (local?.hash !== block.hash) break;
+    matching++;
+  }
+  const lastMatching = u.tips.checkpointed.block.number + matching;
+  if (u.tips.proposed.number > lastMatching) {
+    await u.pruneTo(lastMatching, 'checkpointMismatch');
+  }
+  for (const { block, archiveTree } of decoded.blocks.slice(matching)) u.addBlock(block, archiveTree);
+}
+
+/**
+ * L1 lost the block the node last synced: keep the longest prefix of local checkpoints whose archives L1 still
+ * records as of its head, prune the rest, and resume from the L1 block of the last kept checkpoint.
+ */
+async function unwindAfterL1Reorg(deps: SyncStepDeps, head: L1BlockRef): Promise<SyncStepResult> {
+  const { l1, chain, constants, logger } = deps;
+  const l1Count = await l1.getCheckpointCount(head.number);
+  const keptCheckpoint = await chain.update(async (u) => {
+    let keep = Math.min(u.tips.checkpointed.checkpoint.number, l1Count);
+    for (; keep >= 1; keep--) {
+      const local = await u.getCheckpoint(keep);
+      if (local && (await l1.getArchiveAt(keep, head.number)) === local.archiveRoot) break;
+    }
+    const kept = keep >= 1 ? await u.getCheckpoint(keep) : undefined;
+    const keptBlock = kept ? kept.firstBlockNumber + kept.blockCount - 1 : 0;
+    await u.pruneTo(keptBlock, 'l1Reorg');
+    const resumeFrom = kept ? await l1.getBlock(kept.l1.blockNumber).catch(() => undefined) : undefined;
+    u.l1Sync = resumeFrom ? toPosition(resumeFrom) : await startPosition(l1, constants);
+    return keep;
+  });
+  logger.warn('L1 reorg detected; unwound to the last checkpoint L1 still holds', { checkpoint: keptCheckpoint });
+  const syncedTo = chain.l1Sync!;
+  return { l1Head: head, syncedTo, checkpointsAdded: 0, caughtUp: false, reorgUnwoundTo: keptCheckpoint };
+}
+
+/** The position just before the rollup's first L1 block. */
+async function startPosition(l1: L1ReaderPort, constants: L1RollupConstants): Promise<L1SyncPosition> {
+  const before = await l1.getBlock(constants.l1StartBlock - 1n);
+  return toPosition(before);
+}

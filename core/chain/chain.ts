@@ -1,0 +1,163 @@
+import { createActor, type Actor } from 'xstate';
+import type { Block, BlockRef, ChainEvent, ChainPruneReason, Checkpoint, CheckpointRef, L2Tips } from '../../spec/chain.js';
+import { assert } from '../assert.js';
+import type { AppendOnlyTree } from '../merkle/appendOnlyTree.js';
+import type { ClockPort } from '../ports.js';
+import type { ChainStore, L1SyncPosition } from './chainStore.js';
+import { createChainTipsMachine } from './chainTipsMachine.js';
+import { applyChainEvent, chainEventRejection } from './tips.js';
+
+export type ChainEventListener = (event: ChainEvent) => void;
+
+/**
+ * One pending change of the chain, built inside `Chain.update` and written as one storage batch. Reads through
+ * the update see its own pending blocks.
+ */
+export class ChainUpdate {
+  tips: L2Tips;
+  readonly events: ChainEvent[] = [];
+  readonly addBlocks: { block: Block; archiveTree: AppendOnlyTree }[] = [];
+  readonly putCheckpoints: Checkpoint[] = [];
+  removeBlocksAbove: number | undefined;
+  removeCheckpointsAbove: number | undefined;
+  l1Sync: L1SyncPosition | undefined;
+
+  constructor(private readonly store: ChainStore) {
+    this.tips = store.tips;
+  }
+
+  async getBlock(blockNumber: number): Promise<Block | undefined> {
+    if (blockNumber > this.tips.proposed.number) return undefined;
+    const pending = this.addBlocks.find((b) => b.block.header.globalVariables.blockNumber === blockNumber);
+    if (pending) return pending.block;
+    return this.store.getBlock(blockNumber);
+  }
+
+  async getArchiveTree(blockNumber: number): Promise<AppendOnlyTree> {
+    const pending = this.addBlocks.find((b) => b.block.header.globalVariables.blockNumber === blockNumber);
+    const tree = pending?.archiveTree ?? (await this.store.getArchiveTree(blockNumber));
+    assert(tree !== undefined, `archive tree of kept block ${blockNumber} is stored`);
+    return tree;
+  }
+
+  async getCheckpoint(checkpointNumber: number): Promise<Checkpoint | undefined> {
+    if (checkpointNumber > this.tips.checkpointed.checkpoint.number) return undefined;
+    return this.putCheckpoints.find((c) => c.number === checkpointNumber) ?? this.store.getCheckpoint(checkpointNumber);
+  }
+
+  private push(event: ChainEvent): void {
+    const rejection = chainEventRejection(this.tips, event);
+    assert(rejection === undefined, `chain update: ${rejection}`);
+    this.tips = applyChainEvent(this.tips, event);
+    this.events.push(event);
+  }
+
+  addBlock(block: Block, archiveTree: AppendOnlyTree): void {
+    this.push({ type: 'blocksAdded', blocks: [block] });
+    this.addBlocks.push({ block, archiveTree });
+  }
+
+  markCheckpointed(checkpoint: Checkpoint, lastBlock: BlockRef): void {
+    this.push({ type: 'chainCheckpointed', checkpoint, block: lastBlock });
+    this.putCheckpoints.push(checkpoint);
+  }
+
+  /** Drops every block above `toBlockNumber` (and checkpoints whose blocks go with them). */
+  async pruneTo(toBlockNumber: number, reason: ChainPruneReason): Promise<void> {
+    if (toBlockNumber >= this.tips.proposed.number) return;
+    const toBlock = await this.getBlock(toBlockNumber);
+    assert(toBlock !== undefined, `prune target ${toBlockNumber} is kept`);
+    let checkpointed = this.tips.checkpointed;
+    if (checkpointed.block.number > toBlockNumber) {
+      checkpointed = await this.checkpointedTipAtOrBelow(toBlockNumber);
+      this.removeCheckpointsAbove = Math.min(this.removeCheckpointsAbove ?? Infinity, checkpointed.checkpoint.number);
+      const kept = this.putCheckpoints.filter((c) => c.number <= checkpointed.checkpoint.number);
+      this.putCheckpoints.splice(0, this.putCheckpoints.length, ...kept);
+    }
+    this.push({ type: 'chainPruned', toBlock: { number: toBlockNumber, hash: toBlock.hash }, checkpointed, reason });
+    this.removeBlocksAbove = Math.min(this.removeBlocksAbove ?? Infinity, toBlockNumber);
+    const keptBlocks = this.addBlocks.filter((b) => b.block.header.globalVariables.blockNumber <= toBlockNumber);
+    this.addBlocks.splice(0, this.addBlocks.length, ...keptBlocks);
+  }
+
+  /** The last checkpoint whose last block is at or below `blockNumber` (genesis counts as checkpoint 0). */
+  private async checkpointedTipAtOrBelow(blockNumber: number): Promise<{ block: BlockRef; checkpoint: CheckpointRef }> {
+    for (let n = this.tips.checkpointed.checkpoint.number; n >= 1; n--) {
+      const checkpoint = await this.getCheckpoint(n);
+      assert(checkpoint !== undefined, `checkpoint ${n} below the checkpointed tip is stored`);
+      const last = checkpoint.firstBlockNumber + checkpoint.blockCount - 1;
+      if (last <= blockNumber) {
+        const block = await this.getBlock(last);
+        assert(block !== undefined, `last block ${last} of checkpoint ${n} is stored`);
+        return { block: { number: last, hash: block.hash }, checkpoint: { number: n, hash: checkpoint.hash } };
+      }
+    }
+    const genesis = await this.getBlock(0);
+    assert(genesis !== undefined, 'genesis is stored');
+    return { block: { number: 0, hash: genesis.hash }, checkpoint: { number: 0, hash: genesis.hash } };
+  }
+}
+
+/**
+ * The node's chain: the store plus the chain-tips machine. All changes go through `update`, which runs one at a
+ * time, writes one atomic batch, then feeds the events to the tips machine and to listeners.
+ */
+export class Chain {
+  private readonly tipsActor: Actor<ReturnType<typeof createChainTipsMachine>>;
+  private readonly listeners: ChainEventListener[] = [];
+  private queue: Promise<unknown> = Promise.resolve();
+
+  constructor(
+    readonly store: ChainStore,
+    clock: ClockPort,
+  ) {
+    this.tipsActor = createActor(createChainTipsMachine(), { input: { tips: store.tips }, clock });
+    this.tipsActor.start();
+  }
+
+  get tips(): L2Tips {
+    return this.tipsActor.getSnapshot().context.tips;
+  }
+
+  /** The tips machine's state: Genesis, AheadOfL1 or Settled. */
+  get tipsState(): string {
+    return String(this.tipsActor.getSnapshot().value);
+  }
+
+  get l1Sync(): L1SyncPosition | undefined {
+    return this.store.l1Sync;
+  }
+
+  onEvent(listener: ChainEventListener): void {
+    this.listeners.push(listener);
+  }
+
+  /** Runs `build` exclusively against the current chain and commits what it staged, atomically. */
+  update<T>(build: (u: ChainUpdate) => Promise<T>): Promise<T> {
+    const run = this.queue.then(async () => {
+      const u = new ChainUpdate(this.store);
+      const result = await build(u);
+      if (u.events.length === 0 && u.l1Sync === undefined) return result;
+      await this.store.commit({
+        ...(u.removeBlocksAbove !== undefined ? { removeBlocksAbove: u.removeBlocksAbove } : {}),
+        ...(u.removeCheckpointsAbove !== undefined ? { removeCheckpointsAbove: u.removeCheckpointsAbove } : {}),
+        addBlocks: u.addBlocks,
+        putCheckpoints: u.putCheckpoints,
+        tips: u.tips,
+        ...(u.l1Sync ? { l1Sync: u.l1Sync } : {}),
+      });
+      for (const event of u.events) {
+        this.tipsActor.send(event);
+        for (const listener of this.listeners) listener(event);
+      }
+      assert(this.tips.proposed.number === u.tips.proposed.number, 'tips machine agrees with the committed tips');
+      return result;
+    });
+    this.queue = run.catch(() => undefined);
+    return run;
+  }
+
+  stop(): void {
+    this.tipsActor.stop();
+  }
+}

@@ -1,0 +1,183 @@
+import type { Block, Checkpoint, Hex, L2Tips } from '../../spec/chain.js';
+import { assert } from '../assert.js';
+import { NodeError } from '../errors.js';
+import type { AppendOnlyTree } from '../merkle/appendOnlyTree.js';
+import type { StoragePort } from '../ports.js';
+import type { Genesis } from '../worldState/genesis.js';
+import { fromStoredJson, toStoredJson } from './serde.js';
+
+/** What a data directory belongs to; a node refuses a directory written for another chain. */
+export interface ChainIdentity {
+  readonly l1ChainId: number;
+  readonly rollupAddress: Hex;
+  readonly rollupVersion: number;
+  readonly genesisArchiveRoot: Hex;
+}
+
+/** The L1 block the archiver has processed up to (inclusive). */
+export interface L1SyncPosition {
+  readonly blockNumber: bigint;
+  readonly blockHash: Hex;
+  readonly timestamp: bigint;
+}
+
+/** One atomic change of the chain: everything is written in a single storage batch or not at all. */
+export interface ChainChange {
+  /** Remove blocks (and their indexes) above this number first. */
+  readonly removeBlocksAbove?: number;
+  /** Remove checkpoints above this number first. */
+  readonly removeCheckpointsAbove?: number;
+  readonly addBlocks?: readonly { readonly block: Block; readonly archiveTree: AppendOnlyTree }[];
+  readonly putCheckpoints?: readonly Checkpoint[];
+  readonly tips: L2Tips;
+  readonly l1Sync?: L1SyncPosition;
+}
+
+type BatchOp = { type: 'put'; key: string; value: string } | { type: 'del'; key: string };
+
+/** Fixed-width decimal so that lexicographic key order is numeric order. */
+const pad = (n: number): string => n.toString().padStart(12, '0');
+
+const KEY = {
+  identity: 'meta:identity',
+  tips: 'meta:tips',
+  l1Sync: 'meta:l1Sync',
+  block: (n: number) => `block:${pad(n)}`,
+  archiveTree: (n: number) => `archiveTree:${pad(n)}`,
+  blockByHash: (h: Hex) => `blockByHash:${h}`,
+  blockByArchive: (h: Hex) => `blockByArchive:${h}`,
+  checkpoint: (n: number) => `checkpoint:${pad(n)}`,
+} as const;
+
+/**
+ * Blocks, checkpoints, tips and the L1 sync position, persisted through the storage port. Reads go to storage;
+ * tips and the sync position are cached because every query needs them. Writes are serialized and atomic.
+ */
+export class ChainStore {
+  private tipsCache: L2Tips;
+  private l1SyncCache: L1SyncPosition | undefined;
+  private writeQueue: Promise<void> = Promise.resolve();
+
+  private constructor(
+    private readonly storage: StoragePort,
+    tips: L2Tips,
+    l1Sync: L1SyncPosition | undefined,
+  ) {
+    this.tipsCache = tips;
+    this.l1SyncCache = l1Sync;
+  }
+
+  /**
+   * Opens the store; on an empty store writes the genesis block. Throws DATA_DIRECTORY_CHAIN_MISMATCH when the
+   * store was written for another chain.
+   */
+  static async open(storage: StoragePort, identity: ChainIdentity, genesis: Genesis, genesisTips: L2Tips): Promise<ChainStore> {
+    if (storage.status === 'opening' || storage.status === 'closed') await storage.open();
+    const storedIdentity = await storage.get(KEY.identity);
+    if (storedIdentity === undefined) {
+      const store = new ChainStore(storage, genesisTips, undefined);
+      await storage.batch([
+        { type: 'put', key: KEY.identity, value: toStoredJson(identity) },
+        ...store.blockOps(genesis.block, genesis.archiveTree),
+        { type: 'put', key: KEY.tips, value: toStoredJson(genesisTips) },
+      ]);
+      return store;
+    }
+    const stored = fromStoredJson<ChainIdentity>(storedIdentity);
+    const mismatched = (Object.keys(identity) as (keyof ChainIdentity)[]).filter((k) => stored[k] !== identity[k]);
+    if (mismatched.length > 0) {
+      throw new NodeError(
+        'DATA_DIRECTORY_CHAIN_MISMATCH',
+        `the data directory holds another chain (${mismatched.map((k) => `${k}: stored ${String(stored[k])}, now ${String(identity[k])}`).join('; ')}); use another --data-directory`,
+        { stored, expected: identity },
+      );
+    }
+    const tipsText = await storage.get(KEY.tips);
+    assert(tipsText !== undefined, 'a store with an identity has tips');
+    const l1SyncText = await storage.get(KEY.l1Sync);
+    return new ChainStore(storage, fromStoredJson<L2Tips>(tipsText), l1SyncText === undefined ? undefined : fromStoredJson(l1SyncText));
+  }
+
+  get tips(): L2Tips {
+    return this.tipsCache;
+  }
+
+  get l1Sync(): L1SyncPosition | undefined {
+    return this.l1SyncCache;
+  }
+
+  async getBlock(blockNumber: number): Promise<Block | undefined> {
+    if (!Number.isSafeInteger(blockNumber) || blockNumber < 0 || blockNumber > this.tipsCache.proposed.number) return undefined;
+    const text = await this.storage.get(KEY.block(blockNumber));
+    return text === undefined ? undefined : fromStoredJson<Block>(text);
+  }
+
+  async getArchiveTree(blockNumber: number): Promise<AppendOnlyTree | undefined> {
+    const text = await this.storage.get(KEY.archiveTree(blockNumber));
+    return text === undefined ? undefined : fromStoredJson<AppendOnlyTree>(text);
+  }
+
+  async getBlockNumberByHash(hash: Hex): Promise<number | undefined> {
+    const text = await this.storage.get(KEY.blockByHash(hash.toLowerCase() as Hex));
+    return text === undefined ? undefined : Number(text);
+  }
+
+  async getBlockNumberByArchive(archiveRoot: Hex): Promise<number | undefined> {
+    const text = await this.storage.get(KEY.blockByArchive(archiveRoot.toLowerCase() as Hex));
+    return text === undefined ? undefined : Number(text);
+  }
+
+  async getCheckpoint(checkpointNumber: number): Promise<Checkpoint | undefined> {
+    if (!Number.isSafeInteger(checkpointNumber) || checkpointNumber < 1) return undefined;
+    if (checkpointNumber > this.tipsCache.checkpointed.checkpoint.number) return undefined;
+    const text = await this.storage.get(KEY.checkpoint(checkpointNumber));
+    return text === undefined ? undefined : fromStoredJson<Checkpoint>(text);
+  }
+
+  /** Applies one change atomically; changes are applied one at a time in call order. */
+  commit(change: ChainChange): Promise<void> {
+    const run = this.writeQueue.then(() => this.apply(change));
+    this.writeQueue = run.catch(() => undefined);
+    return run;
+  }
+
+  private async apply(change: ChainChange): Promise<void> {
+    const ops: BatchOp[] = [];
+    if (change.removeBlocksAbove !== undefined) {
+      for (let n = this.tipsCache.proposed.number; n > change.removeBlocksAbove; n--) {
+        const block = await this.getBlock(n);
+        assert(block !== undefined, `block ${n} below the proposed tip is stored`);
+        ops.push(
+          { type: 'del', key: KEY.block(n) },
+          { type: 'del', key: KEY.archiveTree(n) },
+          { type: 'del', key: KEY.blockByHash(block.hash) },
+          { type: 'del', key: KEY.blockByArchive(block.archive.root) },
+        );
+      }
+    }
+    if (change.removeCheckpointsAbove !== undefined) {
+      for (let n = this.tipsCache.checkpointed.checkpoint.number; n > change.removeCheckpointsAbove; n--) {
+        ops.push({ type: 'del', key: KEY.checkpoint(n) });
+      }
+    }
+    for (const { block, archiveTree } of change.addBlocks ?? []) ops.push(...this.blockOps(block, archiveTree));
+    for (const checkpoint of change.putCheckpoints ?? []) {
+      ops.push({ type: 'put', key: KEY.checkpoint(checkpoint.number), value: toStoredJson(checkpoint) });
+    }
+    ops.push({ type: 'put', key: KEY.tips, value: toStoredJson(change.tips) });
+    if (change.l1Sync) ops.push({ type: 'put', key: KEY.l1Sync, value: toStoredJson(change.l1Sync) });
+    await this.storage.batch(ops, { sync: true } as never);
+    this.tipsCache = change.tips;
+    if (change.l1Sync) this.l1SyncCache = change.l1Sync;
+  }
+
+  private blockOps(block: Block, archiveTree: AppendOnlyTree): BatchOp[] {
+    const n = block.header.globalVariables.blockNumber;
+    return [
+      { type: 'put', key: KEY.block(n), value: toStoredJson(block) },
+      { type: 'put', key: KEY.archiveTree(n), value: toStoredJson(archiveTree) },
+      { type: 'put', key: KEY.blockByHash(block.hash), value: String(n) },
+      { type: 'put', key: KEY.blockByArchive(block.archive.root), value: String(n) },
+    ];
+  }
+}

@@ -1,0 +1,60 @@
+import type { Hex, TreeSnapshot } from '../../spec/chain.js';
+import { hashPair } from '../../spec/hash.js';
+import { assert } from '../assert.js';
+import { emptyRoot } from './emptyRoots.js';
+
+/**
+ * An append-only Merkle tree kept as its frontier: for each level, the left node waiting for its right sibling.
+ * Appending is O(height) hashes; the root is O(height). Immutable: every operation returns a new value, so a
+ * snapshot is safe to persist and share.
+ */
+export interface AppendOnlyTree {
+  readonly height: number;
+  readonly size: number;
+  /** frontier[level]: the last complete left node at that level (meaningful where bit `level` of size is 1). */
+  readonly frontier: readonly Hex[];
+}
+
+export function createAppendOnlyTree(height: number): AppendOnlyTree {
+  return { height, size: 0, frontier: [] };
+}
+
+export function appendLeaves(tree: AppendOnlyTree, leaves: readonly Hex[]): AppendOnlyTree {
+  let { size } = tree;
+  const frontier = [...tree.frontier];
+  assert(size + leaves.length <= 2 ** tree.height, `tree of height ${tree.height} is full`);
+  for (const leaf of leaves) {
+    let node = leaf;
+    let index = size;
+    let level = 0;
+    // Climb while this node is a right child: combine with the stored left sibling.
+    while (index & 1) {
+      node = hashPair(frontier[level]!, node);
+      index >>= 1;
+      level++;
+    }
+    frontier[level] = node;
+    size++;
+  }
+  return { height: tree.height, size, frontier };
+}
+
+export function treeRoot(tree: AppendOnlyTree): Hex {
+  // A full tree's root is the complete node its last append stored at the top level.
+  if (tree.size === 2 ** tree.height) return tree.frontier[tree.height] ?? emptyRoot(0);
+  let node = emptyRoot(0);
+  let index = tree.size;
+  for (let level = 0; level < tree.height; level++) {
+    if (index & 1) {
+      node = hashPair(tree.frontier[level]!, node);
+    } else {
+      node = hashPair(node, emptyRoot(level));
+    }
+    index >>= 1;
+  }
+  return node;
+}
+
+export function treeSnapshot(tree: AppendOnlyTree): TreeSnapshot {
+  return { root: treeRoot(tree), nextAvailableLeafIndex: tree.size };
+}

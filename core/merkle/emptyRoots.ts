@@ -1,0 +1,17 @@
+import type { Hex } from '../../spec/chain.js';
+import { zeroHex } from '../../spec/codec/bytes.js';
+import { hashPair } from '../../spec/hash.js';
+
+/** Tallest tree of the protocol; bounds the cache below. */
+const TREE_HEIGHT_MAX = 64;
+const cache: Hex[] = [zeroHex(32)];
+
+/** Root of an empty subtree of `height` levels: zero at the leaves, each level the hash of two empty children. */
+export function emptyRoot(height: number): Hex {
+  if (height < 0 || height > TREE_HEIGHT_MAX) throw new RangeError(`tree height ${height} out of range`);
+  while (cache.length <= height) {
+    const below = cache[cache.length - 1]!;
+    cache.push(hashPair(below, below));
+  }
+  return cache[height]!;
+}

@@ -1,0 +1,158 @@
+import type { Block, Hex, L1RollupConstants } from '../../spec/chain.js';
+import { bytesToHex } from '../../spec/codec/bytes.js';
+import { encodeCheckpointPayload, payloadToBlobs } from '../../spec/codec/checkpointBlobs.js';
+import { blobsHash, encodeCheckpointHeader } from '../../spec/codec/checkpointHeader.js';
+import { BLOCKS_PER_CHECKPOINT_MAX } from '../../spec/constants.js';
+import { assert } from '../assert.js';
+import type { Chain } from '../chain/chain.js';
+import type { Timetable } from '../chain/timetable.js';
+import type { ClockPort, L1PublisherPort, L1ReaderPort, L1TxStatus, LoggerPort } from '../ports.js';
+import { buildBlock } from './blockBuilder.js';
+
+export interface SequencerConfig {
+  /** Target time between blocks inside a slot. */
+  readonly blockDurationMs: number;
+  /** Seconds at the end of a slot kept for getting the checkpoint into L1; no block is started inside them. */
+  readonly l1PublishingTimeAllowanceInSlotSeconds: number;
+  readonly pollIntervalMs: number;
+  /** L1 address credited as the proposer (defaults to the publisher). */
+  readonly coinbase: Hex;
+  /** L2 address that receives fees. */
+  readonly feeRecipient: Hex;
+}
+
+export interface SequencerDeps {
+  readonly clock: ClockPort;
+  readonly l1: L1ReaderPort;
+  readonly publisher: L1PublisherPort;
+  readonly chain: Chain;
+  readonly constants: L1RollupConstants;
+  readonly timetable: Timetable;
+  readonly config: SequencerConfig;
+  readonly logger: LoggerPort;
+}
+
+/** What the sequencer decided to do in one slot. */
+export interface SlotPlan {
+  readonly slot: number;
+  readonly slotStartMs: number;
+  /** Blocks this slot gets in all (their start times are slotStart + i * blockDuration). */
+  readonly blockCount: number;
+  /** Index of the next block to build. */
+  readonly nextBlockIndex: number;
+}
+
+/** How many blocks fit before the publishing allowance, at least one and at most BLOCKS_PER_CHECKPOINT_MAX. */
+export function blocksPerSlot(constants: L1RollupConstants, config: SequencerConfig): number {
+  const windowMs = (constants.slotDuration - config.l1PublishingTimeAllowanceInSlotSeconds) * 1000;
+  return Math.max(1, Math.min(BLOCKS_PER_CHECKPOINT_MAX, Math.floor(windowMs / config.blockDurationMs)));
+}
+
+export type PlanOutcome =
+  | { readonly kind: 'planned'; readonly plan: SlotPlan }
+  | { readonly kind: 'skipped'; readonly slot: number; readonly reason: 'tooLateInSlot' | 'beforeGenesis' | 'l1AheadOfNode' | 'archiveMismatch' };
+
+/**
+ * Decides whether to propose in the current slot: only while the slot's build window is open and only when the
+ * node's checkpointed chain is exactly L1's. Blocks proposed in earlier slots that never reached L1 are dropped.
+ */
+export async function planSlot(deps: SequencerDeps): Promise<PlanOutcome> {
+  const { clock, chain, timetable, constants, config, l1 } = deps;
+  const now = clock.now();
+  const slot = timetable.slotAt(BigInt(Math.floor(now / 1000)));
+  if (slot < 1) return { kind: 'skipped', slot, reason: 'beforeGenesis' };
+  const slotStartMs = timetable.slotStartMs(slot);
+  const blockCount = blocksPerSlot(constants, config);
+  const nextBlockIndex = Math.floor((now - slotStartMs) / config.blockDurationMs);
+  if (nextBlockIndex >= blockCount) return { kind: 'skipped', slot, reason: 'tooLateInSlot' };
+
+  const head = await l1.getBlock('latest');
+  const l1Count = await l1.getCheckpointCount(head.number);
+  const ours = chain.tips.checkpointed.checkpoint.number;
+  if (l1Count !== ours) return { kind: 'skipped', slot, reason: 'l1AheadOfNode' };
+  const l1Archive = await l1.getArchiveAt(l1Count, head.number);
+  const ourArchive = (await chain.store.getBlock(chain.tips.checkpointed.block.number))?.archive.root;
+  if (l1Archive !== ourArchive) return { kind: 'skipped', slot, reason: 'archiveMismatch' };
+
+  await chain.update(async (u) => {
+    const top = await u.getBlock(u.tips.proposed.number);
+    const stale = top !== undefined && u.tips.proposed.number > u.tips.checkpointed.block.number && top.header.globalVariables.slotNumber < slot;
+    if (stale) await u.pruneTo(u.tips.checkpointed.block.number, 'slotPassedWithoutCheckpoint');
+  });
+  return { kind: 'planned', plan: { slot, slotStartMs, blockCount, nextBlockIndex } };
+}
+
+/** Builds block `plan.nextBlockIndex` of the slot on the proposed tip and commits it. */
+export async function buildNextBlock(deps: SequencerDeps, plan: SlotPlan): Promise<Block> {
+  const { chain, config, timetable } = deps;
+  return chain.update(async (u) => {
+    const parent = await u.getBlock(u.tips.proposed.number);
+    assert(parent !== undefined, 'the proposed tip is stored');
+    const parentSlot = parent.header.globalVariables.slotNumber;
+    const onCheckpointed = u.tips.proposed.number === u.tips.checkpointed.block.number;
+    assert(onCheckpointed || parentSlot === plan.slot, 'a slot builds on the checkpointed tip or on its own blocks');
+    const built = buildBlock({
+      parent,
+      parentArchiveTree: await u.getArchiveTree(parent.header.globalVariables.blockNumber),
+      checkpointNumber: u.tips.checkpointed.checkpoint.number + 1,
+      indexWithinCheckpoint: onCheckpointed ? 0 : parent.indexWithinCheckpoint + 1,
+      slotNumber: plan.slot,
+      timestamp: timetable.slotStartSeconds(plan.slot) + BigInt(Math.floor((plan.nextBlockIndex * config.blockDurationMs) / 1000)),
+      coinbase: config.coinbase,
+      feeRecipient: config.feeRecipient,
+      gasFees: { feePerDaGas: 0n, feePerL2Gas: 0n },
+      txEffects: [],
+    });
+    u.addBlock(built.block, built.archiveTree);
+    deps.logger.info('built block', { block: built.block.header.globalVariables.blockNumber, slot: plan.slot, hash: built.block.hash });
+    return built.block;
+  });
+}
+
+/** The blocks this node proposed for `slot` above the checkpointed tip. */
+async function blocksOfSlot(chain: Chain, slot: number): Promise<Block[]> {
+  const blocks: Block[] = [];
+  for (let n = chain.tips.checkpointed.block.number + 1; n <= chain.tips.proposed.number; n++) {
+    const block = await chain.store.getBlock(n);
+    if (block?.header.globalVariables.slotNumber === slot) blocks.push(block);
+  }
+  return blocks;
+}
+
+/** Publishes the slot's blocks to L1 as one checkpoint in a blob transaction; resolves with the L1 tx hash. */
+export async function publishCheckpoint(deps: SequencerDeps, plan: SlotPlan): Promise<{ txHash: Hex; checkpointNumber: number }> {
+  const { chain, publisher, config, timetable } = deps;
+  const blocks = await blocksOfSlot(chain, plan.slot);
+  assert(blocks.length > 0, `slot ${plan.slot} has blocks to publish`);
+  const lastArchive = await chain.store.getBlock(chain.tips.checkpointed.block.number);
+  assert(lastArchive !== undefined, 'the checkpointed tip is stored');
+  const blobs = payloadToBlobs(encodeCheckpointPayload(blocks.map((b) => ({ header: b.header, txEffects: b.body.txEffects }))));
+  const versionedHashes = await publisher.blobVersionedHashes(blobs);
+  const last = blocks[blocks.length - 1]!;
+  const header = encodeCheckpointHeader({
+    lastArchiveRoot: lastArchive.archive.root,
+    slotNumber: plan.slot,
+    timestamp: timetable.slotStartSeconds(plan.slot),
+    coinbase: config.coinbase,
+    feeRecipient: config.feeRecipient,
+    gasFees: last.header.globalVariables.gasFees,
+    blockCount: blocks.length,
+    blobsHash: blobsHash(versionedHashes),
+    totalManaUsed: blocks.reduce((sum, b) => sum + b.header.totalManaUsed, 0n),
+  });
+  const checkpointNumber = chain.tips.checkpointed.checkpoint.number + 1;
+  const { txHash } = await publisher.proposeCheckpoint({
+    checkpointNumber,
+    archive: last.archive.root,
+    lastArchive: lastArchive.archive.root,
+    slotNumber: plan.slot,
+    header: bytesToHex(header),
+    blobs,
+  });
+  deps.logger.info('published checkpoint', { checkpoint: checkpointNumber, slot: plan.slot, blocks: blocks.length, txHash });
+  return { txHash, checkpointNumber };
+}
+
+export function checkInclusion(deps: SequencerDeps, txHash: Hex): Promise<L1TxStatus> {
+  return deps.publisher.getTxStatus(txHash);
+}
