@@ -140,7 +140,8 @@ async function unwindAfterL1Reorg(deps: SyncStepDeps, head: L1BlockRef): Promise
     }
     const kept = keep >= 1 ? await u.getCheckpoint(keep) : undefined;
     const keptBlock = kept ? kept.firstBlockNumber + kept.blockCount - 1 : 0;
-    await u.pruneTo(keptBlock, 'l1Reorg');
+    // Proposed blocks above an intact checkpointed chain stay: only lost checkpoints are unwound.
+    if (keep < u.tips.checkpointed.checkpoint.number) await u.pruneTo(keptBlock, 'l1Reorg');
     const resumeFrom = kept ? await l1.getBlock(kept.l1.blockNumber).catch(() => undefined) : undefined;
     u.l1Sync = resumeFrom ? toPosition(resumeFrom) : await startPosition(l1, constants);
     return keep;

@@ -1,0 +1,410 @@
+import { createHash } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import { AssertionError } from '../core/assert.js';
+import type { L1ReaderPort, ProposeCheckpointRequest } from '../core/ports.js';
+import { L1Error } from '../core/ports.js';
+import type { Hex } from '../spec/chain.js';
+import { bytesToHex, zeroHex } from '../spec/codec/bytes.js';
+import { BLOB_SIZE_BYTES } from '../spec/constants.js';
+import { createPrng } from './prng.js';
+import { createScheduler, SIM_START_TIME_MS_DEFAULT } from './scheduler.js';
+import type { SimL1Options } from './simL1.js';
+import { createSimL1, SIM_L1_FINALITY_LAG_BLOCKS_DEFAULT, simVersionedHash } from './simL1.js';
+import { slotAtTimestamp } from './simL1Contract.js';
+import type { SimProposalInput } from './simProposal.js';
+import { buildSimProposal } from './simProposal.js';
+import { createTrace } from './trace.js';
+
+const GENESIS_ARCHIVE = `0x${'11'.repeat(32)}` as Hex;
+const PUBLISHER = `0x${'aa'.repeat(20)}` as Hex;
+const START_SECONDS = BigInt(SIM_START_TIME_MS_DEFAULT / 1000);
+
+function archiveFor(checkpointNumber: number): Hex {
+  return `0x${checkpointNumber.toString(16).padStart(64, 'a')}` as Hex;
+}
+
+function setup(options: Partial<SimL1Options> = {}) {
+  const scheduler = createScheduler();
+  const trace = createTrace({ now: () => scheduler.now() });
+  const l1 = createSimL1({ scheduler, prng: createPrng(1).fork('l1'), genesisArchiveRoot: GENESIS_ARCHIVE, trace, ...options });
+  const link = l1.connect('node');
+  const publisher = link.createPublisher(PUBLISHER);
+  /** A proposal that every rule accepts if it lands in the next block; `tweak` breaks it. */
+  const nextProposal = (tweak: Partial<SimProposalInput> = {}): ProposeCheckpointRequest => {
+    const count = l1.checkpointCount();
+    const timestamp = l1.head().timestamp + 12n;
+    return buildSimProposal({
+      checkpointNumber: count + 1,
+      lastArchive: l1.archiveOf(count)!,
+      archive: archiveFor(count + 1),
+      slotNumber: slotAtTimestamp(timestamp, l1.constants)!,
+      timestamp,
+      payload: new Uint8Array([1, 2, 3, count]),
+      ...tweak,
+    });
+  };
+  /** Submits, mines the next block, and returns the receipt. */
+  const land = async (request: ProposeCheckpointRequest) => {
+    const { txHash } = await publisher.proposeCheckpoint(request);
+    await scheduler.runFor(12_000);
+    return { txHash, receipt: l1.receipt(txHash)! };
+  };
+  /** Mines until the next block is the first of a new slot. */
+  const toSlotStart = async () => {
+    while (slotAtTimestamp(l1.head().timestamp + 12n, l1.constants) === slotAtTimestamp(l1.head().timestamp, l1.constants)) {
+      await scheduler.runFor(12_000);
+    }
+  };
+  return { scheduler, trace, l1, link, reader: link.reader, publisher, nextProposal, land, toSlotStart };
+}
+
+async function l1ErrorCode(promise: Promise<unknown>): Promise<string> {
+  try {
+    await promise;
+  } catch (error) {
+    if (error instanceof L1Error) return error.code;
+    throw error;
+  }
+  return 'no error';
+}
+
+function failureOf(receipt: ReturnType<ReturnType<typeof setup>['l1']['receipt']>): string | undefined {
+  expect(receipt?.status).toBe('included');
+  return receipt?.status === 'included' ? receipt.failure : 'not included';
+}
+
+describe('SimL1 chain', () => {
+  it('mines a block every 12 s with linked hashes and answers getBlock', async () => {
+    const { scheduler, reader } = setup();
+    const genesis = await reader.getBlock('latest');
+    expect(genesis).toMatchObject({ number: 0n, timestamp: START_SECONDS, parentHash: zeroHex(32) });
+    await scheduler.runFor(11_999);
+    expect((await reader.getBlock('latest')).number).toBe(0n);
+    await scheduler.runFor(1);
+    await scheduler.runFor(48_000);
+    const head = await reader.getBlock('latest');
+    expect(head.number).toBe(5n);
+    const hashes = new Set<Hex>();
+    for (let n = 1n; n <= 5n; n++) {
+      const block = await reader.getBlock(n);
+      const parent = await reader.getBlock(n - 1n);
+      expect(block.timestamp - parent.timestamp).toBe(12n);
+      expect(block.parentHash).toBe(parent.hash);
+      hashes.add(block.hash);
+    }
+    expect(hashes.size).toBe(5);
+    expect(await l1ErrorCode(reader.getBlock(6n))).toBe('L1_BLOCK_NOT_FOUND');
+    expect(await l1ErrorCode(reader.getBlock(-1n))).toBe('L1_BLOCK_NOT_FOUND');
+  });
+
+  it('finalized trails latest by the finality lag', async () => {
+    const lagDefault = setup();
+    await lagDefault.scheduler.runFor(12_000 * 10);
+    expect((await lagDefault.reader.getBlock('finalized')).number).toBe(0n);
+    expect(SIM_L1_FINALITY_LAG_BLOCKS_DEFAULT).toBe(64);
+    const lagTwo = setup({ finalityLagBlocks: 2 });
+    await lagTwo.scheduler.runFor(12_000 * 10);
+    expect((await lagTwo.reader.getBlock('finalized')).number).toBe(8n);
+  });
+
+  it('reports the rollup constants and chain id', async () => {
+    const { reader } = setup({ slotDuration: 24, epochDuration: 8, proofSubmissionEpochs: 2, rollupVersion: 7, l1StartBlock: 3n });
+    expect(await reader.getChainId()).toBe(31337);
+    expect(await reader.getRollupConstants()).toEqual({
+      l1ChainId: 31337,
+      rollupVersion: 7,
+      l1StartBlock: 3n,
+      l1GenesisTime: START_SECONDS,
+      slotDuration: 24,
+      epochDuration: 8,
+      ethereumSlotDuration: 12,
+      proofSubmissionEpochs: 2,
+      genesisArchiveRoot: GENESIS_ARCHIVE,
+    });
+  });
+
+  it('back-dates the blocks before l1StartBlock, where there is no rollup contract', async () => {
+    const { reader } = setup({ l1StartBlock: 3n });
+    const head = await reader.getBlock('latest');
+    expect(head).toMatchObject({ number: 3n, timestamp: START_SECONDS });
+    expect((await reader.getBlock(0n)).timestamp).toBe(START_SECONDS - 36n);
+    expect(await reader.getCheckpointCount(3n)).toBe(0);
+    expect(await l1ErrorCode(reader.getCheckpointCount(2n))).toBe('L1_NO_ROLLUP_CONTRACT');
+    expect(await reader.getArchiveAt(0, 3n)).toBe(GENESIS_ARCHIVE);
+  });
+
+  it('records blocks and transactions in the trace', async () => {
+    const { trace, land, nextProposal, toSlotStart } = setup();
+    await toSlotStart();
+    await land(nextProposal());
+    const kinds = trace.recent().map((e) => e.kind);
+    expect(kinds).toContain('l1.block');
+    expect(kinds).toContain('l1.tx.submitted');
+    expect(kinds).toContain('l1.tx.included');
+  });
+});
+
+describe('SimL1 propose', () => {
+  it('includes a valid proposal: receipt, status, log, state and blobs', async () => {
+    const { l1, reader, publisher, nextProposal, scheduler, toSlotStart } = setup();
+    await toSlotStart();
+    const request = nextProposal();
+    expect(await publisher.blobVersionedHashes(request.blobs)).toEqual(request.blobs.map(simVersionedHash));
+    const { txHash } = await publisher.proposeCheckpoint(request);
+    expect(await publisher.getTxStatus(txHash)).toEqual({ status: 'pending' });
+    await scheduler.runFor(12_000);
+    const head = await reader.getBlock('latest');
+    expect(await publisher.getTxStatus(txHash)).toEqual({ status: 'included', success: true, blockNumber: head.number, blockHash: head.hash });
+    expect(await reader.getCheckpointCount(head.number)).toBe(1);
+    expect(await reader.getArchiveAt(1, head.number)).toBe(archiveFor(1));
+    const logs = await reader.getCheckpointProposedLogs(0n, head.number);
+    expect(logs).toEqual([
+      {
+        checkpointNumber: 1,
+        archive: archiveFor(1),
+        slotNumber: request.slotNumber,
+        header: request.header,
+        blobVersionedHashes: request.blobs.map(simVersionedHash),
+        l1: { blockNumber: head.number, blockHash: head.hash, txHash, logIndex: 0 },
+      },
+    ]);
+    const blobs = await reader.getBlobs(logs[0]!);
+    expect(blobs.map((b) => bytesToHex(b))).toEqual(request.blobs.map((b) => bytesToHex(b)));
+    blobs[0]![5] = 0xee;
+    expect((await reader.getBlobs(logs[0]!))[0]![5]).toBe(request.blobs[0]![5]);
+    expect(l1.receipt(txHash)).toMatchObject({ status: 'included', success: true, failure: undefined });
+  });
+
+  it('versioned hashes are 0x01 || sha256(blob)[1..32]', () => {
+    const blob = new Uint8Array(BLOB_SIZE_BYTES);
+    blob[7] = 3;
+    const digest = createHash('sha256').update(blob).digest('hex');
+    expect(simVersionedHash(blob)).toBe(`0x01${digest.slice(2)}`);
+  });
+
+  it('rule: checkpointNumber must be the recorded count + 1', async () => {
+    const { l1, land, nextProposal, toSlotStart } = setup();
+    await toSlotStart();
+    const { receipt } = await land(nextProposal({ checkpointNumber: 2 }));
+    expect(failureOf(receipt)).toBe('CHECKPOINT_NUMBER_INVALID');
+    expect(receipt).toMatchObject({ success: false });
+    expect(l1.checkpointCount()).toBe(0);
+  });
+
+  it('rule: lastArchive must be the last recorded archive', async () => {
+    const { l1, land, nextProposal, toSlotStart } = setup();
+    await toSlotStart();
+    const { receipt } = await land(nextProposal({ lastArchive: archiveFor(99) }));
+    expect(failureOf(receipt)).toBe('LAST_ARCHIVE_MISMATCH');
+    expect(l1.checkpointCount()).toBe(0);
+  });
+
+  it('rule: slotNumber must be the slot of the including block', async () => {
+    const { land, nextProposal, toSlotStart, l1 } = setup();
+    await toSlotStart();
+    const current = slotAtTimestamp(l1.head().timestamp + 12n, l1.constants)!;
+    expect(failureOf((await land(nextProposal({ slotNumber: current + 1 }))).receipt)).toBe('SLOT_NOT_CURRENT');
+    await toSlotStart();
+    const late = nextProposal({ slotNumber: current });
+    expect(failureOf((await land(late)).receipt)).toBe('SLOT_NOT_CURRENT');
+  });
+
+  it('rule: a slot before L2 genesis is never current', async () => {
+    const { land, nextProposal } = setup({ l1GenesisTime: START_SECONDS + 3_600n });
+    expect(failureOf((await land(nextProposal({ slotNumber: 0 }))).receipt)).toBe('SLOT_NOT_CURRENT');
+  });
+
+  it('rule: the slot must be after the previous checkpoint slot (genesis is slot 0)', async () => {
+    const { land, nextProposal, l1, toSlotStart } = setup();
+    // Blocks 1 and 2 are in slot 0 (36 s slots, 12 s blocks): genesis already holds slot 0.
+    expect(failureOf((await land(nextProposal())).receipt)).toBe('SLOT_NOT_AFTER_PREVIOUS');
+    await toSlotStart();
+    expect(failureOf((await land(nextProposal())).receipt)).toBeUndefined();
+    // The next block is still in the same slot as checkpoint 1.
+    expect(slotAtTimestamp(l1.head().timestamp + 12n, l1.constants)).toBe(slotAtTimestamp(l1.head().timestamp, l1.constants));
+    expect(failureOf((await land(nextProposal())).receipt)).toBe('SLOT_NOT_AFTER_PREVIOUS');
+    expect(l1.checkpointCount()).toBe(1);
+  });
+
+  it('rule: 1 to 6 blobs', async () => {
+    const { land, nextProposal, toSlotStart } = setup();
+    await toSlotStart();
+    const valid = nextProposal();
+    expect(failureOf((await land({ ...valid, blobs: [] })).receipt)).toBe('BLOB_COUNT_INVALID');
+    await toSlotStart();
+    const again = nextProposal();
+    const seven = Array.from({ length: 7 }, () => again.blobs[0]!);
+    expect(failureOf((await land({ ...again, blobs: seven })).receipt)).toBe('BLOB_COUNT_INVALID');
+  });
+
+  it('rule: the header blobsHash must match the blobs versioned hashes', async () => {
+    const { land, nextProposal, toSlotStart } = setup();
+    await toSlotStart();
+    const valid = nextProposal();
+    const tampered = valid.blobs[0]!.slice();
+    tampered[1] = 0xff;
+    expect(failureOf((await land({ ...valid, blobs: [tampered] })).receipt)).toBe('BLOBS_HASH_MISMATCH');
+  });
+
+  it('rule: the header must decode and agree with the request', async () => {
+    const { land, nextProposal, toSlotStart } = setup();
+    await toSlotStart();
+    const valid = nextProposal();
+    expect(failureOf((await land({ ...valid, header: '0x1234' })).receipt)).toBe('PROPOSAL_MALFORMED');
+    await toSlotStart();
+    const again = nextProposal();
+    expect(failureOf((await land({ ...again, archive: '0x12' })).receipt)).toBe('PROPOSAL_MALFORMED');
+    await toSlotStart();
+    const third = nextProposal();
+    expect(failureOf((await land({ ...third, lastArchive: archiveFor(5) })).receipt)).toBe('HEADER_MISMATCH');
+  });
+
+  it('applies the rules in inclusion order within a block', async () => {
+    const { l1, publisher, nextProposal, scheduler, toSlotStart } = setup();
+    await toSlotStart();
+    const first = await publisher.proposeCheckpoint(nextProposal({ archive: archiveFor(100) }));
+    const second = await publisher.proposeCheckpoint(nextProposal({ archive: archiveFor(200) }));
+    await scheduler.runFor(12_000);
+    expect(l1.receipt(first.txHash)).toMatchObject({ success: true });
+    expect(failureOf(l1.receipt(second.txHash))).toBe('CHECKPOINT_NUMBER_INVALID');
+    expect(l1.archiveOf(1)).toBe(archiveFor(100));
+  });
+
+  it('rejects a malformed blob at submission, as an L1 node does', async () => {
+    const { publisher, nextProposal } = setup();
+    const request = nextProposal();
+    expect(await l1ErrorCode(publisher.proposeCheckpoint({ ...request, blobs: [new Uint8Array(10)] }))).toBe('L1_TX_REJECTED');
+  });
+});
+
+describe('SimL1 pinned reads', () => {
+  async function twoCheckpoints() {
+    const env = setup();
+    await env.toSlotStart();
+    const one = await env.land(env.nextProposal());
+    await env.toSlotStart();
+    const two = await env.land(env.nextProposal());
+    const b1 = (one.receipt as { blockNumber: bigint }).blockNumber;
+    const b2 = (two.receipt as { blockNumber: bigint }).blockNumber;
+    return { ...env, b1, b2 };
+  }
+
+  it('answers count and archives as of the given block', async () => {
+    const { reader, b1, b2 } = await twoCheckpoints();
+    expect(await reader.getCheckpointCount(b1 - 1n)).toBe(0);
+    expect(await reader.getCheckpointCount(b1)).toBe(1);
+    expect(await reader.getCheckpointCount(b2 - 1n)).toBe(1);
+    expect(await reader.getCheckpointCount(b2)).toBe(2);
+    expect(await reader.getArchiveAt(0, b1 - 1n)).toBe(GENESIS_ARCHIVE);
+    expect(await reader.getArchiveAt(1, b1 - 1n)).toBe(zeroHex(32));
+    expect(await reader.getArchiveAt(1, b1)).toBe(archiveFor(1));
+    expect(await reader.getArchiveAt(2, b1)).toBe(zeroHex(32));
+    expect(await reader.getArchiveAt(2, b2)).toBe(archiveFor(2));
+    expect(await l1ErrorCode(reader.getCheckpointCount(b2 + 1n))).toBe('L1_BLOCK_NOT_FOUND');
+  });
+
+  it('returns logs of a block range in L1 order', async () => {
+    const { reader, b1, b2 } = await twoCheckpoints();
+    expect((await reader.getCheckpointProposedLogs(b1, b1)).map((l) => l.checkpointNumber)).toEqual([1]);
+    expect((await reader.getCheckpointProposedLogs(b1 + 1n, b2)).map((l) => l.checkpointNumber)).toEqual([2]);
+    expect((await reader.getCheckpointProposedLogs(0n, b2)).map((l) => l.checkpointNumber)).toEqual([1, 2]);
+    expect(await reader.getCheckpointProposedLogs(b2, b1)).toEqual([]);
+    expect(await l1ErrorCode(reader.getCheckpointProposedLogs(0n, b2 + 1n))).toBe('L1_BLOCK_NOT_FOUND');
+  });
+});
+
+describe('SimL1 faults', () => {
+  it('reorg drops blocks and their transactions; the chain goes on with new hashes', async () => {
+    const { l1, reader, publisher, scheduler, land, nextProposal, toSlotStart } = setup();
+    await toSlotStart();
+    const { txHash } = await land(nextProposal());
+    const included = await reader.getBlock('latest');
+    const [log] = await reader.getCheckpointProposedLogs(0n, included.number);
+    await scheduler.runFor(12_000);
+    l1.reorg(2);
+    expect(l1.head().number).toBe(included.number - 1n);
+    expect(l1.checkpointCount()).toBe(0);
+    expect(await reader.getCheckpointProposedLogs(0n, l1.head().number)).toEqual([]);
+    expect(await publisher.getTxStatus(txHash)).toEqual({ status: 'unknown' });
+    expect(l1.receipt(txHash)).toMatchObject({ status: 'reorgedOut' });
+    expect(await l1ErrorCode(reader.getBlobs(log!))).toBe('L1_BLOBS_UNAVAILABLE');
+    expect(await l1ErrorCode(reader.getBlock(included.number))).toBe('L1_BLOCK_NOT_FOUND');
+    await scheduler.runFor(12_000);
+    const replacement = await reader.getBlock(included.number);
+    expect(replacement.hash).not.toBe(included.hash);
+    expect(replacement.parentHash).toBe(included.parentHash);
+    await toSlotStart();
+    expect(failureOf((await land(nextProposal())).receipt)).toBeUndefined();
+    expect(l1.checkpointCount()).toBe(1);
+  });
+
+  it('reorg cannot remove the rollup deployment', () => {
+    const { l1 } = setup();
+    expect(() => l1.reorg(1)).toThrow(AssertionError);
+  });
+
+  it('a reorged empty block still gets a different hash', async () => {
+    const { l1, scheduler } = setup();
+    await scheduler.runFor(24_000);
+    const before = l1.head();
+    l1.reorg(1);
+    await scheduler.runFor(12_000);
+    expect(l1.head().number).toBe(before.number);
+    expect(l1.head().hash).not.toBe(before.hash);
+  });
+
+  it('RPC failures come from the link stream and affect only that link', async () => {
+    const { l1, link } = setup();
+    const other: L1ReaderPort = l1.connect('other').reader;
+    link.setRpcFailureRate(1);
+    expect(await l1ErrorCode(link.reader.getBlock('latest'))).toBe('L1_UNREACHABLE');
+    expect((await other.getBlock('latest')).number).toBe(0n);
+    link.setRpcFailureRate(0);
+    expect((await link.reader.getBlock('latest')).number).toBe(0n);
+  });
+
+  it('a stale link sees the head some blocks behind', async () => {
+    const { link, scheduler } = setup();
+    await scheduler.runFor(12_000 * 5);
+    link.setStale(2);
+    expect((await link.reader.getBlock('latest')).number).toBe(3n);
+    expect(await l1ErrorCode(link.reader.getBlock(4n))).toBe('L1_BLOCK_NOT_FOUND');
+  });
+
+  it('latency delivers answers later in simulated time, computed at delivery', async () => {
+    const { link, scheduler } = setup();
+    link.setLatencyMs(13_000);
+    let answered: { at: number; number: bigint } | undefined;
+    void link.reader.getBlock('latest').then((block) => (answered = { at: scheduler.now(), number: block.number }));
+    await scheduler.runFor(12_999);
+    expect(answered).toBeUndefined();
+    await scheduler.runFor(1);
+    expect(answered).toEqual({ at: SIM_START_TIME_MS_DEFAULT + 13_000, number: 1n });
+  });
+
+  it('inclusion delay holds transactions back for the drawn number of blocks', async () => {
+    const { l1, publisher, scheduler, nextProposal } = setup({ inclusionDelay: { probability: 1, blocksMax: 3 } });
+    const { txHash } = await publisher.proposeCheckpoint(nextProposal());
+    const receipt = l1.receipt(txHash);
+    expect(receipt?.status).toBe('pending');
+    const notBefore = receipt?.status === 'pending' ? receipt.notBeforeBlock : 0n;
+    expect(notBefore >= 2n && notBefore <= 4n).toBe(true);
+    await scheduler.runFor(12_000 * (Number(notBefore) - 1));
+    expect(l1.receipt(txHash)?.status).toBe('pending');
+    await scheduler.runFor(12_000);
+    expect(l1.receipt(txHash)).toMatchObject({ status: 'included', blockNumber: notBefore });
+  });
+
+  it('blobs can be made unavailable, globally or per transaction', async () => {
+    const { l1, reader, land, nextProposal, toSlotStart } = setup();
+    await toSlotStart();
+    const { txHash } = await land(nextProposal());
+    const [log] = await reader.getCheckpointProposedLogs(0n, l1.head().number);
+    l1.setBlobsAvailable(false);
+    expect(await l1ErrorCode(reader.getBlobs(log!))).toBe('L1_BLOBS_UNAVAILABLE');
+    l1.setBlobsAvailable(true);
+    expect(await reader.getBlobs(log!)).toHaveLength(1);
+    l1.withholdBlobs(txHash);
+    expect(await l1ErrorCode(reader.getBlobs(log!))).toBe('L1_BLOBS_UNAVAILABLE');
+  });
+});

@@ -1,0 +1,555 @@
+import { hash } from 'node:crypto';
+import { assert } from '../core/assert.js';
+import type {
+  CheckpointProposedLog,
+  L1BlockRef,
+  L1BlockTag,
+  L1PublisherPort,
+  L1ReaderPort,
+  L1TxStatus,
+  ProposeCheckpointRequest,
+} from '../core/ports.js';
+import { L1Error } from '../core/ports.js';
+import type { Hex, L1RollupConstants } from '../spec/chain.js';
+import { bytesToHex, isHex, zeroHex } from '../spec/codec/bytes.js';
+import {
+  BLOB_SIZE_BYTES,
+  EPOCH_DURATION_SLOTS_DEFAULT,
+  L1_CHAIN_ID_LOCAL_NETWORK,
+  L1_SLOT_DURATION_SECONDS,
+  L2_SLOT_DURATION_SECONDS_DEFAULT,
+  PROOF_SUBMISSION_EPOCHS_DEFAULT,
+  ROLLUP_VERSION_LOCAL_NETWORK_DEFAULT,
+} from '../spec/constants.js';
+import type { Prng } from './prng.js';
+import type { Scheduler } from './scheduler.js';
+import { checkProposal, type SimL1ContractState, type SimL1ProposeFailure } from './simL1Contract.js';
+import type { Trace } from './trace.js';
+
+/**
+ * A simulated L1 chain with the rollup contract on it. It mines a block every L1_SLOT_DURATION_SECONDS on the shared
+ * scheduler, includes the proposals waiting in its mempool, and applies the contract's `propose` rules
+ * (simL1Contract.ts) to each: a proposal that breaks a rule is still included, as a failed transaction whose receipt
+ * records the rule. Reads pinned to a block answer as of that block.
+ *
+ * Nodes reach it through links (`connect(name)`), one per node's RPC connection; each link has its own faults
+ * (failure rate, staleness, latency) drawn from its own PRNG stream. Chain-wide faults (reorgs, missing blobs, slow
+ * inclusion) are methods of the SimL1 itself.
+ *
+ * Every answer is computed from simulated state only and settles either through a microtask (no latency) or
+ * through a scheduler event (with latency), so runs replay exactly.
+ */
+
+export const SIM_L1_FINALITY_LAG_BLOCKS_DEFAULT = 64;
+/** Transactions waiting in the mempool; beyond this a submission is rejected (L1_TX_REJECTED). */
+export const SIM_L1_MEMPOOL_TXS_MAX = 1_024;
+/** Blocks the simulated chain may hold (about 138 simulated days at 12 s); more means a runaway run. */
+export const SIM_L1_BLOCKS_MAX = 1_000_000;
+/** Largest inclusion delay the fault injector may configure, in blocks. */
+export const SIM_L1_INCLUSION_DELAY_BLOCKS_MAX = 256;
+/** Owner name of the L1's events on the scheduler. */
+export const SIM_L1_OWNER = 'l1';
+
+export interface SimL1InclusionDelay {
+  /** Chance that a submitted transaction skips the next block(s). */
+  readonly probability: number;
+  /** A delayed transaction waits 1 to this many extra blocks. */
+  readonly blocksMax: number;
+}
+
+export interface SimL1Options {
+  readonly scheduler: Scheduler;
+  /** The L1's own stream; the L1 forks it per purpose and per link. */
+  readonly prng: Prng;
+  readonly genesisArchiveRoot: Hex;
+  /** Unix seconds of L2 slot 0 (default: the timestamp of the deployment block, which is mined at the current time). */
+  readonly l1GenesisTime?: bigint;
+  readonly slotDuration?: number;
+  readonly epochDuration?: number;
+  readonly proofSubmissionEpochs?: number;
+  readonly rollupVersion?: number;
+  readonly l1ChainId?: number;
+  /** Block the rollup contract is deployed in (default 0); blocks before it are mined back-dated at construction. */
+  readonly l1StartBlock?: bigint;
+  readonly finalityLagBlocks?: number;
+  /** Default: none, every transaction lands in the next block. */
+  readonly inclusionDelay?: SimL1InclusionDelay;
+  readonly trace?: Trace;
+}
+
+/** What the simulator (checkers, tests) can learn about a transaction beyond the port's L1TxStatus. */
+export type SimL1Receipt =
+  | { readonly status: 'pending'; readonly txHash: Hex; readonly publisher: Hex; readonly notBeforeBlock: bigint }
+  | {
+      readonly status: 'included';
+      readonly txHash: Hex;
+      readonly publisher: Hex;
+      readonly blockNumber: bigint;
+      readonly blockHash: Hex;
+      readonly success: boolean;
+      /** The contract rule the proposal broke, when success is false. */
+      readonly failure: SimL1ProposeFailure | undefined;
+    }
+  | { readonly status: 'reorgedOut'; readonly txHash: Hex; readonly publisher: Hex };
+
+/** One node's RPC connection to the simulated L1. */
+export interface SimL1Link {
+  readonly name: string;
+  readonly reader: L1ReaderPort;
+  /** A publisher account sending through this link (its nonce lives on the chain, so a restarted node may reuse it). */
+  createPublisher(address: Hex): L1PublisherPort;
+  /** Each call fails with L1_UNREACHABLE with this probability. */
+  setRpcFailureRate(probability: number): void;
+  /** The link's node lags the chain head by `lagBlocks` blocks. */
+  setStale(lagBlocks: number): void;
+  /** Every call is answered `latencyMs` of simulated time after it is made. */
+  setLatencyMs(latencyMs: number): void;
+}
+
+interface TxRecord {
+  readonly txHash: Hex;
+  readonly publisher: Hex;
+  readonly request: ProposeCheckpointRequest;
+  readonly versionedHashes: readonly Hex[];
+  readonly notBeforeBlock: bigint;
+  state: 'pending' | 'included' | 'reorgedOut';
+  inclusion?: { readonly blockNumber: bigint; readonly blockHash: Hex; readonly failure: SimL1ProposeFailure | undefined };
+}
+
+interface MinedBlock {
+  readonly ref: L1BlockRef;
+  readonly txHashes: readonly Hex[];
+  /** Checkpoints recorded after this block; undefined before the contract is deployed. */
+  readonly checkpointCount: number | undefined;
+  readonly logs: readonly CheckpointProposedLog[];
+}
+
+function sha256(data: Uint8Array): Buffer {
+  return hash('sha256', data, 'buffer') as Buffer;
+}
+
+/**
+ * The simulator's stand-in for an EIP-4844 versioned hash: 0x01 || sha256(blob)[1..32]. A real one hashes the
+ * blob's KZG commitment instead of the blob; the simulator has no KZG, and this keeps the version byte and the
+ * one-to-one binding of hash to blob.
+ */
+export function simVersionedHash(blob: Uint8Array): Hex {
+  const digest = sha256(blob);
+  digest[0] = 0x01;
+  return bytesToHex(digest);
+}
+
+function uint64Bytes(value: bigint): Buffer {
+  const out = Buffer.alloc(8);
+  out.writeBigUInt64BE(value);
+  return out;
+}
+
+/** sha256(parentHash || number || timestamp || fork generation || tx hashes); the generation makes a block mined
+ * after a reorg differ from the one it replaces even when both are empty. */
+function l1BlockHash(parentHash: Hex, number: bigint, timestamp: bigint, generation: number, txHashes: readonly Hex[]): Hex {
+  const parts = [Buffer.from(parentHash.slice(2), 'hex'), uint64Bytes(number), uint64Bytes(timestamp), uint64Bytes(BigInt(generation))];
+  for (const txHash of txHashes) parts.push(Buffer.from(txHash.slice(2), 'hex'));
+  return bytesToHex(sha256(Buffer.concat(parts)));
+}
+
+function txHashOf(publisher: Hex, nonce: number, request: ProposeCheckpointRequest, versionedHashes: readonly Hex[]): Hex {
+  const text = [
+    'sim-l1-tx',
+    publisher,
+    nonce,
+    request.checkpointNumber,
+    request.slotNumber,
+    request.archive,
+    request.lastArchive,
+    request.header,
+    ...versionedHashes,
+  ].join(':');
+  return bytesToHex(sha256(Buffer.from(text, 'utf8')));
+}
+
+function checkedCount(value: number, what: string): number {
+  assert(Number.isSafeInteger(value) && value >= 0, `${what} ${value} must be a non-negative integer`);
+  return value;
+}
+
+function checkedProbability(p: number, what: string): number {
+  assert(p >= 0 && p <= 1, `${what} ${p} must be a probability in [0, 1]`);
+  return p;
+}
+
+export class SimL1 {
+  readonly constants: L1RollupConstants;
+  readonly finalityLagBlocks: number;
+  private readonly scheduler: Scheduler;
+  private readonly trace: Trace | undefined;
+  private readonly inclusionPrng: Prng;
+  private readonly linkPrng: Prng;
+  private readonly blocks: MinedBlock[] = [];
+  /** archives[n] is checkpoint n's archive on the canonical chain (0 = genesis); slots[n] its slot. */
+  private readonly archives: Hex[];
+  private readonly slots: number[] = [0];
+  private readonly txs = new Map<Hex, TxRecord>();
+  private readonly mempool: TxRecord[] = [];
+  private readonly nonces = new Map<Hex, number>();
+  private readonly withheldBlobTxs = new Set<Hex>();
+  private readonly linkNames = new Set<string>();
+  private inclusionDelay: SimL1InclusionDelay = { probability: 0, blocksMax: 0 };
+  private blobsAvailable = true;
+  private reorgCount = 0;
+  private nextBlockTimeMs: number;
+
+  constructor(options: SimL1Options) {
+    this.scheduler = options.scheduler;
+    this.trace = options.trace;
+    this.inclusionPrng = options.prng.fork('inclusion');
+    this.linkPrng = options.prng.fork('links');
+    this.finalityLagBlocks = checkedCount(options.finalityLagBlocks ?? SIM_L1_FINALITY_LAG_BLOCKS_DEFAULT, 'finalityLagBlocks');
+    assert(isHex(options.genesisArchiveRoot) && options.genesisArchiveRoot.length === 66, 'genesisArchiveRoot must be 32 bytes of hex');
+    this.archives = [options.genesisArchiveRoot.toLowerCase() as Hex];
+    const l1StartBlock = options.l1StartBlock ?? 0n;
+    assert(l1StartBlock >= 0n && l1StartBlock < BigInt(SIM_L1_BLOCKS_MAX), `l1StartBlock ${l1StartBlock} out of range`);
+    const nowSeconds = BigInt(Math.floor(this.scheduler.now() / 1000));
+    this.mineHistory(l1StartBlock, nowSeconds);
+    this.constants = this.makeConstants(options, l1StartBlock, nowSeconds);
+    if (options.inclusionDelay !== undefined) this.setInclusionDelay(options.inclusionDelay);
+    this.nextBlockTimeMs = Number(nowSeconds) * 1000 + L1_SLOT_DURATION_SECONDS * 1000;
+    this.scheduleNextBlock();
+  }
+
+  // ------------------------------------------------------------------------------------------------------------
+  // Links (the ports)
+
+  connect(name: string): SimL1Link {
+    assert(!this.linkNames.has(name), `an L1 link named ${name} already exists`);
+    this.linkNames.add(name);
+    return createLink(this, name, this.linkPrng.fork(name), this.scheduler);
+  }
+
+  // ------------------------------------------------------------------------------------------------------------
+  // Fault injection
+
+  /** Drops the last `depth` blocks; their transactions are gone (not returned to the mempool). Mining goes on from
+   * the new head at the usual cadence. */
+  reorg(depth: number): void {
+    assert(Number.isSafeInteger(depth) && depth >= 1, `reorg depth ${depth} must be a positive integer`);
+    const newHeadIndex = this.blocks.length - 1 - depth;
+    assert(newHeadIndex >= Number(this.constants.l1StartBlock), `a reorg of ${depth} would remove the rollup contract's deployment`);
+    for (const dropped of this.blocks.splice(newHeadIndex + 1)) {
+      for (const txHash of dropped.txHashes) this.txs.get(txHash)!.state = 'reorgedOut';
+    }
+    const count = this.blocks[newHeadIndex]!.checkpointCount!;
+    this.archives.length = count + 1;
+    this.slots.length = count + 1;
+    this.reorgCount++;
+    this.trace?.record('l1.reorg', { depth, head: this.head().number, headHash: this.head().hash });
+  }
+
+  setInclusionDelay(delay: SimL1InclusionDelay): void {
+    checkedProbability(delay.probability, 'inclusion delay probability');
+    assert(
+      Number.isSafeInteger(delay.blocksMax) && delay.blocksMax >= 0 && delay.blocksMax <= SIM_L1_INCLUSION_DELAY_BLOCKS_MAX,
+      `inclusion delay blocksMax ${delay.blocksMax} out of [0, SIM_L1_INCLUSION_DELAY_BLOCKS_MAX]`,
+    );
+    assert(delay.probability === 0 || delay.blocksMax >= 1, 'a non-zero inclusion delay probability needs blocksMax >= 1');
+    this.inclusionDelay = { ...delay };
+  }
+
+  /** When false, every getBlobs fails with L1_BLOBS_UNAVAILABLE. */
+  setBlobsAvailable(available: boolean): void {
+    this.blobsAvailable = available;
+  }
+
+  /** The blobs of this transaction are never served. */
+  withholdBlobs(txHash: Hex): void {
+    this.withheldBlobTxs.add(txHash);
+  }
+
+  // ------------------------------------------------------------------------------------------------------------
+  // Inspection (simulator and tests; nodes use the ports)
+
+  head(): L1BlockRef {
+    return this.blocks[this.blocks.length - 1]!.ref;
+  }
+
+  checkpointCount(): number {
+    return this.archives.length - 1;
+  }
+
+  /** Archive of checkpoint `n` on the current chain (0 = genesis), or undefined past the last one. */
+  archiveOf(checkpointNumber: number): Hex | undefined {
+    return this.archives[checkpointNumber];
+  }
+
+  receipt(txHash: Hex): SimL1Receipt | undefined {
+    const tx = this.txs.get(txHash);
+    if (tx === undefined) return undefined;
+    const base = { txHash: tx.txHash, publisher: tx.publisher };
+    if (tx.state === 'pending') return { ...base, status: 'pending', notBeforeBlock: tx.notBeforeBlock };
+    if (tx.state === 'reorgedOut') return { ...base, status: 'reorgedOut' };
+    const inclusion = tx.inclusion!;
+    return { ...base, status: 'included', ...inclusion, success: inclusion.failure === undefined };
+  }
+
+  pendingTxCount(): number {
+    return this.mempool.length;
+  }
+
+  // ------------------------------------------------------------------------------------------------------------
+  // Reads as of a block (used by links)
+
+  /** Highest block a link `lagBlocks` behind sees. */
+  visibleHeadNumber(lagBlocks: number): bigint {
+    const n = BigInt(this.blocks.length - 1 - lagBlocks);
+    return n < 0n ? 0n : n;
+  }
+
+  blockAt(number: bigint, visibleHead: bigint): MinedBlock {
+    if (number < 0n || number > visibleHead) throw new L1Error('L1_BLOCK_NOT_FOUND', `L1 block ${number} does not exist (head ${visibleHead})`);
+    return this.blocks[Number(number)]!;
+  }
+
+  resolveTag(tag: L1BlockTag, visibleHead: bigint): L1BlockRef {
+    if (tag === 'latest') return this.blocks[Number(visibleHead)]!.ref;
+    if (tag === 'finalized') {
+      const finalized = visibleHead - BigInt(this.finalityLagBlocks);
+      return this.blocks[Number(finalized < 0n ? 0n : finalized)]!.ref;
+    }
+    return this.blockAt(tag, visibleHead).ref;
+  }
+
+  checkpointCountAt(atBlock: bigint, visibleHead: bigint): number {
+    const count = this.blockAt(atBlock, visibleHead).checkpointCount;
+    if (count === undefined) throw new L1Error('L1_NO_ROLLUP_CONTRACT', `no rollup contract at L1 block ${atBlock}`);
+    return count;
+  }
+
+  archiveAt(checkpointNumber: number, atBlock: bigint, visibleHead: bigint): Hex {
+    checkedCount(checkpointNumber, 'checkpoint number');
+    const count = this.checkpointCountAt(atBlock, visibleHead);
+    // An unset entry of the contract's mapping reads as zero.
+    return checkpointNumber <= count ? this.archives[checkpointNumber]! : zeroHex(32);
+  }
+
+  logsIn(fromBlock: bigint, toBlock: bigint, visibleHead: bigint): CheckpointProposedLog[] {
+    assert(fromBlock >= 0n, `log range starts at negative block ${fromBlock}`);
+    if (fromBlock > toBlock) return [];
+    this.blockAt(toBlock, visibleHead);
+    const logs: CheckpointProposedLog[] = [];
+    for (let n = Number(fromBlock); n <= Number(toBlock); n++) logs.push(...this.blocks[n]!.logs);
+    return logs;
+  }
+
+  blobsOf(log: CheckpointProposedLog): Uint8Array[] {
+    const tx = this.txs.get(log.l1.txHash);
+    const canonical =
+      tx?.state === 'included' &&
+      tx.inclusion!.failure === undefined &&
+      tx.inclusion!.blockHash === log.l1.blockHash &&
+      this.blocks[Number(tx.inclusion!.blockNumber)]?.ref.hash === log.l1.blockHash;
+    if (!canonical || !this.blobsAvailable || this.withheldBlobTxs.has(log.l1.txHash)) {
+      throw new L1Error('L1_BLOBS_UNAVAILABLE', `blobs of L1 tx ${log.l1.txHash} are not available`);
+    }
+    return tx.request.blobs.map((blob) => blob.slice());
+  }
+
+  txStatus(txHash: Hex, visibleHead: bigint): L1TxStatus {
+    const tx = this.txs.get(txHash);
+    if (tx === undefined || tx.state === 'reorgedOut') return { status: 'unknown' };
+    if (tx.state === 'pending' || tx.inclusion!.blockNumber > visibleHead) return { status: 'pending' };
+    const { blockNumber, blockHash, failure } = tx.inclusion!;
+    return { status: 'included', success: failure === undefined, blockNumber, blockHash };
+  }
+
+  // ------------------------------------------------------------------------------------------------------------
+  // Writes (used by links)
+
+  /** Accepts a proposal into the mempool; throws L1_TX_REJECTED for what an L1 node refuses outright. */
+  submit(publisher: Hex, request: ProposeCheckpointRequest): Hex {
+    for (const blob of request.blobs) {
+      if (blob.length !== BLOB_SIZE_BYTES) throw new L1Error('L1_TX_REJECTED', `a blob must be ${BLOB_SIZE_BYTES} bytes, got ${blob.length}`);
+    }
+    if (this.mempool.length >= SIM_L1_MEMPOOL_TXS_MAX) throw new L1Error('L1_TX_REJECTED', 'L1 mempool full');
+    const nonce = this.nonces.get(publisher) ?? 0;
+    this.nonces.set(publisher, nonce + 1);
+    const copy: ProposeCheckpointRequest = { ...request, blobs: request.blobs.map((blob) => blob.slice()) };
+    const versionedHashes = copy.blobs.map(simVersionedHash);
+    const txHash = txHashOf(publisher, nonce, copy, versionedHashes);
+    const tx: TxRecord = { txHash, publisher, request: copy, versionedHashes, notBeforeBlock: this.drawInclusionBlock(), state: 'pending' };
+    this.txs.set(txHash, tx);
+    this.mempool.push(tx);
+    this.trace?.record('l1.tx.submitted', {
+      txHash,
+      publisher,
+      checkpointNumber: request.checkpointNumber,
+      slotNumber: request.slotNumber,
+      notBeforeBlock: tx.notBeforeBlock,
+    });
+    return txHash;
+  }
+
+  private drawInclusionBlock(): bigint {
+    const next = this.head().number + 1n;
+    const { probability, blocksMax } = this.inclusionDelay;
+    if (probability === 0 || !this.inclusionPrng.bool(probability)) return next;
+    return next + BigInt(this.inclusionPrng.int(1, blocksMax));
+  }
+
+  // ------------------------------------------------------------------------------------------------------------
+  // Mining
+
+  private scheduleNextBlock(): void {
+    this.scheduler.scheduleAt(
+      this.nextBlockTimeMs,
+      () => {
+        this.mineBlock();
+        this.nextBlockTimeMs += L1_SLOT_DURATION_SECONDS * 1000;
+        this.scheduleNextBlock();
+      },
+      { owner: SIM_L1_OWNER, label: 'mine' },
+    );
+  }
+
+  private mineBlock(): void {
+    assert(this.blocks.length < SIM_L1_BLOCKS_MAX, `the simulated L1 reached SIM_L1_BLOCKS_MAX (${SIM_L1_BLOCKS_MAX}) blocks`);
+    const parent = this.head();
+    const number = parent.number + 1n;
+    const timestamp = BigInt(Math.floor(this.scheduler.now() / 1000));
+    const included = this.takeIncludable(number);
+    const txHashes = included.map((tx) => tx.txHash);
+    const ref: L1BlockRef = { number, hash: l1BlockHash(parent.hash, number, timestamp, this.reorgCount, txHashes), parentHash: parent.hash, timestamp };
+    const logs: CheckpointProposedLog[] = [];
+    for (const tx of included) this.applyProposal(tx, ref, logs);
+    this.blocks.push({ ref, txHashes, checkpointCount: this.checkpointCount(), logs });
+    this.trace?.record('l1.block', { number, hash: ref.hash, timestamp, txs: txHashes.length, checkpointCount: this.checkpointCount() });
+  }
+
+  private takeIncludable(number: bigint): TxRecord[] {
+    const included = this.mempool.filter((tx) => tx.notBeforeBlock <= number);
+    const waiting = this.mempool.filter((tx) => tx.notBeforeBlock > number);
+    this.mempool.length = 0;
+    this.mempool.push(...waiting);
+    return included;
+  }
+
+  private applyProposal(tx: TxRecord, block: L1BlockRef, logs: CheckpointProposedLog[]): void {
+    const state: SimL1ContractState = {
+      checkpointCount: this.checkpointCount(),
+      lastArchive: this.archives[this.archives.length - 1]!,
+      lastCheckpointSlot: this.slots[this.slots.length - 1]!,
+    };
+    const failure = checkProposal(state, tx.request, tx.versionedHashes, block.timestamp, this.constants);
+    tx.state = 'included';
+    tx.inclusion = { blockNumber: block.number, blockHash: block.hash, failure };
+    this.trace?.record('l1.tx.included', { txHash: tx.txHash, blockNumber: block.number, success: failure === undefined, failure });
+    if (failure !== undefined) return;
+    const archive = tx.request.archive.toLowerCase() as Hex;
+    this.archives.push(archive);
+    this.slots.push(tx.request.slotNumber);
+    logs.push(
+      deepFreezeLog({
+        checkpointNumber: tx.request.checkpointNumber,
+        archive,
+        slotNumber: tx.request.slotNumber,
+        header: tx.request.header.toLowerCase() as Hex,
+        blobVersionedHashes: [...tx.versionedHashes],
+        l1: { blockNumber: block.number, blockHash: block.hash, txHash: tx.txHash, logIndex: logs.length },
+      }),
+    );
+  }
+
+  /** Blocks 0..l1StartBlock, back-dated so that the deployment block is mined now. */
+  private mineHistory(l1StartBlock: bigint, nowSeconds: bigint): void {
+    const interval = BigInt(L1_SLOT_DURATION_SECONDS);
+    assert(nowSeconds >= l1StartBlock * interval, 'the simulation starts too early for the L1 history before l1StartBlock');
+    let parentHash = zeroHex(32);
+    for (let n = 0n; n <= l1StartBlock; n++) {
+      const timestamp = nowSeconds - (l1StartBlock - n) * interval;
+      const ref: L1BlockRef = { number: n, hash: l1BlockHash(parentHash, n, timestamp, 0, []), parentHash, timestamp };
+      this.blocks.push({ ref, txHashes: [], checkpointCount: n === l1StartBlock ? 0 : undefined, logs: [] });
+      parentHash = ref.hash;
+    }
+  }
+
+  private makeConstants(options: SimL1Options, l1StartBlock: bigint, nowSeconds: bigint): L1RollupConstants {
+    const slotDuration = options.slotDuration ?? L2_SLOT_DURATION_SECONDS_DEFAULT;
+    const epochDuration = options.epochDuration ?? EPOCH_DURATION_SLOTS_DEFAULT;
+    assert(Number.isSafeInteger(slotDuration) && slotDuration > 0, `slotDuration ${slotDuration} must be a positive integer`);
+    assert(Number.isSafeInteger(epochDuration) && epochDuration > 0, `epochDuration ${epochDuration} must be a positive integer`);
+    return Object.freeze({
+      l1ChainId: options.l1ChainId ?? L1_CHAIN_ID_LOCAL_NETWORK,
+      rollupVersion: options.rollupVersion ?? ROLLUP_VERSION_LOCAL_NETWORK_DEFAULT,
+      l1StartBlock,
+      l1GenesisTime: options.l1GenesisTime ?? nowSeconds,
+      slotDuration,
+      epochDuration,
+      ethereumSlotDuration: L1_SLOT_DURATION_SECONDS,
+      proofSubmissionEpochs: checkedCount(options.proofSubmissionEpochs ?? PROOF_SUBMISSION_EPOCHS_DEFAULT, 'proofSubmissionEpochs'),
+      genesisArchiveRoot: this.archives[0]!,
+    });
+  }
+}
+
+function deepFreezeLog(log: CheckpointProposedLog): CheckpointProposedLog {
+  Object.freeze(log.l1);
+  Object.freeze(log.blobVersionedHashes);
+  return Object.freeze(log);
+}
+
+export function createSimL1(options: SimL1Options): SimL1 {
+  return new SimL1(options);
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Links
+
+function createLink(l1: SimL1, name: string, prng: Prng, scheduler: Scheduler): SimL1Link {
+  let failureRate = 0;
+  let staleBlocks = 0;
+  let latencyMs = 0;
+
+  /** One RPC call: the failure draw happens when the call is made, the answer is computed when it is delivered. */
+  const call = async <T>(method: string, answer: (visibleHead: bigint) => T): Promise<T> => {
+    const fails = failureRate > 0 && prng.bool(failureRate);
+    if (latencyMs > 0) await scheduler.sleep(latencyMs, { owner: `${SIM_L1_OWNER}/${name}`, label: method });
+    if (fails) throw new L1Error('L1_UNREACHABLE', `simulated RPC failure of ${method} on link ${name}`);
+    return answer(l1.visibleHeadNumber(staleBlocks));
+  };
+
+  const reader: L1ReaderPort = {
+    getChainId: () => call('getChainId', () => l1.constants.l1ChainId),
+    getBlock: (tag) => call('getBlock', (head) => l1.resolveTag(tag, head)),
+    getRollupConstants: () => call('getRollupConstants', () => l1.constants),
+    getCheckpointCount: (atBlock) => call('getCheckpointCount', (head) => l1.checkpointCountAt(atBlock, head)),
+    getArchiveAt: (checkpointNumber, atBlock) => call('getArchiveAt', (head) => l1.archiveAt(checkpointNumber, atBlock, head)),
+    getCheckpointProposedLogs: (fromBlock, toBlock) => call('getCheckpointProposedLogs', (head) => l1.logsIn(fromBlock, toBlock, head)),
+    getBlobs: (log) => call('getBlobs', () => l1.blobsOf(log)),
+  };
+
+  return {
+    name,
+    reader,
+    createPublisher(address: Hex): L1PublisherPort {
+      assert(isHex(address) && address.length === 42, `publisher address ${address} must be 20 bytes of hex`);
+      const publisherAddress = address.toLowerCase() as Hex;
+      return {
+        publisherAddress,
+        // Computed locally by the sender (in production, by its KZG library): no RPC, no failure.
+        blobVersionedHashes: async (blobs) => blobs.map(simVersionedHash),
+        proposeCheckpoint: (request) => call('proposeCheckpoint', () => ({ txHash: l1.submit(publisherAddress, request) })),
+        getTxStatus: (txHash) => call('getTxStatus', (head) => l1.txStatus(txHash, head)),
+      };
+    },
+    setRpcFailureRate(probability: number): void {
+      failureRate = checkedProbability(probability, 'RPC failure rate');
+    },
+    setStale(lagBlocks: number): void {
+      staleBlocks = checkedCount(lagBlocks, 'stale lag');
+    },
+    setLatencyMs(ms: number): void {
+      latencyMs = checkedCount(ms, 'latency');
+    },
+  };
+}
+
+export type { SimL1ContractState, SimL1ProposeFailure } from './simL1Contract.js';

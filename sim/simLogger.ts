@@ -1,0 +1,67 @@
+import type { LogFields, LoggerPort } from '../core/ports.js';
+import { SIM_START_TIME_MS_DEFAULT } from './scheduler.js';
+import type { Trace } from './trace.js';
+import { canonicalJson, toTraceJson } from './trace.js';
+
+/**
+ * A logger that writes into the run's trace: each call becomes a `log.<level>` entry stamped with simulated time,
+ * its fields being the bindings, then the call's fields, then `msg`. Log lines are part of the run's behaviour, so
+ * they are in the trace hash. Printing is optional and goes to a sink the caller chooses.
+ */
+
+export type SimLogLevel = 'debug' | 'info' | 'warn' | 'error';
+
+const LEVEL_RANK: Readonly<Record<SimLogLevel, number>> = { debug: 0, info: 1, warn: 2, error: 3 };
+
+export interface SimLoggerOptions {
+  readonly trace: Trace;
+  /** Lowest level recorded into the trace (default 'debug'). */
+  readonly traceLevelMin?: SimLogLevel;
+  /** Receives a formatted line for each entry at or above `printLevelMin`. */
+  readonly print?: (line: string) => void;
+  /** Lowest level printed (default 'info'). */
+  readonly printLevelMin?: SimLogLevel;
+  /** Fields added to every entry (e.g. { node: 'node-1' }). */
+  readonly bindings?: LogFields;
+  /** Clock whose time starts each printed line (default: lines carry no time). */
+  readonly now?: () => number;
+  /** Printed times are relative to this (default SIM_START_TIME_MS_DEFAULT). */
+  readonly startTimeMs?: number;
+}
+
+export function createSimLogger(options: SimLoggerOptions): LoggerPort {
+  return makeLogger(options, options.bindings ?? {});
+}
+
+function makeLogger(options: SimLoggerOptions, bindings: LogFields): LoggerPort {
+  const traceRank = LEVEL_RANK[options.traceLevelMin ?? 'debug'];
+  const printRank = LEVEL_RANK[options.printLevelMin ?? 'info'];
+  const write = (level: SimLogLevel, message: string, fields: LogFields | undefined): void => {
+    const rank = LEVEL_RANK[level];
+    if (rank < traceRank && (options.print === undefined || rank < printRank)) return;
+    const entry = { ...bindings, ...fields, msg: message };
+    if (rank >= traceRank) options.trace.record(`log.${level}`, entry);
+    if (options.print !== undefined && rank >= printRank) options.print(formatLine(options, level, entry));
+  };
+  return {
+    debug: (message, fields) => write('debug', message, fields),
+    info: (message, fields) => write('info', message, fields),
+    warn: (message, fields) => write('warn', message, fields),
+    error: (message, fields) => write('error', message, fields),
+    child: (childBindings) => makeLogger(options, { ...bindings, ...childBindings }),
+  };
+}
+
+function formatLine(options: SimLoggerOptions, level: SimLogLevel, entry: Readonly<Record<string, unknown>>): string {
+  const { msg, ...rest } = entry;
+  const time = options.now === undefined ? '' : `${formatSimTime(options.now(), options.startTimeMs ?? SIM_START_TIME_MS_DEFAULT)} `;
+  return `${time}${level.toUpperCase().padEnd(5)} ${String(msg)} ${canonicalJson(toTraceJson(rest))}`;
+}
+
+/** Simulated Unix ms as `+<seconds>.<ms>s` since `startTimeMs`, for printed lines. */
+export function formatSimTime(timeMs: number, startTimeMs: number): string {
+  const elapsed = timeMs - startTimeMs;
+  const sign = elapsed < 0 ? '-' : '+';
+  const abs = Math.abs(elapsed);
+  return `${sign}${Math.floor(abs / 1000)}.${String(abs % 1000).padStart(3, '0')}s`;
+}
