@@ -3,14 +3,14 @@ import { bigintToBytes, bytesToHex } from '../spec/codec/bytes.js';
 import { L1_CHAIN_ID_LOCAL_NETWORK, L1_SLOT_DURATION_SECONDS } from '../spec/constants.js';
 import { tipsOrdered } from '../core/chain/tips.js';
 import { createNode, type NodeActivity, type RollupNode } from '../core/node/node.js';
-import type { NodePorts } from '../core/ports.js';
+import type { NodePorts, StoragePort } from '../core/ports.js';
 import { createGenesis } from '../core/worldState/genesis.js';
 import { createPrng, createSimRandomness, type Prng } from './prng.js';
 import { createScheduler, type Scheduler } from './scheduler.js';
-import { createNodeClock } from './simClock.js';
+import { createNodeClock, type SimClock } from './simClock.js';
 import { createSimL1, type SimL1, type SimL1InclusionDelay } from './simL1.js';
 import { createSimLogger } from './simLogger.js';
-import { createSimStorage } from './simStorage.js';
+import { crashAndRecover, createSimStorage } from './simStorage.js';
 import { createTrace } from './trace.js';
 
 /** Everything a run depends on besides the code: drawn from the seed, printed beside it. */
@@ -110,10 +110,14 @@ function traceActivity(record: (kind: string, fields: Record<string, unknown>) =
   }
 }
 
-/** What a scripted scenario may act on before the run starts (schedule faults on the scheduler). */
+/** What a scripted scenario may act on: the scheduler and L1 directly, and node faults between run segments. */
 export interface SimWorld {
   readonly scheduler: Scheduler;
   readonly l1: SimL1;
+  /** Runs `action` when the simulated clock reaches `offsetMs` after the start, outside any event. */
+  at(offsetMs: number, action: () => Promise<void> | void): void;
+  /** Crashes a node (its timers die, its unfinished storage batch is lost) and starts it again on what it stored. */
+  crashAndRestart(name: string): Promise<void>;
 }
 
 export interface SimHooks {
@@ -124,10 +128,21 @@ export interface SimHooks {
   readonly onActivity?: (node: string, activity: NodeActivity) => void;
 }
 
+interface SimNodeSlot {
+  readonly name: string;
+  readonly role: 'sequencer' | 'follower';
+  readonly publisher: Hex | undefined;
+  incarnation: number;
+  current: SimNode;
+  storage: StoragePort;
+  clock: SimClock;
+}
+
 /** Runs one seeded simulation: a sequencer and its followers over one simulated L1, for a fixed simulated time. */
 export async function runSimulation(options: SimOptions, io: SimHooks = {}): Promise<SimResult> {
   const root = createPrng(options.seed);
   const scheduler = createScheduler();
+  const startMs = scheduler.now();
   const trace = createTrace({ now: () => scheduler.now(), keepLast: 0 });
   const genesis = createGenesis(L1_CHAIN_ID_LOCAL_NETWORK, ROLLUP_VERSION);
   const l1 = createSimL1({
@@ -143,19 +158,19 @@ export async function runSimulation(options: SimOptions, io: SimHooks = {}): Pro
   });
   const nodesPrng = root.fork('nodes');
   const failures: SimFailure[] = [];
-  const nodes: SimNode[] = [];
-  const names = ['sequencer-0', ...Array.from({ length: options.followerCount }, (_, i) => `follower-${i + 1}`)];
-  for (const name of names) {
-    const role = name.startsWith('sequencer') ? 'sequencer' : 'follower';
-    const prng = nodesPrng.fork(name);
-    const clock = createNodeClock(scheduler, { owner: name });
-    const link = l1.connect(name);
-    const publisher = role === 'sequencer' ? link.createPublisher(publisherAddress(prng.fork('publisher'))) : undefined;
+
+  /** Builds one incarnation of a node over its storage; each incarnation has its own clock, link and streams. */
+  const startIncarnation = async (slot: Omit<SimNodeSlot, 'current' | 'clock'>): Promise<{ node: SimNode; clock: SimClock }> => {
+    const label = slot.incarnation === 0 ? slot.name : `${slot.name}#${slot.incarnation}`;
+    const prng = nodesPrng.fork(label);
+    const clock = createNodeClock(scheduler, { owner: label });
+    const link = l1.connect(label);
+    const publisher = slot.publisher ? link.createPublisher(slot.publisher) : undefined;
     const ports: NodePorts = {
       clock,
       randomness: createSimRandomness(prng.fork('randomness')),
-      logger: createSimLogger({ trace, bindings: { node: name }, ...(io.print ? { print: io.print, now: () => scheduler.now() } : {}) }),
-      storage: createSimStorage(),
+      logger: createSimLogger({ trace, bindings: { node: label }, ...(io.print ? { print: io.print, now: () => scheduler.now() } : {}) }),
+      storage: slot.storage,
       l1: link.reader,
       ...(publisher ? { l1Publisher: publisher } : {}),
     };
@@ -175,20 +190,57 @@ export async function runSimulation(options: SimOptions, io: SimHooks = {}): Pro
         : {}),
     });
     node.onActivity((activity) => {
-      traceActivity((kind, fields) => trace.record(kind, fields), name, activity);
-      io.onActivity?.(name, activity);
+      if (clock.isHalted()) return;
+      traceActivity((kind, fields) => trace.record(kind, fields), label, activity);
+      io.onActivity?.(slot.name, activity);
       const tips = node.chain.tips;
-      if (!tipsOrdered(tips)) failures.push({ kind: 'tipsOutOfOrder', node: name, detail: JSON.stringify(tips) });
+      if (!tipsOrdered(tips)) failures.push({ kind: 'tipsOutOfOrder', node: label, detail: JSON.stringify(tips) });
     });
-    nodes.push({ name, role, node });
+    return { node: { name: slot.name, role: slot.role, node }, clock };
+  };
+
+  const slots: SimNodeSlot[] = [];
+  const names = ['sequencer-0', ...Array.from({ length: options.followerCount }, (_, i) => `follower-${i + 1}`)];
+  for (const name of names) {
+    const role = name.startsWith('sequencer') ? 'sequencer' : 'follower';
+    const publisher = role === 'sequencer' ? publisherAddress(nodesPrng.fork(`${name}/publisher`)) : undefined;
+    const base = { name, role, publisher, incarnation: 0, storage: createSimStorage() } as const;
+    const { node, clock } = await startIncarnation(base);
+    slots.push({ ...base, current: node, clock });
   }
-  io.scenario?.({ scheduler, l1 });
-  for (const { node } of nodes) node.start();
+
+  const interventions: { atMs: number; seq: number; action: () => Promise<void> | void }[] = [];
+  const world: SimWorld = {
+    scheduler,
+    l1,
+    at: (offsetMs, action) => interventions.push({ atMs: startMs + offsetMs, seq: interventions.length, action }),
+    async crashAndRestart(name) {
+      const slot = slots.find((s) => s.name === name);
+      if (!slot) throw new Error(`no node named ${name}`);
+      slot.clock.halt();
+      trace.record('node.crashed', { node: name, incarnation: slot.incarnation });
+      slot.storage = await crashAndRecover(slot.storage);
+      slot.incarnation++;
+      const { node, clock } = await startIncarnation(slot);
+      slot.current = node;
+      slot.clock = clock;
+      node.node.start();
+      trace.record('node.restarted', { node: name, incarnation: slot.incarnation });
+    },
+  };
+  io.scenario?.(world);
+  for (const slot of slots) slot.current.node.start();
   try {
-    await scheduler.runFor(options.simulatedSeconds * 1000);
+    const endMs = startMs + options.simulatedSeconds * 1000;
+    for (const step of interventions.filter((i) => i.atMs <= endMs).sort((a, b) => a.atMs - b.atMs || a.seq - b.seq)) {
+      await scheduler.runUntil(step.atMs);
+      await step.action();
+    }
+    await scheduler.runUntil(endMs);
   } catch (error) {
     failures.push({ kind: 'crashed', detail: error instanceof Error ? `${error.message}` : String(error) });
   }
+  const nodes = slots.map((s) => s.current);
   for (const { node } of nodes) await node.stop();
   failures.push(...(await checkAgreement(nodes)));
   failures.push(...checkProgress(options, l1.checkpointCount()));
