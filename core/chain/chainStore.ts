@@ -166,7 +166,8 @@ export class ChainStore {
     }
     ops.push({ type: 'put', key: KEY.tips, value: toStoredJson(change.tips) });
     if (change.l1Sync) ops.push({ type: 'put', key: KEY.l1Sync, value: toStoredJson(change.l1Sync) });
-    await this.storage.batch(ops, { sync: true } as never);
+    // Durable: the production adapter (classic-level) syncs every batch unless told otherwise.
+    await this.storage.batch(ops);
     this.tipsCache = change.tips;
     if (change.l1Sync) this.l1SyncCache = change.l1Sync;
   }

@@ -1,0 +1,245 @@
+/**
+ * L1PublisherPort over viem: `propose` goes out as an EIP-4844 blob transaction signed locally by the publisher key
+ * and sent raw (anvil 1.7.1 panics on blob txs sent through its unlocked accounts). Each proposal is simulated first
+ * against the pending block, with its blob hashes, so a contract rejection surfaces as L1Error('L1_TX_REJECTED')
+ * naming the contract error instead of as a reverted transaction.
+ */
+import {
+  blobsToCommitments,
+  blobsToProofs,
+  commitmentsToVersionedHashes,
+  encodeFunctionData,
+  toBlobSidecars,
+  TransactionNotFoundError,
+  TransactionReceiptNotFoundError,
+  type PublicClient,
+} from 'viem';
+import { privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts';
+import { rollupAbi } from '../../contracts/artifacts/rollup.js';
+import {
+  L1Error,
+  type L1PublisherPort,
+  type L1TxStatus,
+  type ProposeCheckpointRequest,
+} from '../../core/ports.js';
+import type { Hex } from '../../spec/chain.js';
+import { bytesToHex } from '../../spec/codec/bytes.js';
+import { BLOB_SIZE_BYTES, BLOBS_PER_CHECKPOINT_MAX } from '../../spec/constants.js';
+import { blobVersionedHashes, getKzg } from './kzg.js';
+import {
+  callL1,
+  createL1PublicClient,
+  describeRevert,
+  detailsOf,
+  isRevert,
+  isTransportFailure,
+  rawRequest,
+} from './l1Rpc.js';
+
+export interface ViemL1PublisherOptions {
+  readonly l1RpcUrl: string;
+  readonly rollupAddress: Hex;
+  readonly publisherPrivateKey: Hex;
+  readonly requestTimeoutMs?: number;
+}
+
+/**
+ * Fee headroom. maxFeePerGas = 2 x base fee + tip and maxFeePerBlobGas = 2 x blob base fee: each base fee rises by
+ * at most 12.5% per full block, so doubling keeps the tx includable through about six full blocks in a row.
+ */
+const BASE_FEE_MULTIPLIER = 2n;
+const BLOB_BASE_FEE_MULTIPLIER = 2n;
+/** Gas limit = estimate + 20%: the estimate is taken on the pending block, which can differ from the including one. */
+const GAS_ESTIMATE_MARGIN_PERCENT = 20n;
+
+interface PreparedProposal {
+  readonly data: Hex;
+  readonly versionedHashes: readonly Hex[];
+  readonly sidecars: readonly { blob: Hex; commitment: Hex; proof: Hex }[];
+}
+
+export function createViemL1Publisher(options: ViemL1PublisherOptions): L1PublisherPort {
+  const url = options.l1RpcUrl;
+  const rollupAddress = options.rollupAddress;
+  const account = privateKeyToAccount(options.publisherPrivateKey);
+  const client = createL1PublicClient(url, { requestTimeoutMs: options.requestTimeoutMs });
+  let chainId: Promise<number> | undefined;
+  const getChainId = () => {
+    chainId ??= client.getChainId().catch((error: unknown) => {
+      chainId = undefined; // do not cache a failure
+      throw error;
+    });
+    return chainId;
+  };
+
+  return {
+    publisherAddress: account.address.toLowerCase() as Hex,
+
+    async blobVersionedHashes(blobs) {
+      return blobVersionedHashes(blobs);
+    },
+
+    proposeCheckpoint: (request) =>
+      callL1(url, 'propose', async () => {
+        const prepared = prepareProposal(request);
+        await simulate(client, account.address, rollupAddress, prepared.data, prepared.versionedHashes);
+        const serialized = await signProposal(client, account, rollupAddress, prepared, await getChainId());
+        try {
+          const txHash = await client.sendRawTransaction({ serializedTransaction: serialized });
+          return { txHash };
+        } catch (error) {
+          if (isTransportFailure(error)) throw error;
+          throw new L1Error('L1_TX_REJECTED', `L1 node at ${url} refused the propose transaction: ${detailsOf(error)}`, {
+            cause: error,
+          });
+        }
+      }),
+
+    getTxStatus: (txHash) => callL1(url, 'tx status', () => readTxStatus(client, txHash)),
+  };
+}
+
+/** Checks the blob count, computes commitments, proofs and versioned hashes once, and encodes the call. */
+function prepareProposal(request: ProposeCheckpointRequest): PreparedProposal {
+  const count = request.blobs.length;
+  if (count === 0 || count > BLOBS_PER_CHECKPOINT_MAX) {
+    throw new L1Error(
+      'L1_TX_REJECTED',
+      `propose rejected before sending: WrongBlobCount(count: ${count}, max: ${BLOBS_PER_CHECKPOINT_MAX})`,
+    );
+  }
+  const wrongSize = request.blobs.findIndex((blob) => blob.length !== BLOB_SIZE_BYTES);
+  if (wrongSize !== -1) {
+    throw new L1Error('L1_TX_REJECTED', `blob ${wrongSize} is ${request.blobs[wrongSize]!.length} bytes, not ${BLOB_SIZE_BYTES}`);
+  }
+  const kzg = getKzg();
+  const blobs = request.blobs.map((blob) => bytesToHex(blob));
+  const commitments = blobsToCommitments({ blobs, kzg });
+  const proofs = blobsToProofs({ blobs, commitments, kzg });
+  const versionedHashes = commitmentsToVersionedHashes({ commitments });
+  const data = encodeProposeCall({ ...request, blobHashes: versionedHashes });
+  return { data, versionedHashes, sidecars: toBlobSidecars({ blobs, commitments, proofs }) };
+}
+
+/** The arguments of Rollup.propose. */
+export interface ProposeCallArguments {
+  readonly checkpointNumber: number;
+  readonly archive: Hex;
+  readonly lastArchive: Hex;
+  readonly slotNumber: number;
+  readonly header: Hex;
+  /** The versioned hashes the contract checks the transaction's blobs against. */
+  readonly blobHashes: readonly Hex[];
+}
+
+export function encodeProposeCall(args: ProposeCallArguments): Hex {
+  return encodeFunctionData({
+    abi: rollupAbi,
+    functionName: 'propose',
+    args: [
+      BigInt(args.checkpointNumber),
+      args.archive,
+      args.lastArchive,
+      BigInt(args.slotNumber),
+      args.header,
+      args.blobHashes,
+    ],
+  });
+}
+
+/**
+ * Simulates `propose` on the pending block as sent by `from` in a transaction carrying blobs with
+ * `txBlobVersionedHashes` (which may differ from `call.blobHashes`). Throws L1Error('L1_TX_REJECTED') naming the
+ * contract error when the contract would revert.
+ */
+export async function simulatePropose(params: {
+  readonly l1RpcUrl: string;
+  readonly rollupAddress: Hex;
+  readonly from: Hex;
+  readonly call: ProposeCallArguments;
+  readonly txBlobVersionedHashes: readonly Hex[];
+}): Promise<void> {
+  const client = createL1PublicClient(params.l1RpcUrl);
+  const data = encodeProposeCall(params.call);
+  await callL1(params.l1RpcUrl, 'simulate propose', () =>
+    simulate(client, params.from, params.rollupAddress, data, params.txBlobVersionedHashes),
+  );
+}
+
+/** eth_call on the pending block with the blob hashes (viem's `call` drops them, so the request is sent raw). */
+async function simulate(client: PublicClient, from: Hex, to: Hex, data: Hex, blobVersionedHashes: readonly Hex[]) {
+  try {
+    await rawRequest(client, 'eth_call', [{ from, to, data, blobVersionedHashes }, 'pending']);
+  } catch (error) {
+    throw rejection(error, 'propose');
+  }
+}
+
+/** A revert (or other refusal) of a call as L1Error('L1_TX_REJECTED') naming the contract error; transport failures pass. */
+function rejection(error: unknown, what: string): unknown {
+  if (isTransportFailure(error)) return error;
+  const reason = describeRevert(rollupAbi, error);
+  if (reason !== undefined) return new L1Error('L1_TX_REJECTED', `${what} rejected by the rollup contract: ${reason}`, { cause: error });
+  if (isRevert(error)) return new L1Error('L1_TX_REJECTED', `${what} reverted: ${detailsOf(error)}`, { cause: error });
+  return error;
+}
+
+async function signProposal(
+  client: PublicClient,
+  account: PrivateKeyAccount,
+  to: Hex,
+  prepared: PreparedProposal,
+  chainId: number,
+): Promise<Hex> {
+  const callRequest = { from: account.address, to, data: prepared.data, blobVersionedHashes: prepared.versionedHashes };
+  const [gasEstimate, pendingBlock, tip, blobBaseFee, nonce] = await Promise.all([
+    rawRequest(client, 'eth_estimateGas', [callRequest, 'pending']).catch((error: unknown) => {
+      throw rejection(error, 'propose gas estimate');
+    }),
+    client.getBlock({ blockTag: 'pending' }),
+    client.estimateMaxPriorityFeePerGas(),
+    client.getBlobBaseFee(),
+    client.getTransactionCount({ address: account.address, blockTag: 'pending' }),
+  ]);
+  if (typeof gasEstimate !== 'string') throw new Error(`eth_estimateGas answered ${JSON.stringify(gasEstimate)}`);
+  const gas = BigInt(gasEstimate);
+  const baseFee = pendingBlock.baseFeePerGas ?? 0n;
+  return account.signTransaction({
+    type: 'eip4844',
+    chainId,
+    nonce,
+    to,
+    data: prepared.data,
+    gas: gas + (gas * GAS_ESTIMATE_MARGIN_PERCENT) / 100n,
+    maxPriorityFeePerGas: tip,
+    maxFeePerGas: baseFee * BASE_FEE_MULTIPLIER + tip,
+    maxFeePerBlobGas: blobBaseFee * BLOB_BASE_FEE_MULTIPLIER,
+    blobVersionedHashes: prepared.versionedHashes,
+    sidecars: prepared.sidecars,
+  });
+}
+
+async function readTxStatus(client: PublicClient, hash: Hex): Promise<L1TxStatus> {
+  const included = await readReceipt(client, hash);
+  if (included !== undefined) return included;
+  let blockNumber: bigint | null;
+  try {
+    blockNumber = (await client.getTransaction({ hash })).blockNumber;
+  } catch (error) {
+    if (error instanceof TransactionNotFoundError) return { status: 'unknown' };
+    throw error;
+  }
+  if (blockNumber === null) return { status: 'pending' };
+  // Mined between the two reads: its receipt is there now.
+  return (await readReceipt(client, hash)) ?? { status: 'pending' };
+}
+
+async function readReceipt(client: PublicClient, hash: Hex): Promise<L1TxStatus | undefined> {
+  try {
+    const receipt = await client.getTransactionReceipt({ hash });
+    return { status: 'included', success: receipt.status === 'success', blockNumber: receipt.blockNumber, blockHash: receipt.blockHash };
+  } catch (error) {
+    if (error instanceof TransactionReceiptNotFoundError) return undefined;
+    throw error;
+  }
+}

@@ -1,0 +1,235 @@
+/**
+ * L1ReaderPort over viem's public client (HTTP). Every contract read is pinned to an explicit L1 block; the client
+ * never caches (cacheTime 0) so reorg handling upstream sees fresh values.
+ */
+import {
+  BlockNotFoundError,
+  ContractFunctionExecutionError,
+  ContractFunctionZeroDataError,
+  type PublicClient,
+} from 'viem';
+import { rollupAbi } from '../../contracts/artifacts/rollup.js';
+import {
+  L1Error,
+  type CheckpointProposedLog,
+  type L1BlockRef,
+  type L1BlockTag,
+  type L1ReaderPort,
+} from '../../core/ports.js';
+import type { Hex, L1RollupConstants } from '../../spec/chain.js';
+import { hexToBytes, isHex } from '../../spec/codec/bytes.js';
+import { BLOB_SIZE_BYTES, L1_SLOT_DURATION_SECONDS } from '../../spec/constants.js';
+import { createBeaconBlobReader } from './beaconBlobs.js';
+import { matchBlobsToVersionedHashes } from './kzg.js';
+import { callL1, createL1PublicClient, detailsOf, isBlockNotFound, isTransportFailure, rawRequest } from './l1Rpc.js';
+
+export interface ViemL1ReaderOptions {
+  readonly l1RpcUrl: string;
+  readonly rollupAddress: Hex;
+  /** When given, the L1 node must report this chain id (else L1Error('L1_NO_ROLLUP_CONTRACT')). */
+  readonly chainId?: number;
+  /**
+   * Beacon API base URL for blobs (a real L1). Absent: blobs are read from the execution node with
+   * `anvil_getBlobsByTransactionHash` (anvil only).
+   */
+  readonly l1ConsensusHostUrl?: string;
+  readonly requestTimeoutMs?: number;
+}
+
+const checkpointProposedEvent = rollupAbi.find(
+  (item): item is Extract<(typeof rollupAbi)[number], { type: 'event'; name: 'CheckpointProposed' }> =>
+    item.type === 'event' && item.name === 'CheckpointProposed',
+)!;
+
+/** A uint256 from L1 that the port carries as a number: must be a safe integer. */
+function toSafeNumber(value: bigint, what: string): number {
+  if (value > BigInt(Number.MAX_SAFE_INTEGER)) throw new L1Error('L1_NO_ROLLUP_CONTRACT', `${what} ${value} is not a safe integer`);
+  return Number(value);
+}
+
+export function createViemL1Reader(options: ViemL1ReaderOptions): L1ReaderPort {
+  const url = options.l1RpcUrl;
+  const address = options.rollupAddress;
+  const client = createL1PublicClient(url, { requestTimeoutMs: options.requestTimeoutMs });
+  const beacon =
+    options.l1ConsensusHostUrl === undefined
+      ? undefined
+      : createBeaconBlobReader({ l1ConsensusHostUrl: options.l1ConsensusHostUrl, requestTimeoutMs: options.requestTimeoutMs });
+
+  /** Contract reads pinned to `atBlock`; a block past the head is L1_BLOCK_NOT_FOUND, no code is L1_NO_ROLLUP_CONTRACT. */
+  const pinnedRead = (what: string, atBlock: bigint, read: () => Promise<bigint | Hex>) =>
+    callL1(url, what, async () => {
+      try {
+        return await read();
+      } catch (error) {
+        throw mapReadError(error, what, atBlock);
+      }
+    });
+
+  const mapReadError = (error: unknown, what: string, atBlock: bigint): unknown => {
+    if (isBlockNotFound(error)) {
+      return new L1Error('L1_BLOCK_NOT_FOUND', `L1 block ${atBlock} not found on ${url} (${what})`, { cause: error });
+    }
+    const zeroData = error instanceof ContractFunctionExecutionError && error.cause instanceof ContractFunctionZeroDataError;
+    if (zeroData || error instanceof ContractFunctionZeroDataError) {
+      return new L1Error('L1_NO_ROLLUP_CONTRACT', `no rollup contract at ${address} on ${url} at L1 block ${atBlock} (${what})`, {
+        cause: error,
+      });
+    }
+    return error;
+  };
+
+  const readUint = (functionName: RollupUintGetter, atBlock: bigint) =>
+    pinnedRead(functionName, atBlock, () => client.readContract({ address, abi: rollupAbi, functionName, blockNumber: atBlock })) as Promise<bigint>;
+
+  const getChainId = () => callL1(url, 'eth_chainId', () => client.getChainId());
+
+  return {
+    async getChainId() {
+      const chainId = await getChainId();
+      assertExpectedChain(chainId, options.chainId, url);
+      return chainId;
+    },
+
+    getBlock: (tag) => readBlock(client, url, tag),
+
+    async getRollupConstants() {
+      const chainId = await getChainId();
+      assertExpectedChain(chainId, options.chainId, url);
+      const atBlock = await callL1(url, 'eth_blockNumber', () => client.getBlockNumber({ cacheTime: 0 }));
+      const code = await callL1(url, 'eth_getCode', () => client.getCode({ address, blockNumber: atBlock }));
+      if (code === undefined || code === '0x') {
+        throw new L1Error('L1_NO_ROLLUP_CONTRACT', `no contract code at ${address} on ${url} (chain ${chainId}, L1 block ${atBlock})`);
+      }
+      const [genesisTime, slotDuration, epochDuration, proofSubmissionEpochs, l1StartBlock, version, genesisArchiveRoot] =
+        await Promise.all([
+          readUint('getGenesisTime', atBlock),
+          readUint('getSlotDuration', atBlock),
+          readUint('getEpochDuration', atBlock),
+          readUint('getProofSubmissionEpochs', atBlock),
+          readUint('getL1StartBlock', atBlock),
+          readUint('getVersion', atBlock),
+          readArchive(0, atBlock),
+        ]);
+      const constants: L1RollupConstants = {
+        l1ChainId: chainId,
+        rollupVersion: toSafeNumber(version, 'rollup version'),
+        l1StartBlock,
+        l1GenesisTime: genesisTime,
+        slotDuration: toSafeNumber(slotDuration, 'slot duration'),
+        epochDuration: toSafeNumber(epochDuration, 'epoch duration'),
+        ethereumSlotDuration: L1_SLOT_DURATION_SECONDS,
+        proofSubmissionEpochs: toSafeNumber(proofSubmissionEpochs, 'proof submission epochs'),
+        genesisArchiveRoot,
+      };
+      return constants;
+    },
+
+    async getCheckpointCount(atBlock) {
+      return toSafeNumber(await readUint('getCheckpointCount', atBlock), 'checkpoint count');
+    },
+
+    getArchiveAt: (checkpointNumber, atBlock) => readArchive(checkpointNumber, atBlock),
+
+    async getCheckpointProposedLogs(fromBlock, toBlock) {
+      if (fromBlock > toBlock) return [];
+      const logs = await callL1(url, 'eth_getLogs', () =>
+        client.getLogs({ address, event: checkpointProposedEvent, fromBlock, toBlock, strict: true }),
+      );
+      return logs
+        .filter((log) => !log.removed)
+        .map(
+          (log): CheckpointProposedLog => ({
+            checkpointNumber: toSafeNumber(log.args.checkpointNumber, 'checkpoint number'),
+            archive: log.args.archive,
+            slotNumber: toSafeNumber(log.args.slotNumber, 'slot number'),
+            header: log.args.header,
+            blobVersionedHashes: [...log.args.blobHashes],
+            l1: {
+              blockNumber: log.blockNumber,
+              blockHash: log.blockHash,
+              txHash: log.transactionHash,
+              logIndex: log.logIndex,
+            },
+          }),
+        );
+    },
+
+    async getBlobs(log) {
+      if (beacon !== undefined) {
+        const block = await readBlock(client, url, log.l1.blockHash);
+        return beacon.getBlobs(block.timestamp, log.blobVersionedHashes);
+      }
+      return readBlobsFromAnvil(client, url, log);
+    },
+  };
+
+  function readArchive(checkpointNumber: number, atBlock: bigint): Promise<Hex> {
+    const what = `getArchive(${checkpointNumber})`;
+    return pinnedRead(what, atBlock, () =>
+      client.readContract({ address, abi: rollupAbi, functionName: 'getArchive', args: [BigInt(checkpointNumber)], blockNumber: atBlock }),
+    ) as Promise<Hex>;
+  }
+}
+
+type RollupUintGetter =
+  | 'getGenesisTime'
+  | 'getSlotDuration'
+  | 'getEpochDuration'
+  | 'getProofSubmissionEpochs'
+  | 'getL1StartBlock'
+  | 'getVersion'
+  | 'getCheckpointCount';
+
+function assertExpectedChain(actual: number, expected: number | undefined, url: string): void {
+  if (expected !== undefined && actual !== expected) {
+    throw new L1Error('L1_NO_ROLLUP_CONTRACT', `L1 node at ${url} is on chain ${actual}, configured for chain ${expected}`);
+  }
+}
+
+/** A block by tag, number or hash. */
+async function readBlock(client: PublicClient, url: string, tag: L1BlockTag | Hex): Promise<L1BlockRef> {
+  const block = await callL1(url, `eth_getBlock(${tag})`, async () => {
+    try {
+      if (typeof tag === 'bigint') return await client.getBlock({ blockNumber: tag });
+      if (tag === 'latest' || tag === 'finalized') return await client.getBlock({ blockTag: tag });
+      return await client.getBlock({ blockHash: tag });
+    } catch (error) {
+      if (error instanceof BlockNotFoundError || isBlockNotFound(error)) {
+        throw new L1Error('L1_BLOCK_NOT_FOUND', `L1 block ${String(tag)} not found on ${url}`, { cause: error });
+      }
+      throw error;
+    }
+  });
+  if (block.number === null || block.hash === null) {
+    throw new L1Error('L1_BLOCK_NOT_FOUND', `L1 block ${String(tag)} on ${url} is still pending`);
+  }
+  return { number: block.number, hash: block.hash, parentHash: block.parentHash, timestamp: block.timestamp };
+}
+
+/**
+ * anvil_getBlobsByTransactionHash answers `null` for an unknown tx, else an array of the tx's blobs, each a
+ * 0x-prefixed hex string of BLOB_SIZE_BYTES, in the tx's blob order. Each is re-hashed here and matched by hash.
+ */
+async function readBlobsFromAnvil(client: PublicClient, url: string, log: CheckpointProposedLog): Promise<Uint8Array[]> {
+  const txHash = log.l1.txHash;
+  const answer = await callL1(url, 'anvil_getBlobsByTransactionHash', async () => {
+    try {
+      return await rawRequest(client, 'anvil_getBlobsByTransactionHash', [txHash]);
+    } catch (error) {
+      if (isTransportFailure(error)) throw error;
+      throw new L1Error('L1_BLOBS_UNAVAILABLE', `L1 node at ${url} did not serve the blobs of tx ${txHash}: ${detailsOf(error)}`, {
+        cause: error,
+      });
+    }
+  });
+  const candidates = Array.isArray(answer)
+    ? answer.filter((item): item is Hex => isHex(item) && item.length === 2 + 2 * BLOB_SIZE_BYTES).map((item) => hexToBytes(item))
+    : [];
+  const matched = matchBlobsToVersionedHashes(candidates, log.blobVersionedHashes);
+  const missing = log.blobVersionedHashes.filter((_, i) => matched[i] === undefined);
+  if (missing.length > 0) {
+    throw new L1Error('L1_BLOBS_UNAVAILABLE', `L1 node at ${url} lacks blobs ${missing.join(', ')} of tx ${txHash}`);
+  }
+  return matched as Uint8Array[];
+}
