@@ -9,6 +9,9 @@ pragma solidity ^0.8.24;
 contract Rollup {
     /// @notice At most this many blobs per checkpoint (the L1 per-transaction blob limit after Osaka).
     uint256 public constant BLOBS_PER_CHECKPOINT_MAX = 6;
+    /// @notice Length of the encoded checkpoint header (spec/codec/checkpointHeader.ts, CHECKPOINT_HEADER_BYTES).
+    uint256 public constant CHECKPOINT_HEADER_BYTES = 174;
+    bytes32 internal constant BLOBS_HASH_MASK = 0x00ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff;
 
     uint256 private immutable GENESIS_TIME;
     uint256 private immutable SLOT_DURATION;
@@ -42,6 +45,8 @@ contract Rollup {
     error WrongBlobCount(uint256 count, uint256 max);
     error BlobHashMismatch(uint256 index, bytes32 expected, bytes32 actual);
     error ExtraBlob(uint256 index, bytes32 actual);
+    error MalformedHeader(uint256 length, uint256 expected);
+    error HeaderMismatch(string field);
 
     constructor(
         bytes32 genesisArchive,
@@ -72,13 +77,15 @@ contract Rollup {
         bytes calldata header,
         bytes32[] calldata blobHashes
     ) external {
+        _checkHeader(header, lastArchive, slotNumber, blobHashes);
         uint256 count = checkpointCount;
         if (checkpointNumber != count + 1) revert WrongCheckpointNumber(count + 1, checkpointNumber);
         if (lastArchive != archives[count]) revert WrongLastArchive(archives[count], lastArchive);
 
         uint256 currentSlot = _currentSlot();
         if (slotNumber != currentSlot) revert WrongSlot(currentSlot, slotNumber);
-        if (count > 0 && slotNumber <= slots[count]) revert SlotNotAfterPreviousCheckpoint(slots[count], slotNumber);
+        // Genesis counts as slot 0, so no checkpoint can claim slot 0.
+        if (slotNumber <= slots[count]) revert SlotNotAfterPreviousCheckpoint(slots[count], slotNumber);
 
         _checkBlobs(blobHashes);
 
@@ -86,6 +93,17 @@ contract Rollup {
         slots[checkpointNumber] = slotNumber;
         checkpointCount = checkpointNumber;
         emit CheckpointProposed(checkpointNumber, archive, slotNumber, header, blobHashes);
+    }
+
+    /// @dev The header is opaque to the contract except for the fields it must agree with: its first 32 bytes are the
+    /// last archive root, the next 8 the slot, and bytes 134..166 the blobs hash (hashToField of the concatenated
+    /// versioned hashes: sha256 with its first byte zeroed). Layout: spec/codec/checkpointHeader.ts.
+    function _checkHeader(bytes calldata header, bytes32 lastArchive, uint256 slotNumber, bytes32[] calldata blobHashes) internal pure {
+        if (header.length != CHECKPOINT_HEADER_BYTES) revert MalformedHeader(header.length, CHECKPOINT_HEADER_BYTES);
+        if (bytes32(header[0:32]) != lastArchive) revert HeaderMismatch("lastArchiveRoot");
+        if (uint256(uint64(bytes8(header[32:40]))) != slotNumber) revert HeaderMismatch("slotNumber");
+        bytes32 expectedBlobsHash = sha256(abi.encodePacked(blobHashes)) & BLOBS_HASH_MASK;
+        if (bytes32(header[134:166]) != expectedBlobsHash) revert HeaderMismatch("blobsHash");
     }
 
     function getGenesisTime() external view returns (uint256) {

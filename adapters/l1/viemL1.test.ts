@@ -3,6 +3,8 @@
  * block count: anvil starts at T0 and every block is 12 s after its parent (anvil_setBlockTimestampInterval), so
  * block n has timestamp T0 + 12n, its beacon slot is n, and L2 slots advance by mining empty blocks.
  */
+import { CHECKPOINT_HEADER_BLOBS_HASH_OFFSET, blobsHash as specBlobsHash } from '../../spec/codec/checkpointHeader.js';
+import { bytesToHex as specBytesToHex, hexToBytes as specHexToBytes } from '../../spec/codec/bytes.js';
 import { blobsToCommitments, blobsToProofs, toBlobSidecars, type PublicClient } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -301,9 +303,20 @@ describe('L1 adapters against anvil', () => {
     const realHashes = blobVersionedHashes(request.blobs);
     const otherHash = `0x01${'ab'.repeat(31)}` as Hex;
     const from = privateKeyToAccount(PUBLISHER_KEY).address;
+    // The header commits to the blob hashes argument; keep it consistent so the blob checks themselves are reached.
+    const headerFor = (blobHashes: Hex[]): Hex => {
+      const bytes = specHexToBytes(request.header);
+      bytes.set(specHexToBytes(specBlobsHash(blobHashes)), CHECKPOINT_HEADER_BLOBS_HASH_OFFSET);
+      return specBytesToHex(bytes);
+    };
     const simulate = (blobHashes: Hex[], txBlobVersionedHashes: Hex[]) =>
-      simulatePropose({ l1RpcUrl: anvil.url, rollupAddress, from, call: { ...request, blobHashes }, txBlobVersionedHashes });
+      simulatePropose({ l1RpcUrl: anvil.url, rollupAddress, from, call: { ...request, blobHashes, header: headerFor(blobHashes) }, txBlobVersionedHashes });
 
+    await expectL1Error(
+      simulatePropose({ l1RpcUrl: anvil.url, rollupAddress, from, call: { ...request, blobHashes: [otherHash] }, txBlobVersionedHashes: realHashes }),
+      'L1_TX_REJECTED',
+      /HeaderMismatch\(field: blobsHash\)/,
+    );
     await expectL1Error(simulate([otherHash], realHashes), 'L1_TX_REJECTED', new RegExp(`BlobHashMismatch\\(index: 0, expected: ${otherHash}, actual: ${realHashes[0]}\\)`));
     await expectL1Error(simulate(realHashes, [...realHashes, otherHash]), 'L1_TX_REJECTED', new RegExp(`ExtraBlob\\(index: 1, actual: ${otherHash}\\)`));
     await expectL1Error(simulate([...realHashes, otherHash], realHashes), 'L1_TX_REJECTED', /BlobHashMismatch\(index: 1, expected: 0x01abab.*, actual: 0x0{64}\)/);
@@ -319,7 +332,7 @@ describe('L1 adapters against anvil', () => {
       chainId: 31337,
       nonce: await client.getTransactionCount({ address: account.address, blockTag: 'pending' }),
       to: rollupAddress,
-      data: encodeProposeCall({ ...request, blobHashes: [otherHash] }),
+      data: encodeProposeCall({ ...request, blobHashes: [otherHash], header: headerFor([otherHash]) }),
       gas: 500_000n,
       maxFeePerGas: 10_000_000_000n,
       maxPriorityFeePerGas: 1_000_000_000n,

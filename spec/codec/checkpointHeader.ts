@@ -8,6 +8,8 @@ import { ByteReader, ByteWriter, CodecError, hexToBytes } from './bytes.js';
  * feePerL2Gas 16 | blockCount 2 | blobsHash 32 | totalManaUsed 8.
  */
 export const CHECKPOINT_HEADER_BYTES = 32 + 8 + 8 + 20 + 32 + 16 + 16 + 2 + 32 + 8;
+/** Where blobsHash sits in the encoding (the rollup contract checks it against the blob hashes argument). */
+export const CHECKPOINT_HEADER_BLOBS_HASH_OFFSET = 32 + 8 + 8 + 20 + 32 + 16 + 16 + 2;
 
 export function encodeCheckpointHeader(h: CheckpointHeader): Uint8Array {
   return new ByteWriter()

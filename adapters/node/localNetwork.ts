@@ -1,0 +1,67 @@
+import path from 'node:path';
+import { createPublicClient, http } from 'viem';
+import type { Hex } from '../../spec/chain.js';
+import { EPOCH_DURATION_SLOTS_DEFAULT, L1_CHAIN_ID_LOCAL_NETWORK, L1_SLOT_DURATION_SECONDS, PROOF_SUBMISSION_EPOCHS_DEFAULT, ROLLUP_VERSION_LOCAL_NETWORK_DEFAULT } from '../../spec/constants.js';
+import { createGenesis } from '../../core/worldState/genesis.js';
+import { startAnvil } from '../l1/anvil.js';
+import { deployRollup } from '../l1/deployRollup.js';
+import { runNode, type RunNodeOptions, type RunningNode } from './runNode.js';
+
+/**
+ * Anvil's first two well-known development accounts (public test keys, funded on every fresh anvil): the first
+ * deploys the contracts, the second publishes checkpoints.
+ */
+export const LOCAL_DEPLOYER_PRIVATE_KEY: Hex = '0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80';
+export const LOCAL_PUBLISHER_PRIVATE_KEY: Hex = '0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d';
+
+export interface LocalNetworkOptions extends Omit<RunNodeOptions, 'l1RpcUrl' | 'rollupAddress' | 'sequencerPrivateKey' | 'dataDirectory'> {
+  readonly dataDirectory: string;
+  readonly l1Port: number;
+  readonly slotDurationSeconds: number;
+  readonly epochDurationSlots?: number;
+}
+
+export interface RunningLocalNetwork extends RunningNode {
+  readonly l1RpcUrl: string;
+  readonly rollupAddress: Hex;
+}
+
+/**
+ * A whole network on this machine: a fresh anvil L1 (12 s blocks), the rollup contract deployed with this node's
+ * genesis, and one node running sync and a sequencer.
+ */
+export async function runLocalNetwork(options: LocalNetworkOptions): Promise<RunningLocalNetwork> {
+  const anvil = await startAnvil({ port: options.l1Port, host: '127.0.0.1', chainId: L1_CHAIN_ID_LOCAL_NETWORK });
+  try {
+    const genesis = createGenesis(L1_CHAIN_ID_LOCAL_NETWORK, ROLLUP_VERSION_LOCAL_NETWORK_DEFAULT);
+    const { rollupAddress } = await deployRollup({
+      l1RpcUrl: anvil.url,
+      deployerPrivateKey: LOCAL_DEPLOYER_PRIVATE_KEY,
+      genesisArchive: genesis.block.archive.root,
+      slotDuration: options.slotDurationSeconds,
+      epochDuration: options.epochDurationSlots ?? EPOCH_DURATION_SLOTS_DEFAULT,
+      proofSubmissionEpochs: PROOF_SUBMISSION_EPOCHS_DEFAULT,
+      rollupVersion: ROLLUP_VERSION_LOCAL_NETWORK_DEFAULT,
+    });
+    // Deployed instantly under automine; from now on L1 mines a block every 12 s like a real chain.
+    const l1 = createPublicClient({ transport: http(anvil.url) });
+    await l1.request({ method: 'evm_setAutomine' as never, params: [false] as never });
+    await l1.request({ method: 'evm_setIntervalMining' as never, params: [L1_SLOT_DURATION_SECONDS] as never });
+    options.print(`data directory: ${path.resolve(options.dataDirectory)}`);
+    options.print(`L1 RPC URL: ${anvil.url}`);
+    options.print(`rollup contract: ${rollupAddress}`);
+    const running = await runNode({ ...options, l1RpcUrl: anvil.url, rollupAddress, sequencerPrivateKey: LOCAL_PUBLISHER_PRIVATE_KEY });
+    return {
+      ...running,
+      l1RpcUrl: anvil.url,
+      rollupAddress,
+      async stop() {
+        await running.stop();
+        await anvil.stop();
+      },
+    };
+  } catch (error) {
+    await anvil.stop();
+    throw error;
+  }
+}

@@ -1,0 +1,151 @@
+/**
+ * From a parsed JSON body to its JSON-RPC reply (PROTOCOL.md, Wire encoding): single calls and batches,
+ * notifications, method lookup in the table, params decoding, the per-call timeout, result encoding and error
+ * mapping. Nothing here knows about HTTP.
+ */
+import { z } from 'zod';
+import { assert } from '../../core/assert.js';
+import type { NodeService } from '../../core/nodeService.js';
+import type { LoggerPort } from '../../core/ports.js';
+import { RpcErrorCode } from '../../spec/rpc/errorCodes.js';
+import { JSON_RPC_VERSION, type JsonRpcId, type JsonRpcReply, type JsonRpcResponse } from '../../spec/rpc/jsonRpc.js';
+import { RPC_METHOD_NAME_ECHO_CHARS_MAX, type RpcLimits } from '../../spec/rpc/limits.js';
+import { NAMESPACE_PREFIX, type MethodDefinition, type RpcNamespace } from '../../spec/rpc/methodDefinition.js';
+import { rpcMethodList } from '../../spec/rpc/methods.js';
+import { rpcHandlers } from './handlers.js';
+import { RpcError, toRpcErrorObject } from './errors.js';
+import { decodeParams } from './params.js';
+
+export interface RpcDispatcherOptions {
+  readonly node: NodeService;
+  /** The listener's namespace: only its methods are found, every other name is -32601. */
+  readonly namespace: RpcNamespace;
+  readonly limits: Pick<RpcLimits, 'batchCallsMax' | 'requestTimeoutMs'>;
+  readonly logger: LoggerPort;
+}
+
+/** Answers one parsed body: a response, an array of them, or undefined when only notifications were sent. */
+export type RpcDispatcher = (payload: unknown) => Promise<JsonRpcReply>;
+
+interface Route {
+  readonly name: string;
+  readonly definition: MethodDefinition;
+  readonly handler: (node: NodeService, params: unknown[]) => unknown;
+}
+
+interface Call {
+  readonly id: JsonRpcId;
+  readonly notification: boolean;
+  readonly method: string;
+  readonly params: unknown;
+}
+
+function routesOf(namespace: RpcNamespace): ReadonlyMap<string, Route> {
+  const routes = new Map<string, Route>();
+  for (const definition of rpcMethodList) {
+    if (definition.namespace !== namespace) continue;
+    assert(
+      definition.name.startsWith(NAMESPACE_PREFIX[namespace]),
+      `method ${definition.name} does not carry the ${namespace} prefix ${NAMESPACE_PREFIX[namespace]}`,
+    );
+    const handler = rpcHandlers[definition.name] as unknown as Route['handler'];
+    routes.set(definition.name, { name: definition.name, definition, handler });
+  }
+  return routes;
+}
+
+const failure = (id: JsonRpcId, code: number, message: string, data?: unknown): JsonRpcResponse =>
+  data === undefined
+    ? { jsonrpc: JSON_RPC_VERSION, id, error: { code, message } }
+    : { jsonrpc: JSON_RPC_VERSION, id, error: { code, message, data } };
+
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+const isId = (value: unknown): value is JsonRpcId =>
+  value === null || typeof value === 'string' || (typeof value === 'number' && Number.isFinite(value));
+
+/** The call a request object makes, or the -32600 response it earns. */
+function readCall(request: unknown): Call | JsonRpcResponse {
+  const invalid = (id: JsonRpcId, why: string) => failure(id, RpcErrorCode.INVALID_REQUEST, `Invalid request: ${why}`);
+  if (!isRecord(request)) return invalid(null, 'expected a JSON-RPC request object');
+  const notification = !Object.hasOwn(request, 'id');
+  const id = notification ? null : request['id'];
+  if (!isId(id)) return invalid(null, 'id must be a string, a number or null');
+  if (request['jsonrpc'] !== JSON_RPC_VERSION) return invalid(id, `jsonrpc must be "${JSON_RPC_VERSION}"`);
+  const method = request['method'];
+  if (typeof method !== 'string') return invalid(id, 'method must be a string');
+  const params = request['params'];
+  if (params !== undefined && (typeof params !== 'object' || params === null)) {
+    return invalid(id, 'params must be an array');
+  }
+  return { id, notification, method, params };
+}
+
+function withTimeout<T>(work: Promise<T>, timeoutMs: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(
+      () =>
+        reject(
+          new RpcError(RpcErrorCode.REQUEST_TIMED_OUT, `Request timed out after ${timeoutMs} ms`, {
+            limit: 'requestTimeoutMs',
+            value: timeoutMs,
+          }),
+        ),
+      timeoutMs,
+    );
+  });
+  return Promise.race([work, timeout]).finally(() => clearTimeout(timer));
+}
+
+function encodeResult(route: Route, value: unknown): unknown {
+  const encoded = z.safeEncode(route.definition.result, value ?? null);
+  if (!encoded.success) {
+    throw new Error(`result of ${route.name} does not fit its wire schema: ${encoded.error.message}`);
+  }
+  return encoded.data;
+}
+
+const echoName = (method: string): string =>
+  method.length > RPC_METHOD_NAME_ECHO_CHARS_MAX ? `${method.slice(0, RPC_METHOD_NAME_ECHO_CHARS_MAX)}...` : method;
+
+export function createRpcDispatcher(options: RpcDispatcherOptions): RpcDispatcher {
+  const routes = routesOf(options.namespace);
+  const { node, logger, limits } = options;
+
+  async function execute(call: Call): Promise<unknown> {
+    const route = routes.get(call.method);
+    if (route === undefined) {
+      throw new RpcError(RpcErrorCode.METHOD_NOT_FOUND, `Method not found: ${echoName(call.method)}`);
+    }
+    const params = decodeParams(route.name, route.definition, call.params);
+    const value = await withTimeout(Promise.resolve().then(() => route.handler(node, params)), limits.requestTimeoutMs);
+    return encodeResult(route, value);
+  }
+
+  async function answer(request: unknown): Promise<JsonRpcResponse | undefined> {
+    const call = readCall(request);
+    if (!('method' in call)) return call;
+    try {
+      const result = await execute(call);
+      return call.notification ? undefined : { jsonrpc: JSON_RPC_VERSION, id: call.id, result };
+    } catch (error) {
+      const errorObject = toRpcErrorObject(error, logger, echoName(call.method));
+      return call.notification ? undefined : { jsonrpc: JSON_RPC_VERSION, id: call.id, error: errorObject };
+    }
+  }
+
+  return async (payload) => {
+    if (!Array.isArray(payload)) return answer(payload);
+    if (payload.length === 0) return failure(null, RpcErrorCode.INVALID_REQUEST, 'Invalid request: empty batch');
+    if (payload.length > limits.batchCallsMax) {
+      const message = `Batch of ${payload.length} calls exceeds the limit of ${limits.batchCallsMax}`;
+      const data = { limit: 'batchCallsMax', value: limits.batchCallsMax, actual: payload.length };
+      return failure(null, RpcErrorCode.LIMIT_EXCEEDED, message, data);
+    }
+    const responses = await Promise.all(payload.map(answer));
+    const answered = responses.filter((response): response is JsonRpcResponse => response !== undefined);
+    return answered.length > 0 ? answered : undefined;
+  };
+}

@@ -1,0 +1,237 @@
+/**
+ * The two JSON-RPC listeners over HTTP (PROTOCOL.md, Wire encoding): `POST /` with a JSON body, `GET /status` for
+ * probes. HTTP 200 answers every JSON-RPC response, errors included; the exceptions are 401 (admin key), 413 (body
+ * over the limit), 415 (not JSON), 204 (only notifications) and 404/405 for other paths and verbs.
+ */
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import express, { type ErrorRequestHandler, type Express, type RequestHandler } from 'express';
+import type { NodeService } from '../../core/nodeService.js';
+import type { LoggerPort } from '../../core/ports.js';
+import { RpcErrorCode } from '../../spec/rpc/errorCodes.js';
+import { JSON_RPC_VERSION, type JsonRpcResponse } from '../../spec/rpc/jsonRpc.js';
+import {
+  ADMIN_RPC_LIMITS_DEFAULT,
+  PUBLIC_RPC_LIMITS_DEFAULT,
+  RPC_SHUTDOWN_GRACE_MS,
+  type RpcLimits,
+} from '../../spec/rpc/limits.js';
+import type { RpcNamespace } from '../../spec/rpc/methodDefinition.js';
+import { createAdminAuthMiddleware, type AdminApiKey } from './adminApiKey.js';
+import { createCorsMiddleware } from './cors.js';
+import { createRpcDispatcher, type RpcDispatcher } from './dispatcher.js';
+import { sendJson } from './httpReply.js';
+
+export interface RpcAppOptions {
+  readonly node: NodeService;
+  readonly namespace: RpcNamespace;
+  readonly limits: RpcLimits;
+  /** Authentication of every route but `GET /status`; the admin listener always has one. */
+  readonly auth?: AdminApiKey;
+  /** Origins allowed by CORS; none (the default) sends no CORS headers. */
+  readonly corsOrigins?: readonly string[];
+  readonly logger?: LoggerPort;
+}
+
+export const silentLogger: LoggerPort = {
+  debug: () => undefined,
+  info: () => undefined,
+  warn: () => undefined,
+  error: () => undefined,
+  child: () => silentLogger,
+};
+
+const errorBody = (code: number, message: string, data?: unknown): JsonRpcResponse => ({
+  jsonrpc: JSON_RPC_VERSION,
+  id: null,
+  error: data === undefined ? { code, message } : { code, message, data },
+});
+
+/** `application/json`, with no charset or a UTF-8 one. */
+export function isJsonContentType(header: string | undefined): boolean {
+  if (header === undefined) return false;
+  const [mediaType = '', ...parameters] = header.split(';');
+  if (mediaType.trim().toLowerCase() !== 'application/json') return false;
+  return parameters.every((parameter) => {
+    const [name = '', value = ''] = parameter.split('=');
+    if (name.trim().toLowerCase() !== 'charset') return true;
+    const charset = value.trim().replace(/^"(.*)"$/, '$1').toLowerCase();
+    return charset === 'utf-8' || charset === 'utf8';
+  });
+}
+
+const requireJson: RequestHandler = (req, res, next) => {
+  if (isJsonContentType(req.headers['content-type'])) return next();
+  res.status(415).json(errorBody(RpcErrorCode.INVALID_REQUEST, 'Unsupported media type: send Content-Type: application/json'));
+};
+
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+
+/** The parsed body, or the -32700 response it earns. */
+function parseBody(body: unknown): { readonly value: unknown } | { readonly error: JsonRpcResponse } {
+  const bytes = Buffer.isBuffer(body) ? body : Buffer.alloc(0);
+  try {
+    return { value: JSON.parse(utf8.decode(bytes)) as unknown };
+  } catch (error) {
+    const why = error instanceof SyntaxError ? error.message : 'the body is not UTF-8';
+    return { error: errorBody(RpcErrorCode.PARSE_ERROR, `Parse error: ${why}`) };
+  }
+}
+
+function rpcRoute(dispatch: RpcDispatcher): RequestHandler {
+  return async (req, res) => {
+    const parsed = parseBody(req.body);
+    const reply = 'error' in parsed ? parsed.error : await dispatch(parsed.value);
+    if (reply === undefined) {
+      res.status(204).end();
+      return;
+    }
+    await sendJson(req, res, 200, reply);
+  };
+}
+
+/** Body-reading failures and faults of this layer; never a stack trace in the answer. */
+function errorHandler(limits: RpcLimits, logger: LoggerPort): ErrorRequestHandler {
+  return (error: unknown, req, res, next) => {
+    if (res.headersSent) return next(error);
+    const { status, type } = (error ?? {}) as { status?: unknown; type?: unknown };
+    if (status === 413) {
+      res.status(413).json(
+        errorBody(RpcErrorCode.LIMIT_EXCEEDED, `Request body exceeds the limit of ${limits.bodyBytesMax} bytes`, {
+          limit: 'bodyBytesMax',
+          value: limits.bodyBytesMax,
+        }),
+      );
+    } else if (status === 415) {
+      res.status(415).json(errorBody(RpcErrorCode.INVALID_REQUEST, 'Unsupported content encoding'));
+    } else if (type === 'request.aborted') {
+      res.end();
+    } else if (status === 400) {
+      res.status(200).json(errorBody(RpcErrorCode.PARSE_ERROR, 'Parse error: the body could not be read'));
+    } else {
+      logger.error('rpc listener fault', { path: req.path, error: error instanceof Error ? error.stack : String(error) });
+      res.status(200).json(errorBody(RpcErrorCode.INTERNAL_ERROR, 'Internal error'));
+    }
+  };
+}
+
+/** The Express app of one listener. */
+export function createRpcApp(options: RpcAppOptions): Express {
+  const logger = options.logger ?? silentLogger;
+  const dispatch = createRpcDispatcher({ node: options.node, namespace: options.namespace, limits: options.limits, logger });
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('etag', false);
+  app.use(createCorsMiddleware(options.corsOrigins ?? []));
+  app.get('/status', (_req, res) => {
+    res.status(200).json({ status: 'ok' });
+  });
+  if (options.auth !== undefined) app.use(createAdminAuthMiddleware(options.auth));
+  app.post('/', requireJson, express.raw({ type: () => true, limit: options.limits.bodyBytesMax }), rpcRoute(dispatch));
+  app.all('/', (_req, res) => {
+    res.status(405).set('Allow', 'POST').end();
+  });
+  app.use((_req, res) => {
+    res.status(404).end();
+  });
+  app.use(errorHandler(options.limits, logger));
+  return app;
+}
+
+export interface StartRpcServersOptions {
+  readonly node: NodeService;
+  /** 0 picks a free port (tests). */
+  readonly publicPort: number;
+  readonly adminPort: number;
+  /** Default '0.0.0.0'. */
+  readonly publicHost?: string;
+  /** Default '127.0.0.1': the admin listener is for the node's own host (or container). */
+  readonly adminHost?: string;
+  /** From resolveAdminApiKey. */
+  readonly adminAuth: AdminApiKey;
+  readonly publicLimits?: Partial<RpcLimits>;
+  readonly adminLimits?: Partial<RpcLimits>;
+  /** CORS allow-list of the public listener; the admin listener never sends CORS headers. */
+  readonly corsOrigins?: readonly string[];
+  readonly logger?: LoggerPort;
+}
+
+export interface RpcServers {
+  readonly publicUrl: string;
+  readonly adminUrl: string;
+  /**
+   * Stops accepting connections; in-flight requests get RPC_SHUTDOWN_GRACE_MS before their connections are cut.
+   * Calling it again returns the same promise.
+   */
+  close(): Promise<void>;
+}
+
+function listen(app: Express, port: number, host: string): Promise<Server> {
+  return new Promise((resolve, reject) => {
+    const server = createServer(app);
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolve(server);
+    });
+  });
+}
+
+/** A URL a client on this host can reach: wildcard addresses become loopback. */
+function urlOf(server: Server): string {
+  const { address, family, port } = server.address() as AddressInfo;
+  const host = address === '0.0.0.0' ? '127.0.0.1' : address === '::' ? '::1' : address;
+  return family === 'IPv6' ? `http://[${host}]:${port}` : `http://${host}:${port}`;
+}
+
+function closeServer(server: Server): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const cut = setTimeout(() => server.closeAllConnections(), RPC_SHUTDOWN_GRACE_MS);
+    cut.unref();
+    server.close((error) => {
+      clearTimeout(cut);
+      if (error) reject(error);
+      else resolve();
+    });
+    server.closeIdleConnections();
+  });
+}
+
+/** The defaults with the overrides that are actually set. */
+function limitsOf(defaults: RpcLimits, overrides: Partial<RpcLimits> = {}): RpcLimits {
+  const set = Object.entries(overrides).filter(([, value]) => value !== undefined);
+  return { ...defaults, ...(Object.fromEntries(set) as Partial<RpcLimits>) };
+}
+
+/** Starts the public listener (svc_ methods) and the admin listener (svcAdmin_ methods, behind the admin key). */
+export async function startRpcServers(options: StartRpcServersOptions): Promise<RpcServers> {
+  const logger = options.logger ?? silentLogger;
+  const publicApp = createRpcApp({
+    node: options.node,
+    namespace: 'public',
+    limits: limitsOf(PUBLIC_RPC_LIMITS_DEFAULT, options.publicLimits),
+    corsOrigins: options.corsOrigins,
+    logger,
+  });
+  const adminApp = createRpcApp({
+    node: options.node,
+    namespace: 'admin',
+    limits: limitsOf(ADMIN_RPC_LIMITS_DEFAULT, options.adminLimits),
+    auth: options.adminAuth,
+    logger,
+  });
+  const publicServer = await listen(publicApp, options.publicPort, options.publicHost ?? '0.0.0.0');
+  let adminServer: Server;
+  try {
+    adminServer = await listen(adminApp, options.adminPort, options.adminHost ?? '127.0.0.1');
+  } catch (error) {
+    await closeServer(publicServer);
+    throw error;
+  }
+  let closing: Promise<void> | undefined;
+  return {
+    publicUrl: urlOf(publicServer),
+    adminUrl: urlOf(adminServer),
+    close: () => (closing ??= Promise.all([closeServer(publicServer), closeServer(adminServer)]).then(() => undefined)),
+  };
+}

@@ -1,0 +1,3 @@
+import type { MethodHandler } from '../methodHandler.js';
+
+export const svc_getBlockNumber: MethodHandler<'svc_getBlockNumber'> = (node, [tip]) => node.getBlockNumber(tip);

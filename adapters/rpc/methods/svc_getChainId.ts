@@ -1,0 +1,3 @@
+import type { MethodHandler } from '../methodHandler.js';
+
+export const svc_getChainId: MethodHandler<'svc_getChainId'> = (node) => node.getChainId();

@@ -1,0 +1,87 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import type { BlockHeader, CheckpointHeader, Hex } from '../chain.js';
+import { BLOB_PAYLOAD_BYTES_MAX, BLOBS_PER_CHECKPOINT_MAX } from '../constants.js';
+import { BLOCK_HEADER_BYTES, decodeBlockHeader, encodeBlockHeader } from './blockHeader.js';
+import { ByteReader, bytesToHex, CodecError } from './bytes.js';
+import { blobsToPayload, decodeCheckpointPayload, encodeCheckpointPayload, payloadToBlobs } from './checkpointBlobs.js';
+import { CHECKPOINT_HEADER_BLOBS_HASH_OFFSET, CHECKPOINT_HEADER_BYTES, decodeCheckpointHeader, encodeCheckpointHeader } from './checkpointHeader.js';
+
+const hexOf = (size: number) => fc.uint8Array({ minLength: size, maxLength: size }).map((b) => bytesToHex(b) as Hex);
+const uint = (bits: number) => fc.bigInt({ min: 0n, max: 2n ** BigInt(bits) - 1n });
+const snapshot = fc.record({ root: hexOf(32), nextAvailableLeafIndex: fc.integer({ min: 0, max: 2 ** 40 }) });
+const gasFees = fc.record({ feePerDaGas: uint(128), feePerL2Gas: uint(128) });
+
+const blockHeader: fc.Arbitrary<BlockHeader> = fc.record({
+  lastArchive: snapshot,
+  state: fc.record({ l1ToL2MessageTree: snapshot, noteHashTree: snapshot, nullifierTree: snapshot, publicDataTree: snapshot }),
+  globalVariables: fc.record({
+    chainId: fc.integer({ min: 0, max: 2 ** 32 - 1 }),
+    version: fc.integer({ min: 0, max: 2 ** 32 - 1 }),
+    blockNumber: fc.integer({ min: 0, max: 2 ** 32 - 1 }),
+    slotNumber: fc.integer({ min: 0, max: Number.MAX_SAFE_INTEGER }),
+    timestamp: uint(64),
+    coinbase: hexOf(20),
+    feeRecipient: hexOf(32),
+    gasFees,
+  }),
+  contentCommitment: fc.record({ txsEffectsHash: hexOf(32), inHash: hexOf(32), outHash: hexOf(32) }),
+  totalFees: uint(256),
+  totalManaUsed: uint(64),
+});
+
+const checkpointHeader: fc.Arbitrary<CheckpointHeader> = fc.record({
+  lastArchiveRoot: hexOf(32),
+  slotNumber: fc.integer({ min: 0, max: Number.MAX_SAFE_INTEGER }),
+  timestamp: uint(64),
+  coinbase: hexOf(20),
+  feeRecipient: hexOf(32),
+  gasFees,
+  blockCount: fc.integer({ min: 0, max: 65_535 }),
+  blobsHash: hexOf(32),
+  totalManaUsed: uint(64),
+});
+
+describe('byte codecs', () => {
+  it('block headers round-trip at their fixed size', () => {
+    fc.assert(
+      fc.property(blockHeader, (h) => {
+        const bytes = encodeBlockHeader(h);
+        expect(bytes.length).toBe(BLOCK_HEADER_BYTES);
+        expect(decodeBlockHeader(new ByteReader(bytes))).toEqual(h);
+      }),
+    );
+  });
+
+  it('checkpoint headers round-trip, with blobsHash where the contract reads it', () => {
+    fc.assert(
+      fc.property(checkpointHeader, (h) => {
+        const bytes = encodeCheckpointHeader(h);
+        expect(bytes.length).toBe(CHECKPOINT_HEADER_BYTES);
+        expect(bytesToHex(bytes.subarray(CHECKPOINT_HEADER_BLOBS_HASH_OFFSET, CHECKPOINT_HEADER_BLOBS_HASH_OFFSET + 32))).toBe(h.blobsHash);
+        expect(decodeCheckpointHeader(bytes)).toEqual(h);
+      }),
+    );
+  });
+
+  it('checkpoint payloads round-trip through blobs whose field elements start with a zero byte', () => {
+    const txEffects = fc.array(hexOf(32).map((txHash) => ({ txHash })), { maxLength: 20 });
+    fc.assert(
+      fc.property(fc.array(fc.record({ header: blockHeader, txEffects }), { minLength: 1, maxLength: 4 }), (blocks) => {
+        const blobs = payloadToBlobs(encodeCheckpointPayload(blocks));
+        for (const blob of blobs) for (let f = 0; f < blob.length; f += 32) expect(blob[f]).toBe(0);
+        expect(decodeCheckpointPayload(blobsToPayload(blobs))).toEqual(blocks);
+      }),
+      { numRuns: 30 },
+    );
+  });
+
+  it('rejects payloads that need more blobs than a checkpoint may carry, and corrupted blobs', () => {
+    expect(() => payloadToBlobs(new Uint8Array(BLOB_PAYLOAD_BYTES_MAX * BLOBS_PER_CHECKPOINT_MAX))).toThrow(CodecError);
+    const blobs = payloadToBlobs(new Uint8Array([1, 2, 3]));
+    blobs[0]![32] = 1;
+    expect(() => blobsToPayload(blobs)).toThrow(/does not start with a zero byte/);
+    expect(() => decodeCheckpointPayload(new Uint8Array([9, 0, 1]))).toThrow(/unknown checkpoint blob format/);
+    expect(() => decodeCheckpointHeader(new Uint8Array(10))).toThrow(CodecError);
+  });
+});

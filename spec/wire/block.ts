@@ -1,0 +1,115 @@
+/**
+ * Wire shapes of blocks (PROTOCOL.md, Shapes that clients verify, fixes `BlockData.number`, `hash`,
+ * `checkpointNumber`, `header.lastArchive` and `header.state`; the rest is this project's layout):
+ *
+ * BlockData = { number, hash, archive: TreeSnapshot, checkpointNumber,
+ *               header: { lastArchive, state: { noteHashTree, nullifierTree, publicDataTree, l1ToL2MessageTree },
+ *                         globalVariables, contentCommitment, totalFees, totalManaUsed } }
+ * BlockResponse = BlockData + { indexWithinCheckpoint, body?: { txEffects }, l1?: L1PublishInfo | null,
+ *                               attestations?: [] }, the optional parts present only when asked for.
+ *
+ * `bigint` fields travel as decimal strings, and so does `globalVariables.slotNumber` (PROTOCOL.md's SlotNumber);
+ * every other number is a JSON number.
+ */
+import { z } from 'zod';
+import type { Block, L1PublishInfo } from '../chain.js';
+import { bigUint, blockHash, blockNumber, bytes32, checkpointNumber, ethAddress, fr, safeUint, slotNumber, txHash } from './scalars.js';
+
+/** A tree as it stood at some point: its root and the index its next leaf would take. */
+export const treeSnapshot = z.object({ root: fr, nextAvailableLeafIndex: safeUint });
+
+export const stateReference = z.object({
+  noteHashTree: treeSnapshot,
+  nullifierTree: treeSnapshot,
+  publicDataTree: treeSnapshot,
+  l1ToL2MessageTree: treeSnapshot,
+});
+
+export const gasFees = z.object({ feePerDaGas: bigUint, feePerL2Gas: bigUint });
+
+export const globalVariables = z.object({
+  chainId: safeUint,
+  version: safeUint,
+  blockNumber,
+  slotNumber,
+  timestamp: bigUint,
+  coinbase: ethAddress,
+  feeRecipient: bytes32,
+  gasFees,
+});
+
+export const contentCommitment = z.object({ txsEffectsHash: bytes32, inHash: bytes32, outHash: bytes32 });
+
+export const blockHeader = z.object({
+  lastArchive: treeSnapshot,
+  state: stateReference,
+  globalVariables,
+  contentCommitment,
+  totalFees: bigUint,
+  totalManaUsed: bigUint,
+});
+
+/** A tx's effects as included in a block (grows with the transactions issue). */
+export const txEffect = z.object({ txHash });
+
+/** Where on L1 a block's checkpoint was published. */
+export const l1PublishInfo = z.object({ blockNumber: bigUint, blockHash: bytes32, timestamp: bigUint, txHash: bytes32 });
+
+const blockDataFields = {
+  number: blockNumber,
+  hash: blockHash,
+  archive: treeSnapshot,
+  checkpointNumber,
+  header: blockHeader,
+};
+
+/** Header-level metadata of a block, no transaction bodies. */
+export const blockData = z.object(blockDataFields);
+
+export const blockResponse = z.object({
+  ...blockDataFields,
+  indexWithinCheckpoint: safeUint,
+  /** Present only with `includeTransactions`. */
+  body: z.object({ txEffects: z.array(txEffect) }).optional(),
+  /** Present only with `includeL1PublishInfo`; null while the block is not in an L1 checkpoint. */
+  l1: l1PublishInfo.nullable().optional(),
+  /** Present only with `includeAttestations`; always empty until attestations are served. */
+  attestations: z.array(z.never()).optional(),
+});
+
+/** `BlockIncludeOptions`: narrowing flags of svc_getBlock; unknown keys are refused. */
+export const blockIncludeOptions = z.strictObject({
+  includeTransactions: z.boolean().optional(),
+  includeL1PublishInfo: z.boolean().optional(),
+  includeAttestations: z.boolean().optional(),
+});
+
+export type BlockDataValue = z.output<typeof blockData>;
+export type BlockResponseValue = z.output<typeof blockResponse>;
+export type BlockIncludeOptionsValue = z.output<typeof blockIncludeOptions>;
+
+/** The BlockData of a core block. */
+export function blockDataOf(block: Block): BlockDataValue {
+  return {
+    number: block.header.globalVariables.blockNumber,
+    hash: block.hash,
+    archive: block.archive,
+    checkpointNumber: block.checkpointNumber,
+    header: block.header,
+  };
+}
+
+/** The BlockResponse of a core block, with the parts the options ask for. */
+export function blockResponseOf(
+  block: Block,
+  l1: L1PublishInfo | undefined,
+  options: BlockIncludeOptionsValue = {},
+): BlockResponseValue {
+  return {
+    ...blockDataOf(block),
+    indexWithinCheckpoint: block.indexWithinCheckpoint,
+    ...(options.includeTransactions === true ? { body: { txEffects: [...block.body.txEffects] } } : {}),
+    ...(options.includeL1PublishInfo === true ? { l1: l1 ?? null } : {}),
+    ...(options.includeAttestations === true ? { attestations: [] } : {}),
+  };
+}
