@@ -48,6 +48,7 @@ interface StartFlags {
   sequencerPublisherPrivateKey?: Hex;
   l1Port: number;
   slotDuration: number;
+  l1BlockTime: number;
   adminApiKeyHash?: string;
   disableAdminApiKey?: boolean;
   resetAdminApiKey?: boolean;
@@ -77,6 +78,7 @@ async function start(flags: StartFlags): Promise<void> {
       dataDirectory: flags.dataDirectory ?? LOCAL_NETWORK_DATA_DIRECTORY_DEFAULT,
       l1Port: flags.l1Port,
       slotDurationSeconds: flags.slotDuration,
+      l1BlockTimeSeconds: flags.l1BlockTime,
     });
   } else {
     const l1RpcUrl = flags.l1RpcUrls?.split(',')[0]?.trim();
@@ -133,6 +135,7 @@ export function buildProgram(): Command {
     .addOption(new Option('--sequencer.publisherPrivateKey <key>', 'L1 key the sequencer publishes checkpoints from').argParser(parsePrivateKey))
     .addOption(new Option('--l1-port <port>', 'local network: port of the local L1').default(L1_PORT_LOCAL_NETWORK_DEFAULT).argParser(parsePort))
     .addOption(new Option('--slot-duration <seconds>', 'local network: L2 slot duration').default(L2_SLOT_DURATION_SECONDS_DEFAULT).argParser(parsePositiveInteger))
+    .addOption(new Option('--l1-block-time <seconds>', 'local network: seconds between L1 blocks').default(12).argParser(parsePositiveInteger))
     .addOption(new Option('--admin-api-key-hash <hex>', 'use this pre-generated SHA-256 admin key hash'))
     .option('--disable-admin-api-key', 'disable admin API key authentication')
     .option('--reset-admin-api-key', 'generate a new admin API key')

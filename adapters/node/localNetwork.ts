@@ -1,7 +1,15 @@
 import path from 'node:path';
 import { createPublicClient, http } from 'viem';
 import type { Hex } from '../../spec/chain.js';
-import { EPOCH_DURATION_SLOTS_DEFAULT, L1_CHAIN_ID_LOCAL_NETWORK, L1_SLOT_DURATION_SECONDS, PROOF_SUBMISSION_EPOCHS_DEFAULT, ROLLUP_VERSION_LOCAL_NETWORK_DEFAULT } from '../../spec/constants.js';
+import {
+  EPOCH_DURATION_SLOTS_DEFAULT,
+  L1_CHAIN_ID_LOCAL_NETWORK,
+  L1_SLOT_DURATION_SECONDS,
+  PROOF_SUBMISSION_EPOCHS_DEFAULT,
+  ROLLUP_VERSION_LOCAL_NETWORK_DEFAULT,
+  SEQ_BLOCK_DURATION_SECONDS_DEFAULT,
+  SEQ_L1_PUBLISHING_TIME_ALLOWANCE_IN_SLOT_SECONDS_DEFAULT,
+} from '../../spec/constants.js';
 import { createGenesis } from '../../core/worldState/genesis.js';
 import { startAnvil } from '../l1/anvil.js';
 import { deployRollup } from '../l1/deployRollup.js';
@@ -19,6 +27,25 @@ export interface LocalNetworkOptions extends Omit<RunNodeOptions, 'l1RpcUrl' | '
   readonly l1Port: number;
   readonly slotDurationSeconds: number;
   readonly epochDurationSlots?: number;
+  /** Seconds between L1 blocks (default 12, as on Ethereum; tests use less). */
+  readonly l1BlockTimeSeconds?: number;
+}
+
+/**
+ * Sequencer timing that fits the slot: the default 6 s blocks and 24 s publishing allowance on the default 36 s
+ * slot, scaled down for shorter slots so that at least one block is built and L1 has two blocks' time to include
+ * the checkpoint.
+ */
+export function sequencerTimingForSlot(slotDurationSeconds: number, l1BlockTimeSeconds: number) {
+  const buildWindowMinSeconds = Math.max(1, Math.floor(slotDurationSeconds / 3));
+  const l1PublishingTimeAllowanceInSlotSeconds = Math.min(
+    SEQ_L1_PUBLISHING_TIME_ALLOWANCE_IN_SLOT_SECONDS_DEFAULT,
+    2 * l1BlockTimeSeconds,
+    slotDurationSeconds - buildWindowMinSeconds,
+  );
+  const buildWindowSeconds = slotDurationSeconds - l1PublishingTimeAllowanceInSlotSeconds;
+  const blockDurationMs = Math.min(SEQ_BLOCK_DURATION_SECONDS_DEFAULT * 1000, Math.max(500, Math.floor((buildWindowSeconds * 1000) / 2)));
+  return { blockDurationMs, l1PublishingTimeAllowanceInSlotSeconds };
 }
 
 export interface RunningLocalNetwork extends RunningNode {
@@ -46,11 +73,18 @@ export async function runLocalNetwork(options: LocalNetworkOptions): Promise<Run
     // Deployed instantly under automine; from now on L1 mines a block every 12 s like a real chain.
     const l1 = createPublicClient({ transport: http(anvil.url) });
     await l1.request({ method: 'evm_setAutomine' as never, params: [false] as never });
-    await l1.request({ method: 'evm_setIntervalMining' as never, params: [L1_SLOT_DURATION_SECONDS] as never });
+    const l1BlockTimeSeconds = options.l1BlockTimeSeconds ?? L1_SLOT_DURATION_SECONDS;
+    await l1.request({ method: 'evm_setIntervalMining' as never, params: [l1BlockTimeSeconds] as never });
     options.print(`data directory: ${path.resolve(options.dataDirectory)}`);
     options.print(`L1 RPC URL: ${anvil.url}`);
     options.print(`rollup contract: ${rollupAddress}`);
-    const running = await runNode({ ...options, l1RpcUrl: anvil.url, rollupAddress, sequencerPrivateKey: LOCAL_PUBLISHER_PRIVATE_KEY });
+    const running = await runNode({
+      ...options,
+      l1RpcUrl: anvil.url,
+      rollupAddress,
+      sequencerPrivateKey: LOCAL_PUBLISHER_PRIVATE_KEY,
+      sequencerTiming: sequencerTimingForSlot(options.slotDurationSeconds, l1BlockTimeSeconds),
+    });
     return {
       ...running,
       l1RpcUrl: anvil.url,

@@ -30,6 +30,8 @@ export interface RunNodeOptions {
   readonly adminApiKey: { readonly disabled: boolean; readonly reset: boolean; readonly presetKeyHash?: string };
   /** Runs a sequencer publishing from this key. */
   readonly sequencerPrivateKey?: Hex;
+  /** Sequencer timing (defaults: 6 s blocks, 24 s kept for L1 inclusion). */
+  readonly sequencerTiming?: { readonly blockDurationMs: number; readonly l1PublishingTimeAllowanceInSlotSeconds: number };
   readonly logger: LoggerPort;
   /** Printed lines meant for the operator (banner, the admin key once). */
   readonly print: (line: string) => void;
@@ -71,8 +73,9 @@ export async function runNode(options: RunNodeOptions): Promise<RunningNode> {
       ...(l1Publisher
         ? {
             sequencer: {
-              blockDurationMs: SEQ_BLOCK_DURATION_SECONDS_DEFAULT * 1000,
-              l1PublishingTimeAllowanceInSlotSeconds: SEQ_L1_PUBLISHING_TIME_ALLOWANCE_IN_SLOT_SECONDS_DEFAULT,
+              blockDurationMs: options.sequencerTiming?.blockDurationMs ?? SEQ_BLOCK_DURATION_SECONDS_DEFAULT * 1000,
+              l1PublishingTimeAllowanceInSlotSeconds:
+                options.sequencerTiming?.l1PublishingTimeAllowanceInSlotSeconds ?? SEQ_L1_PUBLISHING_TIME_ALLOWANCE_IN_SLOT_SECONDS_DEFAULT,
               pollIntervalMs: SEQUENCER_POLL_INTERVAL_MS_DEFAULT,
               coinbase: l1Publisher.publisherAddress,
               feeRecipient: zeroHex(32),
