@@ -1,0 +1,62 @@
+/**
+ * Benchmarks: `npm run bench -- [name...]` runs the named ones (all when none is named), prints their figures and
+ * writes them to bench/results/<name>.json. Tests never assert wall-clock times; these numbers are for people.
+ */
+import { mkdir, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { drawOptions, runSimulation } from '../sim/runSimulation.js';
+
+interface BenchResult {
+  readonly name: string;
+  readonly figures: Record<string, number | string>;
+}
+
+/** Simulated seconds per wall second of the seeded simulator (1 sequencer + 0..2 followers, empty blocks). */
+async function benchSim(): Promise<BenchResult> {
+  const seeds = [1n, 2n, 3n, 4n, 5n, 6n, 7n, 8n];
+  const simulatedSecondsPerRun = 600;
+  let events = 0;
+  let nodes = 0;
+  const started = performance.now();
+  for (const seed of seeds) {
+    const result = await runSimulation(drawOptions(seed, simulatedSecondsPerRun));
+    if (result.failures.length > 0) throw new Error(`seed ${seed} failed: ${JSON.stringify(result.failures)}`);
+    events += result.eventsRun;
+    nodes += result.nodes.length;
+  }
+  const wallSeconds = (performance.now() - started) / 1000;
+  const simulatedSeconds = seeds.length * simulatedSecondsPerRun;
+  return {
+    name: 'sim',
+    figures: {
+      runs: seeds.length,
+      simulatedSecondsPerRun,
+      meanNodesPerRun: nodes / seeds.length,
+      wallSeconds: Number(wallSeconds.toFixed(2)),
+      simulatedSecondsPerWallSecond: Math.round(simulatedSeconds / wallSeconds),
+      schedulerEventsPerWallSecond: Math.round(events / wallSeconds),
+    },
+  };
+}
+
+const benches: Record<string, () => Promise<BenchResult>> = { sim: benchSim };
+
+async function main(): Promise<void> {
+  const names = process.argv.slice(2).filter((a) => a !== '--');
+  const unknown = names.filter((n) => !(n in benches));
+  if (unknown.length > 0) throw new Error(`unknown benchmark(s) ${unknown.join(', ')}; known: ${Object.keys(benches).join(', ')}`);
+  const dir = path.join(path.dirname(new URL(import.meta.url).pathname), 'results');
+  await mkdir(dir, { recursive: true });
+  for (const name of names.length > 0 ? names : Object.keys(benches)) {
+    const result = await benches[name]!();
+    const record = { ...result, machine: { cpus: os.cpus().length, cpuModel: os.cpus()[0]?.model ?? 'unknown', node: process.version }, date: new Date().toISOString() };
+    process.stdout.write(`${name}: ${JSON.stringify(result.figures)}\n`);
+    await writeFile(path.join(dir, `${name}.json`), `${JSON.stringify(record, null, 2)}\n`);
+  }
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`bench: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.exitCode = 1;
+});
