@@ -23,6 +23,29 @@ export type BlockQuery =
   | { readonly kind: 'hashOrArchive'; readonly value: Hex }
   | { readonly kind: 'tag'; readonly tag: 'latest' | BlockTipName };
 
+/** A checkpoint as named by a client: number, hash or checkpoint tip. */
+export type CheckpointQuery =
+  | { readonly kind: 'number'; readonly number: number }
+  | { readonly kind: 'hash'; readonly hash: Hex }
+  | { readonly kind: 'tag'; readonly tag: CheckpointTipName };
+
+/** The node's configuration as the admin API sees it: effective values, secrets redacted. */
+export type AdminConfigView = Readonly<Record<string, unknown>>;
+
+/** Operator controls (served on the admin port only). */
+export interface NodeAdmin {
+  /** Pauses the archiver (and world-state sync with it); a no-op when already paused. */
+  pauseSync(): Promise<void>;
+  resumeSync(): Promise<void>;
+  /** OPERATION_REFUSED when this node runs no sequencer. Pending txs stay in the pool; no new blocks are built. */
+  pauseSequencer(): Promise<void>;
+  /** OPERATION_REFUSED when this node runs no sequencer. */
+  resumeSequencer(): Promise<void>;
+  getConfig(): AdminConfigView;
+  /** Merges a validated partial configuration into the running node; refuses unknown keys (INVALID_PARAMS). */
+  setConfig(patch: Readonly<Record<string, unknown>>): Promise<void>;
+}
+
 /** A block with what the node knows of its checkpoint's publication on L1. */
 export interface BlockWithContext {
   readonly block: Block;
@@ -37,6 +60,20 @@ export interface NodeService {
   /** undefined when the node has no such block. */
   getBlock(query: BlockQuery): Promise<BlockWithContext | undefined>;
   getCheckpoint(checkpointNumber: number): Promise<Checkpoint | undefined>;
+  /** Up to `limit` blocks from `from` (fewer at the proposed tip); the RPC layer bounds `limit`. */
+  getBlocks(from: number, limit: number): Promise<BlockWithContext[]>;
+  findCheckpoint(query: CheckpointQuery): Promise<Checkpoint | undefined>;
+  /** Up to `limit` checkpoints from `from` (fewer at the checkpointed tip). */
+  getCheckpoints(from: number, limit: number): Promise<Checkpoint[]>;
+  /** The checkpoints whose slots fall in `epoch`, in order (empty when none is known). */
+  getCheckpointsInEpoch(epoch: number): Promise<Checkpoint[]>;
+  /** Last L2 slot for which the node has all L1 data needed to build the next checkpoint; undefined before sync. */
+  getSyncedL2SlotNumber(): number | undefined;
+  /** Last epoch all of whose slots the node has synced from L1; undefined before the first. */
+  getSyncedL2EpochNumber(): number | undefined;
+  /** Timestamp of the last L1 block the archiver processed; undefined before sync. */
+  getSyncedL1Timestamp(): bigint | undefined;
+  readonly admin: NodeAdmin;
   getL1Constants(): L1RollupConstants;
   getNodeInfo(): NodeInfo;
   getNodeVersion(): string;

@@ -92,6 +92,10 @@ function traceActivity(record: (kind: string, fields: Record<string, unknown>) =
     record('sequencer.slot', { node: name, ...a.outcome });
     return;
   }
+  if (a.kind === 'admin') {
+    record('node.admin', { node: name, action: a.action });
+    return;
+  }
   const e = a.event;
   switch (e.type) {
     case 'blocksAdded':
@@ -118,6 +122,8 @@ export interface SimWorld {
   at(offsetMs: number, action: () => Promise<void> | void): void;
   /** Crashes a node (its timers die, its unfinished storage batch is lost) and starts it again on what it stored. */
   crashAndRestart(name: string): Promise<void>;
+  /** The current incarnation of a node (for admin actions and queries from a scenario). */
+  node(name: string): RollupNode;
 }
 
 export interface SimHooks {
@@ -214,6 +220,11 @@ export async function runSimulation(options: SimOptions, io: SimHooks = {}): Pro
     scheduler,
     l1,
     at: (offsetMs, action) => interventions.push({ atMs: startMs + offsetMs, seq: interventions.length, action }),
+    node(name) {
+      const slot = slots.find((s) => s.name === name);
+      if (!slot) throw new Error(`no node named ${name}`);
+      return slot.current.node;
+    },
     async crashAndRestart(name) {
       const slot = slots.find((s) => s.name === name);
       if (!slot) throw new Error(`no node named ${name}`);

@@ -47,6 +47,7 @@ const KEY = {
   blockByHash: (h: Hex) => `blockByHash:${h}`,
   blockByArchive: (h: Hex) => `blockByArchive:${h}`,
   checkpoint: (n: number) => `checkpoint:${pad(n)}`,
+  checkpointByHash: (h: Hex) => `checkpointByHash:${h}`,
 } as const;
 
 /**
@@ -127,6 +128,12 @@ export class ChainStore {
     return text === undefined ? undefined : Number(text);
   }
 
+  async getCheckpointNumberByHash(hash: Hex): Promise<number | undefined> {
+    const text = await this.storage.get(KEY.checkpointByHash(hash.toLowerCase() as Hex));
+    const n = text === undefined ? undefined : Number(text);
+    return n !== undefined && n <= this.tipsCache.checkpointed.checkpoint.number ? n : undefined;
+  }
+
   async getCheckpoint(checkpointNumber: number): Promise<Checkpoint | undefined> {
     if (!Number.isSafeInteger(checkpointNumber) || checkpointNumber < 1) return undefined;
     if (checkpointNumber > this.tipsCache.checkpointed.checkpoint.number) return undefined;
@@ -157,12 +164,15 @@ export class ChainStore {
     }
     if (change.removeCheckpointsAbove !== undefined) {
       for (let n = this.tipsCache.checkpointed.checkpoint.number; n > change.removeCheckpointsAbove; n--) {
+        const checkpoint = await this.getCheckpoint(n);
         ops.push({ type: 'del', key: KEY.checkpoint(n) });
+        if (checkpoint) ops.push({ type: 'del', key: KEY.checkpointByHash(checkpoint.hash) });
       }
     }
     for (const { block, archiveTree } of change.addBlocks ?? []) ops.push(...this.blockOps(block, archiveTree));
     for (const checkpoint of change.putCheckpoints ?? []) {
       ops.push({ type: 'put', key: KEY.checkpoint(checkpoint.number), value: toStoredJson(checkpoint) });
+      ops.push({ type: 'put', key: KEY.checkpointByHash(checkpoint.hash), value: String(checkpoint.number) });
     }
     ops.push({ type: 'put', key: KEY.tips, value: toStoredJson(change.tips) });
     if (change.l1Sync) ops.push({ type: 'put', key: KEY.l1Sync, value: toStoredJson(change.l1Sync) });

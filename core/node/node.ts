@@ -1,6 +1,5 @@
 import { createActor, type Actor } from 'xstate';
-import type { BlockTipName, ChainEvent, CheckpointTipName, Hex, L1RollupConstants, L2Tips } from '../../spec/chain.js';
-import { CONTRACT_LANGUAGE_VERSION, NODE_VERSION, PROTOCOL_VERSION } from '../../spec/constants.js';
+import type { ChainEvent, Hex, L1RollupConstants } from '../../spec/chain.js';
 import { createArchiverMachine } from '../archiver/archiverMachine.js';
 import { runSyncStep } from '../archiver/syncStep.js';
 import { Chain } from '../chain/chain.js';
@@ -8,7 +7,8 @@ import { ChainStore } from '../chain/chainStore.js';
 import { createTimetable } from '../chain/timetable.js';
 import { genesisTips } from '../chain/tips.js';
 import { NodeError } from '../errors.js';
-import type { BlockQuery, BlockWithContext, NodeService } from '../nodeService.js';
+import type { AdminConfigView, NodeAdmin, NodeService } from '../nodeService.js';
+import { createNodeService } from './nodeQueries.js';
 import type { NodePorts } from '../ports.js';
 import { createSequencerMachine, type SlotOutcome } from '../sequencer/sequencerMachine.js';
 import { buildNextBlock, checkInclusion, planSlot, publishCheckpoint, type SequencerConfig } from '../sequencer/sequencerDuties.js';
@@ -21,10 +21,23 @@ export interface NodeConfig {
   readonly sequencer?: SequencerConfig;
 }
 
+/** The part of the configuration a running node takes without a restart. */
+export interface NodeConfigUpdate {
+  readonly archiverPollIntervalMs?: number;
+  readonly sequencer?: Partial<SequencerConfig>;
+}
+
+/** Where svcAdmin_getConfig / svcAdmin_setConfig are answered (the adapters own the full configuration). */
+export interface ConfigAdmin {
+  getConfig(): AdminConfigView;
+  setConfig(patch: Readonly<Record<string, unknown>>): Promise<void>;
+}
+
 /** What happened in the node, for logs, tests and the simulator's trace. */
 export type NodeActivity =
   | { readonly kind: 'chain'; readonly event: ChainEvent }
-  | { readonly kind: 'slot'; readonly outcome: SlotOutcome };
+  | { readonly kind: 'slot'; readonly outcome: SlotOutcome }
+  | { readonly kind: 'admin'; readonly action: string };
 
 export interface RollupNode {
   readonly service: NodeService;
@@ -32,6 +45,10 @@ export interface RollupNode {
   readonly chain: Chain;
   start(): void;
   stop(): Promise<void>;
+  /** Applies a run-time configuration change; later timers and steps use the new values. */
+  updateConfig(update: NodeConfigUpdate): void;
+  /** The core's own view of its tunables (used when no adapter provides the configuration). */
+  currentConfig(): NodeConfig;
   onActivity(listener: (activity: NodeActivity) => void): void;
   /** Current state names of the node's machines. */
   machineStates(): { archiver: string; sequencer: string | undefined; chainTips: string };
@@ -43,7 +60,8 @@ export interface RollupNode {
  * Opens the node's chain over its ports and builds its machines (not yet started). Fails with a clear NodeError
  * when the L1 contract's genesis is not this node's or the storage holds another chain.
  */
-export async function createNode(ports: NodePorts, config: NodeConfig): Promise<RollupNode> {
+export async function createNode(ports: NodePorts, initialConfig: NodeConfig, options: { configAdmin?: ConfigAdmin } = {}): Promise<RollupNode> {
+  let config = initialConfig;
   const logger = ports.logger;
   const constants = await ports.l1.getRollupConstants();
   const genesis = createGenesis(constants.l1ChainId, constants.rollupVersion);
@@ -67,7 +85,9 @@ export async function createNode(ports: NodePorts, config: NodeConfig): Promise<
   const archiverActor = createActor(
     createArchiverMachine({
       runSyncStep: () => runSyncStep({ l1: ports.l1, chain, constants, logger: archiverLogger }),
-      pollIntervalMs: config.archiverPollIntervalMs,
+      get pollIntervalMs() {
+        return config.archiverPollIntervalMs;
+      },
     }),
     { clock: ports.clock },
   );
@@ -75,13 +95,29 @@ export async function createNode(ports: NodePorts, config: NodeConfig): Promise<
   let sequencerActor: Actor<ReturnType<typeof createSequencerMachine>> | undefined;
   if (config.sequencer) {
     if (!ports.l1Publisher) throw new NodeError('SUBSYSTEM_DISABLED', 'the sequencer needs an L1 publisher account');
-    const deps = { clock: ports.clock, l1: ports.l1, publisher: ports.l1Publisher, chain, constants, timetable, config: config.sequencer, logger: logger.child({ module: 'sequencer' }) };
+    const sequencerConfig = () => config.sequencer!;
+    const deps = {
+      clock: ports.clock,
+      l1: ports.l1,
+      publisher: ports.l1Publisher,
+      chain,
+      constants,
+      timetable,
+      get config() {
+        return sequencerConfig();
+      },
+      logger: logger.child({ module: 'sequencer' }),
+    };
     sequencerActor = createActor(
       createSequencerMachine({
         now: () => ports.clock.now(),
         slotDurationMs: timetable.slotDurationMs,
-        blockDurationMs: config.sequencer.blockDurationMs,
-        pollIntervalMs: config.sequencer.pollIntervalMs,
+        get blockDurationMs() {
+          return sequencerConfig().blockDurationMs;
+        },
+        get pollIntervalMs() {
+          return sequencerConfig().pollIntervalMs;
+        },
         planSlot: () => planSlot(deps),
         buildBlock: (plan) => buildNextBlock(deps, plan),
         publishCheckpoint: (plan) => publishCheckpoint(deps, plan),
@@ -96,8 +132,49 @@ export async function createNode(ports: NodePorts, config: NodeConfig): Promise<
     );
   }
 
-  const service = createNodeService(chain, constants, config.rollupAddress, () => started && archiverActor.getSnapshot().context.everCaughtUp);
   let started = false;
+  const updateConfig = (update: NodeConfigUpdate) => {
+    if (update.sequencer && !config.sequencer) {
+      throw new NodeError('OPERATION_REFUSED', 'sequencer settings given, but no sequencer runs on this node', { keys: Object.keys(update.sequencer) });
+    }
+    config = {
+      ...config,
+      ...(update.archiverPollIntervalMs !== undefined ? { archiverPollIntervalMs: update.archiverPollIntervalMs } : {}),
+      ...(update.sequencer && config.sequencer ? { sequencer: { ...config.sequencer, ...update.sequencer } } : {}),
+    };
+    emit({ kind: 'admin', action: 'updateConfig' });
+  };
+  const requireSequencer = () => {
+    if (!sequencerActor) throw new NodeError('OPERATION_REFUSED', 'no sequencer runs on this node', { operation: 'sequencer control' });
+    return sequencerActor;
+  };
+  const admin: NodeAdmin = {
+    async pauseSync() {
+      archiverActor.send({ type: 'admin.pauseSync' });
+      emit({ kind: 'admin', action: 'pauseSync' });
+    },
+    async resumeSync() {
+      archiverActor.send({ type: 'admin.resumeSync' });
+      emit({ kind: 'admin', action: 'resumeSync' });
+    },
+    async pauseSequencer() {
+      requireSequencer().send({ type: 'admin.pauseSequencer' });
+      emit({ kind: 'admin', action: 'pauseSequencer' });
+    },
+    async resumeSequencer() {
+      requireSequencer().send({ type: 'admin.resumeSequencer' });
+      emit({ kind: 'admin', action: 'resumeSequencer' });
+    },
+    getConfig: () => (options.configAdmin ? options.configAdmin.getConfig() : coreConfigView(config)),
+    setConfig: async (patch) => (options.configAdmin ? options.configAdmin.setConfig(patch) : updateConfig(coreConfigUpdate(patch))),
+  };
+  const service = createNodeService({
+    chain,
+    constants,
+    rollupAddress: config.rollupAddress,
+    ready: () => started && archiverActor.getSnapshot().context.everCaughtUp,
+    admin,
+  });
   return {
     service,
     constants,
@@ -118,6 +195,8 @@ export async function createNode(ports: NodePorts, config: NodeConfig): Promise<
       await chain.update(async () => undefined);
       chain.stop();
     },
+    updateConfig,
+    currentConfig: () => config,
     onActivity(listener) {
       listeners.push(listener);
     },
@@ -131,61 +210,34 @@ export async function createNode(ports: NodePorts, config: NodeConfig): Promise<
   };
 }
 
-function tipBlockNumber(tips: L2Tips, tip: 'latest' | BlockTipName): number {
-  switch (tip) {
-    case 'latest':
-    case 'proposed':
-      return tips.proposed.number;
-    case 'checkpointed':
-    case 'proven':
-    case 'finalized':
-      return tips[tip].block.number;
-  }
+/** The configuration view when no adapter supplies one: the core's tunables. */
+function coreConfigView(config: NodeConfig): AdminConfigView {
+  return {
+    rollupAddress: config.rollupAddress,
+    archiverPollIntervalMs: config.archiverPollIntervalMs,
+    ...(config.sequencer ? { sequencer: { ...config.sequencer } } : {}),
+  };
 }
 
-function createNodeService(chain: Chain, constants: L1RollupConstants, rollupAddress: Hex, ready: () => boolean): NodeService {
-  const store = chain.store;
-  const resolveNumber = async (query: BlockQuery): Promise<number | undefined> => {
-    switch (query.kind) {
-      case 'number':
-        return query.number;
-      case 'tag':
-        return tipBlockNumber(chain.tips, query.tag);
-      case 'hash':
-        return store.getBlockNumberByHash(query.hash);
-      case 'archive':
-        return store.getBlockNumberByArchive(query.archive);
-      case 'hashOrArchive':
-        return (await store.getBlockNumberByHash(query.value)) ?? (await store.getBlockNumberByArchive(query.value));
+/** Validates a patch against the core's tunables: only known keys with positive integer values (or hex addresses). */
+function coreConfigUpdate(patch: Readonly<Record<string, unknown>>): NodeConfigUpdate {
+  const known = new Set(['archiverPollIntervalMs', 'sequencer']);
+  const unknown = Object.keys(patch).filter((k) => !known.has(k));
+  if (unknown.length > 0) throw new NodeError('INVALID_PARAMS', `unknown configuration keys: ${unknown.join(', ')}`, { keys: unknown });
+  const interval = patch.archiverPollIntervalMs;
+  if (interval !== undefined && !(Number.isSafeInteger(interval) && (interval as number) > 0)) {
+    throw new NodeError('INVALID_PARAMS', 'archiverPollIntervalMs must be a positive integer', { key: 'archiverPollIntervalMs' });
+  }
+  const sequencer = patch.sequencer as Readonly<Record<string, unknown>> | undefined;
+  if (sequencer !== undefined) {
+    const numeric = ['blockDurationMs', 'pollIntervalMs', 'l1PublishingTimeAllowanceInSlotSeconds'];
+    const wrong = Object.entries(sequencer).filter(([k, v]) => !numeric.includes(k) || !(Number.isSafeInteger(v) && (v as number) > 0));
+    if (wrong.length > 0) {
+      throw new NodeError('INVALID_PARAMS', `sequencer settings must be known positive integers: ${wrong.map(([k]) => k).join(', ')}`, { keys: wrong.map(([k]) => k) });
     }
-  };
-  const l1ContractAddresses = { rollupAddress };
+  }
   return {
-    getBlockNumber: async (tip) => tipBlockNumber(chain.tips, tip ?? 'proposed'),
-    getCheckpointNumber: async (tip: CheckpointTipName = 'checkpointed') => chain.tips[tip].checkpoint.number,
-    getChainTips: async () => chain.tips,
-    async getBlock(query): Promise<BlockWithContext | undefined> {
-      const n = await resolveNumber(query);
-      if (n === undefined) return undefined;
-      const block = await store.getBlock(n);
-      if (!block) return undefined;
-      const checkpoint = n <= chain.tips.checkpointed.block.number && block.checkpointNumber > 0 ? await store.getCheckpoint(block.checkpointNumber) : undefined;
-      return checkpoint ? { block, checkpoint } : { block };
-    },
-    getCheckpoint: (n) => store.getCheckpoint(n),
-    getL1Constants: () => constants,
-    getNodeInfo: () => ({
-      nodeVersion: NODE_VERSION,
-      contractLanguageVersion: CONTRACT_LANGUAGE_VERSION,
-      l1ChainId: constants.l1ChainId,
-      rollupVersion: constants.rollupVersion,
-      protocolVersion: PROTOCOL_VERSION,
-      l1ContractAddresses,
-    }),
-    getNodeVersion: () => NODE_VERSION,
-    getVersion: () => constants.rollupVersion,
-    getChainId: () => constants.l1ChainId,
-    getL1ContractAddresses: () => l1ContractAddresses,
-    isReady: ready,
+    ...(interval !== undefined ? { archiverPollIntervalMs: interval as number } : {}),
+    ...(sequencer ? { sequencer: sequencer as Partial<SequencerConfig> } : {}),
   };
 }
