@@ -40,7 +40,10 @@ async function benchSim(): Promise<BenchResult> {
   };
 }
 
-const benches: Record<string, () => Promise<BenchResult>> = { sim: benchSim };
+const benches: Record<string, () => Promise<BenchResult>> = {
+  sim: benchSim,
+  rpc: async () => (await import('./rpc/bench.js')).benchRpc(),
+};
 
 async function main(): Promise<void> {
   const names = process.argv.slice(2).filter((a) => a !== '--');

@@ -4,16 +4,17 @@ import type { Hex } from '../../spec/chain.js';
 import {
   EPOCH_DURATION_SLOTS_DEFAULT,
   L1_CHAIN_ID_LOCAL_NETWORK,
-  L1_SLOT_DURATION_SECONDS,
   PROOF_SUBMISSION_EPOCHS_DEFAULT,
   ROLLUP_VERSION_LOCAL_NETWORK_DEFAULT,
   SEQ_BLOCK_DURATION_SECONDS_DEFAULT,
   SEQ_L1_PUBLISHING_TIME_ALLOWANCE_IN_SLOT_SECONDS_DEFAULT,
 } from '../../spec/constants.js';
 import { createGenesis } from '../../core/worldState/genesis.js';
+import { overrideConfig, type ResolvedConfig } from '../config/resolveConfig.js';
 import { startAnvil } from '../l1/anvil.js';
 import { deployRollup } from '../l1/deployRollup.js';
-import { runNode, type RunNodeOptions, type RunningNode } from './runNode.js';
+import { configFromSettings, definedValues, type NodeSettings } from './nodeConfig.js';
+import { runNode, type RunNodeIo, type RunningNode } from './runNode.js';
 
 /**
  * Anvil's first two well-known development accounts (public test keys, funded on every fresh anvil): the first
@@ -22,13 +23,57 @@ import { runNode, type RunNodeOptions, type RunningNode } from './runNode.js';
 export const LOCAL_DEPLOYER_PRIVATE_KEY: Hex = '0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80';
 export const LOCAL_PUBLISHER_PRIVATE_KEY: Hex = '0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d';
 
-export interface LocalNetworkOptions extends Omit<RunNodeOptions, 'l1RpcUrl' | 'rollupAddress' | 'sequencerPrivateKey' | 'dataDirectory'> {
+/** Where the local network keeps its data when no data directory is configured. */
+export const LOCAL_NETWORK_DATA_DIRECTORY_DEFAULT = '.data/local-network';
+
+/** The flat settings form (tests, embedding); the CLI gives a resolved configuration instead. */
+export interface LocalNetworkSettings extends Omit<NodeSettings, 'l1RpcUrl' | 'rollupAddress' | 'sequencerPrivateKey' | 'dataDirectory'> {
   readonly dataDirectory: string;
   readonly l1Port: number;
   readonly slotDurationSeconds: number;
-  readonly epochDurationSlots?: number;
   /** Seconds between L1 blocks (default 12, as on Ethereum; tests use less). */
   readonly l1BlockTimeSeconds?: number;
+}
+
+export type LocalNetworkOptions = RunNodeIo &
+  ({ readonly config: ResolvedConfig } | LocalNetworkSettings) & {
+    readonly epochDurationSlots?: number;
+  };
+
+function localNetworkConfig(options: LocalNetworkOptions): ResolvedConfig {
+  if ('config' in options) return options.config;
+  return configFromSettings(
+    options,
+    definedValues({
+      localNetworkL1Port: options.l1Port,
+      localNetworkSlotDurationSeconds: options.slotDurationSeconds,
+      localNetworkL1BlockTimeSeconds: options.l1BlockTimeSeconds,
+    }),
+  );
+}
+
+/**
+ * What the local network supplies itself: its L1, the rollup contract it deployed, the publisher account, and
+ * sequencer timing scaled to the slot for the timing options still at their defaults.
+ */
+function withLocalNetwork(config: ResolvedConfig, l1RpcUrl: string, rollupAddress: Hex, dataDirectory: string): ResolvedConfig {
+  const { values, sources } = config;
+  const timing = sequencerTimingForSlot(values.localNetworkSlotDurationSeconds, values.localNetworkL1BlockTimeSeconds);
+  return overrideConfig(
+    config,
+    {
+      l1RpcUrls: [l1RpcUrl],
+      rollupAddress,
+      ...(values.dataDirectory === undefined ? { dataDirectory } : {}),
+      sequencerEnabled: true,
+      sequencerPublisherPrivateKey: LOCAL_PUBLISHER_PRIVATE_KEY,
+      ...(sources.sequencerBlockDurationMs === 'default' ? { sequencerBlockDurationMs: timing.blockDurationMs } : {}),
+      ...(sources.sequencerL1PublishingTimeAllowanceInSlotSeconds === 'default'
+        ? { sequencerL1PublishingTimeAllowanceInSlotSeconds: timing.l1PublishingTimeAllowanceInSlotSeconds }
+        : {}),
+    },
+    'localNetwork',
+  );
 }
 
 /**
@@ -58,33 +103,29 @@ export interface RunningLocalNetwork extends RunningNode {
  * genesis, and one node running sync and a sequencer.
  */
 export async function runLocalNetwork(options: LocalNetworkOptions): Promise<RunningLocalNetwork> {
-  const anvil = await startAnvil({ port: options.l1Port, host: '127.0.0.1', chainId: L1_CHAIN_ID_LOCAL_NETWORK });
+  const config = localNetworkConfig(options);
+  const { values } = config;
+  const dataDirectory = values.dataDirectory ?? LOCAL_NETWORK_DATA_DIRECTORY_DEFAULT;
+  const anvil = await startAnvil({ port: values.localNetworkL1Port, host: '127.0.0.1', chainId: L1_CHAIN_ID_LOCAL_NETWORK });
   try {
     const genesis = createGenesis(L1_CHAIN_ID_LOCAL_NETWORK, ROLLUP_VERSION_LOCAL_NETWORK_DEFAULT);
     const { rollupAddress } = await deployRollup({
       l1RpcUrl: anvil.url,
       deployerPrivateKey: LOCAL_DEPLOYER_PRIVATE_KEY,
       genesisArchive: genesis.block.archive.root,
-      slotDuration: options.slotDurationSeconds,
+      slotDuration: values.localNetworkSlotDurationSeconds,
       epochDuration: options.epochDurationSlots ?? EPOCH_DURATION_SLOTS_DEFAULT,
       proofSubmissionEpochs: PROOF_SUBMISSION_EPOCHS_DEFAULT,
       rollupVersion: ROLLUP_VERSION_LOCAL_NETWORK_DEFAULT,
     });
-    // Deployed instantly under automine; from now on L1 mines a block every 12 s like a real chain.
+    // Deployed instantly under automine; from now on L1 mines a block every l1BlockTime seconds like a real chain.
     const l1 = createPublicClient({ transport: http(anvil.url) });
     await l1.request({ method: 'evm_setAutomine' as never, params: [false] as never });
-    const l1BlockTimeSeconds = options.l1BlockTimeSeconds ?? L1_SLOT_DURATION_SECONDS;
-    await l1.request({ method: 'evm_setIntervalMining' as never, params: [l1BlockTimeSeconds] as never });
-    options.print(`data directory: ${path.resolve(options.dataDirectory)}`);
+    await l1.request({ method: 'evm_setIntervalMining' as never, params: [values.localNetworkL1BlockTimeSeconds] as never });
+    options.print(`data directory: ${path.resolve(dataDirectory)}`);
     options.print(`L1 RPC URL: ${anvil.url}`);
     options.print(`rollup contract: ${rollupAddress}`);
-    const running = await runNode({
-      ...options,
-      l1RpcUrl: anvil.url,
-      rollupAddress,
-      sequencerPrivateKey: LOCAL_PUBLISHER_PRIVATE_KEY,
-      sequencerTiming: sequencerTimingForSlot(options.slotDurationSeconds, l1BlockTimeSeconds),
-    });
+    const running = await runNode({ config: withLocalNetwork(config, anvil.url, rollupAddress, dataDirectory), logger: options.logger, print: options.print });
     return {
       ...running,
       l1RpcUrl: anvil.url,

@@ -1,15 +1,12 @@
 import { mkdir } from 'node:fs/promises';
-import type { Hex } from '../../spec/chain.js';
-import {
-  ARCHIVER_POLL_INTERVAL_MS_DEFAULT,
-  SEQ_BLOCK_DURATION_SECONDS_DEFAULT,
-  SEQ_L1_PUBLISHING_TIME_ALLOWANCE_IN_SLOT_SECONDS_DEFAULT,
-  SEQUENCER_POLL_INTERVAL_MS_DEFAULT,
-} from '../../spec/constants.js';
-import { zeroHex } from '../../spec/codec/bytes.js';
+import { assert } from '../../core/assert.js';
 import { createNode, type RollupNode } from '../../core/node/node.js';
 import type { LoggerPort, NodePorts, StoragePort } from '../../core/ports.js';
+import { configSchema } from '../../spec/config/schema.js';
 import { createSystemClock } from '../clock/systemClock.js';
+import { createConfigAdmin, type ConfigAdmin } from '../config/configAdmin.js';
+import { configSummary } from '../config/redactConfig.js';
+import type { ResolvedConfig } from '../config/resolveConfig.js';
 import { createViemL1Publisher } from '../l1/viemL1Publisher.js';
 import { createViemL1Reader } from '../l1/viemL1Reader.js';
 import { createCryptoRandomness } from '../randomness/cryptoRandomness.js';
@@ -17,103 +14,103 @@ import { resolveAdminApiKey } from '../rpc/adminApiKey.js';
 import { startRpcServers } from '../rpc/jsonRpcServer.js';
 import { openClassicLevelStorage } from '../storage/classicLevelStorage.js';
 import { createMemoryStorage } from '../storage/memoryStorage.js';
+import { configFromSettings, coreConfigUpdateOf, coreNodeConfigOf, nodeStartValues, rpcLimitsOf, type NodeSettings } from './nodeConfig.js';
 
-export interface RunNodeOptions {
-  readonly l1RpcUrl: string;
-  readonly l1ChainId?: number;
-  readonly rollupAddress: Hex;
-  /** Without one, the chain lives in memory and the admin key is new each start. */
-  readonly dataDirectory?: string;
-  readonly port: number;
-  readonly adminPort: number;
-  readonly adminHost: string;
-  readonly adminApiKey: { readonly disabled: boolean; readonly reset: boolean; readonly presetKeyHash?: string };
-  /** Runs a sequencer publishing from this key. */
-  readonly sequencerPrivateKey?: Hex;
-  /** Sequencer timing (defaults: 6 s blocks, 24 s kept for L1 inclusion). */
-  readonly sequencerTiming?: { readonly blockDurationMs: number; readonly l1PublishingTimeAllowanceInSlotSeconds: number };
+export type { NodeSettings } from './nodeConfig.js';
+
+export interface RunNodeIo {
   readonly logger: LoggerPort;
   /** Printed lines meant for the operator (banner, the admin key once). */
   readonly print: (line: string) => void;
 }
 
+/**
+ * Either the effective configuration (from resolveConfig / loadConfig: what the CLI gives), or the flat settings
+ * form (tests, embedding), which is turned into one over the defaults.
+ */
+export type RunNodeOptions = RunNodeIo & ({ readonly config: ResolvedConfig } | NodeSettings);
+
 export interface RunningNode {
   readonly node: RollupNode;
   readonly publicUrl: string;
   readonly adminUrl: string;
+  /** svcAdmin_getConfig / svcAdmin_setConfig of this node, and its current effective configuration. */
+  readonly configAdmin: ConfigAdmin;
   stop(): Promise<void>;
+}
+
+/** Opens the node's storage: LevelDB in the data directory, or memory without one. */
+async function openStorage(dataDirectory: string | undefined): Promise<StoragePort> {
+  if (dataDirectory === undefined) return createMemoryStorage();
+  await mkdir(dataDirectory, { recursive: true });
+  return openClassicLevelStorage(dataDirectory);
 }
 
 /** Starts a production node: real clock, LevelDB (or memory) storage, viem L1, JSON-RPC on two ports. */
 export async function runNode(options: RunNodeOptions): Promise<RunningNode> {
+  const config = 'config' in options ? options.config : configFromSettings(options);
   const { logger } = options;
-  const l1 = createViemL1Reader({ l1RpcUrl: options.l1RpcUrl, rollupAddress: options.rollupAddress });
+  const { values } = config;
+  const start = nodeStartValues(values);
+  for (const warning of config.warnings) logger.warn(warning);
+  logger.info('configuration (options not at their default)', configSummary(config));
+  const l1 = createViemL1Reader({ l1RpcUrl: start.l1RpcUrl, rollupAddress: start.rollupAddress });
   const chainId = await l1.getChainId();
-  if (options.l1ChainId !== undefined && options.l1ChainId !== chainId) {
-    throw new Error(`--l1-chain-id is ${options.l1ChainId} but the L1 at ${options.l1RpcUrl} reports chain id ${chainId}`);
+  if (values.l1ChainId !== undefined && values.l1ChainId !== chainId) {
+    throw new Error(`${configSchema.l1ChainId.flag} is ${values.l1ChainId} but the L1 at ${start.l1RpcUrl} reports chain id ${chainId}`);
   }
-  const l1Publisher = options.sequencerPrivateKey
-    ? createViemL1Publisher({ l1RpcUrl: options.l1RpcUrl, rollupAddress: options.rollupAddress, publisherPrivateKey: options.sequencerPrivateKey })
+  const l1Publisher = start.sequencerPrivateKey
+    ? createViemL1Publisher({ l1RpcUrl: start.l1RpcUrl, rollupAddress: start.rollupAddress, publisherPrivateKey: start.sequencerPrivateKey })
     : undefined;
-  if (options.dataDirectory) await mkdir(options.dataDirectory, { recursive: true });
-  const storage: StoragePort = options.dataDirectory ? await openClassicLevelStorage(options.dataDirectory) : createMemoryStorage();
-  const ports: NodePorts = {
-    clock: createSystemClock(),
-    randomness: createCryptoRandomness(),
-    logger,
-    storage,
-    l1,
-    ...(l1Publisher ? { l1Publisher } : {}),
-  };
-  let node: RollupNode;
-  try {
-    node = await createNode(ports, {
-      rollupAddress: options.rollupAddress,
-      archiverPollIntervalMs: ARCHIVER_POLL_INTERVAL_MS_DEFAULT,
-      ...(l1Publisher
-        ? {
-            sequencer: {
-              blockDurationMs: options.sequencerTiming?.blockDurationMs ?? SEQ_BLOCK_DURATION_SECONDS_DEFAULT * 1000,
-              l1PublishingTimeAllowanceInSlotSeconds:
-                options.sequencerTiming?.l1PublishingTimeAllowanceInSlotSeconds ?? SEQ_L1_PUBLISHING_TIME_ALLOWANCE_IN_SLOT_SECONDS_DEFAULT,
-              pollIntervalMs: SEQUENCER_POLL_INTERVAL_MS_DEFAULT,
-              coinbase: l1Publisher.publisherAddress,
-              feeRecipient: zeroHex(32),
-            },
-          }
-        : {}),
-    });
-  } catch (error) {
-    await storage.close();
-    throw error;
-  }
-  const adminAuth = await resolveAdminApiKey({
-    ...(options.dataDirectory ? { dataDirectory: options.dataDirectory } : {}),
-    disabled: options.adminApiKey.disabled,
-    reset: options.adminApiKey.reset,
-    ...(options.adminApiKey.presetKeyHash ? { presetKeyHash: options.adminApiKey.presetKeyHash } : {}),
+  const storage = await openStorage(values.dataDirectory);
+  const ports: NodePorts = { clock: createSystemClock(), randomness: createCryptoRandomness(), logger, storage, l1, ...(l1Publisher ? { l1Publisher } : {}) };
+  let node: RollupNode | undefined;
+  const configAdmin = createConfigAdmin(config, (change, next) => {
+    assert(node !== undefined, 'setConfig is served only once the node exists');
+    node.updateConfig(coreConfigUpdateOf(change, next, l1Publisher?.publisherAddress));
   });
   let servers;
   try {
-    servers = await startRpcServers({ node: node.service, publicPort: options.port, adminPort: options.adminPort, adminHost: options.adminHost, adminAuth, logger: logger.child({ module: 'rpc' }) });
+    node = await createNode(ports, coreNodeConfigOf(values, start.rollupAddress, l1Publisher?.publisherAddress), { configAdmin });
+    const adminAuth = await resolveAdminApiKey({
+      ...(values.dataDirectory !== undefined ? { dataDirectory: values.dataDirectory } : {}),
+      disabled: values.disableAdminApiKey,
+      reset: values.resetAdminApiKey,
+      ...(values.adminApiKeyHash !== undefined ? { presetKeyHash: values.adminApiKeyHash } : {}),
+    });
+    servers = await startRpcServers({
+      node: node.service,
+      publicPort: values.port,
+      adminPort: values.adminPort,
+      adminHost: values.adminHost,
+      adminAuth,
+      publicLimits: rpcLimitsOf(values, 'public'),
+      adminLimits: rpcLimitsOf(values, 'admin'),
+      corsOrigins: values.rpcCorsAllowedOrigins,
+      logger: logger.child({ module: 'rpc' }),
+    });
+    if (adminAuth.mode === 'enabled' && adminAuth.newKey) {
+      const lasting = values.dataDirectory !== undefined ? '' : `, and without ${configSchema.dataDirectory.flag} it lasts only this run`;
+      options.print(`admin API key: ${adminAuth.newKey}  (printed once; only its SHA-256 hash is stored${lasting})`);
+    }
+    if (adminAuth.mode === 'disabled') options.print('admin API key: disabled (the admin port accepts every caller)');
   } catch (error) {
     await storage.close();
     throw error;
   }
-  node.start();
-  if (adminAuth.mode === 'enabled' && adminAuth.newKey) {
-    options.print(`admin API key: ${adminAuth.newKey}  (printed once; only its SHA-256 hash is stored${options.dataDirectory ? '' : ', and without --data-directory it lasts only this run'})`);
-  }
-  if (adminAuth.mode === 'disabled') options.print('admin API key: disabled (the admin port accepts every caller)');
+  const running = node;
+  running.start();
   options.print(`public JSON-RPC: ${servers.publicUrl}`);
   options.print(`admin JSON-RPC: ${servers.adminUrl}`);
+  const rpc = servers;
   return {
-    node,
-    publicUrl: servers.publicUrl,
-    adminUrl: servers.adminUrl,
+    node: running,
+    publicUrl: rpc.publicUrl,
+    adminUrl: rpc.adminUrl,
+    configAdmin,
     async stop() {
-      await servers.close();
-      await node.stop();
+      await rpc.close();
+      await running.stop();
       await storage.close();
     },
   };

@@ -9,18 +9,20 @@ import type { NodeService } from '../../core/nodeService.js';
 import type { LoggerPort } from '../../core/ports.js';
 import { RpcErrorCode } from '../../spec/rpc/errorCodes.js';
 import { JSON_RPC_VERSION, type JsonRpcId, type JsonRpcReply, type JsonRpcResponse } from '../../spec/rpc/jsonRpc.js';
-import { RPC_METHOD_NAME_ECHO_CHARS_MAX, type RpcLimits } from '../../spec/rpc/limits.js';
+import { RPC_METHOD_NAME_ECHO_CHARS_MAX, type RpcLimits, type RpcListLimits } from '../../spec/rpc/limits.js';
 import { NAMESPACE_PREFIX, type MethodDefinition, type RpcNamespace } from '../../spec/rpc/methodDefinition.js';
 import { rpcMethodList } from '../../spec/rpc/methods.js';
 import { rpcHandlers } from './handlers.js';
 import { RpcError, toRpcErrorObject } from './errors.js';
+import type { HandlerContext } from './methodHandler.js';
 import { decodeParams } from './params.js';
 
 export interface RpcDispatcherOptions {
   readonly node: NodeService;
   /** The listener's namespace: only its methods are found, every other name is -32601. */
   readonly namespace: RpcNamespace;
-  readonly limits: Pick<RpcLimits, 'batchCallsMax' | 'requestTimeoutMs'>;
+  /** The envelope bounds the dispatcher enforces, and the list bounds handed to every handler. */
+  readonly limits: Pick<RpcLimits, 'batchCallsMax' | 'requestTimeoutMs'> & RpcListLimits;
   readonly logger: LoggerPort;
 }
 
@@ -30,7 +32,7 @@ export type RpcDispatcher = (payload: unknown) => Promise<JsonRpcReply>;
 interface Route {
   readonly name: string;
   readonly definition: MethodDefinition;
-  readonly handler: (node: NodeService, params: unknown[]) => unknown;
+  readonly handler: (node: NodeService, params: unknown[], context: HandlerContext) => unknown;
 }
 
 interface Call {
@@ -113,6 +115,7 @@ const echoName = (method: string): string =>
 export function createRpcDispatcher(options: RpcDispatcherOptions): RpcDispatcher {
   const routes = routesOf(options.namespace);
   const { node, logger, limits } = options;
+  const context: HandlerContext = { limits };
 
   async function execute(call: Call): Promise<unknown> {
     const route = routes.get(call.method);
@@ -120,7 +123,7 @@ export function createRpcDispatcher(options: RpcDispatcherOptions): RpcDispatche
       throw new RpcError(RpcErrorCode.METHOD_NOT_FOUND, `Method not found: ${echoName(call.method)}`);
     }
     const params = decodeParams(route.name, route.definition, call.params);
-    const value = await withTimeout(Promise.resolve().then(() => route.handler(node, params)), limits.requestTimeoutMs);
+    const value = await withTimeout(Promise.resolve().then(() => route.handler(node, params, context)), limits.requestTimeoutMs);
     return encodeResult(route, value);
   }
 
@@ -141,7 +144,7 @@ export function createRpcDispatcher(options: RpcDispatcherOptions): RpcDispatche
     if (payload.length === 0) return failure(null, RpcErrorCode.INVALID_REQUEST, 'Invalid request: empty batch');
     if (payload.length > limits.batchCallsMax) {
       const message = `Batch of ${payload.length} calls exceeds the limit of ${limits.batchCallsMax}`;
-      const data = { limit: 'batchCallsMax', value: limits.batchCallsMax, actual: payload.length };
+      const data = { limit: 'batchCallsMax', value: limits.batchCallsMax, requested: payload.length };
       return failure(null, RpcErrorCode.LIMIT_EXCEEDED, message, data);
     }
     const responses = await Promise.all(payload.map(answer));

@@ -20,7 +20,9 @@ export class RpcError extends Error {
 }
 
 /**
- * Core codes that a client may see, and their JSON-RPC codes. `undefined` marks codes that never answer a request
+ * Core codes that a client may see, and their JSON-RPC codes. The error's details become `error.data`, with the core
+ * code added: a LIMIT_EXCEEDED from a handler (methodHandler.ts, assertWithinLimit) thus answers -32005 with
+ * `{ limit, value, requested, code }`, a SUBSYSTEM_DISABLED -32004 with `{ subsystem, reason, code }`. `undefined` marks codes that never answer a request
  * (startup and sync failures): if one reaches a handler it is a fault, answered as -32603. Listing every
  * NodeErrorCode makes a new core code a type error here until someone decides how clients see it.
  */

@@ -23,7 +23,11 @@ function invalidParam(position: number, param: ParamDefinition, issues: readonly
 function decodeParam(position: number, param: ParamDefinition, value: unknown): unknown {
   const absent = value === undefined || (param.optional && value === null);
   if (absent) {
-    if (param.optional) return undefined;
+    // A schema with a default (`.default(...)`) supplies it; any other schema leaves the param undefined.
+    if (param.optional) {
+      const defaulted = param.schema.safeParse(undefined);
+      return defaulted.success ? defaulted.data : undefined;
+    }
     throw new RpcError(RpcErrorCode.INVALID_PARAMS, `Invalid params: params[${position}] (${param.name}) is required`, {
       position,
       name: param.name,

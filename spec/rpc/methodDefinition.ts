@@ -10,7 +10,10 @@ export type RpcNamespace = 'public' | 'admin';
 /** Every method name starts with its namespace's prefix; each listener serves one namespace. */
 export const NAMESPACE_PREFIX = { public: 'svc_', admin: 'svcAdmin_' } as const satisfies Record<RpcNamespace, string>;
 
-/** One positional parameter. Optional parameters come last; `null` in their place means "not given". */
+/**
+ * One positional parameter. Optional parameters come last; `null` in their place means "not given", and a param not
+ * given takes its schema's default when the schema has one (`.default(...)`), else stays undefined.
+ */
 export interface ParamDefinition<
   Name extends string = string,
   Schema extends z.ZodType = z.ZodType,

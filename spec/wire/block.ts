@@ -7,6 +7,7 @@
  *                         globalVariables, contentCommitment, totalFees, totalManaUsed } }
  * BlockResponse = BlockData + { indexWithinCheckpoint, body?: { txEffects }, l1?: L1PublishInfo | null,
  *                               attestations?: [] }, the optional parts present only when asked for.
+ * GasFees = { feePerDaGas, feePerL2Gas } (bigints): fees per unit of DA gas and of L2 gas.
  *
  * `bigint` fields travel as decimal strings, and so does `globalVariables.slotNumber` (PROTOCOL.md's SlotNumber);
  * every other number is a JSON number.
@@ -49,8 +50,11 @@ export const blockHeader = z.object({
   totalManaUsed: bigUint,
 });
 
-/** A tx's effects as included in a block (grows with the transactions issue). */
-export const txEffect = z.object({ txHash });
+/**
+ * A tx's effects as blocks carry them today (spec/chain.ts `TxEffect`, the tx hash only). The full wire layout is
+ * `txEffect` in tx.ts; block bodies switch to it when the core's blocks carry whole effects.
+ */
+export const blockBodyTxEffect = z.object({ txHash });
 
 /** Where on L1 a block's checkpoint was published. */
 export const l1PublishInfo = z.object({ blockNumber: bigUint, blockHash: bytes32, timestamp: bigUint, txHash: bytes32 });
@@ -70,7 +74,7 @@ export const blockResponse = z.object({
   ...blockDataFields,
   indexWithinCheckpoint: safeUint,
   /** Present only with `includeTransactions`. */
-  body: z.object({ txEffects: z.array(txEffect) }).optional(),
+  body: z.object({ txEffects: z.array(blockBodyTxEffect) }).optional(),
   /** Present only with `includeL1PublishInfo`; null while the block is not in an L1 checkpoint. */
   l1: l1PublishInfo.nullable().optional(),
   /** Present only with `includeAttestations`; always empty until attestations are served. */
@@ -83,6 +87,9 @@ export const blockIncludeOptions = z.strictObject({
   includeL1PublishInfo: z.boolean().optional(),
   includeAttestations: z.boolean().optional(),
 });
+
+/** `BlocksIncludeOptions`: the same narrowing flags, applied to every block of a list. */
+export const blocksIncludeOptions = blockIncludeOptions;
 
 export type BlockDataValue = z.output<typeof blockData>;
 export type BlockResponseValue = z.output<typeof blockResponse>;

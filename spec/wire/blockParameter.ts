@@ -10,6 +10,7 @@
  */
 import { z } from 'zod';
 import type { Hex } from '../chain.js';
+import { jsonTypeUnionError } from './jsonTypeUnion.js';
 import { blockHash, blockNumber, blockTag, BLOCK_TIP_NAMES, bytes32, describeInput, fr } from './scalars.js';
 
 const BLOCK_PARAMETER_SHAPES =
@@ -36,29 +37,8 @@ const objectForm = z
     error: 'a block parameter object must carry exactly one of number, hash, archive, tag',
   });
 
-/** Which branch of the union a value's JSON type selects (number, string, object), if any. */
-function branchOf(input: unknown): number | undefined {
-  if (typeof input === 'number') return 0;
-  if (typeof input === 'string') return 1;
-  if (typeof input === 'object' && input !== null && !Array.isArray(input)) return 2;
-  return undefined;
-}
-
-/** When every branch fails, the message of the branch the value's JSON type selects, else the list of shapes. */
-interface UnionIssue {
-  readonly input?: unknown;
-  readonly errors?: readonly (readonly z.core.$ZodIssue[])[];
-}
-
-function unionMessage(issue: UnionIssue): string {
-  const branch = branchOf(issue.input);
-  const first = branch === undefined ? undefined : issue.errors?.[branch]?.[0];
-  if (first === undefined) return `expected ${BLOCK_PARAMETER_SHAPES}; got ${describeInput(issue.input)}`;
-  return first.path.length > 0 ? `${first.path.map(String).join('.')}: ${first.message}` : first.message;
-}
-
 const wire = z.union([blockNumber, tagOrHex, objectForm], {
-  error: (issue) => unionMessage(issue as UnionIssue),
+  error: jsonTypeUnionError(['number', 'string', 'object'], BLOCK_PARAMETER_SHAPES),
 });
 
 const lowerHex32 = z.custom<Hex>((value) => typeof value === 'string' && /^0x[0-9a-f]{64}$/.test(value));

@@ -9,7 +9,7 @@
  */
 import { z } from 'zod';
 import type { BlockTipName, CheckpointTipName, Hex } from '../chain.js';
-import { FR_MODULUS } from '../constants.js';
+import { FR_MODULUS, MerkleTreeId } from '../constants.js';
 import { WIRE_BIGINT_MAX, WIRE_DECIMAL_DIGITS_MAX } from '../rpc/limits.js';
 
 const INPUT_ECHO_CHARS_MAX = 40;
@@ -34,6 +34,9 @@ export const blockNumber = safeUint.describe('block number');
 
 /** A checkpoint number: safe non-negative integer; checkpoints start at 1. */
 export const checkpointNumber = safeUint.describe('checkpoint number');
+
+/** An epoch number: safe non-negative integer; epoch 0 starts at L2 slot 0. */
+export const epochNumber = safeUint.describe('epoch number');
 
 const decimalDigits = z.string().refine((text) => /^[0-9]+$/.test(text) && text.length <= WIRE_DECIMAL_DIGITS_MAX, {
   error: (issue) => `expected a string of at most ${WIRE_DECIMAL_DIGITS_MAX} decimal digits, got ${describeInput(issue.input)}`,
@@ -88,6 +91,19 @@ function hexCodec(bytes: number, label: string, belowModulus?: bigint) {
   return z.codec(wire, value, { decode: (text) => text.toLowerCase() as Hex, encode: (hex) => hex });
 }
 
+/** A byte string of any length (proofs, bytecode, ENR payloads): `0x`-prefixed hex, an even number of digits. */
+export const hexBytes = z.codec(
+  z
+    .string({ error: (issue) => `expected 0x-prefixed hex bytes, got ${describeInput(issue.input)}` })
+    .refine((text) => /^0x([0-9a-fA-F]{2})*$/.test(text), {
+      error: (issue) => `expected 0x-prefixed hex bytes, got ${describeHex(issue.input)}`,
+    }),
+  z.custom<Hex>((v) => typeof v === 'string' && /^0x([0-9a-f]{2})*$/.test(v), {
+    error: 'expected lowercase 0x-prefixed hex bytes',
+  }),
+  { decode: (text) => text.toLowerCase() as Hex, encode: (hex) => hex },
+);
+
 /** `Fr`: 32 bytes, strictly below the BN254 scalar field modulus. */
 export const fr = hexCodec(32, 'an Fr', FR_MODULUS);
 /** Any 32-byte value (hashes, commitments). */
@@ -98,6 +114,18 @@ export const txHash = hexCodec(32, 'a tx hash');
 export const aztecAddress = hexCodec(32, 'an AztecAddress', FR_MODULUS);
 /** Base-layer address, 20 bytes. */
 export const ethAddress = hexCodec(20, 'an EthAddress');
+/** A function selector of the contract language, 4 bytes. */
+export const functionSelector = hexCodec(4, 'a function selector');
+/** A compressed BLS12-381 signature (G2 point), 96 bytes. */
+export const blsSignature = hexCodec(96, 'a BLS signature');
+
+const TREE_IDS = Object.values(MerkleTreeId);
+const TREE_ID_NAMES = 'one of 0 (nullifier), 1 (note hash), 2 (public data), 3 (L1-to-L2 messages), 4 (archive)';
+
+/** `MerkleTreeId`: the tree's number as PROTOCOL.md lists them. */
+export const merkleTreeId = z.custom<MerkleTreeId>((v) => typeof v === 'number' && (TREE_IDS as readonly number[]).includes(v), {
+  error: (issue) => `expected a tree id, ${TREE_ID_NAMES}; got ${describeInput(issue.input)}`,
+});
 
 export const BLOCK_TIP_NAMES = ['proposed', 'checkpointed', 'proven', 'finalized'] as const satisfies readonly BlockTipName[];
 export const CHECKPOINT_TIP_NAMES = ['checkpointed', 'proven', 'finalized'] as const satisfies readonly CheckpointTipName[];
@@ -124,3 +152,24 @@ export const checkpointTag = z.enum(CHECKPOINT_TIP_NAMES, {
 export const blockTag = z.enum(['latest', ...BLOCK_TIP_NAMES], {
   error: (issue) => `expected 'latest' or one of ${quoted(BLOCK_TIP_NAMES)}, got ${describeInput(issue.input)}`,
 });
+
+/** `ManaUsageEstimate`: the mana each coming checkpoint is assumed to use when fees are predicted. */
+export const MANA_USAGE_ESTIMATES = ['none', 'target', 'limit'] as const;
+export const manaUsageEstimate = z.enum(MANA_USAGE_ESTIMATES, {
+  error: (issue) => `expected one of ${quoted(MANA_USAGE_ESTIMATES)}, got ${describeInput(issue.input)}`,
+});
+
+/** The result of a `void` method: always `null` on the wire. */
+export const voidResult = z.null();
+
+/**
+ * A JSON object (string keys, JSON values): the admin configuration and its patches. The node's side is an open
+ * record; encoding checks that every value is plain JSON (a bigint there is a fault of the node, not sent).
+ */
+export const jsonObject = z.codec(
+  z.record(z.string(), z.json(), { error: (issue) => `expected a JSON object, got ${describeInput(issue.input)}` }),
+  z.custom<Readonly<Record<string, unknown>>>((v) => typeof v === 'object' && v !== null && !Array.isArray(v), {
+    error: 'expected an object',
+  }),
+  { decode: (json) => json, encode: (value) => value as Record<string, z.core.util.JSONType> },
+);

@@ -9,7 +9,8 @@ import { startAnvil } from '../../adapters/l1/anvil.js';
 import { deployRollup } from '../../adapters/l1/deployRollup.js';
 import { createPinoLogger } from '../../adapters/logger/pinoLogger.js';
 import { LOCAL_DEPLOYER_PRIVATE_KEY } from '../../adapters/node/localNetwork.js';
-import { runNode, type RunNodeOptions } from '../../adapters/node/runNode.js';
+import { resolveConfig } from '../../adapters/config/resolveConfig.js';
+import { runNode, type NodeSettings, type RunNodeOptions } from '../../adapters/node/runNode.js';
 import type { Hex } from '../../spec/chain.js';
 import { createGenesis } from '../../core/worldState/genesis.js';
 
@@ -31,7 +32,7 @@ describe('startup faults give a clear error, never a hang or a bare stack trace'
         rollupVersion,
       })
     ).rollupAddress;
-  const options = (overrides: Partial<RunNodeOptions>): RunNodeOptions => ({
+  const options = (overrides: Partial<NodeSettings>): RunNodeOptions => ({
     l1RpcUrl: anvil.url,
     rollupAddress: '0x0000000000000000000000000000000000000001',
     port: 0,
@@ -50,6 +51,14 @@ describe('startup faults give a clear error, never a hang or a bare stack trace'
   afterAll(async () => {
     await anvil.stop();
     await rm(root, { recursive: true, force: true });
+  });
+
+  it('a configuration without an L1 or a rollup contract names the flags and variables to set', async () => {
+    const config = resolveConfig({ flags: { '--port': '0', '--admin-port': '0' }, env: {} });
+    await expect(runNode({ config, logger, print: () => undefined })).rejects.toMatchObject({
+      code: 'CONFIG_INVALID',
+      message: expect.stringMatching(/--l1-rpc-urls \/ ETHEREUM_HOSTS.*--rollup-address \/ ROLLUP_CONTRACT_ADDRESS/),
+    });
   });
 
   it('an unreachable L1 names its URL', async () => {

@@ -4,14 +4,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { resolveAdminApiKey } from '../../adapters/rpc/adminApiKey.js';
+import { initialAdminConfig } from './fakeNode.js';
 import { postJson, rawRequest, startTestServers, TEST_ADMIN_KEY, type TestServers } from './harness.js';
 
 const probe = { jsonrpc: '2.0', id: 1, method: 'svcAdmin_getConfig', params: [] };
 
-/** With the key accepted, the (still empty) admin namespace answers -32601 with HTTP 200. */
+/** With the key accepted, svcAdmin_getConfig answers the node's configuration with HTTP 200. */
 const expectAuthorised = (reply: { status: number; json: unknown }) => {
   expect(reply.status).toBe(200);
-  expect(reply.json).toMatchObject({ id: 1, error: { code: -32601 } });
+  expect(reply.json).toEqual({ jsonrpc: '2.0', id: 1, result: initialAdminConfig });
 };
 
 const expectUnauthorised = (reply: { status: number; json: unknown; headers: Record<string, unknown> }) => {

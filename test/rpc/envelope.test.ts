@@ -222,7 +222,7 @@ describe('JSON-RPC envelope', () => {
     expect(over.json).toMatchObject({
       jsonrpc: '2.0',
       id: null,
-      error: { code: -32005, data: { limit: 'batchCallsMax', value: BATCH_CALLS_MAX, actual: BATCH_CALLS_MAX + 1 } },
+      error: { code: -32005, data: { limit: 'batchCallsMax', value: BATCH_CALLS_MAX, requested: BATCH_CALLS_MAX + 1 } },
     });
   });
 

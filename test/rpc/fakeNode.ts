@@ -1,8 +1,10 @@
 /**
  * A NodeService over a fixed, small chain, for the RPC tests: genesis (block 0), checkpoint 1 holding blocks 1 and 2
- * (published on L1), and block 3 proposed in checkpoint 2, not yet on L1. Any method can be overridden.
+ * (published on L1, slot 11, epoch 0), and block 3 proposed in checkpoint 2, not yet on L1. The admin side keeps a
+ * small configuration and pause flags, and runs a sequencer. Any method can be overridden, admin methods one by one.
  */
-import type { BlockQuery, BlockWithContext, NodeService } from '../../core/nodeService.js';
+import { NodeError } from '../../core/errors.js';
+import type { BlockQuery, BlockWithContext, CheckpointQuery, NodeAdmin, NodeService } from '../../core/nodeService.js';
 import type { Block, Checkpoint, Hex, L1RollupConstants, L2Tips, NodeInfo } from '../../spec/chain.js';
 
 /** A 32-byte hex whose value is `n` (distinct per role through the high word). */
@@ -116,23 +118,109 @@ function findBlock(query: BlockQuery): Block | undefined {
   }
 }
 
-export interface FakeNode extends NodeService {
-  /** Every call the RPC layer made, with its arguments as the node received them. */
-  readonly calls: { readonly method: string; readonly args: readonly unknown[] }[];
+/** What the fake node has synced from L1: up to slot 13 and the L1 block of that time; no epoch complete yet. */
+export const SYNCED_L2_SLOT = 13;
+export const SYNCED_L1_TIMESTAMP = 1_700_000_060n;
+
+function withContext(block: Block): BlockWithContext {
+  return block.checkpointNumber === 1 ? { block, checkpoint: checkpointOne } : { block };
 }
 
-export function createFakeNode(overrides: Partial<NodeService> = {}): FakeNode {
-  const calls: FakeNode['calls'] = [];
-  const base: NodeService = {
+const checkpoints: readonly Checkpoint[] = [checkpointOne];
+
+function findCheckpoint(query: CheckpointQuery): Checkpoint | undefined {
+  switch (query.kind) {
+    case 'number':
+      return checkpoints.find((checkpoint) => checkpoint.number === query.number);
+    case 'hash':
+      return checkpoints.find((checkpoint) => checkpoint.hash === query.hash);
+    case 'tag':
+      return checkpoints.find((checkpoint) => checkpoint.number === tips[query.tag].checkpoint.number);
+  }
+}
+
+/** The configuration the fake admin starts with. */
+export const initialAdminConfig = { archiverPollIntervalMs: 1_000, sequencer: { pollIntervalMs: 500 } } as const;
+
+export interface FakeAdminState {
+  syncPaused: boolean;
+  sequencerPaused: boolean;
+  config: Record<string, unknown>;
+}
+
+function createFakeAdmin(state: FakeAdminState): NodeAdmin {
+  return {
+    pauseSync: async () => {
+      state.syncPaused = true;
+    },
+    resumeSync: async () => {
+      state.syncPaused = false;
+    },
+    pauseSequencer: async () => {
+      state.sequencerPaused = true;
+    },
+    resumeSequencer: async () => {
+      state.sequencerPaused = false;
+    },
+    getConfig: () => state.config,
+    setConfig: async (patch) => {
+      const unknown = Object.keys(patch).filter((key) => !Object.hasOwn(state.config, key));
+      if (unknown.length > 0) {
+        throw new NodeError('INVALID_PARAMS', `unknown configuration keys: ${unknown.join(', ')}`, { keys: unknown });
+      }
+      state.config = { ...state.config, ...patch };
+    },
+  };
+}
+
+export type FakeNodeOverrides = Partial<Omit<NodeService, 'admin'>> & { readonly admin?: Partial<NodeAdmin> };
+
+export interface FakeNode extends NodeService {
+  /** Every call the RPC layer made, with its arguments as the node received them (admin calls as `admin.<name>`). */
+  readonly calls: { readonly method: string; readonly args: readonly unknown[] }[];
+  readonly adminState: FakeAdminState;
+}
+
+type Recorder = FakeNode['calls'];
+
+function recorded<T extends object>(target: T, prefix: string, calls: Recorder): T {
+  return Object.fromEntries(
+    Object.entries(target).map(([method, implementation]) => [
+      method,
+      (...args: unknown[]) => {
+        calls.push({ method: `${prefix}${method}`, args });
+        return (implementation as (...a: unknown[]) => unknown)(...args);
+      },
+    ]),
+  ) as T;
+}
+
+export function createFakeNode(overrides: FakeNodeOverrides = {}): FakeNode {
+  const calls: Recorder = [];
+  const adminState: FakeAdminState = {
+    syncPaused: false,
+    sequencerPaused: false,
+    config: structuredClone(initialAdminConfig) as Record<string, unknown>,
+  };
+  const { admin: adminOverrides, ...serviceOverrides } = overrides;
+  const base: Omit<NodeService, 'admin'> = {
     getBlockNumber: async (tip) => tipBlockNumber(tip ?? 'proposed'),
     getCheckpointNumber: async (tip) => tips[tip ?? 'checkpointed'].checkpoint.number,
     getChainTips: async () => tips,
     getBlock: async (query): Promise<BlockWithContext | undefined> => {
       const block = findBlock(query);
-      if (block === undefined) return undefined;
-      return block.checkpointNumber === 1 ? { block, checkpoint: checkpointOne } : { block };
+      return block === undefined ? undefined : withContext(block);
     },
-    getCheckpoint: async (checkpointNumber) => (checkpointNumber === 1 ? checkpointOne : undefined),
+    getCheckpoint: async (checkpointNumber) => findCheckpoint({ kind: 'number', number: checkpointNumber }),
+    getBlocks: async (from, limit) => blocks.slice(from, from + limit).map(withContext),
+    findCheckpoint: async (query) => findCheckpoint(query),
+    getCheckpoints: async (from, limit) =>
+      checkpoints.filter((checkpoint) => checkpoint.number >= from && checkpoint.number < from + limit),
+    getCheckpointsInEpoch: async (epoch) =>
+      checkpoints.filter((checkpoint) => Math.floor(checkpoint.header.slotNumber / l1Constants.epochDuration) === epoch),
+    getSyncedL2SlotNumber: () => SYNCED_L2_SLOT,
+    getSyncedL2EpochNumber: () => undefined,
+    getSyncedL1Timestamp: () => SYNCED_L1_TIMESTAMP,
     getL1Constants: () => l1Constants,
     getNodeInfo: () => nodeInfo,
     getNodeVersion: () => nodeInfo.nodeVersion,
@@ -141,15 +229,7 @@ export function createFakeNode(overrides: Partial<NodeService> = {}): FakeNode {
     getL1ContractAddresses: () => nodeInfo.l1ContractAddresses,
     isReady: () => true,
   };
-  const merged = { ...base, ...overrides };
-  const recorded = Object.fromEntries(
-    Object.entries(merged).map(([method, implementation]) => [
-      method,
-      (...args: unknown[]) => {
-        calls.push({ method, args });
-        return (implementation as (...a: unknown[]) => unknown)(...args);
-      },
-    ]),
-  ) as unknown as NodeService;
-  return { ...recorded, calls };
+  const service = recorded({ ...base, ...serviceOverrides }, '', calls);
+  const admin = recorded({ ...createFakeAdmin(adminState), ...adminOverrides }, 'admin.', calls);
+  return { ...service, admin, calls, adminState };
 }

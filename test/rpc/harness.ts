@@ -1,11 +1,10 @@
 /** Test servers on ephemeral ports, and a raw HTTP helper that shows exactly what the server sent. */
 import { request as httpRequest } from 'node:http';
 import { gunzipSync } from 'node:zlib';
-import type { NodeService } from '../../core/nodeService.js';
 import { startRpcServers, type RpcServers, type StartRpcServersOptions } from '../../adapters/rpc/jsonRpcServer.js';
 import type { AdminApiKey } from '../../adapters/rpc/adminApiKey.js';
 import { hashAdminApiKey } from '../../adapters/rpc/adminApiKey.js';
-import { createFakeNode, type FakeNode } from './fakeNode.js';
+import { createFakeNode, type FakeNode, type FakeNodeOverrides } from './fakeNode.js';
 
 export const TEST_ADMIN_KEY = 'test-admin-key-0123456789';
 export const testAdminAuth: AdminApiKey = { mode: 'enabled', keyHash: hashAdminApiKey(TEST_ADMIN_KEY) };
@@ -15,7 +14,7 @@ export interface TestServers extends RpcServers {
 }
 
 export async function startTestServers(
-  overrides: Partial<NodeService> = {},
+  overrides: FakeNodeOverrides = {},
   options: Partial<Omit<StartRpcServersOptions, 'node'>> = {},
 ): Promise<TestServers> {
   const node = createFakeNode(overrides);

@@ -1,0 +1,79 @@
+/**
+ * The `svc` command line: `svc start --local-network` (an L1, the rollup contract and a node with a sequencer, all
+ * on this machine) and `svc start --node` (a node on an existing L1 and rollup contract). Every other option comes
+ * from the configuration schema (spec/config/schema.ts).
+ */
+import { Command } from 'commander';
+import { NODE_VERSION } from '../../spec/constants.js';
+import { ConfigError } from '../../spec/config/configError.js';
+import { loadConfig } from '../config/loadConfig.js';
+import type { ResolvedConfig } from '../config/resolveConfig.js';
+import { createPinoLogger } from '../logger/pinoLogger.js';
+import { runLocalNetwork } from '../node/localNetwork.js';
+import { nodeStartValues } from '../node/nodeConfig.js';
+import { runNode, type RunNodeIo } from '../node/runNode.js';
+import { addConfigOptions, configHelpTable, flagsOf } from './configOptions.js';
+
+/** A mistake in how svc was called: exit code 2. */
+export class UsageError extends Error {}
+
+export const EXIT_CODE_FAILURE = 1;
+export const EXIT_CODE_USAGE = 2;
+
+async function startNode(config: ResolvedConfig, io: RunNodeIo) {
+  const start = nodeStartValues(config.values);
+  if (config.values.dataDirectory !== undefined) io.print(`data directory: ${config.values.dataDirectory}`);
+  io.print(`L1 RPC URL: ${start.l1RpcUrl}`);
+  io.print(`rollup contract: ${start.rollupAddress}`);
+  return runNode({ config, ...io });
+}
+
+function stopOnSignals(running: { stop(): Promise<void> }, io: RunNodeIo): void {
+  let stopping = false;
+  const shutdown = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    io.logger.info('shutting down', { signal });
+    running.stop().then(
+      () => process.exit(0),
+      (error: unknown) => {
+        process.stderr.write(`error while stopping: ${(error as Error).message}\n`);
+        process.exit(EXIT_CODE_FAILURE);
+      },
+    );
+  };
+  process.on('SIGINT', () => shutdown('SIGINT'));
+  process.on('SIGTERM', () => shutdown('SIGTERM'));
+}
+
+export function buildProgram(): Command {
+  const program = new Command('svc').description('Rollup node (4.x JSON-RPC service)').version(NODE_VERSION);
+  program.addHelpText('after', configHelpTable());
+  const start = program
+    .command('start')
+    .description('start a node (--node) or a whole local network with its own L1 (--local-network)')
+    .option('--local-network', 'run anvil as L1, deploy the rollup contract, and run a node with a sequencer')
+    .option('--node', 'run a node against an existing L1 and rollup contract');
+  const configFlags = addConfigOptions(start);
+  start.action(async (_options: unknown, command: Command) => {
+    const mode = command.opts<{ localNetwork?: boolean; node?: boolean }>();
+    if (mode.localNetwork === mode.node) throw new UsageError('choose exactly one of --local-network and --node');
+    const config = await loadConfig({ flags: flagsOf(command, configFlags), env: process.env });
+    const io: RunNodeIo = { logger: createPinoLogger({ level: config.values.logLevel }), print: (line) => process.stdout.write(`${line}\n`) };
+    const running = mode.localNetwork ? await runLocalNetwork({ config, ...io }) : await startNode(config, io);
+    stopOnSignals(running, io);
+  });
+  return program;
+}
+
+/** Runs svc on `argv`: one line on stderr for an error, exit code 2 for a usage or configuration error, else 1. */
+export async function runCli(argv: readonly string[]): Promise<void> {
+  try {
+    await buildProgram().parseAsync([...argv]);
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    process.stderr.write(`svc: ${message}\n`);
+    if (process.env.SVC_DEBUG) process.stderr.write(`${(error as Error).stack ?? ''}\n`);
+    process.exit(error instanceof UsageError || error instanceof ConfigError ? EXIT_CODE_USAGE : EXIT_CODE_FAILURE);
+  }
+}

@@ -1,0 +1,79 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError } from '../../spec/config/configError.js';
+import { resolveConfig } from '../config/resolveConfig.js';
+import { configFromSettings, coreConfigUpdateOf, coreNodeConfigOf, nodeStartValues, rpcLimitsOf } from './nodeConfig.js';
+
+const PUBLISHER = `0x${'99'.repeat(20)}` as const;
+const ROLLUP = `0x${'01'.repeat(20)}` as const;
+const KEY = `0x${'11'.repeat(32)}`;
+
+describe('mapping the configuration onto the core', () => {
+  it('gives the core its archiver interval and sequencer settings, the coinbase defaulting to the publisher', () => {
+    const { values } = resolveConfig({ env: { ARCHIVER_POLLING_INTERVAL_MS: '750', SEQ_POLLING_INTERVAL_MS: '100', SEQ_L1_PUBLISHING_TIME_ALLOWANCE_IN_SLOT: '12' } });
+    expect(coreNodeConfigOf(values, ROLLUP, PUBLISHER)).toEqual({
+      rollupAddress: ROLLUP,
+      archiverPollIntervalMs: 750,
+      sequencer: { blockDurationMs: 6000, l1PublishingTimeAllowanceInSlotSeconds: 12, pollIntervalMs: 100, coinbase: PUBLISHER, feeRecipient: `0x${'00'.repeat(32)}` },
+    });
+    expect(coreNodeConfigOf(values, ROLLUP, undefined)).toEqual({ rollupAddress: ROLLUP, archiverPollIntervalMs: 750 });
+  });
+
+  it('turns a setConfig change into the core update of the fields it touches', () => {
+    const { values } = resolveConfig({ env: { SEQ_COINBASE: `0x${'cc'.repeat(20)}` } });
+    const next = { ...values, sequencerPollingIntervalMs: 50, archiverPollingIntervalMs: 2000, sequencerCoinbase: undefined };
+    expect(coreConfigUpdateOf({ sequencerPollingIntervalMs: 50, archiverPollingIntervalMs: 2000, sequencerCoinbase: undefined, p2pRpcPriceBumpPercentage: 5 }, next, PUBLISHER)).toEqual({
+      archiverPollIntervalMs: 2000,
+      sequencer: { pollIntervalMs: 50, coinbase: PUBLISHER },
+    });
+    expect(coreConfigUpdateOf({ botMinFeePadding: 1 }, values, undefined)).toEqual({});
+    expect(() => coreConfigUpdateOf({ sequencerBlockDurationMs: 1000 }, values, undefined)).toThrow('no sequencer runs on this node, so sequencerBlockDurationMs cannot be changed');
+  });
+
+  it('gives each listener its limits', () => {
+    const { values } = resolveConfig({ env: { SVC_RPC_BLOCKS_PER_CALL_MAX: '7', SVC_RPC_ADMIN_BODY_BYTES_MAX: '2048' } });
+    expect(rpcLimitsOf(values, 'public')).toMatchObject({ blocksPerCallMax: 7, bodyBytesMax: 1024 * 1024 });
+    expect(rpcLimitsOf(values, 'admin')).toMatchObject({ blocksPerCallMax: 7, bodyBytesMax: 2048 });
+  });
+});
+
+describe('what a node needs to start', () => {
+  it('names every missing value with its flag and variable', () => {
+    const { values } = resolveConfig({ env: { SEQ_ENABLED: 'true', SVC_PROVER_NODE: 'true' } });
+    let error: unknown;
+    try {
+      nodeStartValues(values);
+    } catch (caught) {
+      error = caught;
+    }
+    expect(error).toBeInstanceOf(ConfigError);
+    expect((error as ConfigError).problems.map((p) => p.message)).toEqual([
+      'the node needs the URL of an L1 JSON-RPC endpoint: set --l1-rpc-urls / ETHEREUM_HOSTS',
+      'the node needs the L1 address of the rollup contract: set --rollup-address / ROLLUP_CONTRACT_ADDRESS',
+      '--sequencer needs the key of the L1 account it publishes from: set --sequencer.publisherPrivateKey / SEQ_PUBLISHER_PRIVATE_KEY',
+      '--prover-node / SVC_PROVER_NODE: the prover is not part of this node version yet',
+    ]);
+  });
+
+  it('takes the first L1 URL, and the publisher key only with --sequencer', () => {
+    const base = { ETHEREUM_HOSTS: 'http://a:8545, http://b:8545', ROLLUP_CONTRACT_ADDRESS: ROLLUP, SEQ_PUBLISHER_PRIVATE_KEY: KEY };
+    expect(nodeStartValues(resolveConfig({ env: base }).values)).toEqual({ l1RpcUrl: 'http://a:8545', rollupAddress: ROLLUP });
+    expect(nodeStartValues(resolveConfig({ env: { ...base, SEQ_ENABLED: '1' } }).values).sequencerPrivateKey).toBe(KEY);
+  });
+});
+
+describe('the settings form', () => {
+  it('becomes a configuration over the defaults, recorded as programmatic', () => {
+    const config = configFromSettings({
+      l1RpcUrl: 'http://127.0.0.1:8545',
+      rollupAddress: ROLLUP,
+      port: 0,
+      adminPort: 0,
+      adminHost: '127.0.0.1',
+      adminApiKey: { disabled: true, reset: false },
+      sequencerPrivateKey: KEY as `0x${string}`,
+      sequencerTiming: { blockDurationMs: 1000, l1PublishingTimeAllowanceInSlotSeconds: 2 },
+    });
+    expect(config.values).toMatchObject({ l1RpcUrls: ['http://127.0.0.1:8545'], port: 0, disableAdminApiKey: true, sequencerEnabled: true, sequencerBlockDurationMs: 1000 });
+    expect(config.sources).toMatchObject({ port: 'programmatic', dataDirectory: 'unset', logLevel: 'default' });
+  });
+});

@@ -1,0 +1,155 @@
+/**
+ * The effective configuration (adapters/config) mapped onto what the core and the RPC listeners take: the core's
+ * NodeConfig at startup, a NodeConfigUpdate for each svcAdmin_setConfig, the listeners' limits. Also the settings
+ * form of runNode (a flat object, for tests and embedding), turned into a configuration like any other source.
+ */
+import type { NodeConfig, NodeConfigUpdate } from '../../core/node/node.js';
+import { NodeError } from '../../core/errors.js';
+import type { SequencerConfig } from '../../core/sequencer/sequencerDuties.js';
+import type { Hex } from '../../spec/chain.js';
+import { zeroHex } from '../../spec/codec/bytes.js';
+import { ConfigError, type ConfigProblem } from '../../spec/config/configError.js';
+import { configSchema, optionNames, type ConfigKey, type ConfigPatch, type ConfigValues } from '../../spec/config/schema.js';
+import type { RpcLimits } from '../../spec/rpc/limits.js';
+import { overrideConfig, resolveConfig, type ResolvedConfig } from '../config/resolveConfig.js';
+
+/** What a node needs from its configuration to start, once checked. */
+export interface NodeStartValues {
+  /** The first of `l1RpcUrls`. */
+  readonly l1RpcUrl: string;
+  readonly rollupAddress: Hex;
+  /** Set when this node runs a sequencer. */
+  readonly sequencerPrivateKey?: Hex;
+}
+
+const missing = (key: ConfigKey, what: string): ConfigProblem => ({
+  kind: 'missing',
+  name: configSchema[key].flag,
+  message: `${what}: set ${optionNames(configSchema[key])}`,
+});
+
+/** Checks what starting a node needs; every missing value is named in one CONFIG_INVALID error. */
+export function nodeStartValues(values: ConfigValues): NodeStartValues {
+  const problems: ConfigProblem[] = [];
+  const l1RpcUrl = values.l1RpcUrls?.[0];
+  if (l1RpcUrl === undefined) problems.push(missing('l1RpcUrls', 'the node needs the URL of an L1 JSON-RPC endpoint'));
+  if (values.rollupAddress === undefined) problems.push(missing('rollupAddress', 'the node needs the L1 address of the rollup contract'));
+  if (values.sequencerEnabled && values.sequencerPublisherPrivateKey === undefined) {
+    problems.push(missing('sequencerPublisherPrivateKey', `${configSchema.sequencerEnabled.flag} needs the key of the L1 account it publishes from`));
+  }
+  if (values.proverNode) {
+    problems.push({ kind: 'invalidValue', name: configSchema.proverNode.flag, message: `${optionNames(configSchema.proverNode)}: the prover is not part of this node version yet` });
+  }
+  if (problems.length > 0 || l1RpcUrl === undefined || values.rollupAddress === undefined) throw new ConfigError('CONFIG_INVALID', problems);
+  return {
+    l1RpcUrl,
+    rollupAddress: values.rollupAddress,
+    ...(values.sequencerEnabled && values.sequencerPublisherPrivateKey !== undefined ? { sequencerPrivateKey: values.sequencerPublisherPrivateKey } : {}),
+  };
+}
+
+/** The sequencer's settings; the coinbase defaults to the publisher's address, the fee recipient to zero. */
+export function sequencerConfigOf(values: ConfigValues, publisherAddress: Hex): SequencerConfig {
+  return {
+    blockDurationMs: values.sequencerBlockDurationMs,
+    l1PublishingTimeAllowanceInSlotSeconds: values.sequencerL1PublishingTimeAllowanceInSlotSeconds,
+    pollIntervalMs: values.sequencerPollingIntervalMs,
+    coinbase: values.sequencerCoinbase ?? publisherAddress,
+    feeRecipient: values.sequencerFeeRecipient ?? zeroHex(32),
+  };
+}
+
+/** The core's configuration; `publisherAddress` is set exactly when the node runs a sequencer. */
+export function coreNodeConfigOf(values: ConfigValues, rollupAddress: Hex, publisherAddress: Hex | undefined): NodeConfig {
+  return {
+    rollupAddress,
+    archiverPollIntervalMs: values.archiverPollingIntervalMs,
+    ...(publisherAddress !== undefined ? { sequencer: sequencerConfigOf(values, publisherAddress) } : {}),
+  };
+}
+
+/** Runtime options the core's SequencerConfig holds, by the field they set. */
+const SEQUENCER_FIELDS = {
+  sequencerBlockDurationMs: 'blockDurationMs',
+  sequencerL1PublishingTimeAllowanceInSlotSeconds: 'l1PublishingTimeAllowanceInSlotSeconds',
+  sequencerPollingIntervalMs: 'pollIntervalMs',
+  sequencerCoinbase: 'coinbase',
+  sequencerFeeRecipient: 'feeRecipient',
+} as const satisfies Partial<Record<ConfigKey, keyof SequencerConfig>>;
+
+/**
+ * The core's share of a setConfig change. Options the core has no use for yet (validator limits, p2p, bot) change
+ * only the shown configuration. Sequencer options on a node without a sequencer are refused (OPERATION_REFUSED).
+ */
+export function coreConfigUpdateOf(change: ConfigPatch, next: ConfigValues, publisherAddress: Hex | undefined): NodeConfigUpdate {
+  const sequencerKeys = (Object.keys(SEQUENCER_FIELDS) as (keyof typeof SEQUENCER_FIELDS)[]).filter((key) => Object.hasOwn(change, key));
+  if (sequencerKeys.length > 0 && publisherAddress === undefined) {
+    throw new NodeError('OPERATION_REFUSED', `no sequencer runs on this node, so ${sequencerKeys.join(', ')} cannot be changed`, { keys: sequencerKeys });
+  }
+  const sequencer = publisherAddress === undefined ? undefined : sequencerConfigOf(next, publisherAddress);
+  const sequencerUpdate = Object.fromEntries(sequencerKeys.map((key) => [SEQUENCER_FIELDS[key], sequencer?.[SEQUENCER_FIELDS[key]]])) as Partial<SequencerConfig>;
+  return {
+    ...(Object.hasOwn(change, 'archiverPollingIntervalMs') ? { archiverPollIntervalMs: next.archiverPollingIntervalMs } : {}),
+    ...(sequencerKeys.length > 0 ? { sequencer: sequencerUpdate } : {}),
+  };
+}
+
+/** The limits of one listener. */
+export function rpcLimitsOf(values: ConfigValues, listener: 'public' | 'admin'): RpcLimits {
+  return {
+    bodyBytesMax: listener === 'public' ? values.rpcPublicBodyBytesMax : values.rpcAdminBodyBytesMax,
+    batchCallsMax: values.rpcBatchCallsMax,
+    requestTimeoutMs: values.rpcRequestTimeoutMs,
+    blocksPerCallMax: values.rpcBlocksPerCallMax,
+    checkpointsPerCallMax: values.rpcCheckpointsPerCallMax,
+    checkpointDataEntriesPerCallMax: values.rpcCheckpointDataEntriesPerCallMax,
+    txsPerCallMax: values.rpcTxsPerCallMax,
+    txHashesPerCallMax: values.rpcTxHashesPerCallMax,
+    leavesPerQueryMax: values.rpcLeavesPerQueryMax,
+    tagsPerQueryMax: values.rpcTagsPerQueryMax,
+    logsPerTagMax: values.rpcLogsPerTagMax,
+  };
+}
+
+/** The flat settings form of runNode: what tests and embedding programs give instead of a resolved configuration. */
+export interface NodeSettings {
+  readonly l1RpcUrl: string;
+  readonly l1ChainId?: number;
+  readonly rollupAddress: Hex;
+  /** Without one, the chain lives in memory and the admin key is new each start. */
+  readonly dataDirectory?: string;
+  readonly port: number;
+  readonly adminPort: number;
+  readonly adminHost: string;
+  readonly adminApiKey: { readonly disabled: boolean; readonly reset: boolean; readonly presetKeyHash?: string };
+  /** Runs a sequencer publishing from this key. */
+  readonly sequencerPrivateKey?: Hex;
+  /** Sequencer timing (defaults: 6 s blocks, 24 s kept for L1 inclusion). */
+  readonly sequencerTiming?: { readonly blockDurationMs: number; readonly l1PublishingTimeAllowanceInSlotSeconds: number };
+}
+
+/** Values that are set, without the undefined ones (which overrideConfig would read as "back to the default"). */
+export function definedValues(values: { readonly [K in ConfigKey]?: ConfigValues[K] | undefined }): Partial<ConfigValues> {
+  return Object.fromEntries(Object.entries(values).filter(([, value]) => value !== undefined)) as Partial<ConfigValues>;
+}
+
+/** The settings over the defaults (no flags, no environment), each recorded with source 'programmatic'. */
+export function configFromSettings(settings: Omit<NodeSettings, 'l1RpcUrl' | 'rollupAddress'> & Partial<Pick<NodeSettings, 'l1RpcUrl' | 'rollupAddress'>>, extra: Partial<ConfigValues> = {}): ResolvedConfig {
+  const values = definedValues({
+    l1RpcUrls: settings.l1RpcUrl === undefined ? undefined : [settings.l1RpcUrl],
+    l1ChainId: settings.l1ChainId,
+    rollupAddress: settings.rollupAddress,
+    dataDirectory: settings.dataDirectory,
+    port: settings.port,
+    adminPort: settings.adminPort,
+    adminHost: settings.adminHost,
+    disableAdminApiKey: settings.adminApiKey.disabled,
+    resetAdminApiKey: settings.adminApiKey.reset,
+    adminApiKeyHash: settings.adminApiKey.presetKeyHash,
+    sequencerEnabled: settings.sequencerPrivateKey !== undefined ? true : undefined,
+    sequencerPublisherPrivateKey: settings.sequencerPrivateKey,
+    sequencerBlockDurationMs: settings.sequencerTiming?.blockDurationMs,
+    sequencerL1PublishingTimeAllowanceInSlotSeconds: settings.sequencerTiming?.l1PublishingTimeAllowanceInSlotSeconds,
+  });
+  return overrideConfig(resolveConfig({ env: {} }), { ...values, ...extra }, 'programmatic');
+}

@@ -1,0 +1,3 @@
+import type { MethodHandler } from '../methodHandler.js';
+
+export const svcAdmin_getConfig: MethodHandler<'svcAdmin_getConfig'> = (node) => node.admin.getConfig();

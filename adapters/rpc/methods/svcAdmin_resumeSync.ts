@@ -1,0 +1,3 @@
+import type { MethodHandler } from '../methodHandler.js';
+
+export const svcAdmin_resumeSync: MethodHandler<'svcAdmin_resumeSync'> = (node) => node.admin.resumeSync();

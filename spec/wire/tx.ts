@@ -1,0 +1,168 @@
+/**
+ * Wire shapes of transactions (this project's layouts; PROTOCOL.md, Transactions and fees, lists what a tx carries,
+ * and fixes TxReceipt's fields):
+ *
+ * Tx = { txHash, chainId, version, anchorBlockHash, expirationTimestamp, feePayer,
+ *        gasSettings: { gasLimits: Gas, maxFeesPerGas: GasFees, maxPriorityFeesPerGas: GasFees },
+ *        sideEffects: { nullifiers (at least one), noteHashes, privateLogs: PrivateLog[],
+ *                       l2ToL1Messages: { recipient, content }[],
+ *                       contractClassPublications: ContractClassPublic[],
+ *                       contractInstancePublications: ContractInstanceWithAddress[] },
+ *        publicCalls: { setup: PublicCall[], appLogic: PublicCall[], teardown: PublicCall | null },
+ *        proof }
+ *   Gas = { daGas, l2Gas } (numbers). PublicCall = { contractAddress, msgSender, isStaticCall, calldata: Fr[] },
+ *   calldata[0] being the function selector. `txHash` hashes everything but the proof; a tx answered without its
+ *   proof carries `proof: "0x"`.
+ * TxEffect = { txHash, executionResult, transactionFee, noteHashes, nullifiers, l2ToL1Messages: Fr[] (each message's
+ *              hash, the leaf the L1 outbox checks), publicDataWrites: { leafSlot, value }[], privateLogs,
+ *              publicLogs: { contractAddress, tag, fields }[] }
+ * IndexedTxEffect = { data: TxEffect, l2BlockNumber, l2BlockHash, txIndexInBlock }
+ * executionResult: 'success', or the phase that reverted: 'appLogicReverted', 'teardownReverted', 'bothReverted'.
+ * TxReceipt: { txHash, status: 'dropped' } (not found) | { txHash, status: 'pending', tx? } |
+ *            { txHash, status: 'proposed' | 'checkpointed' | 'proven' | 'finalized', blockNumber, blockHash,
+ *              executionResult, transactionFee, txEffect? }
+ * TxValidationResult = { valid: true } | { valid: false, reasons: string[] (at least one) }
+ * PublicSimulationOutput = { executionResult, gasUsed: { totalGas: Gas, publicGas: Gas }, publicReturnValues: Fr[][]
+ *                            (one entry per public call, setup then app logic then teardown) }
+ * SimulationOverrides = { publicStorage?: { contractAddress, slot, value }[], contractInstances?:
+ *                         ContractInstanceWithAddress[] }
+ * AllowedElement = { kind: 'instance', address, selector, onlySelf, rejectNullMsgSender, calldataLength } |
+ *                  { kind: 'class', classId, selector, onlySelf, rejectNullMsgSender, calldataLength }
+ *   (the `I:`/`C:` entries of the setup allow list; calldataLength null when the entry does not fix it).
+ */
+import { z } from 'zod';
+import { gasFees } from './block.js';
+import { contractClassPublic, contractInstanceWithAddress } from './contracts.js';
+import {
+  aztecAddress,
+  bigUint,
+  blockHash,
+  blockNumber,
+  ethAddress,
+  fr,
+  functionSelector,
+  hexBytes,
+  safeUint,
+  txHash,
+} from './scalars.js';
+
+export const gas = z.object({ daGas: safeUint, l2Gas: safeUint });
+
+export const gasSettings = z.object({ gasLimits: gas, maxFeesPerGas: gasFees, maxPriorityFeesPerGas: gasFees });
+
+export const privateLog = z.object({ tag: fr, fields: z.array(fr) });
+export const publicLog = z.object({ contractAddress: aztecAddress, tag: fr, fields: z.array(fr) });
+export const l2ToL1Message = z.object({ recipient: ethAddress, content: fr });
+export const publicCall = z.object({
+  contractAddress: aztecAddress,
+  msgSender: aztecAddress,
+  isStaticCall: z.boolean(),
+  calldata: z.array(fr),
+});
+export const publicDataWrite = z.object({ leafSlot: fr, value: fr });
+
+export const tx = z.object({
+  txHash,
+  chainId: safeUint,
+  version: safeUint,
+  anchorBlockHash: blockHash,
+  expirationTimestamp: bigUint,
+  feePayer: aztecAddress,
+  gasSettings,
+  sideEffects: z.object({
+    nullifiers: z.array(fr).min(1, { error: 'a tx emits at least one nullifier' }),
+    noteHashes: z.array(fr),
+    privateLogs: z.array(privateLog),
+    l2ToL1Messages: z.array(l2ToL1Message),
+    contractClassPublications: z.array(contractClassPublic),
+    contractInstancePublications: z.array(contractInstanceWithAddress),
+  }),
+  publicCalls: z.object({ setup: z.array(publicCall), appLogic: z.array(publicCall), teardown: publicCall.nullable() }),
+  proof: hexBytes,
+});
+
+export const EXECUTION_RESULTS = ['success', 'appLogicReverted', 'teardownReverted', 'bothReverted'] as const;
+export const executionResult = z.enum(EXECUTION_RESULTS);
+
+export const txEffect = z.object({
+  txHash,
+  executionResult,
+  transactionFee: bigUint,
+  noteHashes: z.array(fr),
+  nullifiers: z.array(fr),
+  l2ToL1Messages: z.array(fr),
+  publicDataWrites: z.array(publicDataWrite),
+  privateLogs: z.array(privateLog),
+  publicLogs: z.array(publicLog),
+});
+
+export const indexedTxEffect = z.object({ data: txEffect, l2BlockNumber: blockNumber, l2BlockHash: blockHash, txIndexInBlock: safeUint });
+
+export const TX_RECEIPT_MINED_STATUSES = ['proposed', 'checkpointed', 'proven', 'finalized'] as const;
+
+export const txReceipt = z.discriminatedUnion('status', [
+  z.object({ txHash, status: z.literal('dropped') }),
+  z.object({ txHash, status: z.literal('pending'), tx: tx.optional() }),
+  z.object({
+    txHash,
+    status: z.enum(TX_RECEIPT_MINED_STATUSES),
+    blockNumber,
+    blockHash,
+    executionResult,
+    transactionFee: bigUint,
+    txEffect: txEffect.optional(),
+  }),
+]);
+
+/** `GetTxReceiptOptions`; unknown keys are refused. */
+export const getTxReceiptOptions = z.strictObject({
+  /** Attach the full tx effect to a mined receipt. */
+  includeTxEffect: z.boolean().optional(),
+  /** Attach the pooled tx to a pending receipt. */
+  includePendingTx: z.boolean().optional(),
+  /** Keep the proof on the attached pending tx; meaningful only with includePendingTx. */
+  includeProof: z.boolean().optional(),
+});
+
+/** `GetTxByHashOptions`: proofs are stripped unless includeProof is set. */
+export const getTxByHashOptions = z.strictObject({ includeProof: z.boolean().optional() });
+
+/** Options of svc_isValidTx. */
+export const isValidTxOptions = z.strictObject({
+  /** Validate for a simulation: checks that need the final proof are skipped. */
+  isSimulation: z.boolean().optional(),
+  /** Do not require the fee payer to cover the tx's maximum fee. */
+  skipFeeEnforcement: z.boolean().optional(),
+});
+
+export const txValidationResult = z.discriminatedUnion('valid', [
+  z.object({ valid: z.literal(true) }),
+  z.object({ valid: z.literal(false), reasons: z.array(z.string()).min(1) }),
+]);
+
+export const publicSimulationOutput = z.object({
+  executionResult,
+  gasUsed: z.object({ totalGas: gas, publicGas: gas }),
+  publicReturnValues: z.array(z.array(fr)),
+});
+
+/** `SimulationOverrides`: state applied to an ephemeral fork before simulating; unknown keys are refused. */
+export const simulationOverrides = z.strictObject({
+  publicStorage: z.array(z.strictObject({ contractAddress: aztecAddress, slot: fr, value: fr })).optional(),
+  contractInstances: z.array(contractInstanceWithAddress).optional(),
+});
+
+const allowedElementFlags = {
+  selector: functionSelector,
+  onlySelf: z.boolean(),
+  rejectNullMsgSender: z.boolean(),
+  calldataLength: safeUint.nullable(),
+};
+
+export const allowedElement = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('instance'), address: aztecAddress, ...allowedElementFlags }),
+  z.object({ kind: z.literal('class'), classId: fr, ...allowedElementFlags }),
+]);
+
+export type TxValue = z.output<typeof tx>;
+export type TxReceiptValue = z.output<typeof txReceipt>;

@@ -1,0 +1,139 @@
+/**
+ * Every method of the table, over the real HTTP listeners with the fake node: methods the node answers today return
+ * a result their result codec accepts; methods whose subsystem this node version lacks answer -32004 naming it; and
+ * each method exists on its own listener only (-32601 on the other).
+ */
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { SUBSYSTEM_NAMES, type Subsystem } from '../../core/errors.js';
+import type { RpcNamespace } from '../../spec/rpc/methodDefinition.js';
+import { rpcMethodList, rpcMethods, type RpcMethodName } from '../../spec/rpc/methods.js';
+import { blockHashOf, hex32 } from './fakeNode.js';
+import { rpc, startTestServers, TEST_ADMIN_KEY, type TestServers } from './harness.js';
+import { checkpointOneHash, sampleAztecAddress, sampleEthAddress, sampleFr, sampleTx, sampleTxHash } from './wireSamples.js';
+
+/** A well-formed call: answered from the node, or refused because a subsystem is not built yet. */
+type Sample =
+  | { readonly params: readonly unknown[]; readonly answered: true }
+  | { readonly params: readonly unknown[]; readonly missing: Subsystem | 'archiver rollback' };
+
+const answered = (...params: unknown[]): Sample => ({ params, answered: true });
+const missing =
+  (subsystem: Subsystem | 'archiver rollback') =>
+  (...params: unknown[]): Sample => ({ params, missing: subsystem });
+
+const samples: Record<RpcMethodName, Sample> = {
+  svc_getBlockNumber: answered('checkpointed'),
+  svc_getCheckpointNumber: answered('proven'),
+  svc_getChainTips: answered(),
+  svc_getL1Constants: answered(),
+  svc_getSyncedL2SlotNumber: answered(),
+  svc_getSyncedL2EpochNumber: answered(),
+  svc_getSyncedL1Timestamp: answered(),
+  svc_getBlock: answered(1, { includeTransactions: true }),
+  svc_getBlockData: answered('latest'),
+  svc_getBlocks: answered(0, 10, { includeL1PublishInfo: true }),
+  svc_getCheckpoint: answered({ hash: checkpointOneHash }, { includeBlocks: true }),
+  svc_getCheckpoints: answered(1, 5),
+  svc_getCheckpointsData: answered({ epoch: 0 }),
+  svc_sendTx: missing('txPool')(sampleTx),
+  svc_getTxReceipt: missing('txPool')(sampleTxHash, { includeTxEffect: true }),
+  svc_getTxEffect: missing('txPool')(sampleTxHash),
+  svc_getTxByHash: missing('txPool')(sampleTxHash, { includeProof: true }),
+  svc_getTxsByHash: missing('txPool')([sampleTxHash, hex32(2)]),
+  svc_getPendingTxs: missing('txPool')(10, sampleTxHash),
+  svc_getPendingTxCount: missing('txPool')(),
+  svc_isValidTx: missing('publicExecution')(sampleTx, { isSimulation: true }),
+  svc_simulatePublicCalls: missing('publicExecution')(sampleTx, true, {
+    publicStorage: [{ contractAddress: sampleAztecAddress, slot: hex32(1), value: hex32(2) }],
+  }),
+  svc_getPublicStorageAt: missing('worldState')('latest', sampleAztecAddress, sampleFr),
+  svc_getWorldStateSyncStatus: missing('worldState')(),
+  svc_findLeavesIndexes: missing('worldState')(2, 1, [sampleFr]),
+  svc_getNullifierMembershipWitness: missing('worldState')(blockHashOf(1), sampleFr),
+  svc_getLowNullifierMembershipWitness: missing('worldState')({ number: 1 }, sampleFr),
+  svc_getPublicDataWitness: missing('worldState')('finalized', sampleFr),
+  svc_getBlockHashMembershipWitness: missing('worldState')('latest', blockHashOf(1)),
+  svc_getNoteHashMembershipWitness: missing('worldState')(3, sampleFr),
+  svc_getL1ToL2MessageMembershipWitness: missing('worldState')('latest', sampleFr),
+  svc_getL1ToL2MessageCheckpoint: missing('messages')(sampleFr),
+  svc_getL2ToL1MembershipWitness: missing('messages')(sampleTxHash, sampleFr, { index: 0 }),
+  svc_getL2ToL1Messages: missing('messages')(0),
+  svc_getPrivateLogsByTags: missing('logs')({ tags: [sampleFr], includeEffects: true }),
+  svc_getPublicLogsByTags: missing('logs')({ contractAddress: sampleAztecAddress, tags: [sampleFr] }),
+  svc_getContractClass: missing('contracts')(sampleFr),
+  svc_getContract: missing('contracts')(sampleAztecAddress),
+  svc_getCurrentMinFees: missing('fees')(),
+  svc_getPredictedMinFees: missing('fees')('limit'),
+  svc_getMaxPriorityFees: missing('txPool')(),
+  svc_isReady: answered(),
+  svc_getNodeInfo: answered(),
+  svc_getNodeVersion: answered(),
+  svc_getVersion: answered(),
+  svc_getChainId: answered(),
+  svc_getL1ContractAddresses: answered(),
+  svc_getProtocolContractAddresses: missing('contracts')(),
+  svc_getEncodedEnr: missing('p2p')(),
+  svc_getValidatorsStats: missing('validator')(),
+  svc_getValidatorStats: missing('validator')(sampleEthAddress, '10', 20),
+  svc_getPeers: missing('p2p')(true),
+  svc_getCheckpointAttestationsForSlot: missing('p2p')('11', hex32(0xabc)),
+  svc_getProposalsForSlot: missing('p2p')('11'),
+  svc_getAllowedPublicSetup: missing('txPool')(),
+  svcAdmin_getConfig: answered(),
+  svcAdmin_setConfig: answered({ archiverPollIntervalMs: 2_000 }),
+  svcAdmin_pauseSync: answered(),
+  svcAdmin_resumeSync: answered(),
+  svcAdmin_pauseSequencer: answered(),
+  svcAdmin_resumeSequencer: answered(),
+  svcAdmin_rollbackTo: missing('archiver rollback')(1, false, true),
+  svcAdmin_startSnapshotUpload: missing('snapshots')('file:///tmp/snapshots'),
+  svcAdmin_getSlashOffenses: missing('slashing')('current'),
+  svcAdmin_reloadKeystore: missing('keystore')(),
+};
+
+let servers: TestServers;
+beforeAll(async () => {
+  servers = await startTestServers();
+});
+afterAll(async () => {
+  await servers.close();
+});
+
+const adminHeaders = { 'x-api-key': TEST_ADMIN_KEY };
+const call = (namespace: RpcNamespace, method: string, params: readonly unknown[]) =>
+  namespace === 'admin' ? rpc(servers.adminUrl, method, params, adminHeaders) : rpc(servers.publicUrl, method, params);
+const other = (namespace: RpcNamespace): RpcNamespace => (namespace === 'admin' ? 'public' : 'admin');
+
+describe('every method over HTTP', () => {
+  test.each(rpcMethodList)('$name answers on its own listener', async ({ name, namespace }) => {
+    const sample = samples[name];
+    const reply = await call(namespace, name, sample.params);
+    if ('answered' in sample) {
+      expect(reply.error).toBeUndefined();
+      expect(Object.hasOwn(reply, 'result')).toBe(true);
+      const decoded = rpcMethods[name].result.safeParse(reply.result);
+      expect(decoded.error).toBeUndefined();
+    } else {
+      const subsystemName = sample.missing === 'archiver rollback' ? 'archiver rollback' : SUBSYSTEM_NAMES[sample.missing];
+      expect(reply.error).toEqual({
+        code: -32004,
+        message: `the ${subsystemName} is not part of this node version yet`,
+        data: { code: 'SUBSYSTEM_DISABLED', subsystem: sample.missing, reason: 'notBuilt' },
+      });
+    }
+  });
+
+  test.each(rpcMethodList)('$name is -32601 on the other listener', async ({ name, namespace }) => {
+    const reply = await call(other(namespace), name, samples[name].params);
+    expect(reply.error).toEqual({ code: -32601, message: `Method not found: ${name}` });
+  });
+
+  test('methods whose subsystem is missing touch no node method', async () => {
+    const before = servers.node.calls.length;
+    for (const { name, namespace } of rpcMethodList) {
+      const sample = samples[name];
+      if ('missing' in sample) await call(namespace, name, sample.params);
+    }
+    expect(servers.node.calls.slice(before)).toEqual([]);
+  });
+});
