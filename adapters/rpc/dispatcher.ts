@@ -12,6 +12,7 @@ import { JSON_RPC_VERSION, type JsonRpcId, type JsonRpcReply, type JsonRpcRespon
 import { RPC_METHOD_NAME_ECHO_CHARS_MAX, type RpcLimits, type RpcListLimits } from '../../spec/rpc/limits.js';
 import { NAMESPACE_PREFIX, type MethodDefinition, type RpcNamespace } from '../../spec/rpc/methodDefinition.js';
 import { rpcMethodList } from '../../spec/rpc/methods.js';
+import { buildDiscoverDocument } from '../../spec/rpc/openrpc.js';
 import { rpcHandlers } from './handlers.js';
 import { RpcError, toRpcErrorObject } from './errors.js';
 import type { HandlerContext } from './methodHandler.js';
@@ -55,6 +56,13 @@ function routesOf(namespace: RpcNamespace): ReadonlyMap<string, Route> {
   }
   return routes;
 }
+
+/** The OpenRPC service-discovery method; not in the table, answered by every listener with its own document. */
+export const RPC_DISCOVER_METHOD = 'rpc.discover';
+
+/** Absent, `[]` or `{}`. */
+const hasNoParams = (params: unknown): boolean =>
+  params === undefined || (typeof params === 'object' && params !== null && Object.keys(params).length === 0);
 
 const failure = (id: JsonRpcId, code: number, message: string, data?: unknown): JsonRpcResponse =>
   data === undefined
@@ -116,8 +124,14 @@ export function createRpcDispatcher(options: RpcDispatcherOptions): RpcDispatche
   const routes = routesOf(options.namespace);
   const { node, logger, limits } = options;
   const context: HandlerContext = { limits };
+  let discoverDocument: unknown;
 
   async function execute(call: Call): Promise<unknown> {
+    if (call.method === RPC_DISCOVER_METHOD) {
+      if (!hasNoParams(call.params)) throw new RpcError(RpcErrorCode.INVALID_PARAMS, `Invalid params: ${RPC_DISCOVER_METHOD} takes no params`);
+      discoverDocument ??= buildDiscoverDocument(options.namespace);
+      return discoverDocument;
+    }
     const route = routes.get(call.method);
     if (route === undefined) {
       throw new RpcError(RpcErrorCode.METHOD_NOT_FOUND, `Method not found: ${echoName(call.method)}`);

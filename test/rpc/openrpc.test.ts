@@ -16,6 +16,7 @@ import { NAMESPACE_PREFIX, type RpcNamespace } from '../../spec/rpc/methodDefini
 import { rpcMethodList, rpcMethods } from '../../spec/rpc/methods.js';
 import { buildDiscoverDocument, buildOpenRpcDocument, wireJsonSchemaOf } from '../../spec/rpc/openrpc.js';
 import { bigUint, fr } from '../../spec/wire/scalars.js';
+import { postJson, startTestServers, TEST_ADMIN_KEY } from './harness.js';
 
 const root = new URL('../../', import.meta.url);
 const STALE = 'stale: run `npm run openrpc` (tsx adapters/rpc/writeOpenRpc.ts) and commit the result';
@@ -104,6 +105,23 @@ describe('rpc.discover', () => {
     for (const method of discovered.methods) expect(method.name.startsWith(NAMESPACE_PREFIX[namespace])).toBe(true);
     expect(discovered.info.version).toBe(NODE_VERSION);
     expect(discovered.components).toEqual(buildOpenRpcDocument().components);
+  });
+
+  test('each listener serves its own document; the admin one only with the key; no params accepted', async () => {
+    const servers = await startTestServers();
+    try {
+      const discover = (params?: unknown) => ({ jsonrpc: '2.0', id: 7, method: 'rpc.discover', ...(params === undefined ? {} : { params }) });
+      const pub = await postJson(servers.publicUrl, discover());
+      expect(pub.json).toEqual({ jsonrpc: '2.0', id: 7, result: JSON.parse(JSON.stringify(buildDiscoverDocument('public'))) });
+      const adminNoKey = await postJson(servers.adminUrl, discover([]));
+      expect(adminNoKey.status).toBe(401);
+      const admin = await postJson(servers.adminUrl, discover([]), { 'x-api-key': TEST_ADMIN_KEY });
+      expect(admin.json).toMatchObject({ id: 7, result: { methods: buildDiscoverDocument('admin').methods.map(({ name }) => expect.objectContaining({ name })) } });
+      const withParams = await postJson(servers.publicUrl, discover([1]));
+      expect(withParams.json).toMatchObject({ id: 7, error: { code: RpcErrorCode.INVALID_PARAMS, message: expect.stringMatching(/rpc\.discover takes no params/) } });
+    } finally {
+      await servers.close();
+    }
   });
 
   test('the two listeners together list the whole table', () => {
