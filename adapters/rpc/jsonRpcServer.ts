@@ -3,7 +3,7 @@
  * probes. HTTP 200 answers every JSON-RPC response, errors included; the exceptions are 401 (admin key), 413 (body
  * over the limit), 415 (not JSON), 204 (only notifications) and 404/405 for other paths and verbs.
  */
-import { createServer, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type RequestListener, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import express, { type ErrorRequestHandler, type Express, type RequestHandler } from 'express';
 import type { NodeService } from '../../core/nodeService.js';
@@ -86,7 +86,7 @@ function rpcRoute(dispatch: RpcDispatcher): RequestHandler {
       res.status(204).end();
       return;
     }
-    await sendJson(req, res, 200, reply);
+    await sendJson(req.headers, res, 200, reply);
   };
 }
 
@@ -138,6 +138,56 @@ export function createRpcApp(options: RpcAppOptions): Express {
   return app;
 }
 
+/**
+ * Whether a request is the common case the fast path answers without Express: `POST /` with a JSON content type,
+ * a declared Content-Length within the body limit, and no content coding. Everything else (413, 415, 405, 404,
+ * compressed or chunked bodies, `/status`) goes to the Express app, which owns those rules.
+ */
+function isPlainRpcPost(req: IncomingMessage, bodyBytesMax: number): boolean {
+  const { headers } = req;
+  if (req.method !== 'POST' || req.url !== '/') return false;
+  if (headers['transfer-encoding'] !== undefined) return false;
+  const encoding = headers['content-encoding'];
+  if (encoding !== undefined && encoding.toLowerCase() !== 'identity') return false;
+  const length = Number(headers['content-length']);
+  return Number.isSafeInteger(length) && length >= 0 && length <= bodyBytesMax && isJsonContentType(headers['content-type']);
+}
+
+/** Reads the (already bounded) body, dispatches it and writes the answer, as the Express route would. */
+function answerPlainRpcPost(req: IncomingMessage, res: ServerResponse, dispatch: RpcDispatcher, logger: LoggerPort): void {
+  const chunks: Buffer[] = [];
+  req.on('data', (chunk: Buffer) => chunks.push(chunk));
+  req.on('error', () => res.destroy()); // the client went away mid-body: there is no one to answer
+  req.on('end', () => {
+    const parsed = parseBody(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks));
+    const replied = 'error' in parsed ? Promise.resolve(parsed.error) : dispatch(parsed.value);
+    replied
+      .then((reply) => (reply === undefined ? void res.writeHead(204).end() : sendJson(req.headers, res, 200, reply)))
+      .catch((error: unknown) => {
+        logger.error('rpc listener fault', { path: req.url, error: error instanceof Error ? error.stack : String(error) });
+        if (!res.headersSent) void sendJson(req.headers, res, 200, errorBody(RpcErrorCode.INTERNAL_ERROR, 'Internal error'));
+      });
+  });
+}
+
+/**
+ * The request listener of one listener. Without authentication or CORS (the public listener by default), plain
+ * JSON-RPC posts take a fast path straight to the dispatcher, skipping Express's per-request work (most of the
+ * listener's CPU time, see bench/rpc); every other request, and every request of a listener with authentication
+ * or CORS, is Express's. Both paths write answers through the same `sendJson`.
+ */
+export function createRpcRequestListener(options: RpcAppOptions): RequestListener {
+  const app = createRpcApp(options);
+  const fastPathEligible = options.auth === undefined && (options.corsOrigins ?? []).length === 0;
+  if (!fastPathEligible) return app;
+  const logger = options.logger ?? silentLogger;
+  const dispatch = createRpcDispatcher({ node: options.node, namespace: options.namespace, limits: options.limits, logger });
+  return (req, res) => {
+    if (isPlainRpcPost(req, options.limits.bodyBytesMax)) answerPlainRpcPost(req, res, dispatch, logger);
+    else void app(req, res);
+  };
+}
+
 export interface StartRpcServersOptions {
   readonly node: NodeService;
   /** 0 picks a free port (tests). */
@@ -166,9 +216,9 @@ export interface RpcServers {
   close(): Promise<void>;
 }
 
-function listen(app: Express, port: number, host: string): Promise<Server> {
+function listen(listener: RequestListener, port: number, host: string): Promise<Server> {
   return new Promise((resolve, reject) => {
-    const server = createServer(app);
+    const server = createServer(listener);
     server.once('error', reject);
     server.listen(port, host, () => {
       server.off('error', reject);
@@ -206,14 +256,14 @@ function limitsOf(defaults: RpcLimits, overrides: Partial<RpcLimits> = {}): RpcL
 /** Starts the public listener (svc_ methods) and the admin listener (svcAdmin_ methods, behind the admin key). */
 export async function startRpcServers(options: StartRpcServersOptions): Promise<RpcServers> {
   const logger = options.logger ?? silentLogger;
-  const publicApp = createRpcApp({
+  const publicApp = createRpcRequestListener({
     node: options.node,
     namespace: 'public',
     limits: limitsOf(PUBLIC_RPC_LIMITS_DEFAULT, options.publicLimits),
     corsOrigins: options.corsOrigins,
     logger,
   });
-  const adminApp = createRpcApp({
+  const adminApp = createRpcRequestListener({
     node: options.node,
     namespace: 'admin',
     limits: limitsOf(ADMIN_RPC_LIMITS_DEFAULT, options.adminLimits),

@@ -7,10 +7,10 @@
 import { readFileSync } from 'node:fs';
 
 /**
- * Node servers the benchmark starts in a child: ours (startRpcServers: Express, dispatcher, zod), the bare node:http
- * baseline, and `fastpath`, a prototype measured for the report (experiments/fastPathServer.ts; opt-in).
+ * Node servers the benchmark starts in a child: ours (startRpcServers: fast path, Express for the rest, dispatcher,
+ * zod), the bare node:http baseline, and `express` (createRpcApp alone: what the fast path saves; opt-in).
  */
-export type NodeServerKind = 'ours' | 'bare' | 'fastpath';
+export type NodeServerKind = 'ours' | 'bare' | 'express';
 export type TargetKind = NodeServerKind | 'anvil';
 
 /** CPU time of a process, microseconds, split as the kernel accounts it. */

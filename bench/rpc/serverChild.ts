@@ -1,16 +1,16 @@
 /**
  * One benchmark target in its own process: `ours` (startRpcServers over a node whose getBlockNumber reads a cached
- * number, as the real node's does), `bare` (a minimal node:http JSON-RPC server, the baseline) or `fastpath` (a
- * prototype for the report, over the same node: experiments/fastPathServer.ts). Talks to the
+ * number, as the real node's does), `bare` (a minimal node:http JSON-RPC server, the baseline) or `express` (our
+ * listener with every request through Express, over the same node). Talks to the
  * orchestrator over IPC: `ready` with its URL, its own process.cpuUsage() on request, and a clean exit on `shutdown`
  * (so that `node --cpu-prof` writes its profile).
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { startRpcServers } from '../../adapters/rpc/jsonRpcServer.js';
+import { createRpcApp, startRpcServers } from '../../adapters/rpc/jsonRpcServer.js';
+import { PUBLIC_RPC_LIMITS_DEFAULT } from '../../spec/rpc/limits.js';
 import type { NodeService } from '../../core/nodeService.js';
 import type { BlockTipName } from '../../spec/chain.js';
-import { startFastPathServer } from './experiments/fastPathServer.js';
 import { CACHED_BLOCK_NUMBER, parseConfigArg, type NodeServerKind, type ServerChildCommand, type ServerChildMessage } from './protocol.js';
 
 /** Bodies above this are refused by the bare server (the real one has its own limit). */
@@ -45,6 +45,15 @@ function benchNode(): NodeService {
 const jsonHeaders = (length: number) => ({ 'content-type': 'application/json', 'content-length': length });
 
 /** The baseline: read the body, JSON.parse it, answer `{"jsonrpc":"2.0","id":..,"result":..}`. Nothing else. */
+/** Our public listener's Express app alone, with no fast path in front of it. */
+function startExpressOnly(): Promise<Server> {
+  const server = createServer(createRpcApp({ node: benchNode(), namespace: 'public', limits: PUBLIC_RPC_LIMITS_DEFAULT }));
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => resolve(server));
+  });
+}
+
 function startBare(): Promise<Server> {
   const server = createServer((req, res) => {
     if (req.method !== 'POST') {
@@ -99,7 +108,7 @@ async function main(): Promise<void> {
     url = servers.publicUrl;
     close = () => servers.close();
   } else {
-    const server = kind === 'bare' ? await startBare() : await startFastPathServer(benchNode());
+    const server = kind === 'bare' ? await startBare() : await startExpressOnly();
     const { port } = server.address() as AddressInfo;
     url = `http://127.0.0.1:${port}`;
     close = () =>
