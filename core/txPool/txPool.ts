@@ -98,9 +98,9 @@ export class TxPool {
     return [...found.values()].sort(comparePooledTxs);
   }
 
-  /** Fee payers with at least one pooled tx, in first-seen order. */
+  /** Fee payers with at least one pooled tx, in ascending order (the same however the pool was built). */
   feePayers(): Hex[] {
-    return [...this.byFeePayer.keys()];
+    return [...this.byFeePayer.keys()].sort();
   }
 
   /** A fee payer's pooled txs, in pool order. */
