@@ -58,9 +58,42 @@ export interface BlockHeader {
   readonly totalManaUsed: bigint;
 }
 
-/** A tx's effects as included in a block. Empty blocks only until the transactions issue. */
+/** How a mined tx's public execution ended: `success`, or the phase(s) that reverted (the tx still pays). */
+export type ExecutionResult = 'success' | 'appLogicReverted' | 'teardownReverted' | 'bothReverted';
+
+/** A write to the public data tree: the leaf slot (hashToField(contract || slot)) and its new value. */
+export interface PublicDataWrite {
+  readonly leafSlot: Hex;
+  readonly value: Hex;
+}
+
+export interface PrivateLog {
+  readonly tag: Hex;
+  readonly fields: readonly Hex[];
+}
+
+export interface PublicLog {
+  readonly contractAddress: Hex;
+  readonly tag: Hex;
+  readonly fields: readonly Hex[];
+}
+
+/**
+ * What a mined tx changed: the side effects a block applies to the world state and carries in its blobs. Every
+ * list is bounded per tx (spec/constants.ts, `*_PER_TX_MAX`); a mined tx emits at least one nullifier.
+ */
 export interface TxEffect {
   readonly txHash: Hex;
+  readonly executionResult: ExecutionResult;
+  /** Fee paid, in the fee asset's smallest unit. */
+  readonly transactionFee: bigint;
+  readonly noteHashes: readonly Hex[];
+  readonly nullifiers: readonly Hex[];
+  /** Each message's hash (the leaf the L1 outbox checks). */
+  readonly l2ToL1Messages: readonly Hex[];
+  readonly publicDataWrites: readonly PublicDataWrite[];
+  readonly privateLogs: readonly PrivateLog[];
+  readonly publicLogs: readonly PublicLog[];
 }
 
 export interface Block {

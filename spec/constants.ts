@@ -44,6 +44,19 @@ export const BLOBS_PER_CHECKPOINT_MAX = 6;
 /** Version byte of an EIP-4844 versioned hash (KZG). */
 export const VERSIONED_HASH_VERSION_KZG = 0x01;
 
+/**
+ * Per-tx bounds of a tx's side effects (a TxEffect and a Tx's side effects both obey them). Note hashes and
+ * nullifiers are inserted into their trees as one subtree of the per-tx maximum per tx.
+ */
+export const NOTE_HASHES_PER_TX_MAX = 64;
+export const NULLIFIERS_PER_TX_MAX = 64;
+export const PUBLIC_DATA_WRITES_PER_TX_MAX = 64;
+export const L2_TO_L1_MESSAGES_PER_TX_MAX = 8;
+export const PRIVATE_LOGS_PER_TX_MAX = 64;
+export const PUBLIC_LOGS_PER_TX_MAX = 64;
+/** Fields of one private or public log, its tag excluded. */
+export const LOG_FIELDS_MAX = 16;
+
 /** L2 blocks one checkpoint may carry. */
 export const BLOCKS_PER_CHECKPOINT_MAX = 16;
 

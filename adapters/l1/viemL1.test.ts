@@ -17,6 +17,7 @@ import {
 } from '../../core/ports.js';
 import type { BlockHeader, CheckpointHeader, Hex } from '../../spec/chain.js';
 import { bytesToHex } from '../../spec/codec/bytes.js';
+import { minimalTxEffect } from '../../spec/codec/txEffect.js';
 import {
   blobsToPayload,
   decodeCheckpointPayload,
@@ -199,8 +200,8 @@ describe('L1 adapters against anvil', () => {
 
   it('proposes a two-blob checkpoint and reads its log and blobs back (execution node and beacon route)', async () => {
     const { slot, timestamp } = await advanceToSlot(1);
-    // 4,000 tx hashes overflow one blob (126,976 payload bytes), so the payload spans two blobs.
-    const txEffects = Array.from({ length: 4_000 }, (_, i) => ({ txHash: `0x${i.toString(16).padStart(64, '0')}` as Hex }));
+    // 1,500 minimal tx effects (103 bytes each) overflow one blob (126,976 payload bytes): the payload spans two.
+    const txEffects = Array.from({ length: 1_500 }, (_, i) => minimalTxEffect(`0x${i.toString(16).padStart(64, '0')}`, `0x${(i + 1).toString(16).padStart(64, '0')}`));
     const blocks = [
       { header: makeBlockHeader(1, slot, timestamp), txEffects: txEffects.slice(0, 10) },
       { header: makeBlockHeader(2, slot, timestamp), txEffects: txEffects.slice(10) },
@@ -355,7 +356,7 @@ describe('L1 adapters against anvil', () => {
         timestamp,
         lastArchive: ARCHIVE_1,
         archive: ARCHIVE_2,
-        blocks: [{ header: makeBlockHeader(3, slot, timestamp), txEffects: [{ txHash: fill(0x77) }] }],
+        blocks: [{ header: makeBlockHeader(3, slot, timestamp), txEffects: [minimalTxEffect(fill(0x77), fill(0x78))] }],
       });
       const sendStart = performance.now();
       const { txHash } = await publisher.proposeCheckpoint(request);
@@ -371,7 +372,7 @@ describe('L1 adapters against anvil', () => {
         [1, ARCHIVE_1, 1],
         [2, ARCHIVE_2, slot],
       ]);
-      expect(decodeCheckpointPayload(blobsToPayload(await reader.getBlobs(logs[1]!)))[0]!.txEffects).toEqual([{ txHash: fill(0x77) }]);
+      expect(decodeCheckpointPayload(blobsToPayload(await reader.getBlobs(logs[1]!)))[0]!.txEffects).toEqual([minimalTxEffect(fill(0x77), fill(0x78))]);
     } finally {
       await rawRequest(client, 'evm_setAutomine', [true]);
     }

@@ -3,6 +3,7 @@ import { blockHash } from '../../spec/codec/blockHeader.js';
 import { blobsToPayload, decodeCheckpointPayload } from '../../spec/codec/checkpointBlobs.js';
 import { blobsHash, checkpointHash, decodeCheckpointHeader } from '../../spec/codec/checkpointHeader.js';
 import { hexToBytes } from '../../spec/codec/bytes.js';
+import { txsEffectsHash } from '../../spec/codec/txEffect.js';
 import type { AppendOnlyTree } from '../merkle/appendOnlyTree.js';
 import { appendLeaves, treeRoot, treeSnapshot } from '../merkle/appendOnlyTree.js';
 import type { CheckpointProposedLog } from '../ports.js';
@@ -55,6 +56,9 @@ export function decodeCheckpoint(
     }
     if (g.slotNumber !== header.slotNumber) return { ok: false, reason: `block ${g.blockNumber} slot ${g.slotNumber} != checkpoint slot` };
     if (g.chainId !== ctx.chainId || g.version !== ctx.rollupVersion) return { ok: false, reason: `block ${g.blockNumber} has another chain id or version` };
+    if (bh.contentCommitment.txsEffectsHash !== txsEffectsHash(txEffects)) {
+      return { ok: false, reason: `block ${g.blockNumber} tx effects do not match its header's txsEffectsHash` };
+    }
     const hash = blockHash(bh);
     tree = appendLeaves(tree, [hash]);
     blocks.push({

@@ -1,7 +1,7 @@
 import type { Block, BlockHeader, GasFees, Hex, TxEffect } from '../../spec/chain.js';
-import { hexToBytes, zeroHex } from '../../spec/codec/bytes.js';
+import { zeroHex } from '../../spec/codec/bytes.js';
+import { txsEffectsHash } from '../../spec/codec/txEffect.js';
 import { blockHash } from '../../spec/codec/blockHeader.js';
-import { hashToField } from '../../spec/hash.js';
 import type { AppendOnlyTree } from '../merkle/appendOnlyTree.js';
 import { appendLeaves, treeSnapshot } from '../merkle/appendOnlyTree.js';
 
@@ -16,13 +16,6 @@ export interface BlockBuildInput {
   readonly feeRecipient: Hex;
   readonly gasFees: GasFees;
   readonly txEffects: readonly TxEffect[];
-}
-
-/** Commitment to a block's tx effects: hashToField of the tx hashes in order (empty input for an empty block). */
-export function txsEffectsHash(txEffects: readonly TxEffect[]): Hex {
-  const buf = new Uint8Array(32 * txEffects.length);
-  txEffects.forEach((e, i) => buf.set(hexToBytes(e.txHash, 32), 32 * i));
-  return hashToField(buf);
 }
 
 /**

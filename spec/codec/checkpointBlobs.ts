@@ -9,15 +9,18 @@ import {
 import type { BlockHeader, TxEffect } from '../chain.js';
 import { BLOCK_HEADER_BYTES, decodeBlockHeader, encodeBlockHeader } from './blockHeader.js';
 import { ByteReader, ByteWriter, CodecError } from './bytes.js';
+import { readTxEffect, writeTxEffect } from './txEffect.js';
 
 /**
  * What a checkpoint's blobs carry: every block's header and tx effects, enough for a node that follows L1 alone to
  * rebuild the blocks. Layout of the payload: format u8 | blockCount u16 | per block: header | txCount u32 | per tx:
- * txHash 32. The payload is framed with a u32 byte length, cut into 31-byte pieces, each stored in a 32-byte blob
+ * its effects (spec/codec/txEffect.ts). The payload is framed with a u32 byte length, cut into 31-byte pieces, each stored in a 32-byte blob
  * field element behind a zero byte (so every element is below the BLS modulus), and padded with zero elements.
  */
-export const CHECKPOINT_BLOB_FORMAT = 1;
+export const CHECKPOINT_BLOB_FORMAT = 2;
 const TX_COUNT_PER_BLOCK_MAX = 65_536;
+/** The smallest encoded tx effect: hash, result, fee and six empty list counts. */
+const TX_EFFECT_BYTES_MIN = 32 + 1 + 32 + 6;
 
 export interface CheckpointBlobBlock {
   readonly header: BlockHeader;
@@ -31,7 +34,7 @@ export function encodeCheckpointPayload(blocks: readonly CheckpointBlobBlock[]):
   const w = new ByteWriter().uint(CHECKPOINT_BLOB_FORMAT, 1).uint(blocks.length, 2);
   for (const block of blocks) {
     w.bytes(encodeBlockHeader(block.header)).uint(block.txEffects.length, 4);
-    for (const effect of block.txEffects) w.hex(effect.txHash, 32);
+    for (const effect of block.txEffects) writeTxEffect(w, effect);
   }
   return w.finish();
 }
@@ -48,11 +51,11 @@ export function decodeCheckpointPayload(payload: Uint8Array): CheckpointBlobBloc
   for (let i = 0; i < blockCount; i++) {
     const header = decodeBlockHeader(new ByteReader(r.bytes(BLOCK_HEADER_BYTES)));
     const txCount = r.number(4);
-    if (txCount > TX_COUNT_PER_BLOCK_MAX || txCount * 32 > r.remaining) {
+    if (txCount > TX_COUNT_PER_BLOCK_MAX || txCount * TX_EFFECT_BYTES_MIN > r.remaining) {
       throw new CodecError(`block ${i} declares ${txCount} txs, more than the payload holds`);
     }
     const txEffects: TxEffect[] = [];
-    for (let t = 0; t < txCount; t++) txEffects.push({ txHash: r.hex(32) });
+    for (let t = 0; t < txCount; t++) txEffects.push(readTxEffect(r));
     blocks.push({ header, txEffects });
   }
   if (r.remaining !== 0) throw new CodecError(`${r.remaining} trailing bytes after the last block`);

@@ -1,4 +1,5 @@
 import fc from 'fast-check';
+import { EXECUTION_RESULT_CODES } from './txEffect.js';
 import { describe, expect, it } from 'vitest';
 import type { BlockHeader, CheckpointHeader, Hex } from '../chain.js';
 import { BLOB_PAYLOAD_BYTES_MAX, BLOBS_PER_CHECKPOINT_MAX } from '../constants.js';
@@ -65,7 +66,18 @@ describe('byte codecs', () => {
   });
 
   it('checkpoint payloads round-trip through blobs whose field elements start with a zero byte', () => {
-    const txEffects = fc.array(hexOf(32).map((txHash) => ({ txHash })), { maxLength: 20 });
+    const effect = fc.record({
+      txHash: hexOf(32),
+      executionResult: fc.constantFrom(...EXECUTION_RESULT_CODES),
+      transactionFee: fc.bigInt({ min: 0n, max: 2n ** 256n - 1n }),
+      noteHashes: fc.array(hexOf(32), { maxLength: 3 }),
+      nullifiers: fc.array(hexOf(32), { minLength: 1, maxLength: 3 }),
+      l2ToL1Messages: fc.array(hexOf(32), { maxLength: 2 }),
+      publicDataWrites: fc.array(fc.record({ leafSlot: hexOf(32), value: hexOf(32) }), { maxLength: 2 }),
+      privateLogs: fc.array(fc.record({ tag: hexOf(32), fields: fc.array(hexOf(32), { maxLength: 3 }) }), { maxLength: 2 }),
+      publicLogs: fc.array(fc.record({ contractAddress: hexOf(32), tag: hexOf(32), fields: fc.array(hexOf(32), { maxLength: 3 }) }), { maxLength: 2 }),
+    });
+    const txEffects = fc.array(effect, { maxLength: 6 });
     fc.assert(
       fc.property(fc.array(fc.record({ header: blockHeader, txEffects }), { minLength: 1, maxLength: 4 }), (blocks) => {
         const blobs = payloadToBlobs(encodeCheckpointPayload(blocks));

@@ -5,7 +5,7 @@
  * BlockData = { number, hash, archive: TreeSnapshot, checkpointNumber,
  *               header: { lastArchive, state: { noteHashTree, nullifierTree, publicDataTree, l1ToL2MessageTree },
  *                         globalVariables, contentCommitment, totalFees, totalManaUsed } }
- * BlockResponse = BlockData + { indexWithinCheckpoint, body?: { txEffects }, l1?: L1PublishInfo | null,
+ * BlockResponse = BlockData + { indexWithinCheckpoint, body?: { txEffects: TxEffect[] }, l1?: L1PublishInfo | null,
  *                               attestations?: [] }, the optional parts present only when asked for.
  * GasFees = { feePerDaGas, feePerL2Gas } (bigints): fees per unit of DA gas and of L2 gas.
  *
@@ -14,7 +14,8 @@
  */
 import { z } from 'zod';
 import type { Block, L1PublishInfo } from '../chain.js';
-import { bigUint, blockHash, blockNumber, bytes32, checkpointNumber, ethAddress, fr, safeUint, slotNumber, txHash } from './scalars.js';
+import { bigUint, blockHash, blockNumber, bytes32, checkpointNumber, ethAddress, fr, safeUint, slotNumber } from './scalars.js';
+import { txEffect, txEffectValueOf } from './txEffect.js';
 
 /** A tree as it stood at some point: its root and the index its next leaf would take. */
 export const treeSnapshot = z.object({ root: fr, nextAvailableLeafIndex: safeUint });
@@ -50,12 +51,6 @@ export const blockHeader = z.object({
   totalManaUsed: bigUint,
 });
 
-/**
- * A tx's effects as blocks carry them today (spec/chain.ts `TxEffect`, the tx hash only). The full wire layout is
- * `txEffect` in tx.ts; block bodies switch to it when the core's blocks carry whole effects.
- */
-export const blockBodyTxEffect = z.object({ txHash });
-
 /** Where on L1 a block's checkpoint was published. */
 export const l1PublishInfo = z.object({ blockNumber: bigUint, blockHash: bytes32, timestamp: bigUint, txHash: bytes32 });
 
@@ -74,7 +69,7 @@ export const blockResponse = z.object({
   ...blockDataFields,
   indexWithinCheckpoint: safeUint,
   /** Present only with `includeTransactions`. */
-  body: z.object({ txEffects: z.array(blockBodyTxEffect) }).optional(),
+  body: z.object({ txEffects: z.array(txEffect) }).optional(),
   /** Present only with `includeL1PublishInfo`; null while the block is not in an L1 checkpoint. */
   l1: l1PublishInfo.nullable().optional(),
   /** Present only with `includeAttestations`; always empty until attestations are served. */
@@ -115,7 +110,7 @@ export function blockResponseOf(
   return {
     ...blockDataOf(block),
     indexWithinCheckpoint: block.indexWithinCheckpoint,
-    ...(options.includeTransactions === true ? { body: { txEffects: [...block.body.txEffects] } } : {}),
+    ...(options.includeTransactions === true ? { body: { txEffects: block.body.txEffects.map(txEffectValueOf) } } : {}),
     ...(options.includeL1PublishInfo === true ? { l1: l1 ?? null } : {}),
     ...(options.includeAttestations === true ? { attestations: [] } : {}),
   };

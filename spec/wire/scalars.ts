@@ -166,8 +166,18 @@ export const voidResult = z.null();
  * A JSON object (string keys, JSON values): the admin configuration and its patches. The node's side is an open
  * record; encoding checks that every value is plain JSON (a bigint there is a fault of the node, not sent).
  */
+/** A key a JSON object may not carry: records would drop it silently, and an object must never gain a prototype. */
+const FORBIDDEN_OBJECT_KEY = '__proto__';
+
+const hasForbiddenKey = (value: unknown): boolean =>
+  typeof value === 'object' && value !== null && Object.hasOwn(value, FORBIDDEN_OBJECT_KEY);
+
 export const jsonObject = z.codec(
-  z.record(z.string(), z.json(), { error: (issue) => `expected a JSON object, got ${describeInput(issue.input)}` }),
+  z
+    .custom<unknown>((value) => !hasForbiddenKey(value), { error: `the key "${FORBIDDEN_OBJECT_KEY}" is not allowed` })
+    // What JSON Schema (OpenRPC) shows of this step: the object the record below then checks value by value.
+    .meta({ type: 'object', additionalProperties: {}, description: 'a JSON object; the key "__proto__" is refused' })
+    .pipe(z.record(z.string(), z.json(), { error: (issue) => `expected a JSON object, got ${describeInput(issue.input)}` })),
   z.custom<Readonly<Record<string, unknown>>>((v) => typeof v === 'object' && v !== null && !Array.isArray(v), {
     error: 'expected an object',
   }),

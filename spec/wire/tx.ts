@@ -33,6 +33,7 @@
 import { z } from 'zod';
 import { gasFees } from './block.js';
 import { contractClassPublic, contractInstanceWithAddress } from './contracts.js';
+import { executionResult, privateLog, txEffect } from './txEffect.js';
 import {
   aztecAddress,
   bigUint,
@@ -50,8 +51,6 @@ export const gas = z.object({ daGas: safeUint, l2Gas: safeUint });
 
 export const gasSettings = z.object({ gasLimits: gas, maxFeesPerGas: gasFees, maxPriorityFeesPerGas: gasFees });
 
-export const privateLog = z.object({ tag: fr, fields: z.array(fr) });
-export const publicLog = z.object({ contractAddress: aztecAddress, tag: fr, fields: z.array(fr) });
 export const l2ToL1Message = z.object({ recipient: ethAddress, content: fr });
 export const publicCall = z.object({
   contractAddress: aztecAddress,
@@ -59,7 +58,6 @@ export const publicCall = z.object({
   isStaticCall: z.boolean(),
   calldata: z.array(fr),
 });
-export const publicDataWrite = z.object({ leafSlot: fr, value: fr });
 
 export const tx = z.object({
   txHash,
@@ -79,21 +77,6 @@ export const tx = z.object({
   }),
   publicCalls: z.object({ setup: z.array(publicCall), appLogic: z.array(publicCall), teardown: publicCall.nullable() }),
   proof: hexBytes,
-});
-
-export const EXECUTION_RESULTS = ['success', 'appLogicReverted', 'teardownReverted', 'bothReverted'] as const;
-export const executionResult = z.enum(EXECUTION_RESULTS);
-
-export const txEffect = z.object({
-  txHash,
-  executionResult,
-  transactionFee: bigUint,
-  noteHashes: z.array(fr),
-  nullifiers: z.array(fr),
-  l2ToL1Messages: z.array(fr),
-  publicDataWrites: z.array(publicDataWrite),
-  privateLogs: z.array(privateLog),
-  publicLogs: z.array(publicLog),
 });
 
 export const indexedTxEffect = z.object({ data: txEffect, l2BlockNumber: blockNumber, l2BlockHash: blockHash, txIndexInBlock: safeUint });

@@ -19,6 +19,7 @@ import * as p2pModule from './p2p.js';
 import * as scalarsModule from './scalars.js';
 import * as slashingModule from './slashing.js';
 import * as txModule from './tx.js';
+import * as txEffectModule from './txEffect.js';
 import * as validatorModule from './validator.js';
 import * as worldStateModule from './worldState.js';
 
@@ -34,6 +35,7 @@ const modules = {
   scalars: scalarsModule,
   slashing: slashingModule,
   tx: txModule,
+  txEffect: txEffectModule,
   validator: validatorModule,
   worldState: worldStateModule,
 } as const;
@@ -56,6 +58,21 @@ const partial = <T extends Record<string, unknown>>(model: { [K in keyof T]: fc.
 const blockTipArb = fc.constantFrom('proposed', 'checkpointed', 'proven', 'finalized' as const);
 const checkpointTipArb = fc.constantFrom('checkpointed', 'proven', 'finalized' as const);
 
+const privateLog = fc.record({ tag: frArb, fields: frs });
+const publicLog = fc.record({ contractAddress: frArb, tag: frArb, fields: frs });
+const publicDataWrite = fc.record({ leafSlot: frArb, value: frArb });
+const executionResult = fc.constantFrom(...txEffectModule.EXECUTION_RESULTS);
+const txEffect = fc.record({
+  txHash: bytes32Arb,
+  executionResult,
+  transactionFee: bigArb,
+  noteHashes: frs,
+  nullifiers: frs,
+  l2ToL1Messages: frs,
+  publicDataWrites: fc.array(publicDataWrite, { maxLength: 2 }),
+  privateLogs: fc.array(privateLog, { maxLength: 2 }),
+  publicLogs: fc.array(publicLog, { maxLength: 2 }),
+});
 const treeSnapshot = fc.record({ root: frArb, nextAvailableLeafIndex: uintArb });
 const gasFees = fc.record({ feePerDaGas: bigArb, feePerL2Gas: bigArb });
 const stateReference = fc.record({
@@ -91,12 +108,11 @@ const blockDataFields = {
   checkpointNumber: uintArb,
   header: blockHeader,
 };
-const blockBodyTxEffect = fc.record({ txHash: bytes32Arb });
 const blockResponse = fc.record(
   {
     ...blockDataFields,
     indexWithinCheckpoint: uintArb,
-    body: fc.record({ txEffects: fc.array(blockBodyTxEffect, { maxLength: 2 }) }),
+    body: fc.record({ txEffects: fc.array(txEffect, { maxLength: 2 }) }),
     l1: nullable(l1PublishInfo),
     attestations: fc.constant([]),
   },
@@ -154,12 +170,8 @@ const contractInstance = fc.record({
 });
 
 const gas = fc.record({ daGas: uintArb, l2Gas: uintArb });
-const privateLog = fc.record({ tag: frArb, fields: frs });
-const publicLog = fc.record({ contractAddress: frArb, tag: frArb, fields: frs });
 const l2ToL1Message = fc.record({ recipient: ethAddressArb, content: frArb });
 const publicCall = fc.record({ contractAddress: frArb, msgSender: frArb, isStaticCall: fc.boolean(), calldata: frs });
-const publicDataWrite = fc.record({ leafSlot: frArb, value: frArb });
-const executionResult = fc.constantFrom(...txModule.EXECUTION_RESULTS);
 const tx = fc.record({
   txHash: bytes32Arb,
   chainId: uintArb,
@@ -182,17 +194,6 @@ const tx = fc.record({
     teardown: nullable(publicCall),
   }),
   proof: fc.uint8Array({ maxLength: 40 }).map(toHex),
-});
-const txEffect = fc.record({
-  txHash: bytes32Arb,
-  executionResult,
-  transactionFee: bigArb,
-  noteHashes: frs,
-  nullifiers: frs,
-  l2ToL1Messages: frs,
-  publicDataWrites: fc.array(publicDataWrite, { maxLength: 2 }),
-  privateLogs: fc.array(privateLog, { maxLength: 2 }),
-  publicLogs: fc.array(publicLog, { maxLength: 2 }),
 });
 const allowedElementFlags = {
   selector: hexOfBytes(4),
@@ -266,7 +267,7 @@ const arbitraries: Record<string, fc.Arbitrary<unknown>> = {
   'scalars.blockTag': fc.constantFrom('latest', 'proposed', 'checkpointed', 'proven', 'finalized'),
   'scalars.manaUsageEstimate': fc.constantFrom(...scalarsModule.MANA_USAGE_ESTIMATES),
   'scalars.voidResult': fc.constant(null),
-  'scalars.jsonObject': fc.dictionary(fc.string(), fc.jsonValue({ maxDepth: 2 }), { maxKeys: 4 }),
+  'scalars.jsonObject': fc.dictionary(fc.string().filter((key) => key !== '__proto__'), fc.jsonValue({ maxDepth: 2 }), { maxKeys: 4 }),
   // blocks
   'block.treeSnapshot': treeSnapshot,
   'block.stateReference': stateReference,
@@ -274,7 +275,6 @@ const arbitraries: Record<string, fc.Arbitrary<unknown>> = {
   'block.globalVariables': globalVariables,
   'block.contentCommitment': contentCommitment,
   'block.blockHeader': blockHeader,
-  'block.blockBodyTxEffect': blockBodyTxEffect,
   'block.l1PublishInfo': l1PublishInfo,
   'block.blockData': fc.record(blockDataFields),
   'block.blockResponse': blockResponse,
@@ -335,14 +335,14 @@ const arbitraries: Record<string, fc.Arbitrary<unknown>> = {
   // transactions
   'tx.gas': gas,
   'tx.gasSettings': fc.record({ gasLimits: gas, maxFeesPerGas: gasFees, maxPriorityFeesPerGas: gasFees }),
-  'tx.privateLog': privateLog,
-  'tx.publicLog': publicLog,
+  'txEffect.privateLog': privateLog,
+  'txEffect.publicLog': publicLog,
   'tx.l2ToL1Message': l2ToL1Message,
   'tx.publicCall': publicCall,
-  'tx.publicDataWrite': publicDataWrite,
+  'txEffect.publicDataWrite': publicDataWrite,
   'tx.tx': tx,
-  'tx.executionResult': executionResult,
-  'tx.txEffect': txEffect,
+  'txEffect.executionResult': executionResult,
+  'txEffect.txEffect': txEffect,
   'tx.indexedTxEffect': fc.record({ data: txEffect, l2BlockNumber: uintArb, l2BlockHash: bytes32Arb, txIndexInBlock: uintArb }),
   'tx.txReceipt': fc.oneof(
     fc.record({ txHash: bytes32Arb, status: fc.constant('dropped') }),
@@ -566,5 +566,6 @@ describe('malformed wire values are refused', () => {
     expect(message(scalarsModule.manaUsageEstimate, 'max')).toMatch(/'none', 'target', 'limit'/);
     expect(message(scalarsModule.jsonObject, [1])).toMatch(/expected a JSON object/);
     expect(z.safeEncode(scalarsModule.jsonObject, { fee: 1n }).success).toBe(false);
+    expect(message(scalarsModule.jsonObject, JSON.parse('{"__proto__": {"polluted": true}}'))).toMatch(/"__proto__" is not allowed/);
   });
 });

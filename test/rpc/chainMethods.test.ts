@@ -1,7 +1,7 @@
 /** The chain methods added on top of blocks: block ranges, checkpoints, checkpoint data, and the synced positions. */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createRpcClient, type RpcClient } from '../../adapters/rpc/jsonRpcClient.js';
-import { archiveRootOf, blockHashOf, checkpointOne, hex32, SYNCED_L1_TIMESTAMP, SYNCED_L2_SLOT } from './fakeNode.js';
+import { archiveRootOf, blockHashOf, blockOneTxEffect, blockOneTxEffectWire, checkpointOne, hex32, SYNCED_L1_TIMESTAMP, SYNCED_L2_SLOT } from './fakeNode.js';
 import { rpc, startTestServers, type TestServers } from './harness.js';
 
 let servers: TestServers;
@@ -64,7 +64,7 @@ describe('svc_getBlocks', () => {
   test('the typed client decodes the list', async () => {
     const decoded = await client.request('svc_getBlocks', 1, 1, { includeTransactions: true });
     expect(decoded[0]?.header.totalFees).toBe(2n ** 70n);
-    expect(decoded[0]?.body?.txEffects).toEqual([{ txHash: hex32(0xbeef) }]);
+    expect(decoded[0]?.body?.txEffects).toEqual([blockOneTxEffect]);
   });
 });
 
@@ -91,7 +91,7 @@ describe('svc_getCheckpoint', () => {
     const withBodies = (await result('svc_getCheckpoint', [1, { includeBlocks: true, includeTransactions: true }])) as {
       blocks: { body: unknown }[];
     };
-    expect(withBodies.blocks[0]!.body).toEqual({ txEffects: [{ txHash: hex32(0xbeef) }] });
+    expect(withBodies.blocks[0]!.body).toEqual({ txEffects: [blockOneTxEffectWire] });
     const bodiesAlone = (await result('svc_getCheckpoint', [1, { includeTransactions: true }])) as object;
     expect(Object.keys(bodiesAlone)).toEqual(Object.keys(checkpointOneWire));
   });

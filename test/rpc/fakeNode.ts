@@ -4,6 +4,7 @@
  * small configuration and pause flags, and runs a sequencer. Any method can be overridden, admin methods one by one.
  */
 import { NodeError } from '../../core/errors.js';
+import { minimalTxEffect } from '../../spec/codec/txEffect.js';
 import type { BlockQuery, BlockWithContext, CheckpointQuery, NodeAdmin, NodeService } from '../../core/nodeService.js';
 import type { Block, Checkpoint, Hex, L1RollupConstants, L2Tips, NodeInfo } from '../../spec/chain.js';
 
@@ -16,13 +17,18 @@ const snapshot = (role: number, n: number) => ({ root: hex32(BigInt(role) * 2n *
 
 export const ROLLUP_ADDRESS: Hex = `0x${'ab'.repeat(20)}`;
 
+/** The one tx of block 1. */
+export const blockOneTxEffect = minimalTxEffect(hex32(0xbeef), hex32(0xbeef01));
+/** Its wire form. */
+export const blockOneTxEffectWire = { ...blockOneTxEffect, transactionFee: '0' };
+
 function makeBlock(n: number, checkpointNumber: number, indexWithinCheckpoint: number): Block {
   return {
     hash: blockHashOf(n),
     archive: { root: archiveRootOf(n), nextAvailableLeafIndex: n + 1 },
     checkpointNumber,
     indexWithinCheckpoint,
-    body: { txEffects: n === 1 ? [{ txHash: hex32(0xbeef) }] : [] },
+    body: { txEffects: n === 1 ? [blockOneTxEffect] : [] },
     header: {
       lastArchive: { root: n === 0 ? hex32(0) : archiveRootOf(n - 1), nextAvailableLeafIndex: n },
       state: {

@@ -2,7 +2,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createRpcClient, RpcClientError, type RpcClient } from '../../adapters/rpc/jsonRpcClient.js';
 import { FR_MODULUS } from '../../spec/constants.js';
-import { archiveRootOf, blockHashOf, checkpointOne, hex32, l1Constants, nodeInfo, ROLLUP_ADDRESS, tips } from './fakeNode.js';
+import { archiveRootOf, blockHashOf, blockOneTxEffectWire, checkpointOne, hex32, l1Constants, nodeInfo, ROLLUP_ADDRESS, tips } from './fakeNode.js';
 import { rpc, startTestServers, type TestServers } from './harness.js';
 
 let servers: TestServers;
@@ -129,7 +129,7 @@ describe('svc_getBlock', () => {
     const all = { includeTransactions: true, includeL1PublishInfo: true, includeAttestations: true };
     const checkpointed = (await result('svc_getBlock', [1, all])) as Record<string, unknown>;
     expect(Object.keys(checkpointed)).toEqual([...blockKeys, 'body', 'l1', 'attestations']);
-    expect(checkpointed['body']).toEqual({ txEffects: [{ txHash: hex32(0xbeef) }] });
+    expect(checkpointed['body']).toEqual({ txEffects: [blockOneTxEffectWire] });
     expect(checkpointed['l1']).toEqual({ blockNumber: '123', blockHash: hex32(0x7a), timestamp: '1700000048', txHash: hex32(0x7b) });
     expect(checkpointed['attestations']).toEqual([]);
     const proposed = (await result('svc_getBlock', ['latest', all])) as Record<string, unknown>;
