@@ -1,28 +1,22 @@
 import type { Block, BlockHeader, StateReference } from '../../spec/chain.js';
 import { zeroHex } from '../../spec/codec/bytes.js';
 import { blockHash } from '../../spec/codec/blockHeader.js';
-import {
-  ARCHIVE_HEIGHT,
-  L1_TO_L2_MSG_TREE_HEIGHT,
-  NOTE_HASH_TREE_HEIGHT,
-  NULLIFIER_TREE_HEIGHT,
-  PUBLIC_DATA_TREE_HEIGHT,
-} from '../../spec/constants.js';
+import { ARCHIVE_HEIGHT } from '../../spec/constants.js';
 import type { AppendOnlyTree } from '../merkle/appendOnlyTree.js';
 import { appendLeaves, createAppendOnlyTree, treeSnapshot } from '../merkle/appendOnlyTree.js';
 import { emptyRoot } from '../merkle/emptyRoots.js';
+import { prefilledStateReference } from './genesisState.js';
+
+/** The protocol's genesis state, computed once: it never changes. */
+let genesisState: StateReference | undefined;
 
 /**
- * The state before any block: every tree empty. (The world-state issue gives the indexed trees their initial
- * leaves; the genesis archive follows from whatever this returns.)
+ * The state before any block: the nullifier tree holds its 64 genesis leaves and the public data tree its one genesis
+ * leaf (core/worldState/genesisState.ts), the note hash and L1-to-L2 message trees are empty.
  */
 export function genesisStateReference(): StateReference {
-  return {
-    l1ToL2MessageTree: { root: emptyRoot(L1_TO_L2_MSG_TREE_HEIGHT), nextAvailableLeafIndex: 0 },
-    noteHashTree: { root: emptyRoot(NOTE_HASH_TREE_HEIGHT), nextAvailableLeafIndex: 0 },
-    nullifierTree: { root: emptyRoot(NULLIFIER_TREE_HEIGHT), nextAvailableLeafIndex: 0 },
-    publicDataTree: { root: emptyRoot(PUBLIC_DATA_TREE_HEIGHT), nextAvailableLeafIndex: 0 },
-  };
+  genesisState ??= prefilledStateReference();
+  return genesisState;
 }
 
 export interface Genesis {

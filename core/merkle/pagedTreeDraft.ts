@@ -1,0 +1,143 @@
+import { assert } from '../assert.js';
+import type { CountingHasher } from './countingHasher.js';
+import type { TreeGeometry } from './treeGeometry.js';
+import { NODE_BYTES, nodeLocation, preimageOffset } from './treeGeometry.js';
+
+/** A stored page: its bytes and the block that wrote them (-1: never written, every node empty). */
+export interface PageEntry {
+  readonly version: number;
+  readonly bytes: Uint8Array;
+}
+
+/**
+ * The next version of one tree, built on pages of the latest committed version. Pages are copied on first write, so
+ * the committed pages stay untouched until the caller swaps the written pages in. Every page on the path of a leaf
+ * that changes must be in `base`.
+ */
+export class PagedTreeDraft {
+  private readonly written = new Map<number, Uint8Array>();
+
+  constructor(
+    private readonly geometry: TreeGeometry,
+    private readonly base: ReadonlyMap<number, PageEntry>,
+    private readonly hasher: CountingHasher,
+  ) {}
+
+  /** Pages this draft changed, by page id. */
+  get writtenPages(): ReadonlyMap<number, Uint8Array> {
+    return this.written;
+  }
+
+  /** Version of a page in the base (-1 when it was never written). */
+  baseVersion(pageId: number): number {
+    return this.base.get(pageId)?.version ?? -1;
+  }
+
+  node(level: number, index: number): Uint8Array {
+    const { pageId, offset } = nodeLocation(this.geometry, level, index);
+    return this.readable(pageId).subarray(offset, offset + NODE_BYTES);
+  }
+
+  setLeaf(index: number, leaf: Uint8Array): void {
+    const { pageId, offset } = nodeLocation(this.geometry, 0, index);
+    this.writable(pageId).set(leaf, offset);
+  }
+
+  preimage(index: number): Uint8Array {
+    const { pageId } = nodeLocation(this.geometry, 0, index);
+    const offset = preimageOffset(this.geometry, index);
+    return this.readable(pageId).subarray(offset, offset + this.geometry.preimageBytes);
+  }
+
+  setPreimage(index: number, preimage: Uint8Array): void {
+    assert(preimage.length === this.geometry.preimageBytes, 'preimage size matches the tree');
+    const { pageId } = nodeLocation(this.geometry, 0, index);
+    this.writable(pageId).set(preimage, preimageOffset(this.geometry, index));
+  }
+
+  /**
+   * Recomputes every node above the changed leaves, level by level, each once: paths that meet share their upper
+   * nodes. `changedLeaves` must be sorted ascending without repeats. Returns the new root.
+   */
+  rehash(changedLeaves: readonly number[]): Uint8Array {
+    assert(changedLeaves.length > 0, 'rehash needs a changed leaf');
+    const { height } = this.geometry;
+    let dirty = changedLeaves;
+    let root: Uint8Array | undefined;
+    for (let level = 0; level < height; level++) {
+      const parents = parentsOf(dirty);
+      const at = this.geometry.levels[level]!;
+      for (const parent of parents) {
+        const left = parent * 2;
+        const pageIndex = Math.floor(left / at.span);
+        const offset = (at.rowStart + left - pageIndex * at.span) * NODE_BYTES;
+        // A left child and its sibling are adjacent in one page: hash the 64 bytes in place.
+        const digest = this.hasher.hash(this.readable(at.idBase + pageIndex).subarray(offset, offset + 2 * NODE_BYTES));
+        if (level + 1 === height) root = digest;
+        else this.setNode(level + 1, parent, digest);
+      }
+      dirty = parents;
+    }
+    assert(root !== undefined, 'rehash reached the root');
+    return root;
+  }
+
+  private setNode(level: number, index: number, value: Uint8Array): void {
+    const { pageId, offset } = nodeLocation(this.geometry, level, index);
+    this.writable(pageId).set(value, offset);
+  }
+
+  private readable(pageId: number): Uint8Array {
+    const page = this.written.get(pageId) ?? this.base.get(pageId)?.bytes;
+    assert(page !== undefined, `page ${pageId} was loaded before the draft used it`);
+    return page;
+  }
+
+  private writable(pageId: number): Uint8Array {
+    let page = this.written.get(pageId);
+    if (page === undefined) {
+      const basePage = this.base.get(pageId)?.bytes;
+      assert(basePage !== undefined, `page ${pageId} was loaded before the draft changed it`);
+      page = basePage.slice();
+      this.written.set(pageId, page);
+    }
+    return page;
+  }
+}
+
+/** Distinct parents of sorted indices, sorted. */
+function parentsOf(indices: readonly number[]): number[] {
+  const parents: number[] = [];
+  let last = -1;
+  for (const index of indices) {
+    const parent = Math.floor(index / 2);
+    if (parent !== last) parents.push(parent);
+    last = parent;
+  }
+  return parents;
+}
+
+/** The siblings of leaf `index`, nearest the leaf first, read through `pageOf` (which must know every path page). */
+export function siblingPathFromPages(geometry: TreeGeometry, index: number, pageOf: (pageId: number) => Uint8Array): Uint8Array[] {
+  const siblings: Uint8Array[] = [];
+  let at = index;
+  for (let level = 0; level < geometry.height; level++) {
+    const { pageId, offset } = nodeLocation(geometry, level, at % 2 === 0 ? at + 1 : at - 1);
+    siblings.push(pageOf(pageId).subarray(offset, offset + NODE_BYTES));
+    at = Math.floor(at / 2);
+  }
+  return siblings;
+}
+
+/** Leaf `index` (level 0 node) read through `pageOf`. */
+export function leafFromPages(geometry: TreeGeometry, index: number, pageOf: (pageId: number) => Uint8Array): Uint8Array {
+  const { pageId, offset } = nodeLocation(geometry, 0, index);
+  return pageOf(pageId).subarray(offset, offset + NODE_BYTES);
+}
+
+/** Leaf `index`'s preimage read through `pageOf` (indexed trees). */
+export function preimageFromPages(geometry: TreeGeometry, index: number, pageOf: (pageId: number) => Uint8Array): Uint8Array {
+  const { pageId } = nodeLocation(geometry, 0, index);
+  const offset = preimageOffset(geometry, index);
+  return pageOf(pageId).subarray(offset, offset + geometry.preimageBytes);
+}

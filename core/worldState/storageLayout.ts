@@ -1,0 +1,105 @@
+/**
+ * The world state's records in the storage port, all under the `ws:` prefix (the chain store's keys never start
+ * with it). Numbers in keys are fixed-width lowercase hex, so key order is numeric order.
+ *
+ *   ws:meta                         WorldStateMeta (JSON)
+ *   ws:b:<block>                    BlockSummary: every tree's root and size after the block (JSON)
+ *   ws:j:<block>                    BlockJournal: what the block wrote, to unwind or prune it (JSON)
+ *   ws:p:<tree>:<page>:<block>      a page as the block left it (base64), one version per block that changed it
+ *   ws:i:<tree>:<key>               indexed trees: key -> "<leafIndex>:<block>" (sorted by key)
+ *   ws:i:<tree>:<value>:<leafIndex> append-only trees: value -> "<block>" (a value may repeat)
+ */
+import type { Hex } from '../../spec/chain.js';
+import { assert } from '../assert.js';
+
+export type StorageOperation = { readonly type: 'put'; readonly key: string; readonly value: string } | { readonly type: 'del'; readonly key: string };
+
+/** Storage layout version; a store written with another one is refused. */
+export const WORLD_STATE_FORMAT_VERSION = 1;
+export const WORLD_STATE_KEY_PREFIX = 'ws:';
+/** The first key after every world-state key. */
+export const WORLD_STATE_KEY_END = 'ws;';
+
+const BLOCK_HEX_DIGITS = 8;
+const PAGE_ID_HEX_DIGITS = 12;
+const LEAF_INDEX_HEX_DIGITS = 12;
+
+const hexOf = (n: number, digits: number): string => n.toString(16).padStart(digits, '0');
+const stripHex = (value: Hex): string => value.slice(2).toLowerCase();
+
+export const worldStateKeys = {
+  meta: 'ws:meta',
+  summary: (block: number) => `ws:b:${hexOf(block, BLOCK_HEX_DIGITS)}`,
+  journal: (block: number) => `ws:j:${hexOf(block, BLOCK_HEX_DIGITS)}`,
+  pagePrefix: (tree: number, pageId: number) => `ws:p:${tree}:${hexOf(pageId, PAGE_ID_HEX_DIGITS)}:`,
+  page: (tree: number, pageId: number, block: number) => `ws:p:${tree}:${hexOf(pageId, PAGE_ID_HEX_DIGITS)}:${hexOf(block, BLOCK_HEX_DIGITS)}`,
+  indexedTreePrefix: (tree: number) => `ws:i:${tree}:`,
+  indexedKey: (tree: number, key: Hex) => `ws:i:${tree}:${stripHex(key)}`,
+  appendedValuePrefix: (tree: number, value: Hex) => `ws:i:${tree}:${stripHex(value)}:`,
+  appendedValue: (tree: number, value: Hex, leafIndex: number) => `ws:i:${tree}:${stripHex(value)}:${hexOf(leafIndex, LEAF_INDEX_HEX_DIGITS)}`,
+} as const;
+
+/** The block number that ends a page key. */
+export function pageKeyVersion(key: string): number {
+  return parseInt(key.slice(key.length - BLOCK_HEX_DIGITS), 16);
+}
+
+/** The leaf index that ends an append-only value key. */
+export function appendedValueLeafIndex(key: string): number {
+  return parseInt(key.slice(key.length - LEAF_INDEX_HEX_DIGITS), 16);
+}
+
+/** The key of an indexed-tree index record, back as field hex. */
+export function indexedKeyOf(storageKey: string): Hex {
+  return `0x${storageKey.slice(storageKey.lastIndexOf(':') + 1)}`;
+}
+
+export function encodePage(bytes: Uint8Array): string {
+  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('base64');
+}
+
+export function decodePage(text: string, pageBytes: number): Uint8Array {
+  const bytes = new Uint8Array(Buffer.from(text, 'base64'));
+  assert(bytes.length === pageBytes, `a stored page has ${pageBytes} bytes, not ${bytes.length}`);
+  return bytes;
+}
+
+export function encodePlacement(leafIndex: number, block: number): string {
+  return `${leafIndex}:${block}`;
+}
+
+export function decodePlacement(text: string): { leafIndex: number; blockNumber: number } {
+  const [leafIndex, blockNumber] = text.split(':').map(Number);
+  assert(Number.isSafeInteger(leafIndex) && Number.isSafeInteger(blockNumber), `placement record ${text} is two integers`);
+  return { leafIndex: leafIndex!, blockNumber: blockNumber! };
+}
+
+/** What the engine needs to resume, and the parameters the data was written with. */
+export interface WorldStateMeta {
+  readonly format: number;
+  readonly treeHeights: readonly number[];
+  readonly pageHeight: number;
+  readonly txSubtreeHeight: number;
+  readonly genesisBlockHash: Hex;
+  readonly latestBlockNumber: number;
+  readonly oldestBlockNumber: number;
+  /** Set while a forced clear is under way: opening finishes it. */
+  readonly clearing?: boolean;
+}
+
+/** One tree after a block: [root, nextAvailableLeafIndex]. */
+export type StoredTreeState = readonly [root: Hex, size: number];
+
+export interface BlockSummary {
+  /** Indexed by MerkleTreeId. */
+  readonly trees: readonly StoredTreeState[];
+}
+
+/**
+ * What one block wrote. `pages[tree]` is a flat list of pairs [pageId, previousVersion] (-1: the page was never
+ * written before); `keys` are the index records the block added.
+ */
+export interface BlockJournal {
+  readonly pages: readonly (readonly number[])[];
+  readonly keys: readonly string[];
+}

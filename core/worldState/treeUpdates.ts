@@ -1,0 +1,82 @@
+import type { Hex } from '../../spec/chain.js';
+import { bytesToHex, hexToBytes } from '../../spec/codec/bytes.js';
+import type { CountingHasher } from '../merkle/countingHasher.js';
+import type { IndexedLeaf, IndexedTreeKind } from '../merkle/indexedLeaf.js';
+import { decodePreimage, encodePreimage, hashPreimage } from '../merkle/indexedLeaf.js';
+import type { PageEntry } from '../merkle/pagedTreeDraft.js';
+import { PagedTreeDraft } from '../merkle/pagedTreeDraft.js';
+import type { TreeGeometry } from '../merkle/treeGeometry.js';
+import { assert } from '../assert.js';
+import type { IndexedBatch, IndexedLeafChange } from './indexedBatch.js';
+
+/** A tree as of one block. */
+export interface TreeState {
+  readonly root: Hex;
+  readonly size: number;
+}
+
+/** A leaf an append-only tree gets. */
+export interface LeafWrite {
+  readonly index: number;
+  readonly value: Hex;
+}
+
+/** One tree's next version: its state and the pages it rewrote. */
+export interface TreeUpdate {
+  readonly state: TreeState;
+  readonly draft: PagedTreeDraft;
+}
+
+/** Appends leaves (ascending indices, zero values left out: an empty leaf is zero already). */
+export function updateAppendOnly(
+  geometry: TreeGeometry,
+  pages: ReadonlyMap<number, PageEntry>,
+  hasher: CountingHasher,
+  writes: readonly LeafWrite[],
+  sizeAfter: number,
+  before: TreeState,
+): TreeUpdate {
+  const draft = new PagedTreeDraft(geometry, pages, hasher);
+  if (writes.length === 0) return { state: { root: before.root, size: sizeAfter }, draft };
+  for (const write of writes) draft.setLeaf(write.index, hexToBytes(write.value, 32));
+  const root = draft.rehash(writes.map((write) => write.index));
+  return { state: { root: bytesToHex(root), size: sizeAfter }, draft };
+}
+
+/** Writes an indexed tree's changed leaves (preimage and leaf hash) and rehashes above them. */
+export function updateIndexed(
+  kind: IndexedTreeKind,
+  geometry: TreeGeometry,
+  pages: ReadonlyMap<number, PageEntry>,
+  hasher: CountingHasher,
+  batch: IndexedBatch,
+  before: TreeState,
+): TreeUpdate {
+  const draft = new PagedTreeDraft(geometry, pages, hasher);
+  if (batch.changes.size === 0) return { state: { root: before.root, size: batch.sizeAfter }, draft };
+  const indices = [...batch.changes.keys()].sort((a, b) => a - b);
+  for (const index of indices) {
+    const leaf = mergedLeaf(kind, batch.changes.get(index)!, draft);
+    const preimage = encodePreimage(kind, leaf);
+    draft.setPreimage(index, preimage);
+    draft.setLeaf(index, hashPreimage(hasher, preimage));
+  }
+  const root = draft.rehash(indices);
+  return { state: { root: bytesToHex(root), size: batch.sizeAfter }, draft };
+}
+
+/** The leaf after the change: a new leaf from the change alone, an existing one from its stored preimage. */
+function mergedLeaf(kind: IndexedTreeKind, change: IndexedLeafChange, draft: PagedTreeDraft): IndexedLeaf {
+  if (change.inserted) {
+    assert(change.value !== undefined && change.next !== undefined, 'an inserted leaf has its value and next pointer');
+    return { key: change.key, value: change.value, nextKey: change.next.key, nextIndex: change.next.index };
+  }
+  const stored = decodePreimage(kind, draft.preimage(change.index));
+  assert(stored.key === change.key, `leaf ${change.index} holds key ${change.key}`);
+  return {
+    key: stored.key,
+    value: change.value ?? stored.value,
+    nextKey: change.next?.key ?? stored.nextKey,
+    nextIndex: change.next?.index ?? stored.nextIndex,
+  };
+}
