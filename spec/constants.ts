@@ -57,6 +57,18 @@ export const PUBLIC_LOGS_PER_TX_MAX = 64;
 /** Fields of one private or public log, its tag excluded. */
 export const LOG_FIELDS_MAX = 16;
 
+/** Public calls of one tx, all phases together (setup, app logic, teardown). */
+export const PUBLIC_CALLS_PER_TX_MAX = 32;
+/** Fields of one public call's calldata, the function selector included. */
+export const CALLDATA_FIELDS_MAX = 2_048;
+/** Contract class publications and contract instance publications one tx may carry. */
+export const CONTRACT_CLASS_PUBLICATIONS_PER_TX_MAX = 1;
+export const CONTRACT_INSTANCE_PUBLICATIONS_PER_TX_MAX = 4;
+/** Packed public bytecode of one contract class. */
+export const PUBLIC_BYTECODE_BYTES_MAX = 96 * 1024;
+/** Proof bytes a tx may carry. */
+export const TX_PROOF_BYTES_MAX = 64 * 1024;
+
 /** L2 blocks one checkpoint may carry. */
 export const BLOCKS_PER_CHECKPOINT_MAX = 16;
 

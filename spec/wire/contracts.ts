@@ -9,6 +9,7 @@
  * ProtocolContractAddresses = { classRegistry, instanceRegistry, feeAsset }
  */
 import { z } from 'zod';
+import { PUBLIC_BYTECODE_BYTES_MAX } from '../constants.js';
 import { aztecAddress, fr, hexBytes, safeUint } from './scalars.js';
 
 export const contractClassPublic = z.object({
@@ -17,7 +18,9 @@ export const contractClassPublic = z.object({
   artifactHash: fr,
   privateFunctionsRoot: fr,
   publicBytecodeCommitment: fr,
-  packedBytecode: hexBytes,
+  packedBytecode: hexBytes.refine((bytecode) => bytecode.length <= 2 + 2 * PUBLIC_BYTECODE_BYTES_MAX, {
+    error: `packed bytecode has at most ${PUBLIC_BYTECODE_BYTES_MAX} bytes`,
+  }),
 });
 
 export const contractInstanceWithAddress = z.object({

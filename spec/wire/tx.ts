@@ -31,6 +31,17 @@
  *   (the `I:`/`C:` entries of the setup allow list; calldataLength null when the entry does not fix it).
  */
 import { z } from 'zod';
+import {
+  CALLDATA_FIELDS_MAX,
+  CONTRACT_CLASS_PUBLICATIONS_PER_TX_MAX,
+  CONTRACT_INSTANCE_PUBLICATIONS_PER_TX_MAX,
+  L2_TO_L1_MESSAGES_PER_TX_MAX,
+  NOTE_HASHES_PER_TX_MAX,
+  NULLIFIERS_PER_TX_MAX,
+  PRIVATE_LOGS_PER_TX_MAX,
+  PUBLIC_CALLS_PER_TX_MAX,
+  TX_PROOF_BYTES_MAX,
+} from '../constants.js';
 import { gasFees } from './block.js';
 import { contractClassPublic, contractInstanceWithAddress } from './contracts.js';
 import { executionResult, privateLog, txEffect } from './txEffect.js';
@@ -56,7 +67,7 @@ export const publicCall = z.object({
   contractAddress: aztecAddress,
   msgSender: aztecAddress,
   isStaticCall: z.boolean(),
-  calldata: z.array(fr),
+  calldata: z.array(fr).max(CALLDATA_FIELDS_MAX),
 });
 
 export const tx = z.object({
@@ -68,15 +79,19 @@ export const tx = z.object({
   feePayer: aztecAddress,
   gasSettings,
   sideEffects: z.object({
-    nullifiers: z.array(fr).min(1, { error: 'a tx emits at least one nullifier' }),
-    noteHashes: z.array(fr),
-    privateLogs: z.array(privateLog),
-    l2ToL1Messages: z.array(l2ToL1Message),
-    contractClassPublications: z.array(contractClassPublic),
-    contractInstancePublications: z.array(contractInstanceWithAddress),
+    nullifiers: z.array(fr).min(1, { error: 'a tx emits at least one nullifier' }).max(NULLIFIERS_PER_TX_MAX),
+    noteHashes: z.array(fr).max(NOTE_HASHES_PER_TX_MAX),
+    privateLogs: z.array(privateLog).max(PRIVATE_LOGS_PER_TX_MAX),
+    l2ToL1Messages: z.array(l2ToL1Message).max(L2_TO_L1_MESSAGES_PER_TX_MAX),
+    contractClassPublications: z.array(contractClassPublic).max(CONTRACT_CLASS_PUBLICATIONS_PER_TX_MAX),
+    contractInstancePublications: z.array(contractInstanceWithAddress).max(CONTRACT_INSTANCE_PUBLICATIONS_PER_TX_MAX),
   }),
-  publicCalls: z.object({ setup: z.array(publicCall), appLogic: z.array(publicCall), teardown: publicCall.nullable() }),
-  proof: hexBytes,
+  publicCalls: z
+    .object({ setup: z.array(publicCall), appLogic: z.array(publicCall), teardown: publicCall.nullable() })
+    .refine((calls) => calls.setup.length + calls.appLogic.length + (calls.teardown === null ? 0 : 1) <= PUBLIC_CALLS_PER_TX_MAX, {
+      error: `a tx makes at most ${PUBLIC_CALLS_PER_TX_MAX} public calls in all phases`,
+    }),
+  proof: hexBytes.refine((proof) => proof.length <= 2 + 2 * TX_PROOF_BYTES_MAX, { error: `a proof has at most ${TX_PROOF_BYTES_MAX} bytes` }),
 });
 
 export const indexedTxEffect = z.object({ data: txEffect, l2BlockNumber: blockNumber, l2BlockHash: blockHash, txIndexInBlock: safeUint });
