@@ -69,6 +69,14 @@ export const PUBLIC_BYTECODE_BYTES_MAX = 96 * 1024;
 /** Proof bytes a tx may carry. */
 export const TX_PROOF_BYTES_MAX = 64 * 1024;
 
+/**
+ * The largest tx pool capacity, in txs: the upper bound of the `p2pPendingTxCountMax` setting. Every walk over the
+ * whole pool, and the loader's read of stored txs, is bounded by it.
+ */
+export const TX_POOL_CAPACITY_MAX = 1_000_000;
+/** Txs one pool maintenance call may name (mined after blocks, or returning after a prune); callers split beyond. */
+export const TX_POOL_MAINTENANCE_TXS_MAX = 65_536;
+
 /** L2 blocks one checkpoint may carry. */
 export const BLOCKS_PER_CHECKPOINT_MAX = 16;
 

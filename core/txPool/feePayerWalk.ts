@@ -5,7 +5,7 @@
  */
 import type { Hex } from '../../spec/chain.js';
 import { assert } from '../assert.js';
-import { TX_POOL_CAPACITY_MAX } from './txPoolConstants.js';
+import { TX_POOL_CAPACITY_MAX } from '../../spec/constants.js';
 import { comparePooledTxs, type PooledTx } from './txPriority.js';
 
 export interface UncoveredTx {

@@ -14,7 +14,7 @@ import type { GasFees, Hex } from '../../spec/chain.js';
 import { assert } from '../assert.js';
 import { walkFeePayerTxs } from './feePayerWalk.js';
 import type { TxPool, TxPoolChange } from './txPool.js';
-import { TX_POOL_MAINTENANCE_TXS_MAX } from './txPoolConstants.js';
+import { TX_POOL_MAINTENANCE_TXS_MAX } from '../../spec/constants.js';
 import type { PooledTx } from './txPriority.js';
 import type { TxRemoval } from './txRemoval.js';
 

@@ -20,7 +20,7 @@ import type { TxValue } from '../../spec/wire/tx.js';
 import { assert } from '../assert.js';
 import { feePayerBalanceRemovals, staleRemoval, type MaintenanceOutcome, type PoolConditions } from './poolMaintenance.js';
 import type { TxPool, TxPoolChange } from './txPool.js';
-import { TX_POOL_MAINTENANCE_TXS_MAX } from './txPoolConstants.js';
+import { TX_POOL_MAINTENANCE_TXS_MAX } from '../../spec/constants.js';
 import { comparePooledTxs, ranksAbove, toPooledTx, type PooledTx } from './txPriority.js';
 import type { TxRemoval } from './txRemoval.js';
 

@@ -15,7 +15,7 @@
 import type { Hex } from '../../spec/chain.js';
 import { P2P_PENDING_TX_COUNT_MAX_DEFAULT } from '../../spec/config/schema.js';
 import { assert } from '../assert.js';
-import { TX_NULLIFIERS_MAX, TX_POOL_CAPACITY_MAX } from './txPoolConstants.js';
+import { NULLIFIERS_PER_TX_MAX, TX_POOL_CAPACITY_MAX } from '../../spec/constants.js';
 import { comparePooledTxs, type PooledTx } from './txPriority.js';
 
 /** What one decision changes: txs removed (first), then txs added. */
@@ -89,7 +89,7 @@ export class TxPool {
 
   /** Pooled txs sharing a nullifier with `nullifiers`, each once, in pool order. */
   conflictingTxs(nullifiers: readonly Hex[]): PooledTx[] {
-    assert(nullifiers.length <= TX_NULLIFIERS_MAX, `a tx emits at most ${TX_NULLIFIERS_MAX} nullifiers, got ${nullifiers.length}`);
+    assert(nullifiers.length <= NULLIFIERS_PER_TX_MAX, `a tx emits at most ${NULLIFIERS_PER_TX_MAX} nullifiers, got ${nullifiers.length}`);
     const found = new Map<Hex, PooledTx>();
     for (const nullifier of nullifiers) {
       const txHash = this.byNullifier.get(nullifier);
@@ -199,7 +199,7 @@ export class TxPool {
     const { txHash, tx } = pooled;
     assert(!this.byHash.has(txHash), `tx ${txHash} is not pooled yet`);
     assert(pooled.arrivalSequence < nextArrivalSequence, `tx ${txHash} has an issued arrival sequence`);
-    assert(tx.sideEffects.nullifiers.length <= TX_NULLIFIERS_MAX, `a tx emits at most ${TX_NULLIFIERS_MAX} nullifiers`);
+    assert(tx.sideEffects.nullifiers.length <= NULLIFIERS_PER_TX_MAX, `a tx emits at most ${NULLIFIERS_PER_TX_MAX} nullifiers`);
     for (const nullifier of tx.sideEffects.nullifiers) {
       const holder = this.byNullifier.get(nullifier);
       assert(holder === undefined || holder === txHash, `nullifier ${nullifier} of ${txHash} is not held by pooled tx ${holder}`);

@@ -8,7 +8,7 @@ import type { TxValue } from '../../spec/wire/tx.js';
 import { assert } from '../assert.js';
 import { NodeError } from '../errors.js';
 import type { TxPool } from './txPool.js';
-import { TX_POOL_CAPACITY_MAX } from './txPoolConstants.js';
+import { TX_POOL_CAPACITY_MAX } from '../../spec/constants.js';
 import type { PooledTx } from './txPriority.js';
 
 export interface PendingTxPageRequest {

@@ -13,7 +13,7 @@ import { assert } from '../assert.js';
 import { fromStoredJson, toStoredJson } from '../chain/serde.js';
 import type { StoragePort } from '../ports.js';
 import { TxPool, type TxPoolChange } from './txPool.js';
-import { TX_POOL_CAPACITY_MAX } from './txPoolConstants.js';
+import { TX_POOL_CAPACITY_MAX } from '../../spec/constants.js';
 import { comparePooledTxs, toPooledTx, type PooledTx } from './txPriority.js';
 import type { TxRemoval } from './txRemoval.js';
 
