@@ -4,7 +4,7 @@
  */
 import type { NodeErrorCode } from '../../core/errors.js';
 import type { LoggerPort } from '../../core/ports.js';
-import { RpcErrorCode, type RpcErrorName } from '../../spec/rpc/errorCodes.js';
+import { RpcErrorCode, TX_REJECTION_CODES, type RpcErrorName } from '../../spec/rpc/errorCodes.js';
 import type { JsonRpcErrorObject } from '../../spec/rpc/jsonRpc.js';
 
 /** An error to be answered as is: code, message, and optional data (wire JSON, bigints become decimal strings). */
@@ -38,8 +38,12 @@ const NODE_ERROR_TO_RPC: Readonly<Record<NodeErrorCode, RpcErrorName | undefined
   SYNC_FAILED: undefined,
 };
 
+/** The pool's rejection codes (core/txPool/txRejection.ts): a -32003 whose `error.data.code` says which. */
+const TX_REJECTIONS: ReadonlySet<string> = new Set(TX_REJECTION_CODES);
+
 /** The JSON-RPC code of a core error code, or undefined when clients never see it. */
 export function rpcCodeOfNodeErrorCode(code: string): number | undefined {
+  if (TX_REJECTIONS.has(code)) return RpcErrorCode.TX_REJECTED;
   if (!Object.hasOwn(NODE_ERROR_TO_RPC, code)) return undefined;
   const name = NODE_ERROR_TO_RPC[code as NodeErrorCode];
   return name === undefined ? undefined : RpcErrorCode[name];
