@@ -1,9 +1,10 @@
-import type { L1RollupConstants } from '../../spec/chain.js';
+import type { L1RollupConstants, StateReference } from '../../spec/chain.js';
 import { ARCHIVER_L1_BLOCKS_PER_STEP_MAX } from '../../spec/constants.js';
 import type { Chain, ChainUpdate } from '../chain/chain.js';
 import type { L1SyncPosition } from '../chain/chainStore.js';
 import { NodeError } from '../errors.js';
 import type { CheckpointProposedLog, L1BlockRef, L1ReaderPort, LoggerPort } from '../ports.js';
+import { blockStateEffects } from '../sequencer/blockBuilder.js';
 import { decodeCheckpoint, type DecodedCheckpoint } from './checkpointDecoding.js';
 
 export interface SyncStepDeps {
@@ -52,13 +53,12 @@ export async function runSyncStep(deps: SyncStepDeps): Promise<SyncStepResult> {
     const [blobs, l1Block] = await Promise.all([l1.getBlobs(log), l1.getBlock(log.l1.blockNumber)]);
     fetched.push({ log, blobs, timestamp: l1Block.timestamp });
   }
-  const added = await chain.update(async (u) => {
-    let count = 0;
-    for (const { log, blobs, timestamp } of fetched) {
-      if (await applyCheckpointLog(u, deps, log, blobs, timestamp)) count++;
-    }
+  let added = 0;
+  for (const { log, blobs, timestamp } of fetched) {
+    if (await applyCheckpointLog(deps, log, blobs, timestamp)) added++;
+  }
+  await chain.update(async (u) => {
     u.l1Sync = toPosition(to);
-    return count;
   });
   return { l1Head: head, syncedTo: toPosition(to), checkpointsAdded: added, caughtUp: to.number === head.number };
 }
@@ -69,15 +69,14 @@ async function lastSyncedBlockWasReorged(l1: L1ReaderPort, last: L1SyncPosition,
   return now.hash !== last.blockHash;
 }
 
-/** Applies one proposed checkpoint; returns false when it was already known. Invalid published data stops sync. */
-async function applyCheckpointLog(
-  u: ChainUpdate,
-  deps: SyncStepDeps,
-  log: CheckpointProposedLog,
-  blobs: Uint8Array[],
-  l1BlockTimestamp: bigint,
-): Promise<boolean> {
-  const checkpointedNumber = u.tips.checkpointed.checkpoint.number;
+/**
+ * Applies one proposed checkpoint; returns false when it was already known. Invalid published data stops sync.
+ * Blocks are adopted one chain update each (one world-state change per batch), then the checkpoint is marked; a
+ * crash in between leaves proposed blocks that the next step finds again and keeps.
+ */
+async function applyCheckpointLog(deps: SyncStepDeps, log: CheckpointProposedLog, blobs: Uint8Array[], l1BlockTimestamp: bigint): Promise<boolean> {
+  const { chain } = deps;
+  const checkpointedNumber = chain.tips.checkpointed.checkpoint.number;
   if (log.checkpointNumber <= checkpointedNumber) return false;
   if (log.checkpointNumber !== checkpointedNumber + 1) {
     throw new NodeError('SYNC_FAILED', `L1 proposes checkpoint ${log.checkpointNumber} while the node has ${checkpointedNumber}`, {
@@ -85,20 +84,18 @@ async function applyCheckpointLog(
     });
   }
   const decoded = decodeCheckpoint(log, blobs, {
-    previousArchiveTree: await u.getArchiveTree(u.tips.checkpointed.block.number),
+    previousArchiveTree: await chain.update((u) => u.getArchiveTree(u.tips.checkpointed.block.number)),
     chainId: deps.constants.l1ChainId,
     rollupVersion: deps.constants.rollupVersion,
     l1BlockTimestamp,
   });
-  if (!decoded.ok) {
-    throw new NodeError('CHECKPOINT_INVALID', `checkpoint ${log.checkpointNumber} published in L1 tx ${log.l1.txHash} is invalid: ${decoded.reason}`, {
-      checkpointNumber: log.checkpointNumber,
-      txHash: log.l1.txHash,
-    });
-  }
-  await adoptCheckpointBlocks(u, decoded.value);
+  if (!decoded.ok) throw invalidCheckpoint(log, decoded.reason);
+  for (const entry of decoded.value.blocks) await adoptBlock(deps, log, entry);
   const lastBlock = decoded.value.blocks[decoded.value.blocks.length - 1]!.block;
-  u.markCheckpointed(decoded.value.checkpoint, { number: lastBlock.header.globalVariables.blockNumber, hash: lastBlock.hash });
+  await chain.update(async (u) => {
+    await assertAdopted(u, decoded.value);
+    u.markCheckpointed(decoded.value.checkpoint, { number: lastBlock.header.globalVariables.blockNumber, hash: lastBlock.hash });
+  });
   deps.logger.info('checkpoint synced from L1', {
     checkpoint: log.checkpointNumber,
     blocks: decoded.value.blocks.length,
@@ -107,22 +104,65 @@ async function applyCheckpointLog(
   return true;
 }
 
+const invalidCheckpoint = (log: CheckpointProposedLog, reason: string) =>
+  new NodeError('CHECKPOINT_INVALID', `checkpoint ${log.checkpointNumber} published in L1 tx ${log.l1.txHash} is invalid: ${reason}`, {
+    checkpointNumber: log.checkpointNumber,
+    txHash: log.l1.txHash,
+  });
+
+/** Chain updates one block adoption may take: prune what differs, then add (a sequencer racing in costs a retry). */
+const BLOCK_ADOPTION_ATTEMPTS_MAX = 4;
+
 /**
- * Makes the proposed chain hold exactly the checkpoint's blocks after the checkpointed tip: blocks the node
- * already proposed with the same hashes are kept; anything else above the checkpointed tip is pruned first.
+ * Makes the proposed chain hold the checkpoint's block at its height: a local block with the same hash is kept;
+ * anything else from that height up is pruned first; then the block is applied to the world state, whose roots
+ * must be the ones its header claims, and added.
  */
-async function adoptCheckpointBlocks(u: ChainUpdate, decoded: DecodedCheckpoint): Promise<void> {
-  let matching = 0;
+async function adoptBlock(deps: SyncStepDeps, log: CheckpointProposedLog, entry: DecodedCheckpoint['blocks'][number]): Promise<void> {
+  const { block, archiveTree } = entry;
+  const n = block.header.globalVariables.blockNumber;
+  for (let attempt = 0; attempt < BLOCK_ADOPTION_ATTEMPTS_MAX; attempt++) {
+    const done = await deps.chain.update(async (u) => {
+      const local = await u.getBlock(n);
+      if (local?.hash === block.hash) return true;
+      if (u.tips.proposed.number >= n) {
+        await u.pruneTo(n - 1, 'checkpointMismatch');
+        return false;
+      }
+      const draft = await u.worldState.prepareBlock(n, blockStateEffects(block.body.txEffects));
+      const mismatch = stateMismatch(draft.stateReference, block.header.state);
+      if (mismatch !== undefined) throw invalidCheckpoint(log, `block ${n}: ${mismatch}`);
+      u.addBlock(block, archiveTree, draft.finish(block.hash));
+      return true;
+    });
+    if (done) return;
+  }
+  throw new NodeError('SYNC_FAILED', `block ${n} of checkpoint ${log.checkpointNumber} could not be adopted: the chain kept changing`, {
+    blockNumber: n,
+  });
+}
+
+/** Which tree's root or size differs between the world state's result and the header's claim, if any. */
+function stateMismatch(computed: StateReference, claimed: StateReference): string | undefined {
+  for (const tree of ['noteHashTree', 'nullifierTree', 'publicDataTree', 'l1ToL2MessageTree'] as const) {
+    const [a, b] = [computed[tree], claimed[tree]];
+    if (a.root !== b.root || a.nextAvailableLeafIndex !== b.nextAvailableLeafIndex) {
+      return `its ${tree} is ${b.root} (${b.nextAvailableLeafIndex} leaves) in the header, ${a.root} (${a.nextAvailableLeafIndex}) after applying its effects`;
+    }
+  }
+  return undefined;
+}
+
+/** Every block of the checkpoint is on the proposed chain (nothing pruned it since adoption). */
+async function assertAdopted(u: ChainUpdate, decoded: DecodedCheckpoint): Promise<void> {
   for (const { block } of decoded.blocks) {
     const local = await u.getBlock(block.header.globalVariables.blockNumber);
-    if (local?.hash !== block.hash) break;
-    matching++;
+    if (local?.hash !== block.hash) {
+      throw new NodeError('SYNC_FAILED', `block ${block.header.globalVariables.blockNumber} changed while its checkpoint was being synced`, {
+        blockNumber: block.header.globalVariables.blockNumber,
+      });
+    }
   }
-  const lastMatching = u.tips.checkpointed.block.number + matching;
-  if (u.tips.proposed.number > lastMatching) {
-    await u.pruneTo(lastMatching, 'checkpointMismatch');
-  }
-  for (const { block, archiveTree } of decoded.blocks.slice(matching)) u.addBlock(block, archiveTree);
 }
 
 /**

@@ -3,6 +3,7 @@ import type { Block, BlockRef, ChainEvent, ChainPruneReason, Checkpoint, Checkpo
 import { assert } from '../assert.js';
 import type { AppendOnlyTree } from '../merkle/appendOnlyTree.js';
 import type { ClockPort } from '../ports.js';
+import type { PreparedBlock, PreparedWrite, WorldState } from '../worldState/worldState.js';
 import type { ChainStore, L1SyncPosition } from './chainStore.js';
 import { createChainTipsMachine } from './chainTipsMachine.js';
 import { applyChainEvent, chainEventRejection } from './tips.js';
@@ -10,8 +11,10 @@ import { applyChainEvent, chainEventRejection } from './tips.js';
 export type ChainEventListener = (event: ChainEvent) => void;
 
 /**
- * One pending change of the chain, built inside `Chain.update` and written as one storage batch. Reads through
- * the update see its own pending blocks.
+ * One pending change of the chain, built inside `Chain.update` and written as one storage batch together with the
+ * world state's change. The world state applies one change per batch (a block on top of its latest block, or an
+ * unwind), so an update adds at most one block or prunes once; callers that add several blocks use one update
+ * each. Reads through the update see its own pending blocks.
  */
 export class ChainUpdate {
   tips: L2Tips;
@@ -21,9 +24,20 @@ export class ChainUpdate {
   removeBlocksAbove: number | undefined;
   removeCheckpointsAbove: number | undefined;
   l1Sync: L1SyncPosition | undefined;
+  /** The world state's part of this update's batch. */
+  worldStateWrite: PreparedWrite | undefined;
 
-  constructor(private readonly store: ChainStore) {
+  constructor(
+    private readonly store: ChainStore,
+    /** The world state as of the chain's proposed tip; prepare the block to add on it here. */
+    readonly worldState: WorldState,
+  ) {
     this.tips = store.tips;
+  }
+
+  private claimWorldStateWrite(write: PreparedWrite, what: string): void {
+    assert(this.worldStateWrite === undefined, `one world-state change per chain update (${what})`);
+    this.worldStateWrite = write;
   }
 
   async getBlock(blockNumber: number): Promise<Block | undefined> {
@@ -52,7 +66,12 @@ export class ChainUpdate {
     this.events.push(event);
   }
 
-  addBlock(block: Block, archiveTree: AppendOnlyTree): void {
+  /** Adds the block on the proposed tip; `prepared` is the world state's change for it (its effects applied). */
+  addBlock(block: Block, archiveTree: AppendOnlyTree, prepared: PreparedBlock): void {
+    const n = block.header.globalVariables.blockNumber;
+    assert(prepared.blockNumber === n, `world-state change is for block ${prepared.blockNumber}, not ${n}`);
+    assert(prepared.archive.root === block.archive.root, `world-state archive after block ${n} matches the block's`);
+    this.claimWorldStateWrite(prepared, `add block ${n}`);
     this.push({ type: 'blocksAdded', blocks: [block] });
     this.addBlocks.push({ block, archiveTree });
   }
@@ -65,8 +84,10 @@ export class ChainUpdate {
   /** Drops every block above `toBlockNumber` (and checkpoints whose blocks go with them). */
   async pruneTo(toBlockNumber: number, reason: ChainPruneReason): Promise<void> {
     if (toBlockNumber >= this.tips.proposed.number) return;
+    assert(this.addBlocks.length === 0, 'a chain update prunes before adding blocks, never after');
     const toBlock = await this.getBlock(toBlockNumber);
     assert(toBlock !== undefined, `prune target ${toBlockNumber} is kept`);
+    this.claimWorldStateWrite(await this.worldState.prepareUnwind(toBlockNumber), `prune to block ${toBlockNumber}`);
     let checkpointed = this.tips.checkpointed;
     if (checkpointed.block.number > toBlockNumber) {
       checkpointed = await this.checkpointedTipAtOrBelow(toBlockNumber);
@@ -75,9 +96,7 @@ export class ChainUpdate {
       this.putCheckpoints.splice(0, this.putCheckpoints.length, ...kept);
     }
     this.push({ type: 'chainPruned', toBlock: { number: toBlockNumber, hash: toBlock.hash }, checkpointed, reason });
-    this.removeBlocksAbove = Math.min(this.removeBlocksAbove ?? Infinity, toBlockNumber);
-    const keptBlocks = this.addBlocks.filter((b) => b.block.header.globalVariables.blockNumber <= toBlockNumber);
-    this.addBlocks.splice(0, this.addBlocks.length, ...keptBlocks);
+    this.removeBlocksAbove = toBlockNumber;
   }
 
   /** The last checkpoint whose last block is at or below `blockNumber` (genesis counts as checkpoint 0). */
@@ -109,8 +128,13 @@ export class Chain {
 
   constructor(
     readonly store: ChainStore,
+    readonly worldState: WorldState,
     clock: ClockPort,
   ) {
+    assert(
+      worldState.latestBlockNumber === store.tips.proposed.number,
+      `world state at block ${worldState.latestBlockNumber}, chain at ${store.tips.proposed.number}: reconcile them first`,
+    );
     this.tipsActor = createActor(createChainTipsMachine(), { input: { tips: store.tips }, clock });
     this.tipsActor.start();
   }
@@ -135,10 +159,11 @@ export class Chain {
   /** Runs `build` exclusively against the current chain and commits what it staged, atomically. */
   update<T>(build: (u: ChainUpdate) => Promise<T>): Promise<T> {
     const run = this.queue.then(async () => {
-      const u = new ChainUpdate(this.store);
+      const u = new ChainUpdate(this.store, this.worldState);
       const result = await build(u);
       if (u.events.length === 0 && u.l1Sync === undefined) return result;
       await this.store.commit({
+        worldStateOps: u.worldStateWrite?.ops ?? [],
         ...(u.removeBlocksAbove !== undefined ? { removeBlocksAbove: u.removeBlocksAbove } : {}),
         ...(u.removeCheckpointsAbove !== undefined ? { removeCheckpointsAbove: u.removeCheckpointsAbove } : {}),
         addBlocks: u.addBlocks,
@@ -146,6 +171,8 @@ export class Chain {
         tips: u.tips,
         ...(u.l1Sync ? { l1Sync: u.l1Sync } : {}),
       });
+      u.worldStateWrite?.markCommitted();
+      assert(this.worldState.latestBlockNumber === u.tips.proposed.number, 'world state follows the proposed tip');
       for (const event of u.events) {
         this.tipsActor.send(event);
         for (const listener of this.listeners) listener(event);

@@ -5,28 +5,32 @@ import type { Block, ChainEvent, Checkpoint } from '../../spec/chain.js';
 import { zeroHex } from '../../spec/codec/bytes.js';
 import { TransitionCoverage } from '../../test/helpers/transitionCoverage.js';
 import { buildBlock } from '../sequencer/blockBuilder.js';
+import { createMemoryStorage } from '../../adapters/storage/memoryStorage.js';
 import { createGenesis } from '../worldState/genesis.js';
+import { WorldState } from '../worldState/worldState.js';
 import { createChainTipsMachine } from './chainTipsMachine.js';
 import { genesisTips, tipsOrdered } from './tips.js';
 
 const genesis = createGenesis(31337, 1);
 const genesisRef = { number: 0, hash: genesis.block.hash };
 
-function chainOf(count: number): Block[] {
+async function chainOf(count: number): Promise<Block[]> {
+  const worldState = await WorldState.open(createMemoryStorage(), { genesisBlockHash: genesis.block.hash });
   const blocks: Block[] = [genesis.block];
   let tree = genesis.archiveTree;
   for (let i = 1; i <= count; i++) {
-    const built = buildBlock({
+    const built = await buildBlock({
       parent: blocks[i - 1]!, parentArchiveTree: tree, checkpointNumber: i, indexWithinCheckpoint: 0, slotNumber: i,
       timestamp: BigInt(i * 36), coinbase: zeroHex(20), feeRecipient: zeroHex(32), gasFees: { feePerDaGas: 0n, feePerL2Gas: 0n }, txEffects: [],
-    });
+    }, worldState);
+    await built.prepared.commit();
     blocks.push(built.block);
     tree = built.archiveTree;
   }
   return blocks;
 }
 
-const blocks = chainOf(6);
+const blocks = await chainOf(6);
 const ref = (n: number) => ({ number: n, hash: blocks[n]!.hash });
 const checkpointOf = (n: number): Checkpoint => ({
   number: n, archiveRoot: blocks[n]!.archive.root, hash: blocks[n]!.archive.root, firstBlockNumber: n, blockCount: 1, blobVersionedHashes: [],

@@ -13,6 +13,8 @@ import type { NodePorts } from '../ports.js';
 import { createSequencerMachine, type SlotOutcome } from '../sequencer/sequencerMachine.js';
 import { buildNextBlock, checkInclusion, planSlot, publishCheckpoint, type SequencerConfig } from '../sequencer/sequencerDuties.js';
 import { createGenesis } from '../worldState/genesis.js';
+import { WorldState } from '../worldState/worldState.js';
+import { reconcileWorldState } from './reconcileWorldState.js';
 
 export interface NodeConfig {
   readonly rollupAddress: Hex;
@@ -75,7 +77,9 @@ export async function createNode(ports: NodePorts, initialConfig: NodeConfig, op
     genesis,
     genesisTips(genesisRef, genesisRef),
   );
-  const chain = new Chain(store, ports.clock);
+  const worldState = await WorldState.open(ports.storage, { genesisBlockHash: genesis.block.hash });
+  await reconcileWorldState(store, worldState, logger.child({ module: 'worldState' }));
+  const chain = new Chain(store, worldState, ports.clock);
   const timetable = createTimetable(constants);
   const listeners: ((a: NodeActivity) => void)[] = [];
   const emit = (activity: NodeActivity) => listeners.forEach((l) => l(activity));

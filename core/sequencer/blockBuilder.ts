@@ -1,9 +1,12 @@
 import type { Block, BlockHeader, GasFees, Hex, TxEffect } from '../../spec/chain.js';
 import { zeroHex } from '../../spec/codec/bytes.js';
-import { txsEffectsHash } from '../../spec/codec/txEffect.js';
 import { blockHash } from '../../spec/codec/blockHeader.js';
+import { txsEffectsHash } from '../../spec/codec/txEffect.js';
+import { assert } from '../assert.js';
 import type { AppendOnlyTree } from '../merkle/appendOnlyTree.js';
 import { appendLeaves, treeSnapshot } from '../merkle/appendOnlyTree.js';
+import type { BlockStateEffects } from '../worldState/blockEffects.js';
+import type { PreparedBlock, WorldState } from '../worldState/worldState.js';
 
 export interface BlockBuildInput {
   readonly parent: Block;
@@ -16,21 +19,48 @@ export interface BlockBuildInput {
   readonly feeRecipient: Hex;
   readonly gasFees: GasFees;
   readonly txEffects: readonly TxEffect[];
+  /** L1-to-L2 messages the block makes available (the first block of a checkpoint), in inbox order. */
+  readonly l1ToL2Messages?: readonly Hex[];
+  readonly totalFees?: bigint;
+  readonly totalManaUsed?: bigint;
+}
+
+export interface BuiltBlock {
+  readonly block: Block;
+  readonly archiveTree: AppendOnlyTree;
+  /** The world state's change for the block, to commit with it. */
+  readonly prepared: PreparedBlock;
+}
+
+/** What a block's tx effects change in the world state. */
+export function blockStateEffects(txEffects: readonly TxEffect[], l1ToL2Messages: readonly Hex[] = []): BlockStateEffects {
+  return {
+    txs: txEffects.map((effect) => ({
+      noteHashes: effect.noteHashes,
+      nullifiers: effect.nullifiers,
+      publicDataWrites: effect.publicDataWrites,
+    })),
+    l1ToL2Messages,
+  };
 }
 
 /**
- * Builds the next block on `parent`. World-state roots carry over from the parent until the world-state issue
- * applies tx effects; the archive tree gains the new block's hash.
+ * Builds the next block on `parent` over the world state (whose latest block must be the parent): the tx effects
+ * are applied, the header carries the trees' roots after them, and the archive gains the new block's hash.
  */
-export function buildBlock(input: BlockBuildInput): { block: Block; archiveTree: AppendOnlyTree } {
+export async function buildBlock(input: BlockBuildInput, worldState: WorldState): Promise<BuiltBlock> {
   const { parent } = input;
+  const blockNumber = parent.header.globalVariables.blockNumber + 1;
+  const draft = await worldState.prepareBlock(blockNumber, blockStateEffects(input.txEffects, input.l1ToL2Messages));
+  const lastArchive = treeSnapshot(input.parentArchiveTree);
+  assert(draft.lastArchive.root === lastArchive.root, `world state's archive before block ${blockNumber} is the parent's`);
   const header: BlockHeader = {
-    lastArchive: treeSnapshot(input.parentArchiveTree),
-    state: parent.header.state,
+    lastArchive,
+    state: draft.stateReference,
     globalVariables: {
       chainId: parent.header.globalVariables.chainId,
       version: parent.header.globalVariables.version,
-      blockNumber: parent.header.globalVariables.blockNumber + 1,
+      blockNumber,
       slotNumber: input.slotNumber,
       timestamp: input.timestamp,
       coinbase: input.coinbase,
@@ -38,21 +68,19 @@ export function buildBlock(input: BlockBuildInput): { block: Block; archiveTree:
       gasFees: input.gasFees,
     },
     contentCommitment: { txsEffectsHash: txsEffectsHash(input.txEffects), inHash: zeroHex(32), outHash: zeroHex(32) },
-    totalFees: 0n,
-    totalManaUsed: 0n,
+    totalFees: input.totalFees ?? 0n,
+    totalManaUsed: input.totalManaUsed ?? 0n,
   };
   const hash = blockHash(header);
   const archiveTree = appendLeaves(input.parentArchiveTree, [hash]);
-  return {
-    block: {
-      header,
-      hash,
-      archive: treeSnapshot(archiveTree),
-      body: { txEffects: input.txEffects },
-      checkpointNumber: input.checkpointNumber,
-      indexWithinCheckpoint: input.indexWithinCheckpoint,
-    },
-    archiveTree,
+  const prepared = draft.finish(hash);
+  const block: Block = {
+    header,
+    hash,
+    archive: treeSnapshot(archiveTree),
+    body: { txEffects: input.txEffects },
+    checkpointNumber: input.checkpointNumber,
+    indexWithinCheckpoint: input.indexWithinCheckpoint,
   };
+  return { block, archiveTree, prepared };
 }
-

@@ -91,7 +91,7 @@ export async function buildNextBlock(deps: SequencerDeps, plan: SlotPlan): Promi
     const parentSlot = parent.header.globalVariables.slotNumber;
     const onCheckpointed = u.tips.proposed.number === u.tips.checkpointed.block.number;
     assert(onCheckpointed || parentSlot === plan.slot, 'a slot builds on the checkpointed tip or on its own blocks');
-    const built = buildBlock({
+    const built = await buildBlock({
       parent,
       parentArchiveTree: await u.getArchiveTree(parent.header.globalVariables.blockNumber),
       checkpointNumber: u.tips.checkpointed.checkpoint.number + 1,
@@ -102,8 +102,8 @@ export async function buildNextBlock(deps: SequencerDeps, plan: SlotPlan): Promi
       feeRecipient: config.feeRecipient,
       gasFees: { feePerDaGas: 0n, feePerL2Gas: 0n },
       txEffects: [],
-    });
-    u.addBlock(built.block, built.archiveTree);
+    }, u.worldState);
+    u.addBlock(built.block, built.archiveTree, built.prepared);
     deps.logger.info('built block', { block: built.block.header.globalVariables.blockNumber, slot: plan.slot, hash: built.block.hash });
     return built.block;
   });

@@ -1,0 +1,39 @@
+import type { Block } from '../../spec/chain.js';
+import { assert } from '../assert.js';
+import type { ChainStore } from '../chain/chainStore.js';
+import type { LoggerPort } from '../ports.js';
+import { blockStateEffects } from '../sequencer/blockBuilder.js';
+import type { WorldState } from '../worldState/worldState.js';
+
+/**
+ * Brings the world state to the chain's proposed tip when they differ: both are written in one batch per block, so
+ * they only differ in a data directory whose world state was cleared (forced rollback) or written by an older
+ * version. A world state ahead of the chain is unwound; one behind replays the stored blocks' effects, each checked
+ * against the roots its header claims.
+ */
+export async function reconcileWorldState(store: ChainStore, worldState: WorldState, logger: LoggerPort): Promise<void> {
+  const target = store.tips.proposed.number;
+  if (worldState.latestBlockNumber > target) {
+    logger.warn('world state is ahead of the chain; unwinding it', { worldState: worldState.latestBlockNumber, chain: target });
+    await worldState.unwindTo(target);
+    return;
+  }
+  if (worldState.latestBlockNumber < target) {
+    logger.info('replaying stored blocks into the world state', { from: worldState.latestBlockNumber + 1, to: target });
+  }
+  for (let n = worldState.latestBlockNumber + 1; n <= target; n++) {
+    const block = await store.getBlock(n);
+    assert(block !== undefined, `block ${n} below the proposed tip is stored`);
+    await replayBlock(worldState, block);
+  }
+}
+
+async function replayBlock(worldState: WorldState, block: Block): Promise<void> {
+  const n = block.header.globalVariables.blockNumber;
+  const draft = await worldState.prepareBlock(n, blockStateEffects(block.body.txEffects));
+  const { state } = block.header;
+  for (const tree of ['noteHashTree', 'nullifierTree', 'publicDataTree', 'l1ToL2MessageTree'] as const) {
+    assert(draft.stateReference[tree].root === state[tree].root, `replayed block ${n} gives the ${tree} root its header holds`);
+  }
+  await draft.finish(block.hash).commit();
+}
