@@ -1,5 +1,5 @@
 import type { Hex } from '../../spec/chain.js';
-import { bytesToHex, hexToBytes, zeroHex } from '../../spec/codec/bytes.js';
+import { bytesToHex, zeroHex } from '../../spec/codec/bytes.js';
 import type { CountingHasher } from './countingHasher.js';
 
 /**
@@ -45,20 +45,44 @@ export function preimageBytesOf(kind: IndexedTreeKind): number {
   return (kind === 'nullifier' ? 2 : 3) * FIELD_BYTES + NEXT_INDEX_STORED_BYTES;
 }
 
+/** 32 bytes of a field already validated as 32-byte hex (no checks: this is the hot path). */
+export function fieldBytes(value: Hex): Uint8Array {
+  return Buffer.from(value.slice(2), 'hex');
+}
+
+/** Byte offsets of the stored fields. */
+function layoutOf(kind: IndexedTreeKind): { value: number; nextKey: number; nextIndex: number } {
+  return kind === 'nullifier' ? { value: -1, nextKey: FIELD_BYTES, nextIndex: 2 * FIELD_BYTES } : { value: FIELD_BYTES, nextKey: 2 * FIELD_BYTES, nextIndex: 3 * FIELD_BYTES };
+}
+
+function writeNextIndex(out: Uint8Array, offset: number, nextIndex: number): void {
+  const view = new DataView(out.buffer, out.byteOffset + offset, NEXT_INDEX_STORED_BYTES);
+  view.setUint32(0, Math.floor(nextIndex / TWO_POW_32));
+  view.setUint32(4, nextIndex % TWO_POW_32);
+}
+
 export function encodePreimage(kind: IndexedTreeKind, leaf: IndexedLeaf): Uint8Array {
   const out = new Uint8Array(preimageBytesOf(kind));
-  let offset = 0;
-  out.set(hexToBytes(leaf.key, FIELD_BYTES), offset);
-  offset += FIELD_BYTES;
-  if (kind === 'publicData') {
-    out.set(hexToBytes(leaf.value, FIELD_BYTES), offset);
-    offset += FIELD_BYTES;
+  const layout = layoutOf(kind);
+  out.set(fieldBytes(leaf.key), 0);
+  if (layout.value >= 0) out.set(fieldBytes(leaf.value), layout.value);
+  out.set(fieldBytes(leaf.nextKey), layout.nextKey);
+  writeNextIndex(out, layout.nextIndex, leaf.nextIndex);
+  return out;
+}
+
+/**
+ * A stored preimage with some fields replaced (undefined keeps the stored one). Nullifier leaves have no value.
+ * Returns a new array; `stored` is not touched.
+ */
+export function patchPreimage(kind: IndexedTreeKind, stored: Uint8Array, value: Hex | undefined, next: { readonly key: Hex; readonly index: number } | undefined): Uint8Array {
+  const out = stored.slice();
+  const layout = layoutOf(kind);
+  if (value !== undefined && layout.value >= 0) out.set(fieldBytes(value), layout.value);
+  if (next !== undefined) {
+    out.set(fieldBytes(next.key), layout.nextKey);
+    writeNextIndex(out, layout.nextIndex, next.index);
   }
-  out.set(hexToBytes(leaf.nextKey, FIELD_BYTES), offset);
-  offset += FIELD_BYTES;
-  const view = new DataView(out.buffer, out.byteOffset + offset, NEXT_INDEX_STORED_BYTES);
-  view.setUint32(0, Math.floor(leaf.nextIndex / TWO_POW_32));
-  view.setUint32(4, leaf.nextIndex % TWO_POW_32);
   return out;
 }
 

@@ -31,13 +31,16 @@ export interface BlockStateEffects {
 }
 
 const FIELD_HEX_LENGTH = 66;
+/** The modulus as 32-byte lowercase hex: for same-length lowercase hex, string order is numeric order. */
+const FR_MODULUS_HEX = `0x${FR_MODULUS.toString(16).padStart(64, '0')}`;
 
 /** A field element as 32-byte lowercase hex; WORLD_STATE_EFFECTS_INVALID when it is not one. */
 export function normalizeField(value: Hex, what: string): Hex {
-  if (!isHex(value) || value.length !== FIELD_HEX_LENGTH || BigInt(value) >= FR_MODULUS) {
+  const lower = typeof value === 'string' ? value.toLowerCase() : value;
+  if (!isHex(lower) || lower.length !== FIELD_HEX_LENGTH || lower >= FR_MODULUS_HEX) {
     throw new WorldStateError('WORLD_STATE_EFFECTS_INVALID', `${what} is not a 32-byte field element: ${String(value).slice(0, 80)}`, { what });
   }
-  return value.toLowerCase() as Hex;
+  return lower as Hex;
 }
 
 function checkCount(count: number, max: number, what: string): void {

@@ -1,7 +1,7 @@
 import type { PageEntry } from '../merkle/pagedTreeDraft.js';
 import type { PageRef, TreeGeometry } from '../merkle/treeGeometry.js';
 import type { StoragePort } from '../ports.js';
-import { decodePage, pageKeyVersion, worldStateKeys } from './storageLayout.js';
+import { decodePage, blockOfKey, worldStateKeys } from './storageLayout.js';
 
 /** The page entry of a page nobody wrote, for a band. */
 const emptyEntry = (geometry: TreeGeometry, band: number): PageEntry => ({ version: -1, bytes: geometry.bands[band]!.emptyPage });
@@ -84,6 +84,6 @@ export class PageStore {
     const record = found[0];
     if (record === undefined) return emptyEntry(this.geometry, ref.band);
     const pageBytes = this.geometry.bands[ref.band]!.pageBytes;
-    return { version: pageKeyVersion(record[0]), bytes: decodePage(record[1], pageBytes) };
+    return { version: blockOfKey(record[0]), bytes: decodePage(record[1], pageBytes) };
   }
 }

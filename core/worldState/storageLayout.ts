@@ -6,7 +6,9 @@
  *   ws:b:<block>                    BlockSummary: every tree's root and size after the block (JSON)
  *   ws:j:<block>                    BlockJournal: what the block wrote, to unwind or prune it (JSON)
  *   ws:p:<tree>:<page>:<block>      a page as the block left it (base64), one version per block that changed it
- *   ws:i:<tree>:<key>               indexed trees: key -> "<leafIndex>:<block>" (sorted by key)
+ *   ws:k:<block>                    InsertedKeys: the keys the block inserted into the indexed trees (JSON). Queries
+ *                                   use the in-memory sorted index; these records rebuild it when the engine opens,
+ *                                   one record per block rather than one per key (a batch costs mostly per record).
  *   ws:i:<tree>:<value>:<leafIndex> append-only trees: value -> "<block>" (a value may repeat)
  */
 import type { Hex } from '../../spec/chain.js';
@@ -33,25 +35,20 @@ export const worldStateKeys = {
   journal: (block: number) => `ws:j:${hexOf(block, BLOCK_HEX_DIGITS)}`,
   pagePrefix: (tree: number, pageId: number) => `ws:p:${tree}:${hexOf(pageId, PAGE_ID_HEX_DIGITS)}:`,
   page: (tree: number, pageId: number, block: number) => `ws:p:${tree}:${hexOf(pageId, PAGE_ID_HEX_DIGITS)}:${hexOf(block, BLOCK_HEX_DIGITS)}`,
-  indexedTreePrefix: (tree: number) => `ws:i:${tree}:`,
-  indexedKey: (tree: number, key: Hex) => `ws:i:${tree}:${stripHex(key)}`,
+  insertedKeysPrefix: 'ws:k:',
+  insertedKeys: (block: number) => `ws:k:${hexOf(block, BLOCK_HEX_DIGITS)}`,
   appendedValuePrefix: (tree: number, value: Hex) => `ws:i:${tree}:${stripHex(value)}:`,
   appendedValue: (tree: number, value: Hex, leafIndex: number) => `ws:i:${tree}:${stripHex(value)}:${hexOf(leafIndex, LEAF_INDEX_HEX_DIGITS)}`,
 } as const;
-
-/** The block number that ends a page key. */
-export function pageKeyVersion(key: string): number {
-  return parseInt(key.slice(key.length - BLOCK_HEX_DIGITS), 16);
-}
 
 /** The leaf index that ends an append-only value key. */
 export function appendedValueLeafIndex(key: string): number {
   return parseInt(key.slice(key.length - LEAF_INDEX_HEX_DIGITS), 16);
 }
 
-/** The key of an indexed-tree index record, back as field hex. */
-export function indexedKeyOf(storageKey: string): Hex {
-  return `0x${storageKey.slice(storageKey.lastIndexOf(':') + 1)}`;
+/** The block number that ends a block-numbered key (page version, summary, journal, inserted keys). */
+export function blockOfKey(key: string): number {
+  return parseInt(key.slice(key.length - BLOCK_HEX_DIGITS), 16);
 }
 
 export function encodePage(bytes: Uint8Array): string {
@@ -62,16 +59,6 @@ export function decodePage(text: string, pageBytes: number): Uint8Array {
   const bytes = new Uint8Array(Buffer.from(text, 'base64'));
   assert(bytes.length === pageBytes, `a stored page has ${pageBytes} bytes, not ${bytes.length}`);
   return bytes;
-}
-
-export function encodePlacement(leafIndex: number, block: number): string {
-  return `${leafIndex}:${block}`;
-}
-
-export function decodePlacement(text: string): { leafIndex: number; blockNumber: number } {
-  const [leafIndex, blockNumber] = text.split(':').map(Number);
-  assert(Number.isSafeInteger(leafIndex) && Number.isSafeInteger(blockNumber), `placement record ${text} is two integers`);
-  return { leafIndex: leafIndex!, blockNumber: blockNumber! };
 }
 
 /** What the engine needs to resume, and the parameters the data was written with. */
@@ -97,9 +84,15 @@ export interface BlockSummary {
 
 /**
  * What one block wrote. `pages[tree]` is a flat list of pairs [pageId, previousVersion] (-1: the page was never
- * written before); `keys` are the index records the block added.
+ * written before); `keys` are the append-only value records the block added.
  */
 export interface BlockJournal {
   readonly pages: readonly (readonly number[])[];
   readonly keys: readonly string[];
+}
+
+/** Keys a block inserted into the indexed trees, each as [key, leafIndex]. */
+export interface InsertedKeys {
+  readonly nullifier: readonly (readonly [Hex, number])[];
+  readonly publicData: readonly (readonly [Hex, number])[];
 }

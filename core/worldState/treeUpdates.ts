@@ -1,8 +1,8 @@
 import type { Hex } from '../../spec/chain.js';
-import { bytesToHex, hexToBytes } from '../../spec/codec/bytes.js';
+import { bytesToHex } from '../../spec/codec/bytes.js';
 import type { CountingHasher } from '../merkle/countingHasher.js';
-import type { IndexedLeaf, IndexedTreeKind } from '../merkle/indexedLeaf.js';
-import { decodePreimage, encodePreimage, hashPreimage } from '../merkle/indexedLeaf.js';
+import type { IndexedTreeKind } from '../merkle/indexedLeaf.js';
+import { encodePreimage, fieldBytes, hashPreimage, patchPreimage } from '../merkle/indexedLeaf.js';
 import type { PageEntry } from '../merkle/pagedTreeDraft.js';
 import { PagedTreeDraft } from '../merkle/pagedTreeDraft.js';
 import type { TreeGeometry } from '../merkle/treeGeometry.js';
@@ -38,7 +38,7 @@ export function updateAppendOnly(
 ): TreeUpdate {
   const draft = new PagedTreeDraft(geometry, pages, hasher);
   if (writes.length === 0) return { state: { root: before.root, size: sizeAfter }, draft };
-  for (const write of writes) draft.setLeaf(write.index, hexToBytes(write.value, 32));
+  for (const write of writes) draft.setLeaf(write.index, fieldBytes(write.value));
   const root = draft.rehash(writes.map((write) => write.index));
   return { state: { root: bytesToHex(root), size: sizeAfter }, draft };
 }
@@ -56,8 +56,7 @@ export function updateIndexed(
   if (batch.changes.size === 0) return { state: { root: before.root, size: batch.sizeAfter }, draft };
   const indices = [...batch.changes.keys()].sort((a, b) => a - b);
   for (const index of indices) {
-    const leaf = mergedLeaf(kind, batch.changes.get(index)!, draft);
-    const preimage = encodePreimage(kind, leaf);
+    const preimage = changedPreimage(kind, batch.changes.get(index)!, draft);
     draft.setPreimage(index, preimage);
     draft.setLeaf(index, hashPreimage(hasher, preimage));
   }
@@ -65,18 +64,13 @@ export function updateIndexed(
   return { state: { root: bytesToHex(root), size: batch.sizeAfter }, draft };
 }
 
-/** The leaf after the change: a new leaf from the change alone, an existing one from its stored preimage. */
-function mergedLeaf(kind: IndexedTreeKind, change: IndexedLeafChange, draft: PagedTreeDraft): IndexedLeaf {
+/** The leaf's preimage after the change: a new leaf from the change alone, an existing one patched in place. */
+function changedPreimage(kind: IndexedTreeKind, change: IndexedLeafChange, draft: PagedTreeDraft): Uint8Array {
   if (change.inserted) {
     assert(change.value !== undefined && change.next !== undefined, 'an inserted leaf has its value and next pointer');
-    return { key: change.key, value: change.value, nextKey: change.next.key, nextIndex: change.next.index };
+    return encodePreimage(kind, { key: change.key, value: change.value, nextKey: change.next.key, nextIndex: change.next.index });
   }
-  const stored = decodePreimage(kind, draft.preimage(change.index));
-  assert(stored.key === change.key, `leaf ${change.index} holds key ${change.key}`);
-  return {
-    key: stored.key,
-    value: change.value ?? stored.value,
-    nextKey: change.next?.key ?? stored.nextKey,
-    nextIndex: change.next?.index ?? stored.nextIndex,
-  };
+  const stored = draft.preimage(change.index);
+  assert(Buffer.compare(stored.subarray(0, 32), fieldBytes(change.key)) === 0, `leaf ${change.index} holds key ${change.key}`);
+  return patchPreimage(kind, stored, change.value, change.next);
 }

@@ -46,16 +46,14 @@ import type { IndexedBatch, IndexedLeafChange } from './indexedBatch.js';
 import { planNullifiers, planPublicDataWrites } from './indexedBatch.js';
 import { PageStore } from './pageStore.js';
 import { publicDataLeafSlot } from './publicDataSlot.js';
-import type { BlockJournal, BlockSummary, StorageOperation, WorldStateMeta } from './storageLayout.js';
+import type { BlockJournal, BlockSummary, InsertedKeys, StorageOperation, WorldStateMeta } from './storageLayout.js';
 import {
   WORLD_STATE_FORMAT_VERSION,
   WORLD_STATE_KEY_END,
   WORLD_STATE_KEY_PREFIX,
   appendedValueLeafIndex,
-  decodePlacement,
+  blockOfKey,
   encodePage,
-  encodePlacement,
-  indexedKeyOf,
   worldStateKeys as KEY,
 } from './storageLayout.js';
 import type { LeafWrite, TreeState, TreeUpdate } from './treeUpdates.js';
@@ -288,9 +286,9 @@ export class WorldState {
       [MerkleTreeId.ARCHIVE, archiveWrites],
     ];
     for (const [treeId, writes] of appended) for (const w of writes) addKey(KEY.appendedValue(treeId, w.value, w.index), String(n));
-    for (const [treeId, batch] of [[MerkleTreeId.NULLIFIER_TREE, plan.nullifiers], [MerkleTreeId.PUBLIC_DATA_TREE, plan.publicData]] as const) {
-      for (const { key, leafIndex } of batch.inserted) addKey(KEY.indexedKey(treeId, key), encodePlacement(leafIndex, n));
-    }
+    const inserted = (batch: IndexedBatch) => batch.inserted.map(({ key, leafIndex }) => [key, leafIndex] as const);
+    const insertedKeys: InsertedKeys = { nullifier: inserted(plan.nullifiers), publicData: inserted(plan.publicData) };
+    ops.push({ type: 'put', key: KEY.insertedKeys(n), value: JSON.stringify(insertedKeys) });
     const summary: BlockSummary = { trees: updates.map((u) => [u.state.root, u.state.size] as const) };
     ops.push({ type: 'put', key: KEY.summary(n), value: JSON.stringify(summary) });
     if (n > 0) ops.push({ type: 'put', key: KEY.journal(n), value: JSON.stringify(journal satisfies BlockJournal) });
@@ -408,9 +406,12 @@ export class WorldState {
     });
     this.latest = meta.latestBlockNumber;
     this.oldest = meta.oldestBlockNumber;
-    for (const [treeId, keys] of [[MerkleTreeId.NULLIFIER_TREE, this.nullifierKeys], [MerkleTreeId.PUBLIC_DATA_TREE, this.publicDataKeys]] as const) {
-      const prefix = KEY.indexedTreePrefix(treeId);
-      for await (const [key, value] of this.storage.iterator({ gte: prefix, lt: `${prefix.slice(0, -1)};` })) keys.insert(indexedKeyOf(key), decodePlacement(value));
+    const prefix = KEY.insertedKeysPrefix;
+    for await (const [key, value] of this.storage.iterator({ gte: prefix, lt: `${prefix.slice(0, -1)};` })) {
+      const blockNumber = blockOfKey(key);
+      const inserted = JSON.parse(value) as InsertedKeys;
+      for (const [k, leafIndex] of inserted.nullifier) this.nullifierKeys.insert(k, { leafIndex, blockNumber });
+      for (const [k, leafIndex] of inserted.publicData) this.publicDataKeys.insert(k, { leafIndex, blockNumber });
     }
   }
 
@@ -451,6 +452,7 @@ export class WorldState {
     const generation = this.generation;
     const blocks = Array.from({ length: fromBlock - toBlock }, (_, i) => fromBlock - i);
     const journals = await this.readJournals(blocks);
+    const insertedKeys = await this.readInsertedKeys(blocks);
     const ops: StorageOperation[] = [];
     blocks.forEach((block, i) => {
       const journal = journals[i]!;
@@ -458,13 +460,13 @@ export class WorldState {
         for (let p = 0; p < pairs.length; p += 2) ops.push({ type: 'del', key: KEY.page(treeId, pairs[p]!, block) });
       });
       for (const key of journal.keys) ops.push({ type: 'del', key });
-      ops.push({ type: 'del', key: KEY.summary(block) }, { type: 'del', key: KEY.journal(block) });
+      ops.push({ type: 'del', key: KEY.summary(block) }, { type: 'del', key: KEY.journal(block) }, { type: 'del', key: KEY.insertedKeys(block) });
     });
     ops.push({ type: 'put', key: KEY.meta, value: JSON.stringify(this.metaRecord(toBlock, this.oldest)) });
     return this.preparedWrite(
       ops,
       () => this.latest === fromBlock && this.generation === generation,
-      () => this.applyUnwind(toBlock, blocks, journals),
+      () => this.applyUnwind(toBlock, blocks, journals, insertedKeys),
     );
   }
 
@@ -472,14 +474,12 @@ export class WorldState {
     await (await this.prepareUnwind(toBlock)).commit();
   }
 
-  private applyUnwind(toBlock: number, blocks: readonly number[], journals: readonly BlockJournal[]): void {
+  private applyUnwind(toBlock: number, blocks: readonly number[], journals: readonly BlockJournal[], insertedKeys: readonly InsertedKeys[]): void {
     this.generation++;
     journals.forEach((journal, i) => {
       journal.pages.forEach((pairs, treeId) => this.pages[treeId]!.evict(pairs.filter((_, p) => p % 2 === 0)));
-      for (const key of journal.keys) {
-        if (key.startsWith(KEY.indexedTreePrefix(MerkleTreeId.NULLIFIER_TREE))) this.nullifierKeys.delete(indexedKeyOf(key));
-        if (key.startsWith(KEY.indexedTreePrefix(MerkleTreeId.PUBLIC_DATA_TREE))) this.publicDataKeys.delete(indexedKeyOf(key));
-      }
+      for (const [key] of insertedKeys[i]!.nullifier) this.nullifierKeys.delete(key);
+      for (const [key] of insertedKeys[i]!.publicData) this.publicDataKeys.delete(key);
       this.summaries.delete(blocks[i]!);
     });
     this.latest = toBlock;
@@ -509,6 +509,14 @@ export class WorldState {
     await this.storage.batch(ops as { type: 'put'; key: string; value: string }[]);
     this.summaries.delete(next - 1);
     this.oldest = next;
+  }
+
+  private async readInsertedKeys(blocks: readonly number[]): Promise<InsertedKeys[]> {
+    const texts = await this.storage.getMany(blocks.map(KEY.insertedKeys));
+    return texts.map((text, i) => {
+      assert(text !== undefined, `the inserted keys of block ${blocks[i]} are stored`);
+      return JSON.parse(text) as InsertedKeys;
+    });
   }
 
   private async readJournals(blocks: readonly number[]): Promise<BlockJournal[]> {
