@@ -1,0 +1,175 @@
+/**
+ * `npm run bench -- world-state`: the world state applying blocks of 64 txs on classic-level (the production
+ * adapter, every batch synced), at the protocol's tree heights, in two shapes:
+ *   typical: 8 note hashes, 8 nullifiers, 8 public data writes per tx;
+ *   maximal: 64 of each (the per-tx limits).
+ * Nullifiers, note hashes and new slots are pseudo-random fields; half of a block's public data writes update slots
+ * written before, half create new ones. No L1-to-L2 messages. A block is timed from prepareBlock to its batch being
+ * committed.
+ *
+ * Figures per shape: txs/s, leaves/s (note hashes + nullifiers + public data writes), ms per block, hashes per block,
+ * the ratio of block time to (hashes x the time of one hashToField on this machine), storage records and bytes per
+ * block, and witness reads/s (nullifier membership witnesses, one at a time) at the latest block and at an early
+ * block read from storage.
+ *
+ * Environment (optional): WS_BENCH_TYPICAL_BLOCKS (default 120), WS_BENCH_MAXIMAL_BLOCKS (default 16),
+ * WS_BENCH_WITNESS_READS (default 2000).
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { openClassicLevelStorage } from '../../adapters/storage/classicLevelStorage.js';
+import type { Hex } from '../../spec/chain.js';
+import { bytesToHex } from '../../spec/codec/bytes.js';
+import { hashToFieldBytes } from '../../spec/hash.js';
+import type { BlockStateEffects, PublicDataWrite } from '../../core/worldState/blockEffects.js';
+import { WorldState } from '../../core/worldState/worldState.js';
+
+interface BenchResult {
+  readonly name: string;
+  readonly figures: Record<string, number | string>;
+}
+
+interface Shape {
+  readonly name: 'typical' | 'maximal';
+  readonly perTx: number;
+  readonly blocks: number;
+}
+
+const TXS_PER_BLOCK = 64;
+/** Blocks not timed at the start of each shape (JIT, first pages). */
+const WARMUP_BLOCKS = 4;
+/** Block whose state the historical witness reads ask about. */
+const HISTORICAL_BLOCK = 2;
+const HASH_TIMING_ITERATIONS = 300_000;
+
+const envCount = (name: string, fallback: number): number => {
+  const value = Number(process.env[name]);
+  return Number.isSafeInteger(value) && value > 0 ? value : fallback;
+};
+
+/** Deterministic pseudo-random fields: hashToField of a counter. */
+class FieldStream {
+  private counter = 0;
+  private readonly input = new Uint8Array(8);
+
+  next(): Hex {
+    new DataView(this.input.buffer).setFloat64(0, this.counter++);
+    return bytesToHex(hashToFieldBytes(this.input));
+  }
+}
+
+/** Nanoseconds of one hashToField of 64 bytes (a Merkle node), the same call the engine makes. */
+function hashNanoseconds(): number {
+  const input = new Uint8Array(64);
+  for (let i = 0; i < 20_000; i++) hashToFieldBytes(input);
+  const started = performance.now();
+  for (let i = 0; i < HASH_TIMING_ITERATIONS; i++) {
+    input[0] = i & 0xff;
+    input[1] = (i >> 8) & 0xff;
+    hashToFieldBytes(input);
+  }
+  return ((performance.now() - started) * 1e6) / HASH_TIMING_ITERATIONS;
+}
+
+function blockEffects(shape: Shape, random: FieldStream, knownSlots: Hex[], nullifiers: Hex[]): BlockStateEffects {
+  const txs = Array.from({ length: TXS_PER_BLOCK }, () => {
+    const txNullifiers = Array.from({ length: shape.perTx }, () => random.next());
+    nullifiers.push(...txNullifiers);
+    const publicDataWrites: PublicDataWrite[] = Array.from({ length: shape.perTx }, (_, i) => {
+      const update = i % 2 === 1 && knownSlots.length > 0;
+      const leafSlot = update ? knownSlots[Number(BigInt(random.next()) % BigInt(knownSlots.length))]! : random.next();
+      if (!update) knownSlots.push(leafSlot);
+      return { leafSlot, value: random.next() };
+    });
+    return { noteHashes: Array.from({ length: shape.perTx }, () => random.next()), nullifiers: txNullifiers, publicDataWrites };
+  });
+  return { txs, l1ToL2Messages: [] };
+}
+
+interface BlockTotals {
+  milliseconds: number;
+  hashes: number;
+  records: number;
+  bytes: number;
+  blocks: number;
+}
+
+async function applyBlocks(engine: WorldState, shape: Shape, random: FieldStream, nullifiers: Hex[]): Promise<BlockTotals> {
+  const totals: BlockTotals = { milliseconds: 0, hashes: 0, records: 0, bytes: 0, blocks: 0 };
+  const knownSlots: Hex[] = [];
+  for (let i = 0; i < shape.blocks; i++) {
+    const effects = blockEffects(shape, random, knownSlots, nullifiers);
+    const n = engine.latestBlockNumber + 1;
+    const hashesBefore = engine.hasher.count;
+    const started = performance.now();
+    const prepared = (await engine.prepareBlock(n, effects)).finish(random.next());
+    await prepared.commit();
+    const elapsed = performance.now() - started;
+    if (i < WARMUP_BLOCKS) continue;
+    totals.milliseconds += elapsed;
+    totals.hashes += engine.hasher.count - hashesBefore;
+    totals.records += prepared.ops.length;
+    totals.bytes += prepared.ops.reduce((sum, op) => sum + op.key.length + (op.type === 'put' ? op.value.length : 0), 0);
+    totals.blocks++;
+  }
+  return totals;
+}
+
+/** Nullifier membership witnesses per second, one read at a time, for nullifiers present at `block`. */
+async function witnessReadsPerSecond(engine: WorldState, block: number, nullifiers: readonly Hex[], reads: number): Promise<number> {
+  const started = performance.now();
+  for (let i = 0; i < reads; i++) {
+    const witness = await engine.getNullifierMembershipWitness(block, nullifiers[(i * 7_919) % nullifiers.length]!);
+    if (witness === null) throw new Error(`a nullifier of block ${block} has no witness`);
+  }
+  return reads / ((performance.now() - started) / 1000);
+}
+
+async function benchShape(shape: Shape, hashNs: number, witnessReads: number): Promise<Record<string, number>> {
+  const dataDirectory = await mkdtemp(path.join(os.tmpdir(), 'world-state-bench-'));
+  const storage = await openClassicLevelStorage(dataDirectory);
+  try {
+    const random = new FieldStream();
+    const engine = await WorldState.open(storage, { genesisBlockHash: random.next() });
+    const nullifiers: Hex[] = [];
+    const totals = await applyBlocks(engine, shape, random, nullifiers);
+    const early = nullifiers.slice(0, TXS_PER_BLOCK * shape.perTx * HISTORICAL_BLOCK);
+    const blockSeconds = totals.milliseconds / 1000 / totals.blocks;
+    const leavesPerBlock = TXS_PER_BLOCK * shape.perTx * 3;
+    const hashesPerBlock = totals.hashes / totals.blocks;
+    return {
+      blocks: totals.blocks,
+      txsPerSecond: Math.round(TXS_PER_BLOCK / blockSeconds),
+      leavesPerSecond: Math.round(leavesPerBlock / blockSeconds),
+      msPerBlock: round(blockSeconds * 1000, 1),
+      hashesPerBlock: Math.round(hashesPerBlock),
+      blockTimeOverHashTime: round((blockSeconds * 1e9) / (hashesPerBlock * hashNs), 2),
+      storageRecordsPerBlock: Math.round(totals.records / totals.blocks),
+      storageMegabytesPerBlock: round(totals.bytes / totals.blocks / 1e6, 2),
+      witnessReadsPerSecondLatest: Math.round(await witnessReadsPerSecond(engine, engine.latestBlockNumber, nullifiers, witnessReads)),
+      witnessReadsPerSecondHistorical: Math.round(await witnessReadsPerSecond(engine, HISTORICAL_BLOCK, early, witnessReads)),
+    };
+  } finally {
+    await storage.close();
+    await rm(dataDirectory, { recursive: true, force: true });
+  }
+}
+
+const round = (value: number, digits: number): number => Number(value.toFixed(digits));
+
+export async function benchWorldState(): Promise<BenchResult> {
+  const shapes: Shape[] = [
+    { name: 'typical', perTx: 8, blocks: envCount('WS_BENCH_TYPICAL_BLOCKS', 120) },
+    { name: 'maximal', perTx: 64, blocks: envCount('WS_BENCH_MAXIMAL_BLOCKS', 16) },
+  ];
+  const witnessReads = envCount('WS_BENCH_WITNESS_READS', 2_000);
+  const hashNs = hashNanoseconds();
+  const figures: Record<string, number | string> = { txsPerBlock: TXS_PER_BLOCK, hashToFieldNs: round(hashNs, 1) };
+  for (const shape of shapes) {
+    const result = await benchShape(shape, hashNs, witnessReads);
+    for (const [key, value] of Object.entries(result)) figures[`${shape.name}.${key}`] = value;
+  }
+  return { name: 'world-state', figures };
+}
