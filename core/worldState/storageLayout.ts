@@ -17,7 +17,7 @@ import { assert } from '../assert.js';
 export type StorageOperation = { readonly type: 'put'; readonly key: string; readonly value: string } | { readonly type: 'del'; readonly key: string };
 
 /** Storage layout version; a store written with another one is refused. */
-export const WORLD_STATE_FORMAT_VERSION = 1;
+export const WORLD_STATE_FORMAT_VERSION = 2;
 export const WORLD_STATE_KEY_PREFIX = 'ws:';
 /** The first key after every world-state key. */
 export const WORLD_STATE_KEY_END = 'ws;';
