@@ -13,6 +13,8 @@ import type {
   L2Tips,
   NodeInfo,
 } from '../spec/chain.js';
+import type { MerkleTreeId } from '../spec/constants.js';
+import type { DataInBlock, MembershipWitness, NullifierMembershipWitness, PublicDataWitness } from './worldState/witnesses.js';
 
 /** A block as named by a client: number, hash, archive root, or tip (`latest` is the proposed tip). */
 export type BlockQuery =
@@ -53,7 +55,37 @@ export interface BlockWithContext {
   readonly checkpoint?: Checkpoint;
 }
 
-export interface NodeService {
+/** How far the world state has followed the chain (svc_getWorldStateSyncStatus). */
+export interface WorldStateSyncStatus {
+  readonly latestBlockNumber: number;
+  readonly latestBlockHash: Hex;
+  readonly finalizedBlockNumber: number;
+  /** The oldest block whose state queries still answer; older ones are STATE_NOT_AVAILABLE. */
+  readonly oldestHistoricBlockNumber: number;
+  readonly treesAreSynced: boolean;
+}
+
+/**
+ * World-state queries, each as of the block `reference` names. STATE_NOT_AVAILABLE when the node does not have that
+ * block or no longer keeps its state; undefined when the leaf asked about does not exist.
+ */
+export interface WorldStateService {
+  /** A contract's public storage slot (a contract-language slot); 0 when never written. */
+  getPublicStorageAt(reference: BlockQuery, contract: Hex, slot: Hex): Promise<Hex>;
+  getWorldStateSyncStatus(): Promise<WorldStateSyncStatus>;
+  /** One entry per value, in order: its leaf index and the block that inserted it, or undefined. */
+  findLeavesIndexes(reference: BlockQuery, treeId: MerkleTreeId, leafValues: readonly Hex[]): Promise<(DataInBlock<bigint> | undefined)[]>;
+  getNullifierMembershipWitness(reference: BlockQuery, nullifier: Hex): Promise<NullifierMembershipWitness | undefined>;
+  /** The low leaf proving the nullifier's absence; undefined when the nullifier exists. */
+  getLowNullifierMembershipWitness(reference: BlockQuery, nullifier: Hex): Promise<NullifierMembershipWitness | undefined>;
+  /** The leaf holding the slot, or the low leaf bracketing it when the slot was never written. */
+  getPublicDataWitness(reference: BlockQuery, leafSlot: Hex): Promise<PublicDataWitness | undefined>;
+  getBlockHashMembershipWitness(reference: BlockQuery, blockHash: Hex): Promise<MembershipWitness | undefined>;
+  getNoteHashMembershipWitness(reference: BlockQuery, noteHash: Hex): Promise<MembershipWitness | undefined>;
+  getL1ToL2MessageMembershipWitness(reference: BlockQuery, message: Hex): Promise<readonly [bigint, MembershipWitness] | undefined>;
+}
+
+export interface NodeService extends WorldStateService {
   getBlockNumber(tip?: BlockTipName): Promise<number>;
   getCheckpointNumber(tip?: CheckpointTipName): Promise<number>;
   getChainTips(): Promise<L2Tips>;

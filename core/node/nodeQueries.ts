@@ -3,6 +3,7 @@ import { CONTRACT_LANGUAGE_VERSION, L1_SLOT_DURATION_SECONDS, NODE_VERSION, PROT
 import type { Chain } from '../chain/chain.js';
 import { createTimetable } from '../chain/timetable.js';
 import type { BlockQuery, BlockWithContext, CheckpointQuery, NodeAdmin, NodeService } from '../nodeService.js';
+import { createWorldStateQueries } from './worldStateQueries.js';
 
 function tipBlockNumber(tips: L2Tips, tip: 'latest' | BlockTipName): number {
   switch (tip) {
@@ -75,6 +76,7 @@ export function createNodeService(deps: NodeQueriesDeps): NodeService {
   };
   const l1ContractAddresses = { rollupAddress: deps.rollupAddress };
   return {
+    ...createWorldStateQueries({ chain, resolveBlockNumber }),
     getBlockNumber: async (tip) => tipBlockNumber(chain.tips, tip ?? 'proposed'),
     getCheckpointNumber: async (tip: CheckpointTipName = 'checkpointed') => chain.tips[tip].checkpoint.number,
     getChainTips: async () => chain.tips,

@@ -11,7 +11,7 @@ import { z } from 'zod';
 import { bigUint, blockHash, blockNumber, fr } from './scalars.js';
 
 /** `MembershipWitness`: the leaf's index and its sibling path, the sibling nearest the leaf first. */
-export const membershipWitness = z.object({ leafIndex: bigUint, siblingPath: z.array(fr) });
+export const membershipWitness = z.object({ leafIndex: bigUint, siblingPath: z.array(fr).readonly() });
 
 /** `SiblingPath`: the same shape as MembershipWitness (PROTOCOL.md). */
 export const siblingPath = membershipWitness;
@@ -19,13 +19,13 @@ export const siblingPath = membershipWitness;
 export const nullifierMembershipWitness = z.object({
   index: bigUint,
   leafPreimage: z.object({ nullifier: fr, nextNullifier: fr, nextIndex: bigUint }),
-  siblingPath: z.array(fr),
+  siblingPath: z.array(fr).readonly(),
 });
 
 export const publicDataWitness = z.object({
   index: bigUint,
   leafPreimage: z.object({ slot: fr, value: fr, nextSlot: fr, nextIndex: bigUint }),
-  siblingPath: z.array(fr),
+  siblingPath: z.array(fr).readonly(),
 });
 
 /** `DataInBlock<T>`: a value with the block it was inserted in. */
@@ -37,7 +37,7 @@ export function dataInBlock<Data extends z.ZodType>(data: Data) {
 export const leafIndexInBlock = dataInBlock(bigUint);
 
 /** svc_getL1ToL2MessageMembershipWitness: `[leafIndex, SiblingPath]`. */
-export const l1ToL2MessageWitness = z.tuple([bigUint, siblingPath]);
+export const l1ToL2MessageWitness = z.tuple([bigUint, siblingPath]).readonly();
 
 export const worldStateSyncStatus = z.object({
   latestBlockNumber: blockNumber,

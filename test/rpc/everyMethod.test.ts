@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { SUBSYSTEM_NAMES, type Subsystem } from '../../core/errors.js';
 import type { RpcNamespace } from '../../spec/rpc/methodDefinition.js';
 import { rpcMethodList, rpcMethods, type RpcMethodName } from '../../spec/rpc/methods.js';
-import { blockHashOf, hex32 } from './fakeNode.js';
+import { blockHashOf, hex32, knownLeaf } from './fakeNode.js';
 import { rpc, startTestServers, TEST_ADMIN_KEY, type TestServers } from './harness.js';
 import { checkpointOneHash, sampleAztecAddress, sampleEthAddress, sampleFr, sampleTx, sampleTxHash } from './wireSamples.js';
 
@@ -46,15 +46,15 @@ const samples: Record<RpcMethodName, Sample> = {
   svc_simulatePublicCalls: missing('publicExecution')(sampleTx, true, {
     publicStorage: [{ contractAddress: sampleAztecAddress, slot: hex32(1), value: hex32(2) }],
   }),
-  svc_getPublicStorageAt: missing('worldState')('latest', sampleAztecAddress, sampleFr),
-  svc_getWorldStateSyncStatus: missing('worldState')(),
-  svc_findLeavesIndexes: missing('worldState')(2, 1, [sampleFr]),
-  svc_getNullifierMembershipWitness: missing('worldState')(blockHashOf(1), sampleFr),
-  svc_getLowNullifierMembershipWitness: missing('worldState')({ number: 1 }, sampleFr),
-  svc_getPublicDataWitness: missing('worldState')('finalized', sampleFr),
-  svc_getBlockHashMembershipWitness: missing('worldState')('latest', blockHashOf(1)),
-  svc_getNoteHashMembershipWitness: missing('worldState')(3, sampleFr),
-  svc_getL1ToL2MessageMembershipWitness: missing('worldState')('latest', sampleFr),
+  svc_getPublicStorageAt: answered('latest', sampleAztecAddress, sampleFr),
+  svc_getWorldStateSyncStatus: answered(),
+  svc_findLeavesIndexes: answered(2, 1, [sampleFr, knownLeaf]),
+  svc_getNullifierMembershipWitness: answered(blockHashOf(1), knownLeaf),
+  svc_getLowNullifierMembershipWitness: answered({ number: 1 }, sampleFr),
+  svc_getPublicDataWitness: answered('finalized', sampleFr),
+  svc_getBlockHashMembershipWitness: answered('latest', blockHashOf(1)),
+  svc_getNoteHashMembershipWitness: answered(3, knownLeaf),
+  svc_getL1ToL2MessageMembershipWitness: answered('latest', knownLeaf),
   svc_getL1ToL2MessageCheckpoint: missing('messages')(sampleFr),
   svc_getL2ToL1MembershipWitness: missing('messages')(sampleTxHash, sampleFr, { index: 0 }),
   svc_getL2ToL1Messages: missing('messages')(0),

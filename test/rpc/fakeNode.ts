@@ -179,6 +179,50 @@ function createFakeAdmin(state: FakeAdminState): NodeAdmin {
   };
 }
 
+/** World-state answers of the fake: one known leaf per tree (`knownLeaf`), for blocks the fake has; others absent. */
+export const knownLeaf = hex32(0x1eaf);
+export const fakeSiblingPath = [hex32(0x51b1), hex32(0x51b2)];
+const fakeWitness = { leafIndex: 5n, siblingPath: fakeSiblingPath };
+const fakeNullifierWitness = { index: 5n, leafPreimage: { nullifier: knownLeaf, nextNullifier: hex32(0), nextIndex: 0n }, siblingPath: fakeSiblingPath };
+
+async function atKnownBlock<T>(query: BlockQuery, answer: () => T): Promise<T> {
+  if (findBlock(query) === undefined) {
+    throw new NodeError('STATE_NOT_AVAILABLE', 'the reference block is not known to this node', { reason: 'unknown' });
+  }
+  return answer();
+}
+
+const fakeWorldState: Pick<
+  NodeService,
+  | 'getPublicStorageAt'
+  | 'getWorldStateSyncStatus'
+  | 'findLeavesIndexes'
+  | 'getNullifierMembershipWitness'
+  | 'getLowNullifierMembershipWitness'
+  | 'getPublicDataWitness'
+  | 'getBlockHashMembershipWitness'
+  | 'getNoteHashMembershipWitness'
+  | 'getL1ToL2MessageMembershipWitness'
+> = {
+  getPublicStorageAt: (query, _contract, slot) => atKnownBlock(query, () => (slot === knownLeaf ? hex32(0x7a1) : hex32(0))),
+  getWorldStateSyncStatus: async () => ({
+    latestBlockNumber: tips.proposed.number,
+    latestBlockHash: tips.proposed.hash,
+    finalizedBlockNumber: tips.finalized.block.number,
+    oldestHistoricBlockNumber: 0,
+    treesAreSynced: true,
+  }),
+  findLeavesIndexes: (query, _treeId, values) =>
+    atKnownBlock(query, () => values.map((value) => (value === knownLeaf ? { data: 5n, l2BlockNumber: 1, l2BlockHash: blockHashOf(1) } : undefined))),
+  getNullifierMembershipWitness: (query, nullifier) => atKnownBlock(query, () => (nullifier === knownLeaf ? fakeNullifierWitness : undefined)),
+  getLowNullifierMembershipWitness: (query, nullifier) => atKnownBlock(query, () => (nullifier === knownLeaf ? undefined : fakeNullifierWitness)),
+  getPublicDataWitness: (query, leafSlot) =>
+    atKnownBlock(query, () => ({ index: 0n, leafPreimage: { slot: leafSlot, value: hex32(1), nextSlot: hex32(0), nextIndex: 0n }, siblingPath: fakeSiblingPath })),
+  getBlockHashMembershipWitness: (query, hash) => atKnownBlock(query, () => (hash === blockHashOf(1) ? { leafIndex: 1n, siblingPath: fakeSiblingPath } : undefined)),
+  getNoteHashMembershipWitness: (query, noteHash) => atKnownBlock(query, () => (noteHash === knownLeaf ? fakeWitness : undefined)),
+  getL1ToL2MessageMembershipWitness: (query, message) => atKnownBlock(query, () => (message === knownLeaf ? ([5n, fakeWitness] as const) : undefined)),
+};
+
 export type FakeNodeOverrides = Partial<Omit<NodeService, 'admin'>> & { readonly admin?: Partial<NodeAdmin> };
 
 export interface FakeNode extends NodeService {
@@ -234,6 +278,7 @@ export function createFakeNode(overrides: FakeNodeOverrides = {}): FakeNode {
     getChainId: () => 31337,
     getL1ContractAddresses: () => nodeInfo.l1ContractAddresses,
     isReady: () => true,
+    ...fakeWorldState,
   };
   const service = recorded({ ...base, ...serviceOverrides }, '', calls);
   const admin = recorded({ ...createFakeAdmin(adminState), ...adminOverrides }, 'admin.', calls);

@@ -70,7 +70,9 @@ describe('each list bound, at its default', () => {
     { method: 'svc_getPrivateLogsByTags', params: (n: number) => [{ tags: hashes(n) }], limit: 'tagsPerQueryMax', value: RPC_TAGS_PER_QUERY_MAX },
     { method: 'svc_getPublicLogsByTags', params: (n: number) => [{ contractAddress: sampleAztecAddress, tags: hashes(n) }], limit: 'tagsPerQueryMax', value: RPC_TAGS_PER_QUERY_MAX },
   ] as const)('$method: $limit', async ({ method, params, limit, value }) => {
-    expect((await rpc(servers.publicUrl, method, params(value))).error?.code).toBe(-32004);
+    // At the bound the call passes the limit check: answered, or -32004 where the subsystem is not built yet.
+    const atBound = await rpc(servers.publicUrl, method, params(value));
+    expect(atBound.error === undefined || atBound.error.code === -32004).toBe(true);
     await expectLimitExceeded(servers.publicUrl, method, params(value + 1), limit, value, value + 1);
   });
 

@@ -1,10 +1,4 @@
-import { subsystemUnavailable } from '../../../core/errors.js';
 import type { MethodHandler } from '../methodHandler.js';
 
-/**
- * Needs the world state, which this node version does not have yet: params are checked (by the
- * dispatcher), then the call answers -32004 naming it.
- */
-export const svc_getBlockHashMembershipWitness: MethodHandler<'svc_getBlockHashMembershipWitness'> = () => {
-  throw subsystemUnavailable('worldState', 'notBuilt');
-};
+/** A block hash's leaf in the reference block's archive tree. */
+export const svc_getBlockHashMembershipWitness: MethodHandler<'svc_getBlockHashMembershipWitness'> = (node, [reference, blockHash]) => node.getBlockHashMembershipWitness(reference, blockHash);

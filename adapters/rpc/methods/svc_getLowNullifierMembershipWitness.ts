@@ -1,10 +1,4 @@
-import { subsystemUnavailable } from '../../../core/errors.js';
 import type { MethodHandler } from '../methodHandler.js';
 
-/**
- * Needs the world state, which this node version does not have yet: params are checked (by the
- * dispatcher), then the call answers -32004 naming it.
- */
-export const svc_getLowNullifierMembershipWitness: MethodHandler<'svc_getLowNullifierMembershipWitness'> = () => {
-  throw subsystemUnavailable('worldState', 'notBuilt');
-};
+/** Low-leaf witness proving a nullifier's absence; null when the nullifier exists. */
+export const svc_getLowNullifierMembershipWitness: MethodHandler<'svc_getLowNullifierMembershipWitness'> = (node, [reference, nullifier]) => node.getLowNullifierMembershipWitness(reference, nullifier);

@@ -1,10 +1,4 @@
-import { subsystemUnavailable } from '../../../core/errors.js';
 import type { MethodHandler } from '../methodHandler.js';
 
-/**
- * Needs the world state, which this node version does not have yet: params are checked (by the
- * dispatcher), then the call answers -32004 naming it.
- */
-export const svc_getNoteHashMembershipWitness: MethodHandler<'svc_getNoteHashMembershipWitness'> = () => {
-  throw subsystemUnavailable('worldState', 'notBuilt');
-};
+/** A note hash's leaf in the note-hash tree. */
+export const svc_getNoteHashMembershipWitness: MethodHandler<'svc_getNoteHashMembershipWitness'> = (node, [reference, noteHash]) => node.getNoteHashMembershipWitness(reference, noteHash);

@@ -1,10 +1,4 @@
-import { subsystemUnavailable } from '../../../core/errors.js';
 import type { MethodHandler } from '../methodHandler.js';
 
-/**
- * Needs the world state, which this node version does not have yet: params are checked (by the
- * dispatcher), then the call answers -32004 naming it.
- */
-export const svc_getNullifierMembershipWitness: MethodHandler<'svc_getNullifierMembershipWitness'> = () => {
-  throw subsystemUnavailable('worldState', 'notBuilt');
-};
+/** Membership witness of a nullifier, or null when it is not in the tree. */
+export const svc_getNullifierMembershipWitness: MethodHandler<'svc_getNullifierMembershipWitness'> = (node, [reference, nullifier]) => node.getNullifierMembershipWitness(reference, nullifier);

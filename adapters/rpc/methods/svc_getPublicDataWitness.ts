@@ -1,10 +1,4 @@
-import { subsystemUnavailable } from '../../../core/errors.js';
 import type { MethodHandler } from '../methodHandler.js';
 
-/**
- * Needs the world state, which this node version does not have yet: params are checked (by the
- * dispatcher), then the call answers -32004 naming it.
- */
-export const svc_getPublicDataWitness: MethodHandler<'svc_getPublicDataWitness'> = () => {
-  throw subsystemUnavailable('worldState', 'notBuilt');
-};
+/** The public-data leaf of a slot, or its low leaf when unset. */
+export const svc_getPublicDataWitness: MethodHandler<'svc_getPublicDataWitness'> = (node, [reference, leafSlot]) => node.getPublicDataWitness(reference, leafSlot);

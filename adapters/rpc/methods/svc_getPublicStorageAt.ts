@@ -1,10 +1,4 @@
-import { subsystemUnavailable } from '../../../core/errors.js';
 import type { MethodHandler } from '../methodHandler.js';
 
-/**
- * Needs the world state, which this node version does not have yet: params are checked (by the
- * dispatcher), then the call answers -32004 naming it.
- */
-export const svc_getPublicStorageAt: MethodHandler<'svc_getPublicStorageAt'> = () => {
-  throw subsystemUnavailable('worldState', 'notBuilt');
-};
+/** A contract's public storage slot as of the reference block (0 when never written). */
+export const svc_getPublicStorageAt: MethodHandler<'svc_getPublicStorageAt'> = (node, [reference, contract, slot]) => node.getPublicStorageAt(reference, contract, slot);

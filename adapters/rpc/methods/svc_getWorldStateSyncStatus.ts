@@ -1,10 +1,4 @@
-import { subsystemUnavailable } from '../../../core/errors.js';
 import type { MethodHandler } from '../methodHandler.js';
 
-/**
- * Needs the world state, which this node version does not have yet: params are checked (by the
- * dispatcher), then the call answers -32004 naming it.
- */
-export const svc_getWorldStateSyncStatus: MethodHandler<'svc_getWorldStateSyncStatus'> = () => {
-  throw subsystemUnavailable('worldState', 'notBuilt');
-};
+/** How far the world state has followed the chain. */
+export const svc_getWorldStateSyncStatus: MethodHandler<'svc_getWorldStateSyncStatus'> = (node) => node.getWorldStateSyncStatus();
