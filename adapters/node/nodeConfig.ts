@@ -64,6 +64,7 @@ export function coreNodeConfigOf(values: ConfigValues, rollupAddress: Hex, publi
   return {
     rollupAddress,
     archiverPollIntervalMs: values.archiverPollingIntervalMs,
+    worldStateHistoricCheckpointCount: values.worldStateHistoricCheckpointCount,
     ...(publisherAddress !== undefined ? { sequencer: sequencerConfigOf(values, publisherAddress) } : {}),
   };
 }

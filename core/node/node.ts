@@ -15,10 +15,14 @@ import { buildNextBlock, checkInclusion, planSlot, publishCheckpoint, type Seque
 import { createGenesis } from '../worldState/genesis.js';
 import { WorldState } from '../worldState/worldState.js';
 import { reconcileWorldState } from './reconcileWorldState.js';
+import { historyPruneTarget } from './worldStateHistory.js';
+import { WORLD_STATE_HISTORIC_CHECKPOINT_COUNT_DEFAULT } from '../../spec/config/schema.js';
 
 export interface NodeConfig {
   readonly rollupAddress: Hex;
   readonly archiverPollIntervalMs: number;
+  /** Finalized checkpoints whose world state stays queryable (WS_NUM_HISTORIC_CHECKPOINTS); older state is pruned. */
+  readonly worldStateHistoricCheckpointCount?: number;
   /** Runs a sequencer when set (the ports must then include an L1 publisher). */
   readonly sequencer?: SequencerConfig;
 }
@@ -84,6 +88,13 @@ export async function createNode(ports: NodePorts, initialConfig: NodeConfig, op
   const listeners: ((a: NodeActivity) => void)[] = [];
   const emit = (activity: NodeActivity) => listeners.forEach((l) => l(activity));
   chain.onEvent((event) => emit({ kind: 'chain', event }));
+  chain.onEvent((event) => {
+    if (event.type !== 'chainFinalized') return;
+    const count = config.worldStateHistoricCheckpointCount ?? WORLD_STATE_HISTORIC_CHECKPOINT_COUNT_DEFAULT;
+    void historyPruneTarget(store, event.checkpoint.number, count)
+      .then((target) => (target !== undefined && target > worldState.oldestBlockNumber ? worldState.pruneHistoryBefore(target) : undefined))
+      .catch((error: unknown) => logger.error('world-state history prune failed', { error: error instanceof Error ? error.message : String(error) }));
+  });
 
   const archiverLogger = logger.child({ module: 'archiver' });
   const archiverActor = createActor(
