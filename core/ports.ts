@@ -147,6 +147,18 @@ export interface L1PublisherPort {
 }
 
 // ---------------------------------------------------------------------------------------------------------------
+// Proof verification
+
+/**
+ * Checks proofs (tx proofs, epoch proofs). There are no circuits in this project: the default verifier
+ * (core/verifier/commitmentVerifier.ts) accepts exactly keccak256 of the public inputs (PROTOCOL.md, Chain), but
+ * the node only relies on this interface.
+ */
+export interface VerifierPort {
+  verify(publicInputs: Uint8Array, proof: Uint8Array): Promise<boolean>;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
 // All ports of one node
 
 export interface NodePorts {
@@ -155,6 +167,8 @@ export interface NodePorts {
   readonly logger: LoggerPort;
   readonly storage: StoragePort;
   readonly l1: L1ReaderPort;
+  /** The commitment verifier unless given. */
+  readonly verifier?: VerifierPort;
   /** Present only on nodes that run a sequencer. */
   readonly l1Publisher?: L1PublisherPort;
 }
