@@ -30,7 +30,7 @@ import { MerkleTreeId } from '../../spec/constants.js';
 import { assert } from '../assert.js';
 import { CountingHasher } from '../merkle/countingHasher.js';
 import { emptyRoot } from '../merkle/emptyRoots.js';
-import type { IndexedLeaf } from '../merkle/indexedLeaf.js';
+import type { IndexedLeaf, NullifierLeafPreimage, PublicDataLeafPreimage } from '../merkle/indexedLeaf.js';
 import { decodePreimage, toNullifierPreimage, toPublicDataPreimage } from '../merkle/indexedLeaf.js';
 import type { PageEntry } from '../merkle/pagedTreeDraft.js';
 import { leafFromPages, preimageFromPages, siblingPathFromPages } from '../merkle/pagedTreeDraft.js';
@@ -560,12 +560,13 @@ export class WorldState {
     });
   }
 
-  async getNullifierLeafPreimage(block: number, leafIndex: bigint) {
+  /** Leaf `leafIndex`'s preimage as of `block`; null past the tree's size or for an empty (padding) leaf. */
+  async getNullifierLeafPreimage(block: number, leafIndex: bigint): Promise<NullifierLeafPreimage | null> {
     const leaf = await this.indexedLeafAt(MerkleTreeId.NULLIFIER_TREE, block, leafIndex);
     return leaf === null ? null : toNullifierPreimage(leaf);
   }
 
-  async getPublicDataLeafPreimage(block: number, leafIndex: bigint) {
+  async getPublicDataLeafPreimage(block: number, leafIndex: bigint): Promise<PublicDataLeafPreimage | null> {
     const leaf = await this.indexedLeafAt(MerkleTreeId.PUBLIC_DATA_TREE, block, leafIndex);
     return leaf === null ? null : toPublicDataPreimage(leaf);
   }
