@@ -77,6 +77,22 @@ export const TX_POOL_CAPACITY_MAX = 1_000_000;
 /** Txs one pool maintenance call may name (mined after blocks, or returning after a prune); callers split beyond. */
 export const TX_POOL_MAINTENANCE_TXS_MAX = 65_536;
 
+/**
+ * Mana (L2 gas) one checkpoint may use, and the target its congestion rule steers to (PROTOCOL.md, Transactions and
+ * fees: an EIP-1559-style rule over the mana used above the target).
+ */
+export const CHECKPOINT_MANA_LIMIT = 200_000_000;
+export const CHECKPOINT_MANA_TARGET = CHECKPOINT_MANA_LIMIT / 2;
+/** DA gas one checkpoint may use: one unit per byte of blob payload its blobs can carry. */
+export const CHECKPOINT_DA_GAS_LIMIT = 6 * 4096 * 31;
+/** The floor of the minimum fee per unit of mana and per unit of DA gas, in the fee asset's smallest unit. */
+export const MIN_FEE_PER_MANA = 1_000n;
+export const MIN_FEE_PER_DA_GAS = 100n;
+/** A checkpoint moves the fee per mana by at most 1 / this of itself (EIP-1559's 1/8). */
+export const FEE_CHANGE_DENOMINATOR = 8n;
+/** Slots svc_getPredictedMinFees looks ahead, after the current fees. */
+export const PREDICTED_FEE_SLOTS = 6;
+
 /** L2 blocks one checkpoint may carry. */
 export const BLOCKS_PER_CHECKPOINT_MAX = 16;
 
