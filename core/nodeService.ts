@@ -7,6 +7,7 @@ import type {
   BlockTipName,
   Checkpoint,
   CheckpointTipName,
+  GasFees,
   Hex,
   L1ContractAddresses,
   L1RollupConstants,
@@ -106,6 +107,10 @@ export interface NodeService extends WorldStateService {
   /** Timestamp of the last L1 block the archiver processed; undefined before sync. */
   getSyncedL1Timestamp(): bigint | undefined;
   readonly admin: NodeAdmin;
+  /** The minimum fees per gas a tx must offer to enter the next checkpoint. */
+  getCurrentMinFees(): Promise<GasFees>;
+  /** The current minimum fees, then a forecast per coming slot under the given mana usage. */
+  getPredictedMinFees(manaUsage: 'none' | 'target' | 'limit'): Promise<GasFees[]>;
   getL1Constants(): L1RollupConstants;
   getNodeInfo(): NodeInfo;
   getNodeVersion(): string;

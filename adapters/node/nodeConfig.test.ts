@@ -9,13 +9,14 @@ const KEY = `0x${'11'.repeat(32)}`;
 
 describe('mapping the configuration onto the core', () => {
   it('gives the core its archiver interval and sequencer settings, the coinbase defaulting to the publisher', () => {
-    const { values } = resolveConfig({ env: { ARCHIVER_POLLING_INTERVAL_MS: '750', SEQ_POLLING_INTERVAL_MS: '100', SEQ_L1_PUBLISHING_TIME_ALLOWANCE_IN_SLOT: '12' } });
+    const { values } = resolveConfig({ env: { ARCHIVER_POLLING_INTERVAL_MS: '750', SEQ_POLLING_INTERVAL_MS: '100', SEQ_L1_PUBLISHING_TIME_ALLOWANCE_IN_SLOT: '12', WS_NUM_HISTORIC_CHECKPOINTS: '8' } });
     expect(coreNodeConfigOf(values, ROLLUP, PUBLISHER)).toEqual({
       rollupAddress: ROLLUP,
       archiverPollIntervalMs: 750,
+      worldStateHistoricCheckpointCount: 8,
       sequencer: { blockDurationMs: 6000, l1PublishingTimeAllowanceInSlotSeconds: 12, pollIntervalMs: 100, coinbase: PUBLISHER, feeRecipient: `0x${'00'.repeat(32)}` },
     });
-    expect(coreNodeConfigOf(values, ROLLUP, undefined)).toEqual({ rollupAddress: ROLLUP, archiverPollIntervalMs: 750 });
+    expect(coreNodeConfigOf(values, ROLLUP, undefined)).toEqual({ rollupAddress: ROLLUP, archiverPollIntervalMs: 750, worldStateHistoricCheckpointCount: 8 });
   });
 
   it('turns a setConfig change into the core update of the fields it touches', () => {

@@ -1,4 +1,4 @@
-import type { Block, Checkpoint, Hex, L1PublishInfo } from '../../spec/chain.js';
+import type { Block, Checkpoint, GasFees, Hex, L1PublishInfo } from '../../spec/chain.js';
 import { blockHash } from '../../spec/codec/blockHeader.js';
 import { blobsToPayload, decodeCheckpointPayload } from '../../spec/codec/checkpointBlobs.js';
 import { blobsHash, checkpointHash, decodeCheckpointHeader } from '../../spec/codec/checkpointHeader.js';
@@ -19,7 +19,11 @@ export interface CheckpointContext {
   readonly chainId: number;
   readonly rollupVersion: number;
   readonly l1BlockTimestamp: bigint;
+  /** The minimum fees the fee rule gives this checkpoint (core/fees/minFees.ts). */
+  readonly expectedGasFees: GasFees;
 }
+
+const sameFees = (a: GasFees, b: GasFees): boolean => a.feePerDaGas === b.feePerDaGas && a.feePerL2Gas === b.feePerL2Gas;
 
 /**
  * Rebuilds a checkpoint's blocks from its L1 log and blobs, checking everything the node relies on: the header
@@ -42,6 +46,9 @@ export function decodeCheckpoint(
   if (header.slotNumber !== log.slotNumber) return { ok: false, reason: `header slot ${header.slotNumber} != log slot ${log.slotNumber}` };
   if (header.blobsHash !== blobsHash(log.blobVersionedHashes)) return { ok: false, reason: 'header blobsHash does not match the blobs' };
   if (header.lastArchiveRoot !== treeRoot(ctx.previousArchiveTree)) return { ok: false, reason: 'header lastArchiveRoot is not the previous archive' };
+  if (!sameFees(header.gasFees, ctx.expectedGasFees)) {
+    return { ok: false, reason: `header gas fees ${header.gasFees.feePerL2Gas}/${header.gasFees.feePerDaGas} are not the minimum fees ${ctx.expectedGasFees.feePerL2Gas}/${ctx.expectedGasFees.feePerDaGas}` };
+  }
   if (payloadBlocks.length !== header.blockCount) return { ok: false, reason: `blobs carry ${payloadBlocks.length} blocks, header says ${header.blockCount}` };
 
   let tree = ctx.previousArchiveTree;
@@ -55,6 +62,7 @@ export function decodeCheckpoint(
       return { ok: false, reason: `block ${g.blockNumber} does not chain onto the archive` };
     }
     if (g.slotNumber !== header.slotNumber) return { ok: false, reason: `block ${g.blockNumber} slot ${g.slotNumber} != checkpoint slot` };
+    if (!sameFees(g.gasFees, header.gasFees)) return { ok: false, reason: `block ${g.blockNumber} gas fees differ from its checkpoint's` };
     if (g.chainId !== ctx.chainId || g.version !== ctx.rollupVersion) return { ok: false, reason: `block ${g.blockNumber} has another chain id or version` };
     if (bh.contentCommitment.txsEffectsHash !== txsEffectsHash(txEffects)) {
       return { ok: false, reason: `block ${g.blockNumber} tx effects do not match its header's txsEffectsHash` };

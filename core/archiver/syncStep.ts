@@ -4,7 +4,9 @@ import type { Chain, ChainUpdate } from '../chain/chain.js';
 import type { L1SyncPosition } from '../chain/chainStore.js';
 import { NodeError } from '../errors.js';
 import type { CheckpointProposedLog, L1BlockRef, L1ReaderPort, LoggerPort } from '../ports.js';
+import { nextGasFees } from '../fees/minFees.js';
 import { blockStateEffects } from '../sequencer/blockBuilder.js';
+import { checkpointedFeeBasis } from '../sequencer/sequencerDuties.js';
 import { decodeCheckpoint, type DecodedCheckpoint } from './checkpointDecoding.js';
 
 export interface SyncStepDeps {
@@ -83,8 +85,13 @@ async function applyCheckpointLog(deps: SyncStepDeps, log: CheckpointProposedLog
       checkpointNumber: log.checkpointNumber,
     });
   }
+  const previous = await chain.update(async (u) => ({
+    archiveTree: await u.getArchiveTree(u.tips.checkpointed.block.number),
+    feeBasis: await checkpointedFeeBasis(u),
+  }));
   const decoded = decodeCheckpoint(log, blobs, {
-    previousArchiveTree: await chain.update((u) => u.getArchiveTree(u.tips.checkpointed.block.number)),
+    previousArchiveTree: previous.archiveTree,
+    expectedGasFees: nextGasFees(previous.feeBasis),
     chainId: deps.constants.l1ChainId,
     rollupVersion: deps.constants.rollupVersion,
     l1BlockTimestamp,

@@ -5,7 +5,7 @@
  * DA gas is the floor (this project has no L1 gas oracle). Everything follows from the last checkpoint's header,
  * so every node computes the same fees and a synced checkpoint's fees can be checked.
  */
-import type { GasFees } from '../../spec/chain.js';
+import type { CheckpointHeader, GasFees } from '../../spec/chain.js';
 import {
   CHECKPOINT_MANA_LIMIT,
   CHECKPOINT_MANA_TARGET,
@@ -18,6 +18,9 @@ import { assert } from '../assert.js';
 
 /** The fees of the genesis state (and of the first checkpoint). */
 export const GENESIS_GAS_FEES: GasFees = { feePerDaGas: MIN_FEE_PER_DA_GAS, feePerL2Gas: MIN_FEE_PER_MANA };
+
+/** The basis of the genesis state: its fees at the target, so the first checkpoint pays the genesis fees. */
+export const GENESIS_FEE_BASIS: FeeBasis = { gasFees: GENESIS_GAS_FEES, manaUsed: BigInt(CHECKPOINT_MANA_TARGET) };
 
 /** What the fee rule reads of a checkpoint: its fees and the mana its blocks used. */
 export interface FeeBasis {
@@ -54,4 +57,9 @@ export function predictedGasFees(last: FeeBasis, usage: ManaUsageEstimate, slots
   const fees = [nextGasFees(last)];
   for (let i = 0; i < slots; i++) fees.push(nextGasFees({ gasFees: fees[i]!, manaUsed: ESTIMATED_MANA[usage] }));
   return fees;
+}
+
+/** The basis a checkpoint header gives (undefined: genesis). */
+export function feeBasisOf(header: CheckpointHeader | undefined): FeeBasis {
+  return header === undefined ? GENESIS_FEE_BASIS : { gasFees: header.gasFees, manaUsed: header.totalManaUsed };
 }

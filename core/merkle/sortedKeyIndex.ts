@@ -1,6 +1,6 @@
 import type { Hex } from '../../spec/chain.js';
 import { assert } from '../assert.js';
-import { SORTED_INDEX_CHUNK_KEYS_MAX } from '../worldState/worldStateConstants.js';
+import { SORTED_INDEX_CHUNK_KEYS_MAX } from '../../spec/constants.js';
 
 /** Where a key of an indexed tree sits and which block inserted it. */
 export interface KeyPlacement {

@@ -4,6 +4,7 @@ import type { Chain } from '../chain/chain.js';
 import { createTimetable } from '../chain/timetable.js';
 import type { BlockQuery, BlockWithContext, CheckpointQuery, NodeAdmin, NodeService } from '../nodeService.js';
 import { createWorldStateQueries } from './worldStateQueries.js';
+import { feeBasisOf, nextGasFees, predictedGasFees, type FeeBasis } from '../fees/minFees.js';
 
 function tipBlockNumber(tips: L2Tips, tip: 'latest' | BlockTipName): number {
   switch (tip) {
@@ -117,6 +118,8 @@ export function createNodeService(deps: NodeQueriesDeps): NodeService {
       return synced ? syncedEpochAt(constants, syncedSlotAt(constants, synced.timestamp)) : undefined;
     },
     getSyncedL1Timestamp: () => chain.l1Sync?.timestamp,
+    getCurrentMinFees: async () => nextGasFees(await lastFeeBasis(chain)),
+    getPredictedMinFees: async (usage) => predictedGasFees(await lastFeeBasis(chain), usage),
     getL1Constants: () => constants,
     getNodeInfo: () => ({
       nodeVersion: NODE_VERSION,
@@ -157,4 +160,10 @@ async function checkpointsInEpoch(chain: Chain, constants: L1RollupConstants, ep
     found.push(checkpoint);
   }
   return found;
+}
+
+/** The fee basis of the checkpointed tip: the last checkpoint's fees and mana (genesis before the first). */
+export async function lastFeeBasis(chain: Chain): Promise<FeeBasis> {
+  const n = chain.tips.checkpointed.checkpoint.number;
+  return feeBasisOf(n === 0 ? undefined : (await chain.store.getCheckpoint(n))?.header);
 }

@@ -4,7 +4,8 @@ import { encodeCheckpointPayload, payloadToBlobs } from '../../spec/codec/checkp
 import { blobsHash, encodeCheckpointHeader } from '../../spec/codec/checkpointHeader.js';
 import { BLOCKS_PER_CHECKPOINT_MAX } from '../../spec/constants.js';
 import { assert } from '../assert.js';
-import type { Chain } from '../chain/chain.js';
+import type { Chain, ChainUpdate } from '../chain/chain.js';
+import { feeBasisOf, nextGasFees, type FeeBasis } from '../fees/minFees.js';
 import type { Timetable } from '../chain/timetable.js';
 import type { ClockPort, L1PublisherPort, L1ReaderPort, L1TxStatus, LoggerPort } from '../ports.js';
 import { buildBlock } from './blockBuilder.js';
@@ -100,13 +101,19 @@ export async function buildNextBlock(deps: SequencerDeps, plan: SlotPlan): Promi
       timestamp: timetable.slotStartSeconds(plan.slot) + BigInt(Math.floor((plan.nextBlockIndex * config.blockDurationMs) / 1000)),
       coinbase: config.coinbase,
       feeRecipient: config.feeRecipient,
-      gasFees: { feePerDaGas: 0n, feePerL2Gas: 0n },
+      gasFees: nextGasFees(await checkpointedFeeBasis(u)),
       txEffects: [],
     }, u.worldState);
     u.addBlock(built.block, built.archiveTree, built.prepared);
     deps.logger.info('built block', { block: built.block.header.globalVariables.blockNumber, slot: plan.slot, hash: built.block.hash });
     return built.block;
   });
+}
+
+/** The fee basis of the update's checkpointed tip (genesis before the first checkpoint). */
+export async function checkpointedFeeBasis(u: ChainUpdate): Promise<FeeBasis> {
+  const n = u.tips.checkpointed.checkpoint.number;
+  return feeBasisOf(n === 0 ? undefined : (await u.getCheckpoint(n))?.header);
 }
 
 /** The blocks this node proposed for `slot` above the checkpointed tip. */

@@ -7,7 +7,7 @@ import {
   NULLIFIERS_PER_TX_MAX,
   PUBLIC_DATA_WRITES_PER_TX_MAX,
   TXS_PER_BLOCK_MAX,
-} from './worldStateConstants.js';
+} from '../../spec/constants.js';
 import { WorldStateError } from './worldStateError.js';
 
 /** A write of public storage: the leaf slot (see publicDataLeafSlot) and its new value. */

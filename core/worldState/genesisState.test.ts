@@ -1,12 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { createMemoryStorage } from '../../adapters/storage/memoryStorage.js';
 import { zeroHex } from '../../spec/codec/bytes.js';
-import { MerkleTreeId } from '../../spec/constants.js';
+import { MerkleTreeId, NULLIFIER_TREE_PREFILL_LEAVES } from '../../spec/constants.js';
 import { emptyRoot } from '../merkle/emptyRoots.js';
 import { createGenesis, genesisStateReference } from './genesis.js';
 import { nullifierGenesisLeaves, prefilledStateReference } from './genesisState.js';
 import { publicDataLeafSlot } from './publicDataSlot.js';
-import { NULLIFIER_TREE_PREFILL_LEAVES } from './worldStateConstants.js';
 import { WorldState } from './worldState.js';
 
 describe('genesis state', () => {

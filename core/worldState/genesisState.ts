@@ -1,13 +1,12 @@
 import type { Hex, StateReference } from '../../spec/chain.js';
 import { bigintToBytes, bytesToHex, zeroHex } from '../../spec/codec/bytes.js';
-import { L1_TO_L2_MSG_TREE_HEIGHT, NOTE_HASH_TREE_HEIGHT, NULLIFIER_TREE_HEIGHT, PUBLIC_DATA_TREE_HEIGHT } from '../../spec/constants.js';
+import { L1_TO_L2_MSG_TREE_HEIGHT, NOTE_HASH_TREE_HEIGHT, NULLIFIER_TREE_HEIGHT, PUBLIC_DATA_TREE_HEIGHT, PUBLIC_DATA_TREE_PREFILL_LEAVES, TX_SUBTREE_HEIGHT } from '../../spec/constants.js';
 import { assert } from '../assert.js';
 import { appendLeaves, createAppendOnlyTree, treeSnapshot } from '../merkle/appendOnlyTree.js';
 import { CountingHasher } from '../merkle/countingHasher.js';
 import { emptyRoot } from '../merkle/emptyRoots.js';
 import type { IndexedLeaf, IndexedTreeKind } from '../merkle/indexedLeaf.js';
 import { encodePreimage, hashPreimage } from '../merkle/indexedLeaf.js';
-import { PUBLIC_DATA_TREE_PREFILL_LEAVES, TX_SUBTREE_HEIGHT } from './worldStateConstants.js';
 
 const ZERO = zeroHex(32);
 const fieldOf = (n: number): Hex => bytesToHex(bigintToBytes(BigInt(n), 32));

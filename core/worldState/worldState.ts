@@ -26,7 +26,7 @@
  */
 import type { Hex, StateReference, TreeSnapshot } from '../../spec/chain.js';
 import { bytesToHex, isHex } from '../../spec/codec/bytes.js';
-import { MerkleTreeId } from '../../spec/constants.js';
+import { MerkleTreeId, WORLD_STATE_LOOKUP_VALUES_MAX, WORLD_STATE_READ_ATTEMPTS_MAX } from '../../spec/constants.js';
 import { assert } from '../assert.js';
 import { CountingHasher } from '../merkle/countingHasher.js';
 import { emptyRoot } from '../merkle/emptyRoots.js';
@@ -61,7 +61,6 @@ import { updateAppendOnly, updateIndexed } from './treeUpdates.js';
 import type { DataInBlock, MembershipWitness, NullifierMembershipWitness, PublicDataWitness } from './witnesses.js';
 import type { WorldStateConfig, WorldStateOptions } from './worldStateConfig.js';
 import { TREE_IDS, heightsInIdOrder, indexedKindOf, resolveWorldStateConfig } from './worldStateConfig.js';
-import { WORLD_STATE_LOOKUP_VALUES_MAX, WORLD_STATE_READ_ATTEMPTS_MAX } from './worldStateConstants.js';
 import { WorldStateError } from './worldStateError.js';
 
 /** Storage operations of one change, to be written in one batch. */

@@ -1,5 +1,5 @@
 import type { Hex } from '../../spec/chain.js';
-import { ARCHIVE_HEIGHT, MerkleTreeId } from '../../spec/constants.js';
+import { ARCHIVE_HEIGHT, MerkleTreeId, TX_SUBTREE_HEIGHT, WORLD_STATE_PAGE_CACHE_PAGES_MAX, WORLD_STATE_PAGE_HEIGHT } from '../../spec/constants.js';
 import type { IndexedTreeKind } from '../merkle/indexedLeaf.js';
 import { preimageBytesOf } from '../merkle/indexedLeaf.js';
 import type { TreeGeometry } from '../merkle/treeGeometry.js';
@@ -7,7 +7,6 @@ import { createTreeGeometry } from '../merkle/treeGeometry.js';
 import { assert } from '../assert.js';
 import type { StateTreeHeights } from './genesisState.js';
 import { PROTOCOL_STATE_TREE_HEIGHTS } from './genesisState.js';
-import { TX_SUBTREE_HEIGHT, WORLD_STATE_PAGE_CACHE_PAGES_MAX, WORLD_STATE_PAGE_HEIGHT } from './worldStateConstants.js';
 
 export interface WorldStateTreeHeights extends StateTreeHeights {
   readonly archive: number;

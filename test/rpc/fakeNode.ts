@@ -278,6 +278,8 @@ export function createFakeNode(overrides: FakeNodeOverrides = {}): FakeNode {
     getChainId: () => 31337,
     getL1ContractAddresses: () => nodeInfo.l1ContractAddresses,
     isReady: () => true,
+    getCurrentMinFees: async () => ({ feePerDaGas: 100n, feePerL2Gas: 2n ** 70n }),
+    getPredictedMinFees: async (usage) => [0, 1, 2].map((i) => ({ feePerDaGas: 100n, feePerL2Gas: 1000n + BigInt(i * (usage === 'limit' ? 125 : 0)) })),
     ...fakeWorldState,
   };
   const service = recorded({ ...base, ...serviceOverrides }, '', calls);

@@ -46,3 +46,12 @@ describe('world-state methods', () => {
     expect((await call('svc_getWorldStateSyncStatus', [])).result).toMatchObject({ oldestHistoricBlockNumber: 0, treesAreSynced: true });
   });
 });
+
+describe('fee methods', () => {
+  test('fees are decimal strings; the prediction defaults to target', async () => {
+    expect((await call('svc_getCurrentMinFees', [])).result).toEqual({ feePerDaGas: '100', feePerL2Gas: (2n ** 70n).toString() });
+    expect((await call('svc_getPredictedMinFees', [])).result).toEqual([0, 1, 2].map(() => ({ feePerDaGas: '100', feePerL2Gas: '1000' })));
+    expect((await call('svc_getPredictedMinFees', ['limit'])).result).toHaveLength(3);
+    expect((await call('svc_getPredictedMinFees', ['max'])).error).toMatchObject({ code: -32602 });
+  });
+});

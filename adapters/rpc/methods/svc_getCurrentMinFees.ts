@@ -1,10 +1,4 @@
-import { subsystemUnavailable } from '../../../core/errors.js';
 import type { MethodHandler } from '../methodHandler.js';
 
-/**
- * Needs the fee oracle, which this node version does not have yet: params are checked (by the
- * dispatcher), then the call answers -32004 naming it.
- */
-export const svc_getCurrentMinFees: MethodHandler<'svc_getCurrentMinFees'> = () => {
-  throw subsystemUnavailable('fees', 'notBuilt');
-};
+/** The minimum fees per gas a tx must offer to enter the next checkpoint. */
+export const svc_getCurrentMinFees: MethodHandler<'svc_getCurrentMinFees'> = (node) => node.getCurrentMinFees();

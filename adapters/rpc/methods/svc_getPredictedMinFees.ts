@@ -1,10 +1,5 @@
-import { subsystemUnavailable } from '../../../core/errors.js';
 import type { MethodHandler } from '../methodHandler.js';
 
-/**
- * Needs the fee oracle, which this node version does not have yet: params are checked (by the
- * dispatcher), then the call answers -32004 naming it.
- */
-export const svc_getPredictedMinFees: MethodHandler<'svc_getPredictedMinFees'> = () => {
-  throw subsystemUnavailable('fees', 'notBuilt');
-};
+/** Current minimum fees, then one forecast per coming slot under the mana usage asked for (default 'target'). */
+export const svc_getPredictedMinFees: MethodHandler<'svc_getPredictedMinFees'> = (node, [manaUsage]) =>
+  node.getPredictedMinFees(manaUsage ?? 'target');
