@@ -4,6 +4,7 @@ import { NodeError } from '../errors.js';
 import type { AppendOnlyTree } from '../merkle/appendOnlyTree.js';
 import type { StoragePort } from '../ports.js';
 import type { Genesis } from '../worldState/genesis.js';
+import type { BlockIndexer } from './blockIndexer.js';
 import { fromStoredJson, toStoredJson } from './serde.js';
 
 /** What a data directory belongs to; a node refuses a directory written for another chain. */
@@ -40,6 +41,18 @@ type BatchOp = { type: 'put'; key: string; value: string } | { type: 'del'; key:
 /** Fixed-width decimal so that lexicographic key order is numeric order. */
 const pad = (n: number): string => n.toString().padStart(12, '0');
 
+/** The chain store's own key prefixes; indexers must stay clear of them. */
+const CHAIN_KEY_PREFIXES = {
+  meta: 'meta:',
+  block: 'block:',
+  archiveTree: 'archiveTree:',
+  blockByHash: 'blockByHash:',
+  blockByArchive: 'blockByArchive:',
+  checkpoint: 'checkpoint:',
+  checkpointByHash: 'checkpointByHash:',
+  worldState: 'ws:',
+} as const;
+
 const KEY = {
   identity: 'meta:identity',
   tips: 'meta:tips',
@@ -60,6 +73,7 @@ export class ChainStore {
   private tipsCache: L2Tips;
   private l1SyncCache: L1SyncPosition | undefined;
   private writeQueue: Promise<void> = Promise.resolve();
+  private readonly indexers: BlockIndexer[] = [];
 
   private constructor(
     private readonly storage: StoragePort,
@@ -99,6 +113,35 @@ export class ChainStore {
     assert(tipsText !== undefined, 'a store with an identity has tips');
     const l1SyncText = await storage.get(KEY.l1Sync);
     return new ChainStore(storage, fromStoredJson<L2Tips>(tipsText), l1SyncText === undefined ? undefined : fromStoredJson(l1SyncText));
+  }
+
+  /** Adds a secondary index; its entries are written with every later block change. Register before syncing. */
+  registerIndexer(indexer: BlockIndexer): void {
+    const clash = this.indexers.find((other) => other.keyPrefix.startsWith(indexer.keyPrefix) || indexer.keyPrefix.startsWith(other.keyPrefix));
+    assert(clash === undefined, `indexer prefix ${indexer.keyPrefix} overlaps ${clash?.keyPrefix}`);
+    assert(Object.values(CHAIN_KEY_PREFIXES).every((prefix) => !indexer.keyPrefix.startsWith(prefix) && !prefix.startsWith(indexer.keyPrefix)), `indexer prefix ${indexer.keyPrefix} overlaps the chain store's keys`);
+    this.indexers.push(indexer);
+  }
+
+  private indexOps(block: Block, change: 'blockAdded' | 'blockRemoved'): BatchOp[] {
+    const ops: BatchOp[] = [];
+    for (const indexer of this.indexers) {
+      for (const op of indexer[change](block)) {
+        assert(op.key.startsWith(indexer.keyPrefix), `indexer ${indexer.keyPrefix} writes only its own keys, not ${op.key}`);
+        ops.push(op);
+      }
+    }
+    return ops;
+  }
+
+  /** A raw read of an indexer's key (indexers read their entries through the store). */
+  getIndexEntry(key: string): Promise<string | undefined> {
+    return this.storage.get(key);
+  }
+
+  /** Index entries under a prefix, in key order, at most `limit`. */
+  getIndexEntries(prefix: string, limit: number): Promise<[string, string][]> {
+    return this.storage.iterator({ gte: prefix, lt: `${prefix}\uffff`, limit }).all();
   }
 
   get tips(): L2Tips {
@@ -161,6 +204,7 @@ export class ChainStore {
           { type: 'del', key: KEY.archiveTree(n) },
           { type: 'del', key: KEY.blockByHash(block.hash) },
           { type: 'del', key: KEY.blockByArchive(block.archive.root) },
+          ...this.indexOps(block, 'blockRemoved'),
         );
       }
     }
@@ -171,7 +215,7 @@ export class ChainStore {
         if (checkpoint) ops.push({ type: 'del', key: KEY.checkpointByHash(checkpoint.hash) });
       }
     }
-    for (const { block, archiveTree } of change.addBlocks ?? []) ops.push(...this.blockOps(block, archiveTree));
+    for (const { block, archiveTree } of change.addBlocks ?? []) ops.push(...this.blockOps(block, archiveTree), ...this.indexOps(block, 'blockAdded'));
     for (const checkpoint of change.putCheckpoints ?? []) {
       ops.push({ type: 'put', key: KEY.checkpoint(checkpoint.number), value: toStoredJson(checkpoint) });
       ops.push({ type: 'put', key: KEY.checkpointByHash(checkpoint.hash), value: String(checkpoint.number) });

@@ -4,6 +4,7 @@ import { createArchiverMachine } from '../archiver/archiverMachine.js';
 import { runSyncStep } from '../archiver/syncStep.js';
 import { Chain } from '../chain/chain.js';
 import { ChainStore } from '../chain/chainStore.js';
+import { txIndexer } from '../chain/txIndex.js';
 import { createTimetable } from '../chain/timetable.js';
 import { genesisTips } from '../chain/tips.js';
 import { NodeError } from '../errors.js';
@@ -81,6 +82,7 @@ export async function createNode(ports: NodePorts, initialConfig: NodeConfig, op
     genesis,
     genesisTips(genesisRef, genesisRef),
   );
+  store.registerIndexer(txIndexer);
   const worldState = await WorldState.open(ports.storage, { genesisBlockHash: genesis.block.hash });
   await reconcileWorldState(store, worldState, logger.child({ module: 'worldState' }));
   const chain = new Chain(store, worldState, ports.clock);
