@@ -78,6 +78,31 @@ export interface PublicLog {
   readonly fields: readonly Hex[];
 }
 
+/** A contract class made public: its id and public bytecode (spec/wire/contracts.ts, ContractClassPublic). */
+export interface ContractClassPublication {
+  readonly id: Hex;
+  readonly version: number;
+  readonly artifactHash: Hex;
+  readonly privateFunctionsRoot: Hex;
+  readonly publicBytecodeCommitment: Hex;
+  readonly packedBytecode: Hex;
+}
+
+/**
+ * A contract instance made public (ContractInstanceWithAddress). A later publication for the same address with
+ * another `currentContractClassId` (and the same `originalContractClassId`) is a class update.
+ */
+export interface ContractInstancePublication {
+  readonly address: Hex;
+  readonly version: number;
+  readonly salt: Hex;
+  readonly deployer: Hex;
+  readonly currentContractClassId: Hex;
+  readonly originalContractClassId: Hex;
+  readonly initializationHash: Hex;
+  readonly publicKeysHash: Hex;
+}
+
 /**
  * What a mined tx changed: the side effects a block applies to the world state and carries in its blobs. Every
  * list is bounded per tx (spec/constants.ts, `*_PER_TX_MAX`); a mined tx emits at least one nullifier.
@@ -94,6 +119,8 @@ export interface TxEffect {
   readonly publicDataWrites: readonly PublicDataWrite[];
   readonly privateLogs: readonly PrivateLog[];
   readonly publicLogs: readonly PublicLog[];
+  readonly contractClassPublications: readonly ContractClassPublication[];
+  readonly contractInstancePublications: readonly ContractInstancePublication[];
 }
 
 export interface Block {

@@ -200,7 +200,7 @@ describe('L1 adapters against anvil', () => {
 
   it('proposes a two-blob checkpoint and reads its log and blobs back (execution node and beacon route)', async () => {
     const { slot, timestamp } = await advanceToSlot(1);
-    // 1,500 minimal tx effects (103 bytes each) overflow one blob (126,976 payload bytes): the payload spans two.
+    // 1,500 minimal tx effects (105 bytes each) overflow one blob (126,976 payload bytes): the payload spans two.
     const txEffects = Array.from({ length: 1_500 }, (_, i) => minimalTxEffect(`0x${i.toString(16).padStart(64, '0')}`, `0x${(i + 1).toString(16).padStart(64, '0')}`));
     const blocks = [
       { header: makeBlockHeader(1, slot, timestamp), txEffects: txEffects.slice(0, 10) },

@@ -104,8 +104,21 @@ describe('phase executor: a successful tx', () => {
     const classId = hashToField(bytecode);
     const fresh = address(0x999);
     const publications = {
-      contractClassPublications: [{ id: classId, packedBytecode: bytesToHex(bytecode) }],
-      contractInstancePublications: [{ address: fresh, currentContractClassId: classId }],
+      contractClassPublications: [
+        { id: classId, version: 1, artifactHash: classId, privateFunctionsRoot: classId, publicBytecodeCommitment: classId, packedBytecode: bytesToHex(bytecode) },
+      ],
+      contractInstancePublications: [
+        {
+          address: fresh,
+          version: 1,
+          salt: classId,
+          deployer: fresh,
+          currentContractClassId: classId,
+          originalContractClassId: classId,
+          initializationHash: classId,
+          publicKeysHash: classId,
+        },
+      ],
     };
     const result = executed(await execute({ publications, appLogic: [callOf(fresh, [S.increment])] }, { balances: [{ payer: PAYER, amount: RICH }] }));
     expect(result.executionResult).toBe('success');

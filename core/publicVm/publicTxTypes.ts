@@ -2,10 +2,10 @@
  * Inputs and outcomes of a tx's public execution (phaseExecutor.ts). The input types list only the fields execution
  * reads, so a wire `TxValue` (spec/wire/tx.ts) is accepted as it is.
  */
-import type { ExecutionResult, GasFees, Hex, PrivateLog, TxEffect } from '../../spec/chain.js';
+import type { ContractClassPublication, ContractInstancePublication, ExecutionResult, GasFees, Hex, PrivateLog, TxEffect } from '../../spec/chain.js';
 import type { VmRevertCode } from '../../spec/vm/revertCodes.js';
 import type { VmRevert } from './interpreter.js';
-import type { ContractPublications, PublicSimulationOverrides, PublicStateView } from './stateView.js';
+import type { PublicSimulationOverrides, PublicStateView } from './stateView.js';
 
 export type PublicPhase = 'setup' | 'appLogic' | 'teardown';
 
@@ -26,7 +26,9 @@ export interface PublicTxInput {
   readonly txHash: Hex;
   readonly feePayer: Hex;
   readonly gasSettings: { readonly gasLimits: Gas; readonly maxFeesPerGas: GasFees };
-  readonly sideEffects: ContractPublications & {
+  readonly sideEffects: {
+    readonly contractClassPublications: readonly ContractClassPublication[];
+    readonly contractInstancePublications: readonly ContractInstancePublication[];
     readonly nullifiers: readonly Hex[];
     readonly noteHashes: readonly Hex[];
     readonly privateLogs: readonly PrivateLog[];

@@ -56,6 +56,8 @@ export function assembleTxEffect(tx: PublicTxInput, effects: PublicEffects, exec
     publicDataWrites: [...effects.publicDataWrites],
     privateLogs: sideEffects.privateLogs.map((log) => ({ tag: log.tag, fields: [...log.fields] })),
     publicLogs: effects.publicLogs.map((log) => ({ ...log, fields: [...log.fields] })),
+    contractClassPublications: sideEffects.contractClassPublications.map((publication) => ({ ...publication })),
+    contractInstancePublications: sideEffects.contractInstancePublications.map((publication) => ({ ...publication })),
   };
 }
 

@@ -19,8 +19,8 @@ import { readTxEffect, writeTxEffect } from './txEffect.js';
  */
 export const CHECKPOINT_BLOB_FORMAT = 2;
 const TX_COUNT_PER_BLOCK_MAX = 65_536;
-/** The smallest encoded tx effect: hash, result, fee and six empty list counts. */
-const TX_EFFECT_BYTES_MIN = 32 + 1 + 32 + 6;
+/** The smallest encoded tx effect: hash, result, fee and eight empty list counts. */
+const TX_EFFECT_BYTES_MIN = 32 + 1 + 32 + 8;
 
 export interface CheckpointBlobBlock {
   readonly header: BlockHeader;

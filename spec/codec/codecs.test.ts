@@ -76,6 +76,30 @@ describe('byte codecs', () => {
       publicDataWrites: fc.array(fc.record({ leafSlot: hexOf(32), value: hexOf(32) }), { maxLength: 2 }),
       privateLogs: fc.array(fc.record({ tag: hexOf(32), fields: fc.array(hexOf(32), { maxLength: 3 }) }), { maxLength: 2 }),
       publicLogs: fc.array(fc.record({ contractAddress: hexOf(32), tag: hexOf(32), fields: fc.array(hexOf(32), { maxLength: 3 }) }), { maxLength: 2 }),
+      contractClassPublications: fc.array(
+        fc.record({
+          id: hexOf(32),
+          version: fc.nat(),
+          artifactHash: hexOf(32),
+          privateFunctionsRoot: hexOf(32),
+          publicBytecodeCommitment: hexOf(32),
+          packedBytecode: fc.uint8Array({ maxLength: 64 }).map((b) => `0x${Buffer.from(b).toString('hex')}` as const),
+        }),
+        { maxLength: 1 },
+      ),
+      contractInstancePublications: fc.array(
+        fc.record({
+          address: hexOf(32),
+          version: fc.nat(),
+          salt: hexOf(32),
+          deployer: hexOf(32),
+          currentContractClassId: hexOf(32),
+          originalContractClassId: hexOf(32),
+          initializationHash: hexOf(32),
+          publicKeysHash: hexOf(32),
+        }),
+        { maxLength: 2 },
+      ),
     });
     const txEffects = fc.array(effect, { maxLength: 6 });
     fc.assert(

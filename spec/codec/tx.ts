@@ -22,16 +22,14 @@ import {
   NOTE_HASHES_PER_TX_MAX,
   NULLIFIERS_PER_TX_MAX,
   PRIVATE_LOGS_PER_TX_MAX,
-  PUBLIC_BYTECODE_BYTES_MAX,
   PUBLIC_CALLS_PER_TX_MAX,
 } from '../constants.js';
 import { hashToField } from '../hash.js';
 import type { TxValue } from '../wire/tx.js';
 import { ByteWriter, CodecError, hexToBytes } from './bytes.js';
+import { writeContractClass, writeContractInstance } from './contracts.js';
 
 type PublicCall = TxValue['publicCalls']['appLogic'][number];
-type ClassPublication = TxValue['sideEffects']['contractClassPublications'][number];
-type InstancePublication = TxValue['sideEffects']['contractInstancePublications'][number];
 
 const FIELD = 32;
 
@@ -49,22 +47,6 @@ function writeCall(w: ByteWriter, call: PublicCall): void {
   list(w, call.calldata, CALLDATA_FIELDS_MAX, 'calldata fields in one call', 2, (field) => w.hex(field, FIELD));
 }
 
-function writeClass(w: ByteWriter, publication: ClassPublication): void {
-  const bytecode = hexToBytes(publication.packedBytecode);
-  if (bytecode.length > PUBLIC_BYTECODE_BYTES_MAX) {
-    throw new CodecError(`public bytecode of ${bytecode.length} bytes exceeds ${PUBLIC_BYTECODE_BYTES_MAX}`);
-  }
-  w.hex(publication.id, FIELD).uint(publication.version, 8).hex(publication.artifactHash, FIELD);
-  w.hex(publication.privateFunctionsRoot, FIELD).hex(publication.publicBytecodeCommitment, FIELD);
-  w.uint(bytecode.length, 4).bytes(bytecode);
-}
-
-function writeInstance(w: ByteWriter, instance: InstancePublication): void {
-  w.hex(instance.address, FIELD).uint(instance.version, 8).hex(instance.salt, FIELD).hex(instance.deployer, FIELD);
-  w.hex(instance.currentContractClassId, FIELD).hex(instance.originalContractClassId, FIELD);
-  w.hex(instance.initializationHash, FIELD).hex(instance.publicKeysHash, FIELD);
-}
-
 function writeSideEffects(w: ByteWriter, effects: TxValue['sideEffects']): void {
   list(w, effects.nullifiers, NULLIFIERS_PER_TX_MAX, 'nullifiers', 1, (h) => w.hex(h, FIELD));
   list(w, effects.noteHashes, NOTE_HASHES_PER_TX_MAX, 'note hashes', 1, (h) => w.hex(h, FIELD));
@@ -75,9 +57,9 @@ function writeSideEffects(w: ByteWriter, effects: TxValue['sideEffects']): void 
   list(w, effects.l2ToL1Messages, L2_TO_L1_MESSAGES_PER_TX_MAX, 'L2-to-L1 messages', 1, (message) =>
     w.hex(message.recipient, 20).hex(message.content, FIELD),
   );
-  list(w, effects.contractClassPublications, CONTRACT_CLASS_PUBLICATIONS_PER_TX_MAX, 'contract class publications', 1, (c) => writeClass(w, c));
+  list(w, effects.contractClassPublications, CONTRACT_CLASS_PUBLICATIONS_PER_TX_MAX, 'contract class publications', 1, (c) => writeContractClass(w, c));
   list(w, effects.contractInstancePublications, CONTRACT_INSTANCE_PUBLICATIONS_PER_TX_MAX, 'contract instance publications', 1, (i) =>
-    writeInstance(w, i),
+    writeContractInstance(w, i),
   );
 }
 

@@ -7,10 +7,10 @@ import { encodeTxEffects, minimalTxEffect, readTxEffect, txsEffectsHash, writeTx
 const h = (n: number): Hex => `0x${n.toString(16).padStart(64, '0')}`;
 
 describe('tx effect bytes', () => {
-  test('a minimal effect is 103 bytes and reads back', () => {
+  test('a minimal effect is 105 bytes and reads back', () => {
     const effect = minimalTxEffect(h(1), h(2));
     const bytes = encodeTxEffects([effect]);
-    expect(bytes.length).toBe(32 + 1 + 32 + 6 + 32); // hash, result, fee, six counts, one nullifier
+    expect(bytes.length).toBe(32 + 1 + 32 + 8 + 32); // hash, result, fee, eight counts, one nullifier
     expect(readTxEffect(new ByteReader(bytes))).toEqual(effect);
   });
 

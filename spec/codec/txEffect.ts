@@ -6,9 +6,13 @@
  *   | publicDataWrites: count u8, (leafSlot 32, value 32) each
  *   | privateLogs: count u8, (tag 32, fieldCount u8, 32 each) each
  *   | publicLogs: count u8, (contractAddress 32, tag 32, fieldCount u8, 32 each) each
+ *   | contractClassPublications: count u8, class each | contractInstancePublications: count u8, instance each
+ *   (spec/codec/contracts.ts)
  */
 import type { ExecutionResult, Hex, PrivateLog, PublicDataWrite, PublicLog, TxEffect } from '../chain.js';
 import {
+  CONTRACT_CLASS_PUBLICATIONS_PER_TX_MAX,
+  CONTRACT_INSTANCE_PUBLICATIONS_PER_TX_MAX,
   L2_TO_L1_MESSAGES_PER_TX_MAX,
   LOG_FIELDS_MAX,
   NOTE_HASHES_PER_TX_MAX,
@@ -18,8 +22,8 @@ import {
   PUBLIC_LOGS_PER_TX_MAX,
 } from '../constants.js';
 import { hashToField } from '../hash.js';
-import type { ByteReader} from './bytes.js';
-import { ByteWriter, CodecError } from './bytes.js';
+import { type ByteReader, ByteWriter, CodecError } from './bytes.js';
+import { readContractClass, readContractInstance, writeContractClass, writeContractInstance } from './contracts.js';
 
 /** Wire order of execution results; the byte is the index. */
 export const EXECUTION_RESULT_CODES: readonly ExecutionResult[] = ['success', 'appLogicReverted', 'teardownReverted', 'bothReverted'];
@@ -61,6 +65,10 @@ export function writeTxEffect(w: ByteWriter, effect: TxEffect): void {
     w.hex(log.contractAddress, FIELD_BYTES).hex(log.tag, FIELD_BYTES);
     writeFields(w, log.fields);
   });
+  writeList(w, effect.contractClassPublications, CONTRACT_CLASS_PUBLICATIONS_PER_TX_MAX, 'contract class publications', (c) => writeContractClass(w, c));
+  writeList(w, effect.contractInstancePublications, CONTRACT_INSTANCE_PUBLICATIONS_PER_TX_MAX, 'contract instance publications', (i) =>
+    writeContractInstance(w, i),
+  );
 }
 
 export function readTxEffect(r: ByteReader): TxEffect {
@@ -82,7 +90,23 @@ export function readTxEffect(r: ByteReader): TxEffect {
     tag: r.hex(FIELD_BYTES),
     fields: readFields(r),
   }));
-  return { txHash, executionResult, transactionFee, noteHashes, nullifiers, l2ToL1Messages, publicDataWrites, privateLogs, publicLogs };
+  const contractClassPublications = readList(r, CONTRACT_CLASS_PUBLICATIONS_PER_TX_MAX, 'contract class publications', () => readContractClass(r));
+  const contractInstancePublications = readList(r, CONTRACT_INSTANCE_PUBLICATIONS_PER_TX_MAX, 'contract instance publications', () =>
+    readContractInstance(r),
+  );
+  return {
+    txHash,
+    executionResult,
+    transactionFee,
+    noteHashes,
+    nullifiers,
+    l2ToL1Messages,
+    publicDataWrites,
+    privateLogs,
+    publicLogs,
+    contractClassPublications,
+    contractInstancePublications,
+  };
 }
 
 export function encodeTxEffects(effects: readonly TxEffect[]): Uint8Array {
@@ -108,5 +132,7 @@ export function minimalTxEffect(txHash: Hex, nullifier: Hex): TxEffect {
     publicDataWrites: [],
     privateLogs: [],
     publicLogs: [],
+    contractClassPublications: [],
+    contractInstancePublications: [],
   };
 }

@@ -3,13 +3,16 @@
  *
  * TxEffect = { txHash, executionResult, transactionFee, noteHashes, nullifiers, l2ToL1Messages: Fr[] (each message's
  *              hash, the leaf the L1 outbox checks), publicDataWrites: { leafSlot, value }[], privateLogs: { tag,
- *              fields }[], publicLogs: { contractAddress, tag, fields }[] }
+ *              fields }[], publicLogs: { contractAddress, tag, fields }[], contractClassPublications:
+ *              ContractClassPublic[], contractInstancePublications: ContractInstanceWithAddress[] }
  * executionResult: 'success', or the phase that reverted: 'appLogicReverted', 'teardownReverted', 'bothReverted'.
  * Every list is bounded by its per-tx maximum (spec/constants.ts).
  */
 import { z } from 'zod';
 import type { TxEffect } from '../chain.js';
 import {
+  CONTRACT_CLASS_PUBLICATIONS_PER_TX_MAX,
+  CONTRACT_INSTANCE_PUBLICATIONS_PER_TX_MAX,
   L2_TO_L1_MESSAGES_PER_TX_MAX,
   LOG_FIELDS_MAX,
   NOTE_HASHES_PER_TX_MAX,
@@ -18,6 +21,7 @@ import {
   PUBLIC_DATA_WRITES_PER_TX_MAX,
   PUBLIC_LOGS_PER_TX_MAX,
 } from '../constants.js';
+import { contractClassPublic, contractInstanceWithAddress } from './contracts.js';
 import { aztecAddress, bigUint, fr, txHash } from './scalars.js';
 
 const logFields = z.array(fr).max(LOG_FIELDS_MAX);
@@ -39,6 +43,8 @@ export const txEffect = z.object({
   publicDataWrites: z.array(publicDataWrite).max(PUBLIC_DATA_WRITES_PER_TX_MAX),
   privateLogs: z.array(privateLog).max(PRIVATE_LOGS_PER_TX_MAX),
   publicLogs: z.array(publicLog).max(PUBLIC_LOGS_PER_TX_MAX),
+  contractClassPublications: z.array(contractClassPublic).max(CONTRACT_CLASS_PUBLICATIONS_PER_TX_MAX),
+  contractInstancePublications: z.array(contractInstanceWithAddress).max(CONTRACT_INSTANCE_PUBLICATIONS_PER_TX_MAX),
 });
 
 export type TxEffectValue = z.output<typeof txEffect>;
@@ -53,5 +59,7 @@ export function txEffectValueOf(effect: TxEffect): TxEffectValue {
     publicDataWrites: effect.publicDataWrites.map((write) => ({ ...write })),
     privateLogs: effect.privateLogs.map((log) => ({ ...log, fields: [...log.fields] })),
     publicLogs: effect.publicLogs.map((log) => ({ ...log, fields: [...log.fields] })),
+    contractClassPublications: effect.contractClassPublications.map((publication) => ({ ...publication })),
+    contractInstancePublications: effect.contractInstancePublications.map((publication) => ({ ...publication })),
   };
 }

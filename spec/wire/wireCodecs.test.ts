@@ -58,6 +58,25 @@ const partial = <T extends Record<string, unknown>>(model: { [K in keyof T]: fc.
 const blockTipArb = fc.constantFrom('proposed', 'checkpointed', 'proven', 'finalized' as const);
 const checkpointTipArb = fc.constantFrom('checkpointed', 'proven', 'finalized' as const);
 
+const contractClassPublic = fc.record({
+  id: frArb,
+  version: uintArb,
+  artifactHash: frArb,
+  privateFunctionsRoot: frArb,
+  publicBytecodeCommitment: frArb,
+  packedBytecode: fc.uint8Array({ maxLength: 40 }).map(toHex),
+});
+const contractInstance = fc.record({
+  address: frArb,
+  version: uintArb,
+  salt: frArb,
+  deployer: frArb,
+  currentContractClassId: frArb,
+  originalContractClassId: frArb,
+  initializationHash: frArb,
+  publicKeysHash: frArb,
+});
+
 const privateLog = fc.record({ tag: frArb, fields: frs });
 const publicLog = fc.record({ contractAddress: frArb, tag: frArb, fields: frs });
 const publicDataWrite = fc.record({ leafSlot: frArb, value: frArb });
@@ -72,6 +91,8 @@ const txEffect = fc.record({
   publicDataWrites: fc.array(publicDataWrite, { maxLength: 2 }),
   privateLogs: fc.array(privateLog, { maxLength: 2 }),
   publicLogs: fc.array(publicLog, { maxLength: 2 }),
+  contractClassPublications: fc.array(contractClassPublic, { maxLength: 1 }),
+  contractInstancePublications: fc.array(contractInstance, { maxLength: 2 }),
 });
 const treeSnapshot = fc.record({ root: frArb, nextAvailableLeafIndex: uintArb });
 const gasFees = fc.record({ feePerDaGas: bigArb, feePerL2Gas: bigArb });
@@ -149,25 +170,6 @@ const checkpointDataFields = {
   header: checkpointHeader,
   l1: l1PublishInfo,
 };
-
-const contractClassPublic = fc.record({
-  id: frArb,
-  version: uintArb,
-  artifactHash: frArb,
-  privateFunctionsRoot: frArb,
-  publicBytecodeCommitment: frArb,
-  packedBytecode: fc.uint8Array({ maxLength: 40 }).map(toHex),
-});
-const contractInstance = fc.record({
-  address: frArb,
-  version: uintArb,
-  salt: frArb,
-  deployer: frArb,
-  currentContractClassId: frArb,
-  originalContractClassId: frArb,
-  initializationHash: frArb,
-  publicKeysHash: frArb,
-});
 
 const gas = fc.record({ daGas: uintArb, l2Gas: uintArb });
 const l2ToL1Message = fc.record({ recipient: ethAddressArb, content: frArb });
