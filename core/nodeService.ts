@@ -15,6 +15,9 @@ import type {
   NodeInfo,
 } from '../spec/chain.js';
 import type { MerkleTreeId } from '../spec/constants.js';
+import type { ContractClassPublication, ContractInstancePublication, TxEffect } from '../spec/chain.js';
+import type { TxReceiptValue, TxValue } from '../spec/wire/tx.js';
+import type { TxValidationResult } from './validation/txValidator.js';
 import type { DataInBlock, MembershipWitness, NullifierMembershipWitness, PublicDataWitness } from './worldState/witnesses.js';
 
 /** A block as named by a client: number, hash, archive root, or tip (`latest` is the proposed tip). */
@@ -86,7 +89,87 @@ export interface WorldStateService {
   getL1ToL2MessageMembershipWitness(reference: BlockQuery, message: Hex): Promise<readonly [bigint, MembershipWitness] | undefined>;
 }
 
-export interface NodeService extends WorldStateService {
+/** One log found by tag (svc_get*LogsByTags): where it is, its fields, and its tx's effects when asked for. */
+export interface LogResult {
+  readonly txHash: Hex;
+  readonly l2BlockNumber: number;
+  readonly l2BlockHash: Hex;
+  readonly txIndexInBlock: number;
+  readonly logIndexInTx: number;
+  readonly fields: readonly Hex[];
+  readonly noteHashes?: readonly Hex[];
+  readonly nullifiers?: readonly Hex[];
+}
+
+/** Logs by tag: one list per tag, in the tags' order; LIMIT_EXCEEDED when a tag has more logs than the bound. */
+export interface LogService {
+  getPrivateLogsByTags(tags: readonly Hex[], includeEffects: boolean, logsPerTagMax: number): Promise<LogResult[][]>;
+  getPublicLogsByTags(contractAddress: Hex, tags: readonly Hex[], includeEffects: boolean, logsPerTagMax: number): Promise<LogResult[][]>;
+}
+
+/** Addresses of the protocol's own contracts. */
+export interface ProtocolContractAddresses {
+  readonly classRegistry: Hex;
+  readonly instanceRegistry: Hex;
+  readonly feeAsset: Hex;
+}
+
+/** Published contract classes and instances. */
+export interface ContractService {
+  /** A registered contract class, or undefined. */
+  getContractClass(id: Hex): Promise<ContractClassPublication | undefined>;
+  /**
+   * A published instance with its current class as of the reference block; undefined when never published (as of
+   * that block). STATE_NOT_AVAILABLE when the node does not have the reference block.
+   */
+  getContract(address: Hex, reference: BlockQuery): Promise<ContractInstancePublication | undefined>;
+  getProtocolContractAddresses(): ProtocolContractAddresses;
+}
+
+/** A mined tx's effect with where it is. */
+export interface IndexedTxEffect {
+  readonly data: TxEffect;
+  readonly l2BlockNumber: number;
+  readonly l2BlockHash: Hex;
+  readonly txIndexInBlock: number;
+}
+
+export interface TxReceiptOptions {
+  readonly includeTxEffect?: boolean;
+  readonly includePendingTx?: boolean;
+  readonly includeProof?: boolean;
+}
+
+/** What public simulation reports (svc_simulatePublicCalls). */
+export interface PublicSimulationResult {
+  readonly executionResult: TxEffect['executionResult'];
+  readonly gasUsed: { readonly totalGas: { readonly daGas: number; readonly l2Gas: number }; readonly publicGas: { readonly daGas: number; readonly l2Gas: number } };
+  readonly publicReturnValues: readonly (readonly Hex[])[];
+}
+
+export interface SimulationOverridesInput {
+  readonly publicStorage?: readonly { readonly contractAddress: Hex; readonly slot: Hex; readonly value: Hex }[];
+  readonly contractInstances?: readonly ContractInstancePublication[];
+}
+
+/** Transactions: submission, the pool, receipts, validation and simulation. */
+export interface TxService {
+  /** Validates and pools a tx; INVALID_PARAMS naming every reason, or a pool rejection (TxRejectedError). */
+  sendTx(tx: TxValue): Promise<void>;
+  getTxReceipt(txHash: Hex, options: TxReceiptOptions): Promise<TxReceiptValue>;
+  getTxEffect(txHash: Hex): Promise<IndexedTxEffect | undefined>;
+  /** A pending tx, its proof stripped unless asked for. */
+  getTxByHash(txHash: Hex, includeProof: boolean): Promise<TxValue | undefined>;
+  getTxsByHash(txHashes: readonly Hex[], includeProof: boolean): Promise<TxValue[]>;
+  /** Pending txs in priority order after the `after` cursor (from the start when absent). */
+  getPendingTxs(limit: number, after: Hex | undefined, includeProof: boolean): Promise<TxValue[]>;
+  getPendingTxCount(): Promise<number>;
+  getMaxPriorityFees(): Promise<GasFees>;
+  isValidTx(tx: TxValue, options: { readonly isSimulation?: boolean; readonly skipFeeEnforcement?: boolean }): Promise<TxValidationResult>;
+  simulatePublicCalls(tx: TxValue, skipFeeEnforcement: boolean, overrides: SimulationOverridesInput): Promise<PublicSimulationResult>;
+}
+
+export interface NodeService extends WorldStateService, LogService, ContractService, TxService {
   getBlockNumber(tip?: BlockTipName): Promise<number>;
   getCheckpointNumber(tip?: CheckpointTipName): Promise<number>;
   getChainTips(): Promise<L2Tips>;

@@ -10,6 +10,7 @@ import { genesisTips } from '../chain/tips.js';
 import { NodeError } from '../errors.js';
 import type { AdminConfigView, NodeAdmin, NodeService } from '../nodeService.js';
 import { createNodeService } from './nodeQueries.js';
+import { createUnavailableTxService } from './txService.js';
 import type { NodePorts } from '../ports.js';
 import { createSequencerMachine, type SlotOutcome } from '../sequencer/sequencerMachine.js';
 import { buildNextBlock, checkInclusion, planSlot, publishCheckpoint, type SequencerConfig } from '../sequencer/sequencerDuties.js';
@@ -191,6 +192,7 @@ export async function createNode(ports: NodePorts, initialConfig: NodeConfig, op
     rollupAddress: config.rollupAddress,
     ready: () => started && archiverActor.getSnapshot().context.everCaughtUp,
     admin,
+    txService: createUnavailableTxService(),
   });
   return {
     service,

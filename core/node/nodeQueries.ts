@@ -2,7 +2,9 @@ import type { BlockTipName, Checkpoint, CheckpointTipName, Hex, L1RollupConstant
 import { CONTRACT_LANGUAGE_VERSION, L1_SLOT_DURATION_SECONDS, NODE_VERSION, PROTOCOL_VERSION } from '../../spec/constants.js';
 import type { Chain } from '../chain/chain.js';
 import { createTimetable } from '../chain/timetable.js';
-import type { BlockQuery, BlockWithContext, CheckpointQuery, NodeAdmin, NodeService } from '../nodeService.js';
+import type { BlockQuery, BlockWithContext, CheckpointQuery, NodeAdmin, NodeService, TxService } from '../nodeService.js';
+import { createContractQueries } from './contractQueries.js';
+import { createLogQueries } from './logQueries.js';
 import { createWorldStateQueries } from './worldStateQueries.js';
 import { feeBasisOf, nextGasFees, predictedGasFees, type FeeBasis } from '../fees/minFees.js';
 
@@ -38,6 +40,7 @@ export interface NodeQueriesDeps {
   readonly rollupAddress: Hex;
   readonly ready: () => boolean;
   readonly admin: NodeAdmin;
+  readonly txService: TxService;
 }
 
 /** The read side of NodeService, over the chain store. */
@@ -78,6 +81,9 @@ export function createNodeService(deps: NodeQueriesDeps): NodeService {
   const l1ContractAddresses = { rollupAddress: deps.rollupAddress };
   return {
     ...createWorldStateQueries({ chain, resolveBlockNumber }),
+    ...createLogQueries(chain),
+    ...createContractQueries(chain, resolveBlockNumber),
+    ...deps.txService,
     getBlockNumber: async (tip) => tipBlockNumber(chain.tips, tip ?? 'proposed'),
     getCheckpointNumber: async (tip: CheckpointTipName = 'checkpointed') => chain.tips[tip].checkpoint.number,
     getChainTips: async () => chain.tips,

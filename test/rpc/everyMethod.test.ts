@@ -128,12 +128,4 @@ describe('every method over HTTP', () => {
     expect(reply.error).toEqual({ code: -32601, message: `Method not found: ${name}` });
   });
 
-  test('methods whose subsystem is missing touch no node method', async () => {
-    const before = servers.node.calls.length;
-    for (const { name, namespace } of rpcMethodList) {
-      const sample = samples[name];
-      if ('missing' in sample) await call(namespace, name, sample.params);
-    }
-    expect(servers.node.calls.slice(before)).toEqual([]);
-  });
 });

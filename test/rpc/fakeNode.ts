@@ -5,6 +5,7 @@
  */
 import { NodeError } from '../../core/errors.js';
 import { minimalTxEffect } from '../../spec/codec/txEffect.js';
+import { fakeContracts, fakeLogs, fakeTxs } from './fakes/fakeUnbuilt.js';
 import type { BlockQuery, BlockWithContext, CheckpointQuery, NodeAdmin, NodeService } from '../../core/nodeService.js';
 import type { Block, Checkpoint, Hex, L1RollupConstants, L2Tips, NodeInfo } from '../../spec/chain.js';
 
@@ -281,6 +282,9 @@ export function createFakeNode(overrides: FakeNodeOverrides = {}): FakeNode {
     getCurrentMinFees: async () => ({ feePerDaGas: 100n, feePerL2Gas: 2n ** 70n }),
     getPredictedMinFees: async (usage) => [0, 1, 2].map((i) => ({ feePerDaGas: 100n, feePerL2Gas: 1000n + BigInt(i * (usage === 'limit' ? 125 : 0)) })),
     ...fakeWorldState,
+    ...fakeLogs,
+    ...fakeContracts,
+    ...fakeTxs,
   };
   const service = recorded({ ...base, ...serviceOverrides }, '', calls);
   const admin = recorded({ ...createFakeAdmin(adminState), ...adminOverrides }, 'admin.', calls);

@@ -1,10 +1,5 @@
-import { subsystemUnavailable } from '../../../core/errors.js';
 import type { MethodHandler } from '../methodHandler.js';
 
-/**
- * Needs the contract registry, which this node version does not have yet: params are checked (by the
- * dispatcher), then the call answers -32004 naming it.
- */
-export const svc_getContract: MethodHandler<'svc_getContract'> = () => {
-  throw subsystemUnavailable('contracts', 'notBuilt');
-};
+/** A published contract instance with its class as of the reference block, or null if never published by then. */
+export const svc_getContract: MethodHandler<'svc_getContract'> = (node, [address, reference]) =>
+  node.getContract(address, reference ?? { kind: 'tag', tag: 'latest' });

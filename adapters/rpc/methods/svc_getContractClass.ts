@@ -1,10 +1,4 @@
-import { subsystemUnavailable } from '../../../core/errors.js';
 import type { MethodHandler } from '../methodHandler.js';
 
-/**
- * Needs the contract registry, which this node version does not have yet: params are checked (by the
- * dispatcher), then the call answers -32004 naming it.
- */
-export const svc_getContractClass: MethodHandler<'svc_getContractClass'> = () => {
-  throw subsystemUnavailable('contracts', 'notBuilt');
-};
+/** A registered contract class with its public bytecode, or null. */
+export const svc_getContractClass: MethodHandler<'svc_getContractClass'> = (node, [id]) => node.getContractClass(id);

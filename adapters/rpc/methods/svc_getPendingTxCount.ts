@@ -1,10 +1,3 @@
-import { subsystemUnavailable } from '../../../core/errors.js';
 import type { MethodHandler } from '../methodHandler.js';
 
-/**
- * Needs the transaction pool, which this node version does not have yet: params are checked (by the
- * dispatcher), then the call answers -32004 naming it.
- */
-export const svc_getPendingTxCount: MethodHandler<'svc_getPendingTxCount'> = () => {
-  throw subsystemUnavailable('txPool', 'notBuilt');
-};
+export const svc_getPendingTxCount: MethodHandler<'svc_getPendingTxCount'> = (node) => node.getPendingTxCount();

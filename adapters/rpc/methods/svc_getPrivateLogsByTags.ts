@@ -1,11 +1,8 @@
-import { subsystemUnavailable } from '../../../core/errors.js';
 import { assertWithinLimit, type MethodHandler } from '../methodHandler.js';
+import { logResultsValueOf } from '../logResults.js';
 
-/**
- * Needs the log index, which this node version does not have yet: params are checked (by the
- * dispatcher, and the list bound here), then the call answers -32004 naming it.
- */
-export const svc_getPrivateLogsByTags: MethodHandler<'svc_getPrivateLogsByTags'> = (_node, [query], { limits }) => {
+/** One list of private logs per tag, in the tags' order; a tag with more than logsPerTagMax logs is -32005. */
+export const svc_getPrivateLogsByTags: MethodHandler<'svc_getPrivateLogsByTags'> = async (node, [query], { limits }) => {
   assertWithinLimit(limits, 'tagsPerQueryMax', query.tags.length);
-  throw subsystemUnavailable('logs', 'notBuilt');
+  return logResultsValueOf(await node.getPrivateLogsByTags(query.tags, query.includeEffects === true, limits.logsPerTagMax));
 };

@@ -1,10 +1,4 @@
-import { subsystemUnavailable } from '../../../core/errors.js';
 import type { MethodHandler } from '../methodHandler.js';
 
-/**
- * Needs the contract registry, which this node version does not have yet: params are checked (by the
- * dispatcher), then the call answers -32004 naming it.
- */
-export const svc_getProtocolContractAddresses: MethodHandler<'svc_getProtocolContractAddresses'> = () => {
-  throw subsystemUnavailable('contracts', 'notBuilt');
-};
+/** Addresses of the protocol's own contracts (class registry, instance registry, fee asset). */
+export const svc_getProtocolContractAddresses: MethodHandler<'svc_getProtocolContractAddresses'> = (node) => node.getProtocolContractAddresses();

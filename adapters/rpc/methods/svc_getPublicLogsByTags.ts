@@ -1,11 +1,9 @@
-import { subsystemUnavailable } from '../../../core/errors.js';
 import { assertWithinLimit, type MethodHandler } from '../methodHandler.js';
+import { logResultsValueOf } from '../logResults.js';
 
-/**
- * Needs the log index, which this node version does not have yet: params are checked (by the
- * dispatcher, and the list bound here), then the call answers -32004 naming it.
- */
-export const svc_getPublicLogsByTags: MethodHandler<'svc_getPublicLogsByTags'> = (_node, [query], { limits }) => {
+/** One list of one contract's public logs per tag, in the tags' order; over logsPerTagMax in a tag is -32005. */
+export const svc_getPublicLogsByTags: MethodHandler<'svc_getPublicLogsByTags'> = async (node, [query], { limits }) => {
   assertWithinLimit(limits, 'tagsPerQueryMax', query.tags.length);
-  throw subsystemUnavailable('logs', 'notBuilt');
+  const found = await node.getPublicLogsByTags(query.contractAddress, query.tags, query.includeEffects === true, limits.logsPerTagMax);
+  return logResultsValueOf(found);
 };

@@ -1,10 +1,4 @@
-import { subsystemUnavailable } from '../../../core/errors.js';
 import type { MethodHandler } from '../methodHandler.js';
 
-/**
- * Needs the transaction pool, which this node version does not have yet: params are checked (by the
- * dispatcher), then the call answers -32004 naming it.
- */
-export const svc_getTxByHash: MethodHandler<'svc_getTxByHash'> = () => {
-  throw subsystemUnavailable('txPool', 'notBuilt');
-};
+/** A pending tx; its proof is `0x` unless includeProof. */
+export const svc_getTxByHash: MethodHandler<'svc_getTxByHash'> = (node, [txHash, options]) => node.getTxByHash(txHash, options?.includeProof === true);

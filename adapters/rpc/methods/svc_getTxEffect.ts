@@ -1,10 +1,8 @@
-import { subsystemUnavailable } from '../../../core/errors.js';
 import type { MethodHandler } from '../methodHandler.js';
+import { txEffectValueOf } from '../../../spec/wire/txEffect.js';
 
-/**
- * Needs the transaction pool, which this node version does not have yet: params are checked (by the
- * dispatcher), then the call answers -32004 naming it.
- */
-export const svc_getTxEffect: MethodHandler<'svc_getTxEffect'> = () => {
-  throw subsystemUnavailable('txPool', 'notBuilt');
+/** Deprecated: the effect of a mined tx with its block; svc_getTxReceipt with includeTxEffect answers the same. */
+export const svc_getTxEffect: MethodHandler<'svc_getTxEffect'> = async (node, [txHash]) => {
+  const found = await node.getTxEffect(txHash);
+  return found && { ...found, data: txEffectValueOf(found.data) };
 };

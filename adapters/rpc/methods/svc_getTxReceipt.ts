@@ -1,10 +1,4 @@
-import { subsystemUnavailable } from '../../../core/errors.js';
 import type { MethodHandler } from '../methodHandler.js';
 
-/**
- * Needs the transaction pool, which this node version does not have yet: params are checked (by the
- * dispatcher), then the call answers -32004 naming it.
- */
-export const svc_getTxReceipt: MethodHandler<'svc_getTxReceipt'> = () => {
-  throw subsystemUnavailable('txPool', 'notBuilt');
-};
+/** Always a receipt: mined (with its tip status), pending, or dropped (not found). */
+export const svc_getTxReceipt: MethodHandler<'svc_getTxReceipt'> = (node, [txHash, options]) => node.getTxReceipt(txHash, options ?? {});

@@ -1,11 +1,7 @@
-import { subsystemUnavailable } from '../../../core/errors.js';
 import { assertWithinLimit, type MethodHandler } from '../methodHandler.js';
 
-/**
- * Needs the transaction pool, which this node version does not have yet: params are checked (by the
- * dispatcher, and the list bound here), then the call answers -32004 naming it.
- */
-export const svc_getTxsByHash: MethodHandler<'svc_getTxsByHash'> = (_node, [txHashes], { limits }) => {
+/** The pending txs among the hashes (unknown ones are left out), proofs stripped unless includeProof. */
+export const svc_getTxsByHash: MethodHandler<'svc_getTxsByHash'> = (node, [txHashes, options], { limits }) => {
   assertWithinLimit(limits, 'txHashesPerCallMax', txHashes.length);
-  throw subsystemUnavailable('txPool', 'notBuilt');
+  return node.getTxsByHash(txHashes, options?.includeProof === true);
 };

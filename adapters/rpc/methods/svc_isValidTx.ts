@@ -1,10 +1,7 @@
-import { subsystemUnavailable } from '../../../core/errors.js';
 import type { MethodHandler } from '../methodHandler.js';
 
-/**
- * Needs the public execution (simulator), which this node version does not have yet: params are checked (by the
- * dispatcher), then the call answers -32004 naming it.
- */
-export const svc_isValidTx: MethodHandler<'svc_isValidTx'> = () => {
-  throw subsystemUnavailable('publicExecution', 'notBuilt');
+/** Valid, or invalid with every reason, against the node's latest state. */
+export const svc_isValidTx: MethodHandler<'svc_isValidTx'> = async (node, [tx, options]) => {
+  const result = await node.isValidTx(tx, options ?? {});
+  return result.valid ? { valid: true } : { valid: false, reasons: [...result.reasons] };
 };

@@ -1,10 +1,4 @@
-import { subsystemUnavailable } from '../../../core/errors.js';
 import type { MethodHandler } from '../methodHandler.js';
 
-/**
- * Needs the transaction pool, which this node version does not have yet: params are checked (by the
- * dispatcher), then the call answers -32004 naming it.
- */
-export const svc_sendTx: MethodHandler<'svc_sendTx'> = () => {
-  throw subsystemUnavailable('txPool', 'notBuilt');
-};
+/** Validates the tx and puts it in the pool; an invalid tx is -32602 with every reason, a pool refusal -32003. */
+export const svc_sendTx: MethodHandler<'svc_sendTx'> = (node, [tx]) => node.sendTx(tx);

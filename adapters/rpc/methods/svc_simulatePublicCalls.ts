@@ -1,10 +1,7 @@
-import { subsystemUnavailable } from '../../../core/errors.js';
 import type { MethodHandler } from '../methodHandler.js';
 
-/**
- * Needs the public execution (simulator), which this node version does not have yet: params are checked (by the
- * dispatcher), then the call answers -32004 naming it.
- */
-export const svc_simulatePublicCalls: MethodHandler<'svc_simulatePublicCalls'> = () => {
-  throw subsystemUnavailable('publicExecution', 'notBuilt');
+/** The tx's public calls run on a throwaway fork of the latest state, with the overrides applied first. */
+export const svc_simulatePublicCalls: MethodHandler<'svc_simulatePublicCalls'> = async (node, [tx, skipFeeEnforcement, overrides]) => {
+  const output = await node.simulatePublicCalls(tx, skipFeeEnforcement ?? false, overrides ?? {});
+  return { ...output, publicReturnValues: output.publicReturnValues.map((values) => [...values]) };
 };
