@@ -5,7 +5,9 @@
  */
 import { NodeError } from '../../core/errors.js';
 import { minimalTxEffect } from '../../spec/codec/txEffect.js';
-import { fakeContracts, fakeLogs, fakeTxs } from './fakes/fakeUnbuilt.js';
+import { fakeContracts } from './fakes/fakeContracts.js';
+import { fakeLogs } from './fakes/fakeLogs.js';
+import { fakeTxs } from './fakes/fakeTxs.js';
 import type { BlockQuery, BlockWithContext, CheckpointQuery, NodeAdmin, NodeService } from '../../core/nodeService.js';
 import type { Block, Checkpoint, Hex, L1RollupConstants, L2Tips, NodeInfo } from '../../spec/chain.js';
 
