@@ -83,8 +83,10 @@ export const TX_POOL_MAINTENANCE_TXS_MAX = 65_536;
  */
 export const CHECKPOINT_MANA_LIMIT = 200_000_000;
 export const CHECKPOINT_MANA_TARGET = CHECKPOINT_MANA_LIMIT / 2;
-/** DA gas one checkpoint may use: one unit per byte of blob payload its blobs can carry. */
-export const CHECKPOINT_DA_GAS_LIMIT = 6 * 4096 * 31;
+/** DA gas a tx pays per byte of its encoded effect (what its blobs carry). */
+export const DA_GAS_PER_BYTE = 16;
+/** DA gas one checkpoint may use: DA_GAS_PER_BYTE for every byte of payload its blobs can carry (6 x 4096 x 31). */
+export const CHECKPOINT_DA_GAS_LIMIT = DA_GAS_PER_BYTE * 6 * 4096 * 31;
 /** The floor of the minimum fee per unit of mana and per unit of DA gas, in the fee asset's smallest unit. */
 export const MIN_FEE_PER_MANA = 1_000n;
 export const MIN_FEE_PER_DA_GAS = 100n;
@@ -92,6 +94,12 @@ export const MIN_FEE_PER_DA_GAS = 100n;
 export const FEE_CHANGE_DENOMINATOR = 8n;
 /** Slots svc_getPredictedMinFees looks ahead, after the current fees. */
 export const PREDICTED_FEE_SLOTS = 6;
+
+/** Bytes one tx may take (its preimage, hash and proof); a larger one is invalid. */
+export const TX_BYTES_MAX = 512 * 1024;
+/** Gas one tx may ask for: a whole checkpoint's. */
+export const TX_L2_GAS_LIMIT_MAX = CHECKPOINT_MANA_LIMIT;
+export const TX_DA_GAS_LIMIT_MAX = CHECKPOINT_DA_GAS_LIMIT;
 
 /** L2 blocks one checkpoint may carry. */
 export const BLOCKS_PER_CHECKPOINT_MAX = 16;

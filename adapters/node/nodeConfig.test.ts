@@ -1,3 +1,4 @@
+import { SETUP_ALLOW_LIST_DEFAULTS } from '../../spec/config/allowList.js';
 import { describe, expect, it } from 'vitest';
 import { ConfigError } from '../../spec/config/configError.js';
 import { resolveConfig } from '../config/resolveConfig.js';
@@ -10,13 +11,22 @@ const KEY = `0x${'11'.repeat(32)}`;
 describe('mapping the configuration onto the core', () => {
   it('gives the core its archiver interval and sequencer settings, the coinbase defaulting to the publisher', () => {
     const { values } = resolveConfig({ env: { ARCHIVER_POLLING_INTERVAL_MS: '750', SEQ_POLLING_INTERVAL_MS: '100', SEQ_L1_PUBLISHING_TIME_ALLOWANCE_IN_SLOT: '12', WS_NUM_HISTORIC_CHECKPOINTS: '8' } });
+    const txPool = { priceBumpPercentage: 10, capacity: 1000, setupAllowList: SETUP_ALLOW_LIST_DEFAULTS };
     expect(coreNodeConfigOf(values, ROLLUP, PUBLISHER)).toEqual({
       rollupAddress: ROLLUP,
       archiverPollIntervalMs: 750,
       worldStateHistoricCheckpointCount: 8,
-      sequencer: { blockDurationMs: 6000, l1PublishingTimeAllowanceInSlotSeconds: 12, pollIntervalMs: 100, coinbase: PUBLISHER, feeRecipient: `0x${'00'.repeat(32)}` },
+      txPool,
+      sequencer: {
+        blockDurationMs: 6000,
+        l1PublishingTimeAllowanceInSlotSeconds: 12,
+        pollIntervalMs: 100,
+        coinbase: PUBLISHER,
+        feeRecipient: `0x${'00'.repeat(32)}`,
+        perBlockAllocationMultiplier: 2,
+      },
     });
-    expect(coreNodeConfigOf(values, ROLLUP, undefined)).toEqual({ rollupAddress: ROLLUP, archiverPollIntervalMs: 750, worldStateHistoricCheckpointCount: 8 });
+    expect(coreNodeConfigOf(values, ROLLUP, undefined)).toEqual({ rollupAddress: ROLLUP, archiverPollIntervalMs: 750, worldStateHistoricCheckpointCount: 8, txPool });
   });
 
   it('turns a setConfig change into the core update of the fields it touches', () => {
@@ -25,6 +35,7 @@ describe('mapping the configuration onto the core', () => {
     expect(coreConfigUpdateOf({ sequencerPollingIntervalMs: 50, archiverPollingIntervalMs: 2000, sequencerCoinbase: undefined, p2pRpcPriceBumpPercentage: 5 }, next, PUBLISHER)).toEqual({
       archiverPollIntervalMs: 2000,
       sequencer: { pollIntervalMs: 50, coinbase: PUBLISHER },
+      txPool: { priceBumpPercentage: next.p2pRpcPriceBumpPercentage, capacity: 1000, setupAllowList: SETUP_ALLOW_LIST_DEFAULTS },
     });
     expect(coreConfigUpdateOf({ botMinFeePadding: 1 }, values, undefined)).toEqual({});
     expect(() => coreConfigUpdateOf({ sequencerBlockDurationMs: 1000 }, values, undefined)).toThrow('no sequencer runs on this node, so sequencerBlockDurationMs cannot be changed');

@@ -11,7 +11,8 @@ import { zeroHex } from '../../spec/codec/bytes.js';
 import { ConfigError, type ConfigProblem } from '../../spec/config/configError.js';
 import { configSchema, optionNames, type ConfigKey, type ConfigPatch, type ConfigValues } from '../../spec/config/schema.js';
 import type { RpcLimits } from '../../spec/rpc/limits.js';
-import { overrideConfig, resolveConfig, type ResolvedConfig } from '../config/resolveConfig.js';
+import { effectiveSetupAllowList, overrideConfig, resolveConfig, type ResolvedConfig } from '../config/resolveConfig.js';
+import type { TxPoolSettings } from '../../core/txs/txPoolService.js';
 
 /** What a node needs from its configuration to start, once checked. */
 export interface NodeStartValues {
@@ -56,6 +57,19 @@ export function sequencerConfigOf(values: ConfigValues, publisherAddress: Hex): 
     pollIntervalMs: values.sequencerPollingIntervalMs,
     coinbase: values.sequencerCoinbase ?? publisherAddress,
     feeRecipient: values.sequencerFeeRecipient ?? zeroHex(32),
+    perBlockAllocationMultiplier: values.perBlockAllocationMultiplier,
+    ...(values.maxL2BlockGas !== undefined ? { maxL2BlockGas: values.maxL2BlockGas } : {}),
+    ...(values.maxDABlockGas !== undefined ? { maxDABlockGas: values.maxDABlockGas } : {}),
+    ...(values.maxTxsPerCheckpoint !== undefined ? { maxTxsPerCheckpoint: values.maxTxsPerCheckpoint } : {}),
+  };
+}
+
+/** The pool's rules from the configuration (the allow list with its network and local extensions). */
+export function txPoolSettingsOf(values: ConfigValues): TxPoolSettings {
+  return {
+    priceBumpPercentage: values.p2pRpcPriceBumpPercentage,
+    capacity: values.p2pPendingTxCountMax,
+    setupAllowList: effectiveSetupAllowList(values).entries,
   };
 }
 
@@ -65,6 +79,7 @@ export function coreNodeConfigOf(values: ConfigValues, rollupAddress: Hex, publi
     rollupAddress,
     archiverPollIntervalMs: values.archiverPollingIntervalMs,
     worldStateHistoricCheckpointCount: values.worldStateHistoricCheckpointCount,
+    txPool: txPoolSettingsOf(values),
     ...(publisherAddress !== undefined ? { sequencer: sequencerConfigOf(values, publisherAddress) } : {}),
   };
 }
@@ -76,6 +91,10 @@ const SEQUENCER_FIELDS = {
   sequencerPollingIntervalMs: 'pollIntervalMs',
   sequencerCoinbase: 'coinbase',
   sequencerFeeRecipient: 'feeRecipient',
+  maxL2BlockGas: 'maxL2BlockGas',
+  maxDABlockGas: 'maxDABlockGas',
+  perBlockAllocationMultiplier: 'perBlockAllocationMultiplier',
+  maxTxsPerCheckpoint: 'maxTxsPerCheckpoint',
 } as const satisfies Partial<Record<ConfigKey, keyof SequencerConfig>>;
 
 /**
@@ -92,6 +111,7 @@ export function coreConfigUpdateOf(change: ConfigPatch, next: ConfigValues, publ
   return {
     ...(Object.hasOwn(change, 'archiverPollingIntervalMs') ? { archiverPollIntervalMs: next.archiverPollingIntervalMs } : {}),
     ...(sequencerKeys.length > 0 ? { sequencer: sequencerUpdate } : {}),
+    ...(Object.hasOwn(change, 'p2pRpcPriceBumpPercentage') ? { txPool: txPoolSettingsOf(next) } : {}),
   };
 }
 

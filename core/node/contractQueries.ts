@@ -1,11 +1,51 @@
-/** Contract classes and instances: not built in this version of the node yet. */
+/**
+ * The contract part of NodeService over the contract index (core/contracts): registers the index with the chain
+ * store and answers classes, instances as of a reference block, and the protocol contracts' addresses.
+ */
 import type { Chain } from '../chain/chain.js';
-import { subsystemUnavailable } from '../errors.js';
+import { PROTOCOL_CONTRACTS } from '../contracts/contractConstants.js';
+import { contractIndexer } from '../contracts/contractIndexer.js';
+import { findContractClass, findContractInstance } from '../contracts/contractStore.js';
+import { NodeError } from '../errors.js';
 import type { BlockQuery, ContractService } from '../nodeService.js';
 
-export function createContractQueries(_chain: Chain, _resolveBlockNumber: (query: BlockQuery) => Promise<number | undefined>): ContractService {
-  const missing = (): never => {
-    throw subsystemUnavailable('contracts', 'notBuilt');
+function describeQuery(query: BlockQuery): string {
+  switch (query.kind) {
+    case 'number':
+      return `block ${query.number}`;
+    case 'hash':
+      return `block hash ${query.hash}`;
+    case 'archive':
+      return `archive root ${query.archive}`;
+    case 'hashOrArchive':
+      return `block hash or archive root ${query.value}`;
+    case 'tag':
+      return `tip ${query.tag}`;
+  }
+}
+
+function unknownReference(query: BlockQuery, blockNumber: number | undefined): NodeError {
+  return new NodeError('STATE_NOT_AVAILABLE', `${describeQuery(query)} is not known to this node`, {
+    ...(blockNumber === undefined ? {} : { blockNumber }),
+    reason: 'unknown',
+  });
+}
+
+/** Registers the contract index on `chain`'s store (before the chain syncs) and answers from it. */
+export function createContractQueries(chain: Chain, resolveBlockNumber: (query: BlockQuery) => Promise<number | undefined>): ContractService {
+  chain.store.registerIndexer(contractIndexer);
+  const isKept = (blockNumber: number | undefined): blockNumber is number =>
+    blockNumber !== undefined && blockNumber >= 0 && blockNumber <= chain.tips.proposed.number;
+  return {
+    getContractClass: (id) => findContractClass(chain.store, id),
+    async getContract(address, query) {
+      const blockNumber = await resolveBlockNumber(query);
+      if (!isKept(blockNumber)) throw unknownReference(query, blockNumber);
+      const instance = await findContractInstance(chain.store, address, blockNumber);
+      // A prune during the read may have taken the reference block away: then the answer names no kept block.
+      if (!isKept(blockNumber)) throw unknownReference(query, blockNumber);
+      return instance;
+    },
+    getProtocolContractAddresses: () => PROTOCOL_CONTRACTS,
   };
-  return { getContractClass: async () => missing(), getContract: async () => missing(), getProtocolContractAddresses: missing };
 }

@@ -10,7 +10,13 @@ import { genesisTips } from '../chain/tips.js';
 import { NodeError } from '../errors.js';
 import type { AdminConfigView, NodeAdmin, NodeService } from '../nodeService.js';
 import { createNodeService } from './nodeQueries.js';
-import { createUnavailableTxService } from './txService.js';
+import { TxPoolService, type TxPoolSettings } from '../txs/txPoolService.js';
+import { createTxQueries, latestPublicStateOf } from '../txs/txQueries.js';
+import { commitmentVerifier } from '../verifier/commitmentVerifier.js';
+import type { PublicStateView } from '../publicVm/stateView.js';
+import { hexToBytes } from '../../spec/codec/bytes.js';
+import { P2P_PENDING_TX_COUNT_MAX_DEFAULT, P2P_RPC_PRICE_BUMP_PERCENTAGE_DEFAULT } from '../../spec/config/schema.js';
+import { SETUP_ALLOW_LIST_DEFAULTS } from '../../spec/config/allowList.js';
 import type { NodePorts } from '../ports.js';
 import { createSequencerMachine, type SlotOutcome } from '../sequencer/sequencerMachine.js';
 import { buildNextBlock, checkInclusion, planSlot, publishCheckpoint, type SequencerConfig } from '../sequencer/sequencerDuties.js';
@@ -25,6 +31,8 @@ export interface NodeConfig {
   readonly archiverPollIntervalMs: number;
   /** Finalized checkpoints whose world state stays queryable (WS_NUM_HISTORIC_CHECKPOINTS); older state is pruned. */
   readonly worldStateHistoricCheckpointCount?: number;
+  /** The pool's rules (defaults: 10% bump, 1000 txs, the built-in setup allow list). */
+  readonly txPool?: TxPoolSettings;
   /** Runs a sequencer when set (the ports must then include an L1 publisher). */
   readonly sequencer?: SequencerConfig;
 }
@@ -33,6 +41,7 @@ export interface NodeConfig {
 export interface NodeConfigUpdate {
   readonly archiverPollIntervalMs?: number;
   readonly sequencer?: Partial<SequencerConfig>;
+  readonly txPool?: TxPoolSettings;
 }
 
 /** Where svcAdmin_getConfig / svcAdmin_setConfig are answered (the adapters own the full configuration). */
@@ -88,6 +97,25 @@ export async function createNode(ports: NodePorts, initialConfig: NodeConfig, op
   await reconcileWorldState(store, worldState, logger.child({ module: 'worldState' }));
   const chain = new Chain(store, worldState, ports.clock);
   const timetable = createTimetable(constants);
+  const txPool = await TxPoolService.open({
+    chain,
+    storage: ports.storage,
+    constants,
+    clock: ports.clock,
+    verifier: ports.verifier ?? commitmentVerifier,
+    logger: logger.child({ module: 'txPool' }),
+    settings: () => config.txPool ?? TX_POOL_SETTINGS_DEFAULT,
+    contractClassOf: (address) => contractReader.contractClassId(address),
+  });
+  // Contracts are read through the node's own contract service (built below), as of the latest block.
+  const contractReader: Pick<PublicStateView, 'contractClassId' | 'contractClassBytecode'> = {
+    contractClassId: async (address) => (await service.getContract(address, { kind: 'tag', tag: 'latest' }))?.currentContractClassId,
+    contractClassBytecode: async (classId) => {
+      const found = await service.getContractClass(classId);
+      return found === undefined ? undefined : hexToBytes(found.packedBytecode);
+    },
+  };
+  const latestPublicState = () => latestPublicStateOf(chain, contractReader);
   const listeners: ((a: NodeActivity) => void)[] = [];
   const emit = (activity: NodeActivity) => listeners.forEach((l) => l(activity));
   chain.onEvent((event) => emit({ kind: 'chain', event }));
@@ -125,6 +153,8 @@ export async function createNode(ports: NodePorts, initialConfig: NodeConfig, op
         return sequencerConfig();
       },
       logger: logger.child({ module: 'sequencer' }),
+      pendingTxs: () => txPool.current.ordered().map((pooled) => pooled.tx),
+      publicState: latestPublicState,
     };
     sequencerActor = createActor(
       createSequencerMachine({
@@ -159,6 +189,7 @@ export async function createNode(ports: NodePorts, initialConfig: NodeConfig, op
       ...config,
       ...(update.archiverPollIntervalMs !== undefined ? { archiverPollIntervalMs: update.archiverPollIntervalMs } : {}),
       ...(update.sequencer && config.sequencer ? { sequencer: { ...config.sequencer, ...update.sequencer } } : {}),
+      ...(update.txPool ? { txPool: update.txPool } : {}),
     };
     emit({ kind: 'admin', action: 'updateConfig' });
   };
@@ -186,13 +217,13 @@ export async function createNode(ports: NodePorts, initialConfig: NodeConfig, op
     getConfig: () => (options.configAdmin ? options.configAdmin.getConfig() : coreConfigView(config)),
     setConfig: async (patch) => (options.configAdmin ? options.configAdmin.setConfig(patch) : updateConfig(coreConfigUpdate(patch))),
   };
-  const service = createNodeService({
+  const service: NodeService = createNodeService({
     chain,
     constants,
     rollupAddress: config.rollupAddress,
     ready: () => started && archiverActor.getSnapshot().context.everCaughtUp,
     admin,
-    txService: createUnavailableTxService(),
+    txService: createTxQueries({ chain, pool: txPool, latestPublicState }),
   });
   return {
     service,
@@ -228,6 +259,13 @@ export async function createNode(ports: NodePorts, initialConfig: NodeConfig, op
     },
   };
 }
+
+/** The pool's rules when the configuration gives none. */
+export const TX_POOL_SETTINGS_DEFAULT: TxPoolSettings = {
+  priceBumpPercentage: P2P_RPC_PRICE_BUMP_PERCENTAGE_DEFAULT,
+  capacity: P2P_PENDING_TX_COUNT_MAX_DEFAULT,
+  setupAllowList: SETUP_ALLOW_LIST_DEFAULTS,
+};
 
 /** The configuration view when no adapter supplies one: the core's tunables. */
 function coreConfigView(config: NodeConfig): AdminConfigView {

@@ -6,7 +6,8 @@ import type { BlockQuery, BlockWithContext, CheckpointQuery, NodeAdmin, NodeServ
 import { createContractQueries } from './contractQueries.js';
 import { createLogQueries } from './logQueries.js';
 import { createWorldStateQueries } from './worldStateQueries.js';
-import { feeBasisOf, nextGasFees, predictedGasFees, type FeeBasis } from '../fees/minFees.js';
+import { lastFeeBasis } from '../fees/feeBasis.js';
+import { nextGasFees, predictedGasFees } from '../fees/minFees.js';
 
 function tipBlockNumber(tips: L2Tips, tip: 'latest' | BlockTipName): number {
   switch (tip) {
@@ -166,10 +167,4 @@ async function checkpointsInEpoch(chain: Chain, constants: L1RollupConstants, ep
     found.push(checkpoint);
   }
   return found;
-}
-
-/** The fee basis of the checkpointed tip: the last checkpoint's fees and mana (genesis before the first). */
-export async function lastFeeBasis(chain: Chain): Promise<FeeBasis> {
-  const n = chain.tips.checkpointed.checkpoint.number;
-  return feeBasisOf(n === 0 ? undefined : (await chain.store.getCheckpoint(n))?.header);
 }

@@ -2,13 +2,19 @@ import type { Block, Hex, L1RollupConstants } from '../../spec/chain.js';
 import { bytesToHex } from '../../spec/codec/bytes.js';
 import { encodeCheckpointPayload, payloadToBlobs } from '../../spec/codec/checkpointBlobs.js';
 import { blobsHash, encodeCheckpointHeader } from '../../spec/codec/checkpointHeader.js';
-import { BLOCKS_PER_CHECKPOINT_MAX } from '../../spec/constants.js';
+import { BLOCKS_PER_CHECKPOINT_MAX, DA_GAS_PER_BYTE } from '../../spec/constants.js';
 import { assert } from '../assert.js';
 import type { Chain, ChainUpdate } from '../chain/chain.js';
 import { feeBasisOf, nextGasFees, type FeeBasis } from '../fees/minFees.js';
 import type { Timetable } from '../chain/timetable.js';
 import type { ClockPort, L1PublisherPort, L1ReaderPort, L1TxStatus, LoggerPort } from '../ports.js';
 import { buildBlock } from './blockBuilder.js';
+import { blockBudget, type CheckpointUsage } from './blockBudget.js';
+import { selectTxs } from './txSelection.js';
+import type { PublicStateView } from '../publicVm/stateView.js';
+import type { TxValue } from '../../spec/wire/tx.js';
+import { encodeTxEffects } from '../../spec/codec/txEffect.js';
+import { SEQ_PER_BLOCK_ALLOCATION_MULTIPLIER_DEFAULT } from '../../spec/config/schema.js';
 
 export interface SequencerConfig {
   /** Target time between blocks inside a slot. */
@@ -20,6 +26,11 @@ export interface SequencerConfig {
   readonly coinbase: Hex;
   /** L2 address that receives fees. */
   readonly feeRecipient: Hex;
+  /** Per-block budgets and the per-checkpoint tx cap (core/sequencer/blockBudget.ts). */
+  readonly maxL2BlockGas?: number;
+  readonly maxDABlockGas?: number;
+  readonly perBlockAllocationMultiplier?: number;
+  readonly maxTxsPerCheckpoint?: number;
 }
 
 export interface SequencerDeps {
@@ -31,6 +42,10 @@ export interface SequencerDeps {
   readonly timetable: Timetable;
   readonly config: SequencerConfig;
   readonly logger: LoggerPort;
+  /** Pending txs, highest priority first (empty when the node has no pool). */
+  readonly pendingTxs: () => readonly TxValue[];
+  /** Public state of the latest block, for executing txs. */
+  readonly publicState: () => PublicStateView;
 }
 
 /** What the sequencer decided to do in one slot. */
@@ -83,7 +98,22 @@ export async function planSlot(deps: SequencerDeps): Promise<PlanOutcome> {
   return { kind: 'planned', plan: { slot, slotStartMs, blockCount, nextBlockIndex } };
 }
 
-/** Builds block `plan.nextBlockIndex` of the slot on the proposed tip and commits it. */
+/** What the blocks of the checkpoint being built (above the checkpointed tip) have used so far. */
+async function checkpointUsage(u: ChainUpdate): Promise<CheckpointUsage> {
+  let manaUsed = 0;
+  let daGasUsed = 0;
+  let txCount = 0;
+  for (let n = u.tips.checkpointed.block.number + 1; n <= u.tips.proposed.number; n++) {
+    const block = await u.getBlock(n);
+    assert(block !== undefined, `proposed block ${n} is stored`);
+    manaUsed += Number(block.header.totalManaUsed);
+    daGasUsed += DA_GAS_PER_BYTE * encodeTxEffects(block.body.txEffects).length;
+    txCount += block.body.txEffects.length;
+  }
+  return { manaUsed, daGasUsed, txCount };
+}
+
+/** Builds block `plan.nextBlockIndex` of the slot on the proposed tip, filled from the pool, and commits it. */
 export async function buildNextBlock(deps: SequencerDeps, plan: SlotPlan): Promise<Block> {
   const { chain, config, timetable } = deps;
   return chain.update(async (u) => {
@@ -92,20 +122,34 @@ export async function buildNextBlock(deps: SequencerDeps, plan: SlotPlan): Promi
     const parentSlot = parent.header.globalVariables.slotNumber;
     const onCheckpointed = u.tips.proposed.number === u.tips.checkpointed.block.number;
     assert(onCheckpointed || parentSlot === plan.slot, 'a slot builds on the checkpointed tip or on its own blocks');
-    const built = await buildBlock({
-      parent,
-      parentArchiveTree: await u.getArchiveTree(parent.header.globalVariables.blockNumber),
-      checkpointNumber: u.tips.checkpointed.checkpoint.number + 1,
-      indexWithinCheckpoint: onCheckpointed ? 0 : parent.indexWithinCheckpoint + 1,
-      slotNumber: plan.slot,
-      timestamp: timetable.slotStartSeconds(plan.slot) + BigInt(Math.floor((plan.nextBlockIndex * config.blockDurationMs) / 1000)),
-      coinbase: config.coinbase,
-      feeRecipient: config.feeRecipient,
-      gasFees: nextGasFees(await checkpointedFeeBasis(u)),
-      txEffects: [],
-    }, u.worldState);
+    const gasFees = nextGasFees(await checkpointedFeeBasis(u));
+    const timestamp = timetable.slotStartSeconds(plan.slot) + BigInt(Math.floor((plan.nextBlockIndex * config.blockDurationMs) / 1000));
+    const budget = blockBudget(
+      { ...config, perBlockAllocationMultiplier: config.perBlockAllocationMultiplier ?? SEQ_PER_BLOCK_ALLOCATION_MULTIPLIER_DEFAULT },
+      plan.blockCount,
+      await checkpointUsage(u),
+    );
+    const selection = await selectTxs({ candidates: deps.pendingTxs(), budget, gasFees, timestamp, state: deps.publicState() });
+    for (const skipped of selection.skipped) deps.logger.debug('tx left out of block', { ...skipped });
+    const built = await buildBlock(
+      {
+        parent,
+        parentArchiveTree: await u.getArchiveTree(parent.header.globalVariables.blockNumber),
+        checkpointNumber: u.tips.checkpointed.checkpoint.number + 1,
+        indexWithinCheckpoint: onCheckpointed ? 0 : parent.indexWithinCheckpoint + 1,
+        slotNumber: plan.slot,
+        timestamp,
+        coinbase: config.coinbase,
+        feeRecipient: config.feeRecipient,
+        gasFees,
+        txEffects: selection.effects,
+        totalFees: selection.totalFees,
+        totalManaUsed: BigInt(selection.manaUsed),
+      },
+      u.worldState,
+    );
     u.addBlock(built.block, built.archiveTree, built.prepared);
-    deps.logger.info('built block', { block: built.block.header.globalVariables.blockNumber, slot: plan.slot, hash: built.block.hash });
+    deps.logger.info('built block', { block: built.block.header.globalVariables.blockNumber, slot: plan.slot, txs: selection.effects.length, hash: built.block.hash });
     return built.block;
   });
 }

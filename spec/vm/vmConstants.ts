@@ -38,7 +38,7 @@ export const HASH_INPUT_FIELDS_MAX = 16;
 export const TX_BASE_MANA = 10_000;
 
 /** DA gas per byte of the tx effect's encoding (spec/codec/txEffect.ts): what the tx puts in the blobs. */
-export const DA_GAS_PER_BYTE = 16;
+export { DA_GAS_PER_BYTE } from '../constants.js';
 
 /** Largest recipient of an L2-to-L1 message: an EthAddress is 20 bytes. */
 export const ETH_ADDRESS_MAX = (1n << 160n) - 1n;

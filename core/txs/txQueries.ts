@@ -1,0 +1,109 @@
+/**
+ * The TxService of NodeService: submission and the pool (txPoolService.ts), receipts and effects (the chain's tx
+ * index), validation and public simulation against the latest state.
+ */
+import type { Hex, L2Tips, TxEffect } from '../../spec/chain.js';
+import { PROTOCOL_CONTRACT_ADDRESSES } from '../../spec/config/allowList.js';
+import { MerkleTreeId } from '../../spec/constants.js';
+import type { TxReceiptValue, TxValue } from '../../spec/wire/tx.js';
+import { txEffectValueOf } from '../../spec/wire/txEffect.js';
+import type { Chain } from '../chain/chain.js';
+import { findTx } from '../chain/txIndex.js';
+import { NodeError } from '../errors.js';
+import type { IndexedTxEffect, TxService } from '../nodeService.js';
+import { simulatePublicTx, publicSimulationOutputOf } from '../publicVm/simulation.js';
+import type { PublicStateView } from '../publicVm/stateView.js';
+import { answeredTx, maxPriorityFees, pendingTxPage } from '../txPool/txPoolQueries.js';
+import type { TxPoolService } from './txPoolService.js';
+
+export interface TxQueriesDeps {
+  readonly chain: Chain;
+  readonly pool: TxPoolService;
+  /** Public state as of the latest block, for simulation. */
+  readonly latestPublicState: () => PublicStateView;
+}
+
+/** A mined tx's status: the highest tip its block is under. */
+function minedStatus(tips: L2Tips, blockNumber: number): 'proposed' | 'checkpointed' | 'proven' | 'finalized' {
+  if (blockNumber <= tips.finalized.block.number) return 'finalized';
+  if (blockNumber <= tips.proven.block.number) return 'proven';
+  if (blockNumber <= tips.checkpointed.block.number) return 'checkpointed';
+  return 'proposed';
+}
+
+async function indexedEffect(chain: Chain, txHash: Hex): Promise<IndexedTxEffect | undefined> {
+  const location = await findTx(chain.store, txHash);
+  if (location === undefined) return undefined;
+  const block = await chain.store.getBlock(location.blockNumber);
+  const data: TxEffect | undefined = block?.body.txEffects[location.indexInBlock];
+  if (block === undefined || data === undefined) return undefined;
+  return { data, l2BlockNumber: location.blockNumber, l2BlockHash: block.hash, txIndexInBlock: location.indexInBlock };
+}
+
+export function createTxQueries(deps: TxQueriesDeps): TxService {
+  const { chain, pool } = deps;
+  const pooledTx = (txHash: Hex, includeProof: boolean): TxValue | undefined => {
+    const pooled = pool.current.get(txHash.toLowerCase() as Hex);
+    return pooled && answeredTx(pooled.tx, includeProof);
+  };
+  return {
+    sendTx: (tx) => pool.sendTx(tx),
+    async getTxReceipt(txHash, options): Promise<TxReceiptValue> {
+      const mined = await indexedEffect(chain, txHash);
+      if (mined !== undefined) {
+        const { data } = mined;
+        return {
+          txHash: data.txHash,
+          status: minedStatus(chain.tips, mined.l2BlockNumber),
+          blockNumber: mined.l2BlockNumber,
+          blockHash: mined.l2BlockHash,
+          executionResult: data.executionResult,
+          transactionFee: data.transactionFee,
+          ...(options.includeTxEffect === true ? { txEffect: txEffectValueOf(data) } : {}),
+        };
+      }
+      const pending = pooledTx(txHash, options.includeProof === true);
+      if (pending !== undefined) return { txHash, status: 'pending', ...(options.includePendingTx === true ? { tx: pending } : {}) };
+      return { txHash, status: 'dropped' };
+    },
+    getTxEffect: (txHash) => indexedEffect(chain, txHash),
+    getTxByHash: async (txHash, includeProof) => pooledTx(txHash, includeProof),
+    getTxsByHash: async (txHashes, includeProof) => txHashes.map((hash) => pooledTx(hash, includeProof)).filter((tx): tx is TxValue => tx !== undefined),
+    async getPendingTxs(limit, after, includeProof) {
+      const page = pendingTxPage(pool.current, { limit, ...(after !== undefined ? { after: after.toLowerCase() as Hex } : {}) });
+      return page.txs.map((pooled) => answeredTx(pooled.tx, includeProof));
+    },
+    getPendingTxCount: async () => pool.current.count,
+    getMaxPriorityFees: async () => maxPriorityFees(pool.current),
+    isValidTx: (tx, options) => pool.isValidTx(tx, options),
+    async simulatePublicCalls(tx, skipFeeEnforcement, overrides) {
+      const outcome = await simulatePublicTx({
+        tx,
+        gasFees: await pool.currentMinFees(),
+        feeAsset: PROTOCOL_CONTRACT_ADDRESSES.feeAsset,
+        state: deps.latestPublicState(),
+        skipFeeEnforcement,
+        overrides,
+      });
+      if (outcome.kind === 'invalid') {
+        throw new NodeError('INVALID_PARAMS', `the tx cannot be executed: ${outcome.reason}`, { code: outcome.code });
+      }
+      return publicSimulationOutputOf(outcome);
+    },
+  };
+}
+
+/** The public state of the world state's latest block, with contracts from `contracts`. */
+export function latestPublicStateOf(
+  chain: Chain,
+  contracts: Pick<PublicStateView, 'contractClassId' | 'contractClassBytecode'>,
+): PublicStateView {
+  const worldState = chain.worldState;
+  return {
+    publicDataRead: (leafSlot) => worldState.getPublicDataValue(worldState.latestBlockNumber, leafSlot),
+    nullifierExists: async (nullifier) =>
+      (await worldState.findLeafIndices(MerkleTreeId.NULLIFIER_TREE, worldState.latestBlockNumber, [nullifier]))[0] !== null,
+    contractClassId: contracts.contractClassId,
+    contractClassBytecode: contracts.contractClassBytecode,
+  };
+}
