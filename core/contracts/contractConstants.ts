@@ -1,0 +1,36 @@
+/**
+ * The protocol's contract registries and the contract index's fixed widths and bounds.
+ *
+ * The registry addresses belong in spec/constants.ts (they are protocol, not node, values); they live here until
+ * they move. Like the authorization registry (0x..01) and the fee asset (0x..04) in spec/config/allowList.ts, they
+ * are small field values fixed at genesis, so no derived address can ever equal one of them.
+ */
+import type { Hex } from '../../spec/chain.js';
+import { PROTOCOL_CONTRACT_ADDRESSES } from '../../spec/config/allowList.js';
+import type { ProtocolContractAddresses } from '../nodeService.js';
+
+/** Records contract instances: an instance is published when a mined tx effect carries it. */
+export const INSTANCE_REGISTRY_ADDRESS: Hex = '0x0000000000000000000000000000000000000000000000000000000000000002';
+/** Records contract classes: a class is registered when a mined tx effect carries it. */
+export const CLASS_REGISTRY_ADDRESS: Hex = '0x0000000000000000000000000000000000000000000000000000000000000003';
+
+/** What svc_getProtocolContractAddresses answers. */
+export const PROTOCOL_CONTRACTS: ProtocolContractAddresses = Object.freeze({
+  classRegistry: CLASS_REGISTRY_ADDRESS,
+  instanceRegistry: INSTANCE_REGISTRY_ADDRESS,
+  feeAsset: PROTOCOL_CONTRACT_ADDRESSES.feeAsset,
+});
+
+/**
+ * Decimal digits of a block number in a contract index key (the chain store pads block numbers to the same width).
+ * Part of the stored layout: changing it reorders keys already written.
+ */
+export const CONTRACT_KEY_BLOCK_NUMBER_DIGITS = 12;
+/** The largest block number a contract index key can hold. */
+export const CONTRACT_KEY_BLOCK_NUMBER_MAX = 10 ** CONTRACT_KEY_BLOCK_NUMBER_DIGITS - 1;
+
+/**
+ * Times an instance lookup is read again when a prune removed the entries it was reading between its two reads.
+ * Chain writes are serialized and prunes are rare, so a second read almost always sees a settled chain.
+ */
+export const CONTRACT_READ_ATTEMPTS_MAX = 3;
