@@ -149,8 +149,8 @@ export const TX_SUBTREE_HEIGHT = 6;
  * per-tx subtrees aligned on 64.
  */
 export const NULLIFIER_TREE_PREFILL_LEAVES = 2 ** TX_SUBTREE_HEIGHT;
-/** Genesis of the public data tree: one leaf, slot 0 with value 0, pointing to 0/0: every slot has a low leaf. */
-export const PUBLIC_DATA_TREE_PREFILL_LEAVES = 1;
+/** Genesis of the public data tree: slot 0 with value 0 (every slot has a low leaf), then the test accounts' balances (spec/genesis.ts, GENESIS_TEST_ACCOUNT_COUNT). */
+export const PUBLIC_DATA_TREE_PREFILL_LEAVES = 1 + 4;
 
 /** Txs one block may carry. */
 export const TXS_PER_BLOCK_MAX = 1_024;

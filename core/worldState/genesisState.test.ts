@@ -1,18 +1,19 @@
 import { describe, expect, it } from 'vitest';
 import { createMemoryStorage } from '../../adapters/storage/memoryStorage.js';
 import { zeroHex } from '../../spec/codec/bytes.js';
-import { MerkleTreeId, NULLIFIER_TREE_PREFILL_LEAVES } from '../../spec/constants.js';
+import { MerkleTreeId, NULLIFIER_TREE_PREFILL_LEAVES, PUBLIC_DATA_TREE_PREFILL_LEAVES } from '../../spec/constants.js';
 import { emptyRoot } from '../merkle/emptyRoots.js';
 import { createGenesis, genesisStateReference } from './genesis.js';
-import { nullifierGenesisLeaves, prefilledStateReference } from './genesisState.js';
+import { nullifierGenesisLeaves, prefilledStateReference, publicDataGenesisLeaves } from './genesisState.js';
 import { publicDataLeafSlot } from './publicDataSlot.js';
 import { WorldState } from './worldState.js';
 
 describe('genesis state', () => {
-  it('prefills the nullifier tree with 64 linked leaves and the public data tree with one', () => {
+  it('prefills the nullifier tree with 64 linked leaves and the public data tree with slot 0 and the test balances', () => {
     const state = genesisStateReference();
     expect(state.nullifierTree.nextAvailableLeafIndex).toBe(NULLIFIER_TREE_PREFILL_LEAVES);
-    expect(state.publicDataTree.nextAvailableLeafIndex).toBe(1);
+    expect(state.publicDataTree.nextAvailableLeafIndex).toBe(PUBLIC_DATA_TREE_PREFILL_LEAVES);
+    expect(publicDataGenesisLeaves().map((leaf) => BigInt(leaf.key))).toEqual([...publicDataGenesisLeaves().map((leaf) => BigInt(leaf.key))].sort((a, b) => (a < b ? -1 : 1)));
     expect(state.nullifierTree.root).not.toBe(emptyRoot(42));
     expect(state.noteHashTree).toEqual({ root: emptyRoot(42), nextAvailableLeafIndex: 0 });
     const leaves = nullifierGenesisLeaves();

@@ -1,6 +1,7 @@
 import type { Hex, StateReference } from '../../spec/chain.js';
 import { bigintToBytes, bytesToHex, zeroHex } from '../../spec/codec/bytes.js';
 import { L1_TO_L2_MSG_TREE_HEIGHT, NOTE_HASH_TREE_HEIGHT, NULLIFIER_TREE_HEIGHT, PUBLIC_DATA_TREE_HEIGHT, PUBLIC_DATA_TREE_PREFILL_LEAVES, TX_SUBTREE_HEIGHT } from '../../spec/constants.js';
+import { genesisPublicData } from '../../spec/genesis.js';
 import { assert } from '../assert.js';
 import { appendLeaves, createAppendOnlyTree, treeSnapshot } from '../merkle/appendOnlyTree.js';
 import { CountingHasher } from '../merkle/countingHasher.js';
@@ -24,9 +25,17 @@ export function nullifierGenesisLeaves(count = 2 ** TX_SUBTREE_HEIGHT): IndexedL
   }));
 }
 
-/** The public data tree's genesis leaf: slot 0 with value 0, pointing to 0/0. */
+/**
+ * The public data tree's genesis leaves: slot 0 with value 0, then the funded test accounts' balances
+ * (spec/genesis.ts) in slot order, each pointing to the next, the last to 0/0.
+ */
 export function publicDataGenesisLeaves(): IndexedLeaf[] {
-  const leaves = [{ key: ZERO, value: ZERO, nextKey: ZERO, nextIndex: 0 }];
+  const entries = [{ key: ZERO, value: ZERO }, ...genesisPublicData().map(({ leafSlot, value }) => ({ key: leafSlot, value }))];
+  const leaves = entries.map((entry, i) => ({
+    ...entry,
+    nextKey: i + 1 < entries.length ? entries[i + 1]!.key : ZERO,
+    nextIndex: i + 1 < entries.length ? i + 1 : 0,
+  }));
   assert(leaves.length === PUBLIC_DATA_TREE_PREFILL_LEAVES, 'the public data genesis leaves match their count');
   return leaves;
 }

@@ -3,6 +3,7 @@
  * recomputed from scratch for every question, indexed-tree insertions one at a time by linear search. Shares no code
  * with the engine (its hash is the witness verifier's, written from PROTOCOL.md).
  */
+import { genesisPublicData } from '../../spec/genesis.js';
 import { field32, hashFields, toHex, type PathWitness } from './witnessVerifier.js';
 
 type Hex = `0x${string}`;
@@ -148,6 +149,10 @@ export class ReferenceWorldState {
       block: 0,
     }));
     const publicData = [{ leaf: { key: 0n, value: 0n, nextKey: 0n, nextIndex: 0 }, block: 0 }];
+    // The genesis balances of the test accounts (spec/genesis.ts), linked in as ordinary inserts.
+    for (const { leafSlot, value } of genesisPublicData()) {
+      publicData.push({ leaf: insertLinked(publicData, BigInt(leafSlot), BigInt(value), publicData.length), block: 0 });
+    }
     this.blocks.push({ noteHashes: [], messages: [], archive: [{ value: genesisHash, block: 0 }], nullifiers, publicData });
   }
 
