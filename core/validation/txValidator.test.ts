@@ -4,7 +4,8 @@ import type { Hex } from '../../spec/chain.js';
 import { SETUP_ALLOW_LIST_DEFAULTS, PROTOCOL_CONTRACT_ADDRESSES, functionSelector } from '../../spec/config/allowList.js';
 import { computeTxHash } from '../../spec/codec/tx.js';
 import type { TxValue } from '../../spec/wire/tx.js';
-import { commitmentVerifier, txProofFor, verifyTxProof } from '../verifier/commitmentVerifier.js';
+import { txProofFor } from '../../spec/proof.js';
+import { commitmentVerifier, verifyTxProof } from '../verifier/commitmentVerifier.js';
 import { allowListAdmits, txMaxFee, validateTx, type TxValidationContext } from './txValidator.js';
 
 const h = (n: number | bigint): Hex => `0x${n.toString(16).padStart(64, '0')}`;
