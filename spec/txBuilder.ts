@@ -7,7 +7,8 @@ import type { GasFees, Hex } from './chain.js';
 import { computeTxHash } from './codec/tx.js';
 import { txProofFor } from './proof.js';
 import { TX_BASE_MANA } from './vm/vmConstants.js';
-import type { TxValue } from './wire/tx.js';
+import { z } from 'zod';
+import { tx as txSchema, type TxValue } from './wire/tx.js';
 
 /** L2 gas a tx asks for by default: the base cost and room for a few public calls. */
 export const BUILD_TX_L2_GAS_DEFAULT = TX_BASE_MANA + 200_000;
@@ -56,4 +57,9 @@ export function buildTx(input: BuildTxInput): TxValue {
     publicCalls: { setup: publicCalls?.setup ?? [], appLogic: publicCalls?.appLogic ?? [], teardown: publicCalls?.teardown ?? null },
   };
   return { ...preimage, txHash: computeTxHash(preimage), proof: txProofFor(preimage) };
+}
+
+/** A tx as svc_sendTx takes it on the wire (bigints as decimal strings). */
+export function txToWire(tx: TxValue): z.input<typeof txSchema> {
+  return z.encode(txSchema, tx);
 }

@@ -13,6 +13,7 @@ import { runLocalNetwork } from '../node/localNetwork.js';
 import { nodeStartValues } from '../node/nodeConfig.js';
 import { runNode, type RunNodeIo } from '../node/runNode.js';
 import { addConfigOptions, configHelpTable, flagsOf } from './configOptions.js';
+import { txCommand } from './txCommand.js';
 
 /** A mistake in how svc was called: exit code 2. */
 export class UsageError extends Error {}
@@ -63,6 +64,7 @@ export function buildProgram(): Command {
     const running = mode.localNetwork ? await runLocalNetwork({ config, ...io }) : await startNode(config, io);
     stopOnSignals(running, io);
   });
+  program.addCommand(txCommand((line) => process.stdout.write(`${line}\n`), (message) => new UsageError(message)));
   return program;
 }
 

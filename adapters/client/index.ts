@@ -34,3 +34,6 @@ export type {
   RpcWireParams,
   RpcWireResult,
 } from '../../spec/rpc/methods.js';
+export { buildTx, txToWire, type BuildTxInput } from '../../spec/txBuilder.js';
+export { genesisTestAccounts, GENESIS_TEST_ACCOUNT_BALANCE } from '../../spec/genesis.js';
+export type { TxValue } from '../../spec/wire/tx.js';

@@ -1,3 +1,4 @@
+import { GENESIS_TEST_ACCOUNT_BALANCE, genesisTestAccounts } from '../../spec/genesis.js';
 import path from 'node:path';
 import { createPublicClient, http } from 'viem';
 import type { Hex } from '../../spec/chain.js';
@@ -125,6 +126,9 @@ export async function runLocalNetwork(options: LocalNetworkOptions): Promise<Run
     options.print(`data directory: ${path.resolve(dataDirectory)}`);
     options.print(`L1 RPC URL: ${anvil.url}`);
     options.print(`rollup contract: ${rollupAddress}`);
+    for (const [i, account] of genesisTestAccounts().entries()) {
+      options.print(`test account ${i}: ${account} (fee-asset balance ${GENESIS_TEST_ACCOUNT_BALANCE})`);
+    }
     const running = await runNode({ config: withLocalNetwork(config, anvil.url, rollupAddress, dataDirectory), logger: options.logger, print: options.print });
     return {
       ...running,

@@ -1,6 +1,8 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createPinoLogger } from '../../adapters/logger/pinoLogger.js';
 import { runLocalNetwork, type RunningLocalNetwork } from '../../adapters/node/localNetwork.js';
@@ -10,6 +12,7 @@ import { rpc, waitFor } from './rpc.js';
 
 type WireTips = { proposed: { number: number; hash: string }; checkpointed: { block: { number: number; hash: string }; checkpoint: { number: number } } };
 
+const exec = promisify(execFile);
 const logger = createPinoLogger({ level: 'silent' });
 const common = { port: 0, adminPort: 0, adminHost: '127.0.0.1', adminApiKey: { disabled: false, reset: false }, logger } as const;
 
@@ -53,6 +56,19 @@ describe('a local network on a real L1 (anvil), and a node that follows it from 
     const block = await rpc<{ l1: { txHash: string } | null; checkpointNumber: number }>(follower.publicUrl, 'svc_getBlock', [height, { includeL1PublishInfo: true }]);
     expect(block.l1?.txHash).toMatch(/^0x[0-9a-f]{64}$/);
     expect(await rpc(follower.publicUrl, 'svc_getL1Constants')).toEqual(await rpc(net.publicUrl, 'svc_getL1Constants'));
+    expect(printed.filter((l) => l.startsWith('test account '))).toHaveLength(4);
+
+    // `svc tx send --wait` builds a tx paid by a test account, sends it, and prints its receipt once mined; the
+    // follower then learns the tx from L1 alone.
+    const sent = await exec(process.execPath, ['--import', 'tsx', 'adapters/cli/main.ts', 'tx', 'send', '--rpc-url', net.publicUrl, '--wait'], {
+      env: { PATH: process.env.PATH ?? '' },
+    });
+    const txHash = /sent tx (0x[0-9a-f]{64})/.exec(sent.stdout)?.[1];
+    expect(txHash).toBeDefined();
+    const receipt = JSON.parse(sent.stdout.trim().split('\n').at(-1)!) as { status: string; transactionFee: string; executionResult: string };
+    expect(receipt).toMatchObject({ executionResult: 'success' });
+    expect(BigInt(receipt.transactionFee)).toBeGreaterThan(0n);
+    await waitFor('the follower to know the tx', async () => (await rpc<{ status: string }>(follower.publicUrl, 'svc_getTxReceipt', [txHash])).status === 'checkpointed', 30_000);
 
     // Restarted on the same data directory, the follower resumes from what it stored and keeps its admin key.
     await follower.stop();
