@@ -2,7 +2,7 @@
  * Reads of the contract index (contractIndexer.ts states the rules, contractKeys.ts the layout): a class by id, an
  * instance with its current class as of a block, and the reader public execution uses.
  */
-import type { ContractClassPublication, ContractInstancePublication, Hex } from '../../spec/chain.js';
+import type { ContractClassPublication, ContractInstancePublication, Hex, L2Tips } from '../../spec/chain.js';
 import { hexToBytes } from '../../spec/codec/bytes.js';
 import { fromStoredJson } from '../chain/serde.js';
 import { NodeError } from '../errors.js';
@@ -76,5 +76,13 @@ export function contractReaderAt(chain: { readonly store: ContractIndexStore }, 
       const found = await findContractClass(chain.store, classId, blockNumber);
       return found === undefined ? undefined : hexToBytes(found.packedBytecode);
     },
+  };
+}
+
+/** Contracts as of the chain's proposed tip at the time of each read (for simulation and building on the tip). */
+export function latestContractReader(chain: { readonly store: ContractIndexStore; readonly tips: L2Tips }): ContractReader {
+  return {
+    contractClassId: (address) => contractReaderAt(chain, chain.tips.proposed.number).contractClassId(address),
+    contractClassBytecode: (classId) => contractReaderAt(chain, chain.tips.proposed.number).contractClassBytecode(classId),
   };
 }

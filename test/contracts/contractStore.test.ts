@@ -7,7 +7,7 @@ import type { Chain } from '../../core/chain/chain.js';
 import { txIndexer } from '../../core/chain/txIndex.js';
 import { contractIndexer } from '../../core/contracts/contractIndexer.js';
 import { CONTRACT_KEY_PREFIX } from '../../core/contracts/contractKeys.js';
-import { contractReaderAt, findContractClass, findContractInstance } from '../../core/contracts/contractStore.js';
+import { contractReaderAt, findContractClass, findContractInstance, latestContractReader } from '../../core/contracts/contractStore.js';
 import { NodeError } from '../../core/errors.js';
 import { PROTOCOL_CONTRACT_ADDRESSES } from '../../spec/config/allowList.js';
 import { createContractQueries } from '../../core/node/contractQueries.js';
@@ -110,6 +110,18 @@ describe('contract reader for public execution', () => {
     expect(await atOne.contractClassBytecode(B)).toBeUndefined();
     expect(await atTwo.contractClassBytecode(B)).toEqual(Uint8Array.from([3, 4]));
     expect(await atTwo.contractClassId(Y)).toBeUndefined();
+  });
+
+  test('the latest reader follows the proposed tip', async () => {
+    chain = await openTestChain({ registerIndexer: true });
+    const latest = latestContractReader(chain.chain);
+    await chain.add([{ classes: [classOf(A, '0x0102')], instances: [instanceOf(X, A)] }]);
+    expect(await latest.contractClassId(X)).toBe(A);
+    await chain.add([{ instances: [instanceOf(X, A, B)] }]);
+    expect(await latest.contractClassId(X)).toBe(B);
+    await chain.pruneTo(0);
+    expect(await latest.contractClassId(X)).toBeUndefined();
+    expect(await latest.contractClassBytecode(A)).toBeUndefined();
   });
 });
 
