@@ -18,6 +18,7 @@ import type { MerkleTreeId } from '../spec/constants.js';
 import type { ContractClassPublication, ContractInstancePublication, TxEffect } from '../spec/chain.js';
 import type { TxReceiptValue, TxValue } from '../spec/wire/tx.js';
 import type { TxValidationResult } from './validation/txValidator.js';
+import type { AllowListEntry } from '../spec/config/allowList.js';
 import type { DataInBlock, MembershipWitness, NullifierMembershipWitness, PublicDataWitness } from './worldState/witnesses.js';
 
 /** A block as named by a client: number, hash, archive root, or tip (`latest` is the proposed tip). */
@@ -167,6 +168,8 @@ export interface TxService {
   getMaxPriorityFees(): Promise<GasFees>;
   isValidTx(tx: TxValue, options: { readonly isSimulation?: boolean; readonly skipFeeEnforcement?: boolean }): Promise<TxValidationResult>;
   simulatePublicCalls(tx: TxValue, skipFeeEnforcement: boolean, overrides: SimulationOverridesInput): Promise<PublicSimulationResult>;
+  /** The setup-phase allow list in force: the built-in entries, then the network's and the operator's extensions. */
+  getAllowedPublicSetup(): readonly AllowListEntry[];
 }
 
 export interface NodeService extends WorldStateService, LogService, ContractService, TxService {

@@ -119,6 +119,10 @@ export class TxPoolService {
     });
   }
 
+  setupAllowList(): readonly AllowListEntry[] {
+    return this.deps.settings().setupAllowList;
+  }
+
   isValidTx(tx: TxValue, options: TxValidationOptions): Promise<TxValidationResult> {
     return this.validate(tx, options);
   }

@@ -76,6 +76,7 @@ export function createTxQueries(deps: TxQueriesDeps): TxService {
     getPendingTxCount: async () => pool.current.count,
     getMaxPriorityFees: async () => maxPriorityFees(pool.current),
     isValidTx: (tx, options) => pool.isValidTx(tx, options),
+    getAllowedPublicSetup: () => pool.setupAllowList(),
     async simulatePublicCalls(tx, skipFeeEnforcement, overrides) {
       const outcome = await simulatePublicTx({
         tx,

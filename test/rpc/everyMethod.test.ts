@@ -78,7 +78,7 @@ const samples: Record<RpcMethodName, Sample> = {
   svc_getPeers: missing('p2p')(true),
   svc_getCheckpointAttestationsForSlot: missing('p2p')('11', hex32(0xabc)),
   svc_getProposalsForSlot: missing('p2p')('11'),
-  svc_getAllowedPublicSetup: missing('txPool')(),
+  svc_getAllowedPublicSetup: answered(),
   svcAdmin_getConfig: answered(),
   svcAdmin_setConfig: answered({ archiverPollIntervalMs: 2_000 }),
   svcAdmin_pauseSync: answered(),

@@ -55,3 +55,11 @@ describe('fee methods', () => {
     expect((await call('svc_getPredictedMinFees', ['max'])).error).toMatchObject({ code: -32602 });
   });
 });
+
+describe('svc_getAllowedPublicSetup', () => {
+  test('lists the built-in entries with their flags; calldataLength is a number or null', async () => {
+    const elements = (await call('svc_getAllowedPublicSetup', [])).result as { kind: string; selector: string; calldataLength: number | null }[];
+    expect(elements.map((element) => element.kind)).toEqual(['instance', 'instance']);
+    expect(elements.every((element) => /^0x[0-9a-f]{8}$/.test(element.selector) && element.calldataLength === 3)).toBe(true);
+  });
+});

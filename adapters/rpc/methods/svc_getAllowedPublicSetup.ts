@@ -1,10 +1,5 @@
-import { subsystemUnavailable } from '../../../core/errors.js';
 import type { MethodHandler } from '../methodHandler.js';
 
-/**
- * Needs the transaction pool, which this node version does not have yet: the pool applies the setup allow list to
- * txs entering it, and the configured list reaches the node with it. Until then the call answers -32004 naming it.
- */
-export const svc_getAllowedPublicSetup: MethodHandler<'svc_getAllowedPublicSetup'> = () => {
-  throw subsystemUnavailable('txPool', 'notBuilt');
-};
+/** The setup allow list in force, one element per `I:`/`C:` entry (calldataLength null when the entry leaves it free). */
+export const svc_getAllowedPublicSetup: MethodHandler<'svc_getAllowedPublicSetup'> = (node) =>
+  node.getAllowedPublicSetup().map(({ calldataLength, ...entry }) => ({ ...entry, calldataLength: calldataLength ?? null }));

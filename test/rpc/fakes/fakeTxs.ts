@@ -1,6 +1,7 @@
 /** Fake tx answers of the fake node. */
 import { subsystemUnavailable, type Subsystem } from '../../../core/errors.js';
 import type { TxService } from '../../../core/nodeService.js';
+import { SETUP_ALLOW_LIST_DEFAULTS } from '../../../spec/config/allowList.js';
 
 const missing = (subsystem: Subsystem) => async (): Promise<never> => {
   throw subsystemUnavailable(subsystem, 'notBuilt');
@@ -17,4 +18,5 @@ export const fakeTxs: TxService = {
   getMaxPriorityFees: missing('txPool'),
   isValidTx: missing('publicExecution'),
   simulatePublicCalls: missing('publicExecution'),
+  getAllowedPublicSetup: () => SETUP_ALLOW_LIST_DEFAULTS,
 };
