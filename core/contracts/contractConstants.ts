@@ -1,18 +1,16 @@
 /**
  * The protocol's contract registries and the contract index's fixed widths and bounds.
  *
- * The registry addresses belong in spec/constants.ts (they are protocol, not node, values); they live here until
- * they move. Like the authorization registry (0x..01) and the fee asset (0x..04) in spec/config/allowList.ts, they
- * are small field values fixed at genesis, so no derived address can ever equal one of them.
+ * The registry addresses are protocol values (spec/config/allowList.ts, with the authorization registry and the fee
+ * asset): small field values fixed at genesis, so no derived address can ever equal one of them.
  */
 import type { Hex } from '../../spec/chain.js';
 import { PROTOCOL_CONTRACT_ADDRESSES } from '../../spec/config/allowList.js';
 import type { ProtocolContractAddresses } from '../nodeService.js';
 
-/** Records contract instances: an instance is published when a mined tx effect carries it. */
-export const INSTANCE_REGISTRY_ADDRESS: Hex = '0x0000000000000000000000000000000000000000000000000000000000000002';
-/** Records contract classes: a class is registered when a mined tx effect carries it. */
-export const CLASS_REGISTRY_ADDRESS: Hex = '0x0000000000000000000000000000000000000000000000000000000000000003';
+/** The registries' addresses (spec/config/allowList.ts, PROTOCOL_CONTRACT_ADDRESSES). */
+export const INSTANCE_REGISTRY_ADDRESS: Hex = PROTOCOL_CONTRACT_ADDRESSES.instanceRegistry;
+export const CLASS_REGISTRY_ADDRESS: Hex = PROTOCOL_CONTRACT_ADDRESSES.classRegistry;
 
 /** What svc_getProtocolContractAddresses answers. */
 export const PROTOCOL_CONTRACTS: ProtocolContractAddresses = Object.freeze({

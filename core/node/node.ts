@@ -13,8 +13,7 @@ import { createNodeService } from './nodeQueries.js';
 import { TxPoolService, type TxPoolSettings } from '../txs/txPoolService.js';
 import { createTxQueries, latestPublicStateOf } from '../txs/txQueries.js';
 import { commitmentVerifier } from '../verifier/commitmentVerifier.js';
-import type { PublicStateView } from '../publicVm/stateView.js';
-import { hexToBytes } from '../../spec/codec/bytes.js';
+import { latestContractReader } from '../contracts/contractStore.js';
 import { P2P_PENDING_TX_COUNT_MAX_DEFAULT, P2P_RPC_PRICE_BUMP_PERCENTAGE_DEFAULT } from '../../spec/config/schema.js';
 import { SETUP_ALLOW_LIST_DEFAULTS } from '../../spec/config/allowList.js';
 import type { NodePorts } from '../ports.js';
@@ -107,14 +106,8 @@ export async function createNode(ports: NodePorts, initialConfig: NodeConfig, op
     settings: () => config.txPool ?? TX_POOL_SETTINGS_DEFAULT,
     contractClassOf: (address) => contractReader.contractClassId(address),
   });
-  // Contracts are read through the node's own contract service (built below), as of the latest block.
-  const contractReader: Pick<PublicStateView, 'contractClassId' | 'contractClassBytecode'> = {
-    contractClassId: async (address) => (await service.getContract(address, { kind: 'tag', tag: 'latest' }))?.currentContractClassId,
-    contractClassBytecode: async (classId) => {
-      const found = await service.getContractClass(classId);
-      return found === undefined ? undefined : hexToBytes(found.packedBytecode);
-    },
-  };
+  // Contracts as of the latest block, from the contract index (registered with the node service below).
+  const contractReader = latestContractReader(chain);
   const latestPublicState = () => latestPublicStateOf(chain, contractReader);
   const listeners: ((a: NodeActivity) => void)[] = [];
   const emit = (activity: NodeActivity) => listeners.forEach((l) => l(activity));

@@ -9,7 +9,7 @@ import { PROTOCOL_CONTRACT_ADDRESSES } from '../../spec/config/allowList.js';
 import { TX_POOL_CAPACITY_MAX } from '../../spec/constants.js';
 import type { TxValue } from '../../spec/wire/tx.js';
 import { executePublicTx } from '../publicVm/phaseExecutor.js';
-import { overlayOfTxEffects, overlayPublicState, type PublicStateView } from '../publicVm/stateView.js';
+import { overlayOfPublications, overlayOfTxEffects, overlayPublicState, type PublicStateView } from '../publicVm/stateView.js';
 import type { BlockBudget } from './blockBudget.js';
 
 export interface TxSelectionInput {
@@ -48,6 +48,14 @@ async function precheck(tx: TxValue, input: TxSelectionInput, used: { mana: numb
   return undefined;
 }
 
+/** Contracts published by the block's earlier txs: callable by its later ones. */
+function overlayOfBlockPublications(effects: readonly TxEffect[]) {
+  return overlayOfPublications({
+    contractClassPublications: effects.flatMap((effect) => effect.contractClassPublications),
+    contractInstancePublications: effects.flatMap((effect) => effect.contractInstancePublications),
+  });
+}
+
 export async function selectTxs(input: TxSelectionInput): Promise<TxSelection> {
   const effects: TxEffect[] = [];
   const skipped: SkippedTx[] = [];
@@ -55,7 +63,7 @@ export async function selectTxs(input: TxSelectionInput): Promise<TxSelection> {
   let totalFees = 0n;
   for (const tx of input.candidates.slice(0, TX_POOL_CAPACITY_MAX)) {
     if (effects.length >= input.budget.txCount) break;
-    const state = overlayPublicState(input.state, overlayOfTxEffects(effects));
+    const state = overlayPublicState(overlayPublicState(input.state, overlayOfTxEffects(effects)), overlayOfBlockPublications(effects));
     const refused = await precheck(tx, input, used, state);
     if (refused !== undefined) {
       skipped.push({ txHash: tx.txHash, reason: refused });

@@ -62,11 +62,15 @@ export function functionSelector(signature: string): Hex {
 
 /**
  * Rollup addresses of the protocol's own contracts, fixed at genesis (small field values, so they can never collide
- * with a derived address). Only those the default allow list names are listed.
+ * with a derived address).
  */
 export const PROTOCOL_CONTRACT_ADDRESSES = {
   /** Keeps public authorization witnesses (a user approving a call made on their behalf). */
   authRegistry: '0x0000000000000000000000000000000000000000000000000000000000000001',
+  /** Records contract instances: an instance is published when a mined tx effect carries it. */
+  instanceRegistry: '0x0000000000000000000000000000000000000000000000000000000000000002',
+  /** Records contract classes: a class is registered when a mined tx effect carries it. */
+  classRegistry: '0x0000000000000000000000000000000000000000000000000000000000000003',
   /** The fee asset: balances that transaction fees are paid from. */
   feeAsset: '0x0000000000000000000000000000000000000000000000000000000000000004',
 } as const satisfies Record<string, Hex>;
