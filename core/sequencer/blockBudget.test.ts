@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { expect, test } from 'vitest';
-import { CHECKPOINT_MANA_LIMIT } from '../../spec/constants.js';
+import { CHECKPOINT_MANA_LIMIT, TXS_PER_BLOCK_MAX } from '../../spec/constants.js';
 import { blockBudget, CHECKPOINT_TX_DA_GAS_LIMIT } from './blockBudget.js';
 
 const none = { manaUsed: 0, daGasUsed: 0, txCount: 0 };
@@ -30,4 +30,8 @@ test('property: a checkpoint built block by block never exceeds its limits', () 
       expect(used.daGasUsed).toBeLessThanOrEqual(CHECKPOINT_TX_DA_GAS_LIMIT);
     }),
   );
+});
+
+test('a block never takes more txs than the world state applies in one block', () => {
+  expect(blockBudget({ perBlockAllocationMultiplier: 2 }, 1, none).txCount).toBe(TXS_PER_BLOCK_MAX);
 });
