@@ -43,6 +43,7 @@ async function benchSim(): Promise<BenchResult> {
 const benches: Record<string, () => Promise<BenchResult>> = {
   sim: benchSim,
   rpc: async () => (await import('./rpc/bench.js')).benchRpc(),
+  txpool: async () => (await import('./txPool/bench.js')).benchTxPool(),
   'world-state': async () => (await import('./worldState/bench.js')).benchWorldState(),
 };
 

@@ -59,6 +59,8 @@ export interface RollupNode {
   readonly service: NodeService;
   readonly constants: L1RollupConstants;
   readonly chain: Chain;
+  /** The node's tx pool (its pending txs in priority order: `txPool.current.ordered()`). */
+  readonly txPool: TxPoolService;
   start(): void;
   stop(): Promise<void>;
   /** Applies a run-time configuration change; later timers and steps use the new values. */
@@ -222,6 +224,7 @@ export async function createNode(ports: NodePorts, initialConfig: NodeConfig, op
     service,
     constants,
     chain,
+    txPool,
     archiverActor,
     sequencerActor,
     start() {

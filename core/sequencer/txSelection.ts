@@ -48,12 +48,30 @@ async function precheck(tx: TxValue, input: TxSelectionInput, used: { mana: numb
   return undefined;
 }
 
-/** Contracts published by the block's earlier txs: callable by its later ones. */
-function overlayOfBlockPublications(effects: readonly TxEffect[]) {
-  return overlayOfPublications({
-    contractClassPublications: effects.flatMap((effect) => effect.contractClassPublications),
-    contractInstancePublications: effects.flatMap((effect) => effect.contractInstancePublications),
-  });
+/**
+ * What the block's earlier txs left, kept up to date as txs are included: their public data writes (last wins),
+ * nullifiers, and published contracts (callable by the later txs).
+ */
+class BlockOverlay {
+  private readonly publicData = new Map<Hex, Hex>();
+  private readonly nullifiers = new Set<Hex>();
+  private readonly contractClassIds = new Map<Hex, Hex>();
+  private readonly contractClassBytecodes = new Map<Hex, Uint8Array>();
+  readonly state: PublicStateView;
+
+  constructor(base: PublicStateView) {
+    const { publicData, nullifiers, contractClassIds, contractClassBytecodes } = this;
+    this.state = overlayPublicState(base, { publicData, nullifiers, contractClassIds, contractClassBytecodes });
+  }
+
+  add(effect: TxEffect): void {
+    const { publicData, nullifiers } = overlayOfTxEffects([effect]);
+    publicData?.forEach((value, slot) => this.publicData.set(slot, value));
+    nullifiers?.forEach((nullifier) => this.nullifiers.add(nullifier));
+    const published = overlayOfPublications(effect);
+    published.contractClassIds?.forEach((classId, address) => this.contractClassIds.set(address, classId));
+    published.contractClassBytecodes?.forEach((bytecode, classId) => this.contractClassBytecodes.set(classId, bytecode));
+  }
 }
 
 export async function selectTxs(input: TxSelectionInput): Promise<TxSelection> {
@@ -61,9 +79,10 @@ export async function selectTxs(input: TxSelectionInput): Promise<TxSelection> {
   const skipped: SkippedTx[] = [];
   const used = { mana: 0, daGas: 0 };
   let totalFees = 0n;
+  const overlay = new BlockOverlay(input.state);
   for (const tx of input.candidates.slice(0, TX_POOL_CAPACITY_MAX)) {
     if (effects.length >= input.budget.txCount) break;
-    const state = overlayPublicState(overlayPublicState(input.state, overlayOfTxEffects(effects)), overlayOfBlockPublications(effects));
+    const state = overlay.state;
     const refused = await precheck(tx, input, used, state);
     if (refused !== undefined) {
       skipped.push({ txHash: tx.txHash, reason: refused });
@@ -75,6 +94,7 @@ export async function selectTxs(input: TxSelectionInput): Promise<TxSelection> {
       continue;
     }
     effects.push(outcome.effect);
+    overlay.add(outcome.effect);
     used.mana += outcome.gasUsed.totalGas.l2Gas;
     used.daGas += outcome.gasUsed.totalGas.daGas;
     totalFees += outcome.transactionFee;

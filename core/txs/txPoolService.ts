@@ -13,7 +13,7 @@ import type { Chain } from '../chain/chain.js';
 import { createTimetable } from '../chain/timetable.js';
 import { NodeError } from '../errors.js';
 import { nextGasFees } from '../fees/minFees.js';
-import type { ClockPort, LoggerPort, StoragePort, VerifierPort } from '../ports.js';
+import { batchWithoutFlush, type ClockPort, type LoggerPort, type StoragePort, type VerifierPort } from '../ports.js';
 import { decideAdmission } from '../txPool/admitTx.js';
 import { decideAfterBlocksAdded, type PoolConditions } from '../txPool/poolMaintenance.js';
 import { decideAfterChainPruned } from '../txPool/pruneReturn.js';
@@ -90,9 +90,14 @@ export class TxPoolService {
     return run;
   }
 
+  /**
+   * Writes a pool change without a disk flush: a machine crash may lose the latest admissions (their senders resend;
+   * a mined tx left in a reloaded pool is dropped by the next block's maintenance), which is the price of not paying
+   * a flush per submitted tx. A process crash loses nothing.
+   */
   private async commit(change: TxPoolChange, extraOps: readonly ArchiveOp[] = []): Promise<void> {
     const ops = [...txPoolBatchOps(change), ...extraOps];
-    if (ops.length > 0) await this.deps.storage.batch(ops);
+    if (ops.length > 0) await batchWithoutFlush(this.deps.storage, ops);
     this.pool.apply(change);
   }
 
