@@ -1,0 +1,110 @@
+/**
+ * Runs seeds on worker threads. Exempt from the determinism lint: it starts threads and reads no simulated state.
+ *
+ * Each worker belongs to a lane and takes jobs of its lane only, one at a time. A campaign uses one lane; the
+ * determinism check uses two, so the two runs of a seed always happen in two different threads.
+ */
+import { Worker } from 'node:worker_threads';
+import { crashedRun, type CampaignRun } from './campaignRun.js';
+
+export type WorkerRequest =
+  | { readonly type: 'run'; readonly jobId: number; readonly seed: bigint; readonly simulatedSeconds: number }
+  | { readonly type: 'stop' };
+
+export type WorkerReply = { readonly type: 'ready' } | { readonly type: 'done'; readonly jobId: number; readonly run: CampaignRun };
+
+export interface CampaignJob {
+  readonly seed: bigint;
+  readonly simulatedSeconds: number;
+  /** Which lane runs it (0 when there is one lane). */
+  readonly lane: number;
+}
+
+export interface WorkerPoolOptions {
+  readonly workers: number;
+  /** Default 1. Workers are dealt to lanes round robin; there are at least as many workers as lanes. */
+  readonly lanes?: number;
+  readonly onDone: (job: CampaignJob, run: CampaignRun) => void;
+}
+
+interface QueuedJob {
+  readonly id: number;
+  readonly job: CampaignJob;
+}
+
+/**
+ * The worker's entry. From source (this file is .ts, run by tsx) a plain .mjs bootstrap loads the TypeScript entry
+ * through tsx; from a build the compiled entry runs directly.
+ */
+function workerEntry(): { url: URL; workerData: unknown } {
+  const own = import.meta.url;
+  if (own.endsWith('.ts')) return { url: new URL('./workerBootstrap.mjs', own), workerData: { entryUrl: new URL('./campaignWorker.ts', own).href } };
+  return { url: new URL('./campaignWorker.js', own), workerData: {} };
+}
+
+/** How many workers each lane gets: the requested count dealt round robin, none beyond a lane's job count. */
+function workersPerLane(jobs: readonly CampaignJob[], workers: number, lanes: number): number[] {
+  return Array.from({ length: lanes }, (_, lane) => {
+    const dealt = Math.floor(workers / lanes) + (lane < workers % lanes ? 1 : 0);
+    return Math.min(Math.max(1, dealt), jobs.filter((j) => j.lane === lane).length);
+  });
+}
+
+/** Runs every job; resolves when each has a result, rejects only when a worker cannot start at all. */
+export function runJobsOnWorkers(jobs: readonly CampaignJob[], options: WorkerPoolOptions): Promise<void> {
+  const lanes = options.lanes ?? 1;
+  const queues = Array.from({ length: lanes }, (_, lane) => jobs.map((job, id) => ({ id, job })).filter((q) => q.job.lane === lane));
+  const entry = workerEntry();
+  const live = new Set<Worker>();
+  let remaining = jobs.length;
+  let respawnsLeft = jobs.length;
+  let settled = false;
+  return new Promise<void>((resolve, reject) => {
+    const settle = (error?: Error) => {
+      if (settled) return;
+      settled = true;
+      void Promise.all([...live].map((w) => w.terminate())).then(() => (error ? reject(error) : resolve()));
+    };
+    const finish = (queued: QueuedJob, run: CampaignRun) => {
+      options.onDone(queued.job, run);
+      if (--remaining === 0) settle();
+    };
+    const spawn = (lane: number): void => {
+      const worker = new Worker(entry.url, { workerData: entry.workerData, execArgv: [] });
+      live.add(worker);
+      let ready = false;
+      let current: QueuedJob | undefined;
+      let lastError: Error | undefined;
+      let startedMs = 0;
+      const next = () => {
+        current = queues[lane]!.shift();
+        if (current === undefined) return worker.postMessage({ type: 'stop' } satisfies WorkerRequest);
+        startedMs = performance.now();
+        const { seed, simulatedSeconds } = current.job;
+        worker.postMessage({ type: 'run', jobId: current.id, seed, simulatedSeconds } satisfies WorkerRequest);
+      };
+      worker.on('message', (reply: WorkerReply) => {
+        if (reply.type === 'ready') ready = true;
+        else if (current !== undefined && reply.jobId === current.id) finish(current, reply.run);
+        next();
+      });
+      worker.on('error', (error) => (lastError = error));
+      worker.on('exit', (code) => {
+        live.delete(worker);
+        if (settled) return;
+        if (!ready) return settle(new Error(`a campaign worker exited (code ${code}) before it was ready: ${lastError?.stack ?? 'no error reported'}`));
+        if (current === undefined) return;
+        const detail = `worker thread died (exit code ${code}): ${lastError?.message ?? 'no error reported'}`;
+        finish(current, crashedRun(current.job.seed, current.job.simulatedSeconds, detail, performance.now() - startedMs));
+        if (queues[lane]!.length === 0) return;
+        if (respawnsLeft-- > 0) return spawn(lane);
+        // Workers keep dying: give up on this lane's remaining seeds rather than wait for them forever.
+        for (const left of queues[lane]!.splice(0)) finish(left, crashedRun(left.job.seed, left.job.simulatedSeconds, `not run: ${detail}`, 0));
+      });
+    };
+    if (jobs.length === 0) return settle();
+    workersPerLane(jobs, Math.max(options.workers, lanes), lanes).forEach((count, lane) => {
+      for (let i = 0; i < count; i++) spawn(lane);
+    });
+  });
+}
