@@ -5,6 +5,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { runJobsOnWorkers } from '../sim/campaign/workerPool.js';
 import { drawOptions, runSimulation } from '../sim/runSimulation.js';
 
 interface BenchResult {
@@ -36,7 +37,38 @@ async function benchSim(): Promise<BenchResult> {
       wallSeconds: Number(wallSeconds.toFixed(2)),
       simulatedSecondsPerWallSecond: Math.round(simulatedSeconds / wallSeconds),
       schedulerEventsPerWallSecond: Math.round(events / wallSeconds),
+      ...(await benchSimCampaign(simulatedSecondsPerRun)),
     },
+  };
+}
+
+/**
+ * The campaign runner's throughput: 6 seeds per CPU on one worker thread per CPU. The wall-time rate includes the
+ * threads' start-up (a few seconds of loading TypeScript); the per-thread rate counts the runs alone, and the
+ * estimate for the issue's target (1,000 seeds of 10 simulated minutes) uses it with every thread busy.
+ */
+async function benchSimCampaign(simulatedSecondsPerRun: number): Promise<Record<string, number>> {
+  const workers = os.availableParallelism();
+  const jobs = Array.from({ length: 6 * workers }, (_, i) => ({ seed: 100n + BigInt(i), simulatedSeconds: simulatedSecondsPerRun, lane: 0 }));
+  let runWallMs = 0;
+  const started = performance.now();
+  await runJobsOnWorkers(jobs, {
+    workers,
+    onDone: (job, run) => {
+      if (run.failures.length > 0) throw new Error(`campaign seed ${job.seed} failed: ${JSON.stringify(run.failures)}`);
+      runWallMs += run.wallMs;
+    },
+  });
+  const wallSeconds = (performance.now() - started) / 1000;
+  const simulatedSeconds = jobs.length * simulatedSecondsPerRun;
+  const perThreadSecond = simulatedSeconds / (runWallMs / 1000);
+  return {
+    campaignWorkers: workers,
+    campaignRuns: jobs.length,
+    campaignWallSeconds: Number(wallSeconds.toFixed(2)),
+    campaignSimulatedSecondsPerWallSecond: Math.round(simulatedSeconds / wallSeconds),
+    campaignSimulatedSecondsPerThreadSecond: Math.round(perThreadSecond),
+    campaign1000SeedsOf600sWallSecondsEstimate: Math.round((1000 * 600) / (perThreadSecond * workers)),
   };
 }
 
