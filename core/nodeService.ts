@@ -51,6 +51,16 @@ export interface NodeAdmin {
   getConfig(): AdminConfigView;
   /** Merges a validated partial configuration into the running node; refuses unknown keys (INVALID_PARAMS). */
   setConfig(patch: Readonly<Record<string, unknown>>): Promise<void>;
+  /**
+   * Rolls the chain, its indexes and the world state back to the target block, then resumes sync unless told not
+   * to (spec: States). OPERATION_REFUSED above the proposed tip, below the finalized block without `force`, or while
+   * another admin operation runs.
+   */
+  rollbackTo(targetBlockNumber: number, force: boolean, resumeSync: boolean): Promise<void>;
+  /** Pauses sync and starts writing a backup of the database to `location`; returns at once. */
+  startSnapshotUpload(location: string): Promise<void>;
+  /** The node's operational state (Syncing, SyncPaused, RollingBack, UploadingSnapshot...). */
+  operationalState(): string;
 }
 
 /** A block with what the node knows of its checkpoint's publication on L1. */

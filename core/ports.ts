@@ -160,6 +160,17 @@ export interface L1PublisherPort {
 }
 
 // ---------------------------------------------------------------------------------------------------------------
+// Snapshots
+
+/** Where svcAdmin_startSnapshotUpload sends a backup of the node's database. */
+export interface SnapshotPort {
+  /** Why a location cannot be used (checked before the upload starts), or undefined. */
+  locationProblem(location: string): string | undefined;
+  /** Writes every entry (a consistent view of the database) to the location. */
+  upload(location: string, entries: AsyncIterable<readonly [string, string]>): Promise<void>;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
 // Proof verification
 
 /**
@@ -182,6 +193,8 @@ export interface NodePorts {
   readonly l1: L1ReaderPort;
   /** The commitment verifier unless given. */
   readonly verifier?: VerifierPort;
+  /** Absent: svcAdmin_startSnapshotUpload answers that snapshots are not enabled. */
+  readonly snapshots?: SnapshotPort;
   /** Present only on nodes that run a sequencer. */
   readonly l1Publisher?: L1PublisherPort;
 }

@@ -2,6 +2,7 @@ import { mkdir } from 'node:fs/promises';
 import { assert } from '../../core/assert.js';
 import { createNode, type RollupNode } from '../../core/node/node.js';
 import type { LoggerPort, NodePorts, StoragePort } from '../../core/ports.js';
+import { createLevelSnapshots } from '../storage/levelSnapshots.js';
 import { configSchema } from '../../spec/config/schema.js';
 import { createSystemClock } from '../clock/systemClock.js';
 import { createConfigAdmin, type ConfigAdmin } from '../config/configAdmin.js';
@@ -63,7 +64,15 @@ export async function runNode(options: RunNodeOptions): Promise<RunningNode> {
     ? createViemL1Publisher({ l1RpcUrl: start.l1RpcUrl, rollupAddress: start.rollupAddress, publisherPrivateKey: start.sequencerPrivateKey })
     : undefined;
   const storage = await openStorage(values.dataDirectory);
-  const ports: NodePorts = { clock: createSystemClock(), randomness: createCryptoRandomness(), logger, storage, l1, ...(l1Publisher ? { l1Publisher } : {}) };
+  const ports: NodePorts = {
+    clock: createSystemClock(),
+    randomness: createCryptoRandomness(),
+    logger,
+    storage,
+    l1,
+    snapshots: createLevelSnapshots(),
+    ...(l1Publisher ? { l1Publisher } : {}),
+  };
   let node: RollupNode | undefined;
   const configAdmin = createConfigAdmin(config, (change, next) => {
     assert(node !== undefined, 'setConfig is served only once the node exists');

@@ -81,13 +81,20 @@ export class ChainUpdate {
     this.putCheckpoints.push(checkpoint);
   }
 
-  /** Drops every block above `toBlockNumber` (and checkpoints whose blocks go with them). */
-  async pruneTo(toBlockNumber: number, reason: ChainPruneReason): Promise<void> {
+  /**
+   * Drops every block above `toBlockNumber` (and checkpoints whose blocks go with them), unwinding the world state in
+   * the same batch. `worldStateAt` says the world state is already at the target (a forced rollback rebuilt it).
+   */
+  async pruneTo(toBlockNumber: number, reason: ChainPruneReason, options: { readonly worldStateAt?: number } = {}): Promise<void> {
     if (toBlockNumber >= this.tips.proposed.number) return;
     assert(this.addBlocks.length === 0, 'a chain update prunes before adding blocks, never after');
     const toBlock = await this.getBlock(toBlockNumber);
     assert(toBlock !== undefined, `prune target ${toBlockNumber} is kept`);
-    this.claimWorldStateWrite(await this.worldState.prepareUnwind(toBlockNumber), `prune to block ${toBlockNumber}`);
+    if (options.worldStateAt === undefined) {
+      this.claimWorldStateWrite(await this.worldState.prepareUnwind(toBlockNumber), `prune to block ${toBlockNumber}`);
+    } else {
+      assert(options.worldStateAt === toBlockNumber && this.worldState.latestBlockNumber === toBlockNumber, 'the world state is at the prune target');
+    }
     let checkpointed = this.tips.checkpointed;
     if (checkpointed.block.number > toBlockNumber) {
       checkpointed = await this.checkpointedTipAtOrBelow(toBlockNumber);

@@ -44,7 +44,8 @@ export function chainEventRejection(t: L2Tips, e: ChainEvent): string | undefine
         ? `finalized block ${e.block.number} outside [${t.finalized.block.number}, ${t.proven.block.number}]`
         : undefined;
     case 'chainPruned':
-      if (e.toBlock.number < t.finalized.block.number) return `prune to ${e.toBlock.number} below finalized`;
+      // Only an operator's forced rollback goes below finalized (svcAdmin_rollbackTo with force).
+      if (e.toBlock.number < t.finalized.block.number && e.reason !== 'rollback') return `prune to ${e.toBlock.number} below finalized`;
       if (e.toBlock.number > t.proposed.number) return `prune to ${e.toBlock.number} above proposed tip`;
       return e.checkpointed.block.number > e.toBlock.number ? 'checkpointed tip after prune above the pruned-to block' : undefined;
   }
@@ -74,7 +75,8 @@ export function applyChainEvent(t: L2Tips, e: ChainEvent): L2Tips {
       const checkpointed = e.checkpointed;
       assert(checkpointed.block.number <= e.toBlock.number, 'the checkpointed tip after a prune is at or below it');
       const proven = t.proven.block.number > checkpointed.block.number ? checkpointed : t.proven;
-      next = { ...t, proposed: e.toBlock, checkpointed, proven };
+      const finalized = t.finalized.block.number > checkpointed.block.number ? checkpointed : t.finalized;
+      next = { ...t, proposed: e.toBlock, checkpointed, proven, finalized };
       break;
     }
   }

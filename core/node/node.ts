@@ -10,6 +10,7 @@ import { genesisTips } from '../chain/tips.js';
 import { NodeError } from '../errors.js';
 import type { AdminConfigView, NodeAdmin, NodeService } from '../nodeService.js';
 import { createNodeService } from './nodeQueries.js';
+import { createNodeOperations } from './nodeOperations.js';
 import { TxPoolService, type TxPoolSettings } from '../txs/txPoolService.js';
 import { createTxQueries, latestPublicStateOf } from '../txs/txQueries.js';
 import { commitmentVerifier } from '../verifier/commitmentVerifier.js';
@@ -123,9 +124,15 @@ export async function createNode(ports: NodePorts, initialConfig: NodeConfig, op
   });
 
   const archiverLogger = logger.child({ module: 'archiver' });
+  // The sync step in flight, if any: a pause waits for it, so that nothing it read before the pause lands after.
+  let syncInFlight: Promise<unknown> = Promise.resolve();
   const archiverActor = createActor(
     createArchiverMachine({
-      runSyncStep: () => runSyncStep({ l1: ports.l1, chain, constants, logger: archiverLogger }),
+      runSyncStep: () => {
+        const step = runSyncStep({ l1: ports.l1, chain, constants, logger: archiverLogger });
+        syncInFlight = step.catch(() => undefined);
+        return step;
+      },
       get pollIntervalMs() {
         return config.archiverPollIntervalMs;
       },
@@ -192,15 +199,39 @@ export async function createNode(ports: NodePorts, initialConfig: NodeConfig, op
     if (!sequencerActor) throw new NodeError('OPERATION_REFUSED', 'no sequencer runs on this node', { operation: 'sequencer control' });
     return sequencerActor;
   };
+  const operations = createNodeOperations({
+    chain,
+    txPool,
+    l1: ports.l1,
+    constants,
+    storage: ports.storage,
+    snapshots: ports.snapshots,
+    clock: ports.clock,
+    logger: logger.child({ module: 'operations' }),
+    pauseArchiver: async () => {
+      archiverActor.send({ type: 'admin.pauseSync' });
+      await syncInFlight;
+    },
+    resumeArchiver: () => archiverActor.send({ type: 'admin.resumeSync' }),
+  });
   const admin: NodeAdmin = {
     async pauseSync() {
-      archiverActor.send({ type: 'admin.pauseSync' });
+      await operations.pauseSync();
       emit({ kind: 'admin', action: 'pauseSync' });
     },
     async resumeSync() {
-      archiverActor.send({ type: 'admin.resumeSync' });
+      await operations.resumeSync();
       emit({ kind: 'admin', action: 'resumeSync' });
     },
+    async rollbackTo(targetBlockNumber, force, resumeSync) {
+      await operations.rollbackTo(targetBlockNumber, force, resumeSync);
+      emit({ kind: 'admin', action: `rollbackTo ${targetBlockNumber}${force ? ' (forced)' : ''}` });
+    },
+    async startSnapshotUpload(location) {
+      await operations.startSnapshotUpload(location);
+      emit({ kind: 'admin', action: 'startSnapshotUpload' });
+    },
+    operationalState: () => operations.state(),
     async pauseSequencer() {
       requireSequencer().send({ type: 'admin.pauseSequencer' });
       emit({ kind: 'admin', action: 'pauseSequencer' });

@@ -11,8 +11,8 @@ import type { WorldState } from '../worldState/worldState.js';
  * version. A world state ahead of the chain is unwound; one behind replays the stored blocks' effects, each checked
  * against the roots its header claims.
  */
-export async function reconcileWorldState(store: ChainStore, worldState: WorldState, logger: LoggerPort): Promise<void> {
-  const target = store.tips.proposed.number;
+export async function reconcileWorldState(store: ChainStore, worldState: WorldState, logger: LoggerPort, upTo?: number): Promise<void> {
+  const target = upTo ?? store.tips.proposed.number;
   if (worldState.latestBlockNumber > target) {
     logger.warn('world state is ahead of the chain; unwinding it', { worldState: worldState.latestBlockNumber, chain: target });
     await worldState.unwindTo(target);

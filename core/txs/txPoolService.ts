@@ -17,7 +17,7 @@ import { batchWithoutFlush, type ClockPort, type LoggerPort, type StoragePort, t
 import { decideAdmission } from '../txPool/admitTx.js';
 import { decideAfterBlocksAdded, type PoolConditions } from '../txPool/poolMaintenance.js';
 import { decideAfterChainPruned } from '../txPool/pruneReturn.js';
-import type { TxPool, TxPoolChange } from '../txPool/txPool.js';
+import { TxPool, type TxPoolChange } from '../txPool/txPool.js';
 import { txRejectedError } from '../txPool/txRejection.js';
 import { loadTxPool, txPoolBatchOps } from '../txPool/txPoolStore.js';
 import type { TxRemoval } from '../txPool/txRemoval.js';
@@ -99,6 +99,15 @@ export class TxPoolService {
     const ops = [...txPoolBatchOps(change), ...extraOps];
     if (ops.length > 0) await batchWithoutFlush(this.deps.storage, ops);
     this.pool.apply(change);
+  }
+
+  /** Empties the pool and its database (pending txs and the mined-tx archive): a forced rollback's reset. */
+  clear(): Promise<void> {
+    return this.enqueue(async () => {
+      for (const [gte, lt] of [['txPool:', 'txPool;'], ['minedTx:', 'minedTx;']] as const) await this.deps.storage.clear({ gte, lt });
+      this.pool = TxPool.empty(this.deps.settings().capacity);
+      this.deps.logger.warn('tx pool cleared');
+    });
   }
 
   // -------------------------------------------------------------------------------------------------------------

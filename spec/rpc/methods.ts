@@ -639,7 +639,7 @@ export const rpcMethods = {
     namespace: 'admin',
     params: [requiredParam('location', z.string().min(1))],
     result: voidResult,
-    errors: ['INVALID_PARAMS', 'SUBSYSTEM_DISABLED'],
+    errors: ['INVALID_PARAMS', 'OPERATION_REFUSED', 'SUBSYSTEM_DISABLED'],
     deprecated: false,
     description: 'Pauses sync and starts uploading a backup of the archive and world state to a location; returns at once.',
   },

@@ -99,19 +99,23 @@ describe('sync and sequencer controls', () => {
   });
 });
 
-describe('operations this node version does not have yet', () => {
-  test('rollbackTo validates its params, then answers -32004 naming the archiver rollback', async () => {
-    expect((await admin('svcAdmin_rollbackTo', [5])).error).toMatchObject({
-      code: -32004,
-      data: { subsystem: 'archiver rollback', reason: 'notBuilt' },
-    });
+describe('rollback and snapshots', () => {
+  test('rollbackTo validates its params; a refused rollback is -32007; one within the chain answers null', async () => {
+    expect(await admin('svcAdmin_rollbackTo', [1])).toMatchObject({ result: null });
+    expect((await admin('svcAdmin_rollbackTo', [99])).error).toMatchObject({ code: -32007, message: expect.stringMatching(/above the proposed tip/) });
     const bad = await admin('svcAdmin_rollbackTo', [5, 'yes']);
     expect(bad.error).toMatchObject({ code: -32602, data: { position: 1, name: 'force' } });
     expect((await admin('svcAdmin_rollbackTo', [5, null, 1])).error).toMatchObject({ code: -32602, data: { position: 2, name: 'resumeSync' } });
   });
 
-  test('startSnapshotUpload, getSlashOffenses and reloadKeystore name their subsystems', async () => {
-    expect((await admin('svcAdmin_startSnapshotUpload', ['s3://bucket/path'])).error?.message).toMatch(/snapshot uploader/);
+  test('startSnapshotUpload refuses a location it cannot write, naming it', async () => {
+    expect((await admin('svcAdmin_startSnapshotUpload', ['s3://bucket/path'])).error).toMatchObject({ code: -32602, message: expect.stringMatching(/location/) });
+    expect(await admin('svcAdmin_startSnapshotUpload', ['/tmp/snapshot'])).toMatchObject({ result: null });
+  });
+});
+
+describe('operations this node version does not have yet', () => {
+  test('getSlashOffenses and reloadKeystore name their subsystems', async () => {
     expect((await admin('svcAdmin_getSlashOffenses', ['all'])).error?.message).toMatch(/slashing detector/);
     expect((await admin('svcAdmin_getSlashOffenses', ['12'])).error?.code).toBe(-32004);
     expect((await admin('svcAdmin_reloadKeystore')).error?.message).toMatch(/keystore/);

@@ -85,8 +85,8 @@ const samples: Record<RpcMethodName, Sample> = {
   svcAdmin_resumeSync: answered(),
   svcAdmin_pauseSequencer: answered(),
   svcAdmin_resumeSequencer: answered(),
-  svcAdmin_rollbackTo: missing('archiver rollback')(1, false, true),
-  svcAdmin_startSnapshotUpload: missing('snapshots')('file:///tmp/snapshots'),
+  svcAdmin_rollbackTo: answered(1, false, true),
+  svcAdmin_startSnapshotUpload: answered('/tmp/snapshots'),
   svcAdmin_getSlashOffenses: missing('slashing')('current'),
   svcAdmin_reloadKeystore: missing('keystore')(),
 };

@@ -171,6 +171,14 @@ function createFakeAdmin(state: FakeAdminState): NodeAdmin {
     resumeSequencer: async () => {
       state.sequencerPaused = false;
     },
+    rollbackTo: async (target, force) => {
+      if (target > tips.proposed.number) throw new NodeError('OPERATION_REFUSED', `block ${target} is above the proposed tip`, { target });
+      if (target < tips.finalized.block.number && !force) throw new NodeError('OPERATION_REFUSED', `block ${target} is below the finalized block: pass force`, { target });
+    },
+    startSnapshotUpload: async (location) => {
+      if (!location.startsWith('/')) throw new NodeError('INVALID_PARAMS', 'location: expected an absolute path', { location });
+    },
+    operationalState: () => (state.syncPaused ? 'SyncPaused' : 'Syncing'),
     getConfig: () => state.config,
     setConfig: async (patch) => {
       const unknown = Object.keys(patch).filter((key) => !Object.hasOwn(state.config, key));

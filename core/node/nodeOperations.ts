@@ -1,0 +1,94 @@
+/**
+ * The admin operations that change the node's operational state (pause and resume of sync, rollback, snapshot
+ * upload), run through the operations machine (operationsMachine.ts) so that they never overlap.
+ */
+import { createActor, type Actor } from 'xstate';
+import type { L1RollupConstants } from '../../spec/chain.js';
+import type { Chain } from '../chain/chain.js';
+import { NodeError, subsystemUnavailable } from '../errors.js';
+import type { ClockPort, L1ReaderPort, LoggerPort, SnapshotPort, StoragePort } from '../ports.js';
+import type { TxPoolService } from '../txs/txPoolService.js';
+import { BUSY_REASON, createOperationsMachine, type OperationsEvent, type RollbackRequest } from './operationsMachine.js';
+import { checkRollback, rollback } from './rollback.js';
+
+export interface NodeOperationsDeps {
+  readonly chain: Chain;
+  readonly txPool: TxPoolService;
+  readonly l1: L1ReaderPort;
+  readonly constants: L1RollupConstants;
+  readonly storage: StoragePort;
+  readonly snapshots: SnapshotPort | undefined;
+  readonly clock: ClockPort;
+  readonly logger: LoggerPort;
+  /** Stops the archiver and waits until no sync step is in flight. */
+  readonly pauseArchiver: () => Promise<void>;
+  readonly resumeArchiver: () => void;
+}
+
+export interface NodeOperations {
+  readonly actor: Actor<ReturnType<typeof createOperationsMachine>>;
+  pauseSync(): Promise<void>;
+  resumeSync(): Promise<void>;
+  rollbackTo(targetBlockNumber: number, force: boolean, resumeSync: boolean): Promise<void>;
+  startSnapshotUpload(location: string): Promise<void>;
+  state(): string;
+}
+
+/** Every entry of the database, read from one iterator (a consistent view). */
+async function* databaseEntries(storage: StoragePort): AsyncIterable<readonly [string, string]> {
+  for await (const [key, value] of storage.iterator()) yield [String(key), value] as const;
+}
+
+export function createNodeOperations(deps: NodeOperationsDeps): NodeOperations {
+  const { logger } = deps;
+  const actor = createActor(
+    createOperationsMachine({
+      pauseSync: deps.pauseArchiver,
+      resumeSync: async () => deps.resumeArchiver(),
+      rollback: async (request) => {
+        await deps.pauseArchiver();
+        await rollback(deps, request);
+      },
+      uploadSnapshot: async (location) => {
+        await deps.pauseArchiver();
+        await deps.snapshots!.upload(location, databaseEntries(deps.storage));
+      },
+      onUploadFinished: (location, error) => {
+        if (error === undefined) logger.info('snapshot uploaded', { location });
+        else logger.error('snapshot upload failed', { location, error: error instanceof Error ? error.message : String(error) });
+      },
+    }),
+    { clock: deps.clock },
+  );
+  actor.start();
+
+  /** Sends an operation to the machine and waits for its answer (a refusal arrives as OPERATION_REFUSED). */
+  const request = (make: (settle: (error?: unknown) => void) => OperationsEvent): Promise<void> =>
+    new Promise((resolve, reject) => {
+      actor.send(
+        make((error) => {
+          if (error === undefined) resolve();
+          else if (error instanceof Error && error.message === BUSY_REASON) reject(new NodeError('OPERATION_REFUSED', BUSY_REASON, { state: String(actor.getSnapshot().value) }));
+          else reject(error);
+        }),
+      );
+    });
+
+  return {
+    actor,
+    pauseSync: () => request((settle) => ({ type: 'admin.pauseSync', settle })),
+    resumeSync: () => request((settle) => ({ type: 'admin.resumeSync', settle })),
+    rollbackTo(targetBlockNumber, force, resumeSync) {
+      const rollbackRequest: RollbackRequest = { targetBlockNumber, force, resumeSync };
+      checkRollback(deps.chain, rollbackRequest);
+      return request((settle) => ({ type: 'admin.rollbackTo', request: rollbackRequest, settle }));
+    },
+    startSnapshotUpload(location) {
+      if (deps.snapshots === undefined) throw subsystemUnavailable('snapshots', 'notEnabled');
+      const problem = deps.snapshots.locationProblem(location);
+      if (problem !== undefined) throw new NodeError('INVALID_PARAMS', `location: ${problem}`, { location });
+      return request((settle) => ({ type: 'admin.startSnapshotUpload', location, settle }));
+    },
+    state: () => String(actor.getSnapshot().value),
+  };
+}

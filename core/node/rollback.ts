@@ -1,0 +1,69 @@
+/**
+ * svcAdmin_rollbackTo's work (spec: States, the rollback row): the chain, its indexes and the world state go back to
+ * the target block, and the archiver's L1 position to the L1 block of the last checkpoint kept, so that resumed sync
+ * fetches the later checkpoints from L1 again. Below the finalized block only with `force`, which also clears the
+ * world state (rebuilt from the kept blocks) and the tx pool's database. Runs with sync paused and no sync step in
+ * flight (operationsMachine.ts).
+ */
+import type { L1RollupConstants } from '../../spec/chain.js';
+import type { Chain, ChainUpdate } from '../chain/chain.js';
+import type { L1SyncPosition } from '../chain/chainStore.js';
+import { NodeError } from '../errors.js';
+import type { L1ReaderPort, LoggerPort } from '../ports.js';
+import type { TxPoolService } from '../txs/txPoolService.js';
+import type { RollbackRequest } from './operationsMachine.js';
+import { reconcileWorldState } from './reconcileWorldState.js';
+
+export interface RollbackDeps {
+  readonly chain: Chain;
+  readonly txPool: TxPoolService;
+  readonly l1: L1ReaderPort;
+  readonly constants: L1RollupConstants;
+  readonly logger: LoggerPort;
+}
+
+function refuse(message: string, details: Record<string, unknown>): NodeError {
+  return new NodeError('OPERATION_REFUSED', message, details);
+}
+
+/** Checks the request against the chain as it is; throws OPERATION_REFUSED naming the rule. */
+export function checkRollback(chain: Chain, request: RollbackRequest): void {
+  const { targetBlockNumber: target, force } = request;
+  const { proposed, finalized } = chain.tips;
+  if (target > proposed.number) throw refuse(`block ${target} is above the proposed tip ${proposed.number}: nothing to roll back`, { target, proposed: proposed.number });
+  if (target < finalized.block.number && !force) {
+    throw refuse(`block ${target} is below the finalized block ${finalized.block.number}: pass force to roll back that far`, { target, finalized: finalized.block.number });
+  }
+  const oldest = chain.worldState.oldestBlockNumber;
+  if (target < oldest && !force) {
+    throw refuse(`the world state of block ${target} is no longer kept (oldest ${oldest}): pass force to rebuild it`, { target, oldestKept: oldest });
+  }
+}
+
+/** The L1 position to resume sync from: just after the L1 block of the last checkpoint kept (or the rollup's start). */
+async function resumePosition(u: ChainUpdate, deps: RollbackDeps): Promise<L1SyncPosition> {
+  const n = u.tips.checkpointed.checkpoint.number;
+  const checkpoint = n === 0 ? undefined : await u.getCheckpoint(n);
+  const blockNumber = checkpoint === undefined ? deps.constants.l1StartBlock - 1n : checkpoint.l1.blockNumber;
+  const block = await deps.l1.getBlock(blockNumber);
+  return { blockNumber: block.number, blockHash: block.hash, timestamp: block.timestamp };
+}
+
+export async function rollback(deps: RollbackDeps, request: RollbackRequest): Promise<void> {
+  const { chain, logger } = deps;
+  checkRollback(chain, request);
+  const target = request.targetBlockNumber;
+  if (request.force) await deps.txPool.clear();
+  await chain.update(async (u) => {
+    if (request.force) {
+      // Rebuild the world state up to the target from the kept blocks, then prune the chain without unwinding it.
+      await chain.worldState.clear();
+      await reconcileWorldState(chain.store, chain.worldState, logger, target);
+      await u.pruneTo(target, 'rollback', { worldStateAt: target });
+    } else {
+      await u.pruneTo(target, 'rollback');
+    }
+    u.l1Sync = await resumePosition(u, deps);
+  });
+  logger.warn('rolled back', { toBlock: target, force: request.force, resumeL1Block: chain.l1Sync?.blockNumber });
+}
