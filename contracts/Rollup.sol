@@ -1,11 +1,19 @@
 // SPDX-License-Identifier: MIT
 pragma solidity ^0.8.24;
 
+import {IProofVerifier} from "./CommitmentVerifier.sol";
+
 /// @title Rollup
 /// @notice Records the rollup's checkpoints on L1: one archive root per checkpoint, proposed in the L2 slot it belongs
 /// to, with the checkpoint's data carried in EIP-4844 blobs of the proposing transaction.
 /// @dev ACCESS CONTROL: none yet. Any sender may propose the next checkpoint; the proposer committee and its
 /// attestations come later. Until then the contract only enforces ordering, timing and blob binding.
+///
+/// Proofs and prunes: an epoch's checkpoints are proven together by `submitEpochProof`, checked by the epoch proof
+/// verifier, once the epoch is over and at most PROOF_SUBMISSION_EPOCHS epochs after it ended. When the first unproven
+/// checkpoint's epoch is past that window, the pending chain is prunable: the next `propose` (or `prune()`) rolls it
+/// back to the proven checkpoint. Views already answer as if the prune had happened (a reader pinned to a block sees
+/// the chain the next proposal in that block would build on).
 contract Rollup {
     /// @notice At most this many blobs per checkpoint (the L1 per-transaction blob limit after Osaka).
     uint256 public constant BLOBS_PER_CHECKPOINT_MAX = 6;
@@ -19,6 +27,7 @@ contract Rollup {
     uint256 private immutable PROOF_SUBMISSION_EPOCHS;
     uint256 private immutable ROLLUP_VERSION;
     uint256 private immutable L1_START_BLOCK;
+    IProofVerifier private immutable EPOCH_PROOF_VERIFIER;
 
     /// @dev Number of checkpoints proposed so far (checkpoint numbers start at 1; 0 is genesis).
     uint256 private checkpointCount;
@@ -26,6 +35,9 @@ contract Rollup {
     mapping(uint256 checkpointNumber => bytes32 archive) private archives;
     /// @dev L2 slot each checkpoint was proposed in (unset for genesis).
     mapping(uint256 checkpointNumber => uint256 slot) private slots;
+    /// @dev Last checkpoint covered by an accepted epoch proof (0: none yet) and the L1 block of that proof.
+    uint256 private provenCheckpointNumber;
+    uint256 private provenAtL1Block;
 
     event CheckpointProposed(
         uint256 indexed checkpointNumber,
@@ -34,6 +46,15 @@ contract Rollup {
         bytes header,
         bytes32[] blobHashes
     );
+    event EpochProven(
+        uint256 indexed epoch,
+        uint256 fromCheckpoint,
+        uint256 indexed toCheckpoint,
+        bytes32 endArchive,
+        bytes32 outHash
+    );
+    /// @notice The pending chain went back from `pendingCheckpointCount` checkpoints to the proven ones.
+    event ChainPruned(uint256 indexed provenCheckpointNumber, uint256 pendingCheckpointCount);
 
     error ZeroSlotDuration();
     error ZeroEpochDuration();
@@ -47,6 +68,16 @@ contract Rollup {
     error ExtraBlob(uint256 index, bytes32 actual);
     error MalformedHeader(uint256 length, uint256 expected);
     error HeaderMismatch(string field);
+    error NoEpochProofVerifier(address verifier);
+    error EpochProofWrongStart(uint256 expected, uint256 given);
+    error EpochProofWrongRange(uint256 fromCheckpoint, uint256 toCheckpoint, uint256 checkpointCount);
+    error CheckpointNotInEpoch(uint256 checkpointNumber, uint256 epoch);
+    error EpochIncomplete(uint256 epoch, uint256 nextCheckpointNumber);
+    error EpochNotOver(uint256 epoch, uint256 currentEpoch);
+    error ProofWindowPassed(uint256 epoch, uint256 currentEpoch);
+    error WrongEndArchive(bytes32 expected, bytes32 given);
+    error InvalidEpochProof();
+    error NothingToPrune();
 
     constructor(
         bytes32 genesisArchive,
@@ -54,21 +85,25 @@ contract Rollup {
         uint256 slotDuration,
         uint256 epochDuration,
         uint256 proofSubmissionEpochs,
-        uint256 rollupVersion
+        uint256 rollupVersion,
+        IProofVerifier epochProofVerifier
     ) {
         if (slotDuration == 0) revert ZeroSlotDuration();
         if (epochDuration == 0) revert ZeroEpochDuration();
+        if (address(epochProofVerifier).code.length == 0) revert NoEpochProofVerifier(address(epochProofVerifier));
         GENESIS_TIME = genesisTime == 0 ? block.timestamp : genesisTime;
         SLOT_DURATION = slotDuration;
         EPOCH_DURATION = epochDuration;
         PROOF_SUBMISSION_EPOCHS = proofSubmissionEpochs;
         ROLLUP_VERSION = rollupVersion;
         L1_START_BLOCK = block.number;
+        EPOCH_PROOF_VERIFIER = epochProofVerifier;
         archives[0] = genesisArchive;
     }
 
     /// @notice Records checkpoint `checkpointNumber`. The transaction must carry exactly `blobHashes.length` blobs whose
-    /// versioned hashes are `blobHashes`, in order.
+    /// versioned hashes are `blobHashes`, in order. A prunable pending chain is pruned first, so the proposal must build
+    /// on the proven checkpoint then.
     function propose(
         uint256 checkpointNumber,
         bytes32 archive,
@@ -78,6 +113,7 @@ contract Rollup {
         bytes32[] calldata blobHashes
     ) external {
         _checkHeader(header, lastArchive, slotNumber, blobHashes);
+        if (_canPrune()) _prune();
         uint256 count = checkpointCount;
         if (checkpointNumber != count + 1) revert WrongCheckpointNumber(count + 1, checkpointNumber);
         if (lastArchive != archives[count]) revert WrongLastArchive(archives[count], lastArchive);
@@ -93,6 +129,75 @@ contract Rollup {
         slots[checkpointNumber] = slotNumber;
         checkpointCount = checkpointNumber;
         emit CheckpointProposed(checkpointNumber, archive, slotNumber, header, blobHashes);
+    }
+
+    /// @notice Proves epoch `epoch`: checkpoints `fromCheckpoint` (the first unproven one) to `toCheckpoint` (the epoch's
+    /// last), ending at archive `endArchive`. The verifier checks `proof` against the public inputs
+    /// abi.encode(epoch, fromCheckpoint, toCheckpoint, previousArchive, endArchive, outHash), where previousArchive is the
+    /// archive of checkpoint fromCheckpoint - 1 and outHash commits to the epoch's L2-to-L1 messages (zero for now).
+    function submitEpochProof(
+        uint256 epoch,
+        uint256 fromCheckpoint,
+        uint256 toCheckpoint,
+        bytes32 endArchive,
+        bytes32 outHash,
+        bytes calldata proof
+    ) external {
+        _checkEpochRange(epoch, fromCheckpoint, toCheckpoint);
+        uint256 currentEpoch = _epochOf(_currentSlot());
+        if (currentEpoch <= epoch) revert EpochNotOver(epoch, currentEpoch);
+        if (currentEpoch > epoch + PROOF_SUBMISSION_EPOCHS) revert ProofWindowPassed(epoch, currentEpoch);
+        if (endArchive != archives[toCheckpoint]) revert WrongEndArchive(archives[toCheckpoint], endArchive);
+        bytes memory publicInputs =
+            abi.encode(epoch, fromCheckpoint, toCheckpoint, archives[fromCheckpoint - 1], endArchive, outHash);
+        if (!EPOCH_PROOF_VERIFIER.verify(publicInputs, proof)) revert InvalidEpochProof();
+        provenCheckpointNumber = toCheckpoint;
+        provenAtL1Block = block.number;
+        emit EpochProven(epoch, fromCheckpoint, toCheckpoint, endArchive, outHash);
+    }
+
+    /// @notice Rolls the pending chain back to the proven checkpoint; reverts NothingToPrune unless it is prunable.
+    function prune() external {
+        if (!_canPrune()) revert NothingToPrune();
+        _prune();
+    }
+
+    /// @dev The range is exactly the epoch's unproven checkpoints: it starts right after the proven one, every
+    /// checkpoint in it belongs to `epoch` (slots only grow, so checking both ends suffices), and the next one, if any,
+    /// belongs to a later epoch.
+    function _checkEpochRange(uint256 epoch, uint256 fromCheckpoint, uint256 toCheckpoint) private view {
+        uint256 proven = provenCheckpointNumber;
+        if (fromCheckpoint != proven + 1) revert EpochProofWrongStart(proven + 1, fromCheckpoint);
+        uint256 count = checkpointCount;
+        if (toCheckpoint < fromCheckpoint || toCheckpoint > count) {
+            revert EpochProofWrongRange(fromCheckpoint, toCheckpoint, count);
+        }
+        if (_epochOf(slots[fromCheckpoint]) != epoch) revert CheckpointNotInEpoch(fromCheckpoint, epoch);
+        if (_epochOf(slots[toCheckpoint]) != epoch) revert CheckpointNotInEpoch(toCheckpoint, epoch);
+        if (toCheckpoint < count && _epochOf(slots[toCheckpoint + 1]) == epoch) revert EpochIncomplete(epoch, toCheckpoint + 1);
+    }
+
+    /// @dev Prunable: some checkpoint is unproven and the first one's epoch ended more than PROOF_SUBMISSION_EPOCHS
+    /// epochs before the current one began.
+    function _canPrune() private view returns (bool) {
+        uint256 proven = provenCheckpointNumber;
+        if (checkpointCount == proven || block.timestamp < GENESIS_TIME) return false;
+        return _epochOf(_currentSlot()) > _epochOf(slots[proven + 1]) + PROOF_SUBMISSION_EPOCHS;
+    }
+
+    function _prune() private {
+        uint256 pending = checkpointCount;
+        checkpointCount = provenCheckpointNumber;
+        emit ChainPruned(provenCheckpointNumber, pending);
+    }
+
+    /// @dev Checkpoints on the pending chain as readers see it: a prunable chain counts as pruned.
+    function _pendingCount() private view returns (uint256) {
+        return _canPrune() ? provenCheckpointNumber : checkpointCount;
+    }
+
+    function _epochOf(uint256 slot) private view returns (uint256) {
+        return slot / EPOCH_DURATION;
     }
 
     /// @dev The header is opaque to the contract except for the fields it must agree with: its first 32 bytes are the
@@ -130,18 +235,35 @@ contract Rollup {
         return ROLLUP_VERSION;
     }
 
+    function getEpochProofVerifier() external view returns (address) {
+        return address(EPOCH_PROOF_VERIFIER);
+    }
+
+    /// @notice Checkpoints on the pending chain; a chain that the next proposal would prune counts as pruned.
     function getCheckpointCount() external view returns (uint256) {
-        return checkpointCount;
+        return _pendingCount();
     }
 
-    /// @notice Archive root after checkpoint `checkpointNumber` (0 = genesis); zero for a checkpoint not yet proposed.
+    /// @notice Archive root after checkpoint `checkpointNumber` (0 = genesis); zero for a checkpoint not on the pending
+    /// chain (not yet proposed, or pruned).
     function getArchive(uint256 checkpointNumber) external view returns (bytes32) {
-        return archives[checkpointNumber];
+        return checkpointNumber > _pendingCount() ? bytes32(0) : archives[checkpointNumber];
     }
 
-    /// @notice L2 slot checkpoint `checkpointNumber` was proposed in; zero for genesis and unproposed checkpoints.
+    /// @notice L2 slot checkpoint `checkpointNumber` was proposed in; zero for genesis and checkpoints not on the
+    /// pending chain.
     function getCheckpointSlot(uint256 checkpointNumber) external view returns (uint256) {
-        return slots[checkpointNumber];
+        return checkpointNumber > _pendingCount() ? 0 : slots[checkpointNumber];
+    }
+
+    /// @notice The last proven checkpoint (0: none) and the L1 block holding the proof that proved it (0: none).
+    function getProvenCheckpoint() external view returns (uint256 checkpointNumber, uint256 l1BlockNumber) {
+        return (provenCheckpointNumber, provenAtL1Block);
+    }
+
+    /// @notice Whether the pending chain holds an epoch past its proof window (the next proposal prunes it).
+    function canPrune() external view returns (bool) {
+        return _canPrune();
     }
 
     /// @notice The L2 slot of the current L1 block: (block.timestamp - genesisTime) / slotDuration.

@@ -1,19 +1,24 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { compileRollup, renderRollupArtifact, ROLLUP_ARTIFACT_PATH } from './build.js';
+import { compileContracts, renderRollupArtifact, ROLLUP_ARTIFACT_PATH } from './build.js';
 
 describe('contracts/build', () => {
-  it('the checked-in artifact matches a fresh compile of Rollup.sol (run `npm run contracts` if not)', () => {
-    const fresh = renderRollupArtifact(compileRollup());
+  const compiled = compileContracts();
+
+  it('the checked-in artifact matches a fresh compile of the contracts (run `npm run contracts` if not)', () => {
+    const fresh = renderRollupArtifact(compiled);
     const checkedIn = readFileSync(ROLLUP_ARTIFACT_PATH, 'utf8');
     expect(checkedIn === fresh, 'contracts/artifacts/rollup.ts is stale: run `npm run contracts`').toBe(true);
   });
 
-  it('the ABI exposes propose, the getters and the CheckpointProposed event', () => {
-    const { abi } = compileRollup();
-    const names = (abi as { name?: string }[]).map((item) => item.name);
-    for (const name of ['propose', 'getArchive', 'getCheckpointCount', 'getCurrentSlot', 'CheckpointProposed', 'WrongSlot']) {
-      expect(names).toContain(name);
-    }
+  it('the rollup ABI exposes propose, the epoch proof, prune, the getters and their events', () => {
+    const names = (compiled.rollup.abi as { name?: string }[]).map((item) => item.name);
+    const expected = ['propose', 'getArchive', 'getCheckpointCount', 'getCurrentSlot', 'CheckpointProposed', 'WrongSlot'];
+    expected.push('submitEpochProof', 'prune', 'canPrune', 'getProvenCheckpoint', 'EpochProven', 'ChainPruned', 'ProofWindowPassed');
+    for (const name of expected) expect(names).toContain(name);
+  });
+
+  it('the verifier ABI exposes verify', () => {
+    expect((compiled.verifier.abi as { name?: string }[]).map((item) => item.name)).toContain('verify');
   });
 });

@@ -97,6 +97,41 @@ export interface CheckpointProposedLog {
   };
 }
 
+/** Where on L1 a rollup contract event was emitted. */
+export interface L1LogPosition {
+  readonly blockNumber: bigint;
+  readonly blockHash: Hex;
+  readonly txHash: Hex;
+  readonly logIndex: number;
+}
+
+/** One `EpochProven` event: L1 accepted the proof of an epoch's checkpoints `fromCheckpoint..toCheckpoint`. */
+export interface EpochProvenLog {
+  readonly epoch: number;
+  readonly fromCheckpoint: number;
+  readonly toCheckpoint: number;
+  /** Archive root after `toCheckpoint`. */
+  readonly endArchive: Hex;
+  /** Commitment to the epoch's L2-to-L1 messages (zero until the outbox exists). */
+  readonly outHash: Hex;
+  readonly l1: L1LogPosition;
+}
+
+/** One `ChainPruned` event: L1 rolled its pending chain back from `pendingCheckpointCount` to the proven checkpoint. */
+export interface ChainPrunedLog {
+  readonly provenCheckpointNumber: number;
+  readonly pendingCheckpointCount: number;
+  readonly l1: L1LogPosition;
+}
+
+/** The rollup contract's proven checkpoint as of some L1 block. */
+export interface ProvenCheckpoint {
+  /** 0 before any epoch is proven. */
+  readonly checkpointNumber: number;
+  /** L1 block holding the proof that proved it (0 before any). */
+  readonly l1BlockNumber: bigint;
+}
+
 /** Stable codes of the L1 port's expected failures. */
 export type L1ErrorCode =
   | 'L1_UNREACHABLE'
@@ -131,6 +166,12 @@ export interface L1ReaderPort {
   getCheckpointProposedLogs(fromBlock: bigint, toBlock: bigint): Promise<CheckpointProposedLog[]>;
   /** The blobs of a proposal, in the order of its versioned hashes; L1Error('L1_BLOBS_UNAVAILABLE') if missing. */
   getBlobs(log: CheckpointProposedLog): Promise<Uint8Array[]>;
+  /** The proven checkpoint as of `atBlock`. */
+  getProvenCheckpoint(atBlock: bigint): Promise<ProvenCheckpoint>;
+  /** `EpochProven` logs in `[fromBlock, toBlock]`, in L1 order. */
+  getEpochProvenLogs(fromBlock: bigint, toBlock: bigint): Promise<EpochProvenLog[]>;
+  /** `ChainPruned` logs in `[fromBlock, toBlock]`, in L1 order. */
+  getChainPrunedLogs(fromBlock: bigint, toBlock: bigint): Promise<ChainPrunedLog[]>;
 }
 
 export interface ProposeCheckpointRequest {
@@ -142,6 +183,16 @@ export interface ProposeCheckpointRequest {
   readonly header: Hex;
   /** Raw blobs (BLOB_SIZE_BYTES each). */
   readonly blobs: readonly Uint8Array[];
+}
+
+/** The arguments of the rollup contract's `submitEpochProof` (see core/prover/epochProof.ts for the public inputs). */
+export interface SubmitEpochProofRequest {
+  readonly epoch: number;
+  readonly fromCheckpoint: number;
+  readonly toCheckpoint: number;
+  readonly endArchive: Hex;
+  readonly outHash: Hex;
+  readonly proof: Hex;
 }
 
 export type L1TxStatus =
@@ -157,6 +208,8 @@ export interface L1PublisherPort {
   /** Sends `propose` as a blob transaction; resolves with its hash once the L1 node accepted it. */
   proposeCheckpoint(request: ProposeCheckpointRequest): Promise<{ readonly txHash: Hex }>;
   getTxStatus(txHash: Hex): Promise<L1TxStatus>;
+  /** Sends `submitEpochProof`; resolves with its hash once the L1 node accepted it. */
+  submitEpochProof(request: SubmitEpochProofRequest): Promise<{ readonly txHash: Hex }>;
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -197,4 +250,6 @@ export interface NodePorts {
   readonly snapshots?: SnapshotPort;
   /** Present only on nodes that run a sequencer. */
   readonly l1Publisher?: L1PublisherPort;
+  /** The account a prover submits epoch proofs from; `l1Publisher` when absent. */
+  readonly l1ProofPublisher?: L1PublisherPort;
 }

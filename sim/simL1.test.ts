@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { AssertionError } from '../core/assert.js';
-import type { L1ReaderPort, ProposeCheckpointRequest } from '../core/ports.js';
+import type { L1ReaderPort, ProposeCheckpointRequest, SubmitEpochProofRequest } from '../core/ports.js';
+import { EPOCH_OUT_HASH_NONE, epochProofFor } from '../core/prover/epochProof.js';
 import { L1Error } from '../core/ports.js';
 import type { Hex } from '../spec/chain.js';
 import { bytesToHex, zeroHex } from '../spec/codec/bytes.js';
@@ -406,5 +407,167 @@ describe('SimL1 faults', () => {
     expect(await reader.getBlobs(log!)).toHaveLength(1);
     l1.withholdBlobs(txHash);
     expect(await l1ErrorCode(reader.getBlobs(log!))).toBe('L1_BLOBS_UNAVAILABLE');
+  });
+});
+
+describe('SimL1 epoch proofs and prunes', () => {
+  /** 24 s slots (two L1 blocks), epochs of two slots (four L1 blocks), one epoch to prove each. */
+  function proofSetup() {
+    const env = setup({ slotDuration: 24, epochDuration: 2, proofSubmissionEpochs: 1 });
+    const { l1, scheduler } = env;
+    const nextSlot = () => slotAtTimestamp(l1.head().timestamp + 12n, l1.constants)!;
+    /** Mines until the next block falls in `slot` or later. */
+    const toSlot = async (slot: number) => {
+      while (nextSlot() < slot) await scheduler.runFor(12_000);
+    };
+    /** The proof of checkpoints from..to as epoch `epoch`, built from the L1's own archives. */
+    const proofOf = (epoch: number, fromCheckpoint: number, toCheckpoint: number): SubmitEpochProofRequest => {
+      const inputs = {
+        epoch,
+        fromCheckpoint,
+        toCheckpoint,
+        previousArchive: l1.archiveOf(fromCheckpoint - 1) ?? zeroHex(32),
+        endArchive: l1.archiveOf(toCheckpoint) ?? zeroHex(32),
+        outHash: EPOCH_OUT_HASH_NONE,
+      };
+      return { ...inputs, proof: epochProofFor(inputs) };
+    };
+    /** Submits a proof, mines the next block, and returns the receipt. */
+    const prove = async (request: SubmitEpochProofRequest) => {
+      const { txHash } = await env.publisher.submitEpochProof(request);
+      await scheduler.runFor(12_000);
+      return { txHash, receipt: l1.receipt(txHash)! };
+    };
+    /** Proposes the next checkpoint in the slot of the next block. */
+    const propose = async () => failureOf((await env.land(env.nextProposal())).receipt);
+    return { ...env, nextSlot, toSlot, proofOf, prove, propose };
+  }
+
+  it('accepts the proof of a complete epoch once it is over: proven checkpoint, its L1 block, the EpochProven log', async () => {
+    const { l1, reader, toSlot, propose, proofOf, prove } = proofSetup();
+    await toSlot(1);
+    expect(await propose()).toBeUndefined();
+    expect(failureOf((await prove(proofOf(0, 1, 1))).receipt)).toBe('EPOCH_NOT_OVER');
+    await toSlot(2);
+    const { txHash, receipt } = await prove(proofOf(0, 1, 1));
+    expect(failureOf(receipt)).toBeUndefined();
+    const head = l1.head();
+    expect(l1.provenCheckpoint()).toEqual({ checkpointNumber: 1, l1BlockNumber: head.number });
+    expect(await reader.getProvenCheckpoint(head.number)).toEqual({ checkpointNumber: 1, l1BlockNumber: head.number });
+    expect(await reader.getProvenCheckpoint(head.number - 1n)).toEqual({ checkpointNumber: 0, l1BlockNumber: 0n });
+    expect(await reader.getEpochProvenLogs(0n, head.number)).toEqual([
+      {
+        epoch: 0,
+        fromCheckpoint: 1,
+        toCheckpoint: 1,
+        endArchive: archiveFor(1),
+        outHash: EPOCH_OUT_HASH_NONE,
+        l1: { blockNumber: head.number, blockHash: head.hash, txHash, logIndex: 0 },
+      },
+    ]);
+    expect(await reader.getChainPrunedLogs(0n, head.number)).toEqual([]);
+  });
+
+  it('rules: the range is exactly the epoch unproven checkpoints, in its window, ending at the recorded archive, with the commitment proof', async () => {
+    const { l1, publisher, scheduler, toSlot, propose, proofOf } = proofSetup();
+    /** Submits the proofs in order into one block and returns each one's failure. */
+    const failures = async (requests: SubmitEpochProofRequest[]) => {
+      const hashes: Hex[] = [];
+      for (const request of requests) hashes.push((await publisher.submitEpochProof(request)).txHash);
+      await scheduler.runFor(12_000);
+      return hashes.map((hash) => failureOf(l1.receipt(hash)));
+    };
+    await toSlot(1);
+    await propose();
+    await toSlot(2);
+    await propose();
+    // Checkpoint 1 (slot 1) is epoch 0's; checkpoint 2 (slot 2) epoch 1's, which is not over.
+    expect(
+      await failures([
+        proofOf(1, 2, 2),
+        proofOf(0, 1, 3),
+        proofOf(1, 1, 1),
+        { ...proofOf(0, 1, 1), endArchive: archiveFor(9) },
+        { ...proofOf(0, 1, 1), outHash: `0x${'01'.repeat(32)}` },
+        { ...proofOf(0, 1, 1), proof: '0x1234' },
+        { ...proofOf(0, 1, 1), endArchive: '0x12' },
+        proofOf(0, 1, 1),
+        proofOf(1, 2, 2),
+      ]),
+    ).toEqual([
+      'PROOF_START_INVALID',
+      'PROOF_RANGE_INVALID',
+      'CHECKPOINT_NOT_IN_EPOCH',
+      'END_ARCHIVE_MISMATCH',
+      'PROOF_INVALID',
+      'PROOF_INVALID',
+      'PROOF_MALFORMED',
+      undefined,
+      'EPOCH_NOT_OVER',
+    ]);
+    await toSlot(3);
+    await propose();
+    await toSlot(4);
+    expect(await failures([proofOf(1, 2, 2), proofOf(1, 2, 3)])).toEqual(['EPOCH_INCOMPLETE', undefined]);
+    expect(l1.provenCheckpoint().checkpointNumber).toBe(3);
+  });
+
+  it('rule: a proof after its window is refused', async () => {
+    const { toSlot, propose, proofOf, prove } = proofSetup();
+    await toSlot(1);
+    await propose();
+    await toSlot(4);
+    expect(failureOf((await prove(proofOf(0, 1, 1))).receipt)).toBe('PROOF_WINDOW_PASSED');
+  });
+
+  it('an epoch past its window reads as pruned; the next proposal prunes it (ChainPruned before CheckpointProposed) and builds on the proven chain', async () => {
+    const { l1, reader, toSlot, propose, proofOf, prove, nextProposal, land } = proofSetup();
+    await toSlot(1);
+    await propose();
+    await toSlot(2);
+    await prove(proofOf(0, 1, 1));
+    await propose();
+    await toSlot(3);
+    await propose();
+    // Epoch 1 (checkpoints 2 and 3) is never proven; its window closes when epoch 3 begins (slot 6).
+    await toSlot(5);
+    let head = l1.head().number;
+    const beforeWindowEnd = head;
+    expect(await reader.getCheckpointCount(head)).toBe(3);
+    await toSlot(6);
+    await toSlot(7);
+    head = l1.head().number;
+    expect(l1.checkpointCount()).toBe(3);
+    expect(await reader.getCheckpointCount(head)).toBe(1);
+    expect(await reader.getArchiveAt(2, head)).toBe(zeroHex(32));
+    expect(await reader.getArchiveAt(1, head)).toBe(archiveFor(1));
+    // A proposal on the unpruned chain fails; one on the proven chain prunes and lands.
+    expect(failureOf((await land(nextProposal({ checkpointNumber: 4, lastArchive: archiveFor(3) }))).receipt)).toBe('CHECKPOINT_NUMBER_INVALID');
+    expect(l1.checkpointCount()).toBe(3);
+    const { txHash, receipt } = await land(nextProposal({ checkpointNumber: 2, lastArchive: archiveFor(1), archive: archiveFor(20) }));
+    expect(failureOf(receipt)).toBeUndefined();
+    head = l1.head().number;
+    expect(l1.checkpointCount()).toBe(2);
+    expect(await reader.getArchiveAt(2, head)).toBe(archiveFor(20));
+    expect(await reader.getChainPrunedLogs(0n, head)).toEqual([
+      { provenCheckpointNumber: 1, pendingCheckpointCount: 3, l1: { blockNumber: head, blockHash: l1.head().hash, txHash, logIndex: 0 } },
+    ]);
+    expect((await reader.getCheckpointProposedLogs(head, head)).map((log) => [log.checkpointNumber, log.l1.logIndex])).toEqual([[2, 1]]);
+    // Reads pinned before the prune still see the old chain.
+    expect(await reader.getArchiveAt(2, beforeWindowEnd)).toBe(archiveFor(2));
+    expect(await reader.getCheckpointCount(beforeWindowEnd)).toBe(3);
+  });
+
+  it('a reorg that removes a proof takes the proven checkpoint back', async () => {
+    const { l1, reader, toSlot, propose, proofOf, prove } = proofSetup();
+    await toSlot(1);
+    await propose();
+    await toSlot(2);
+    await prove(proofOf(0, 1, 1));
+    expect(l1.provenCheckpoint().checkpointNumber).toBe(1);
+    l1.reorg(1);
+    expect(l1.provenCheckpoint()).toEqual({ checkpointNumber: 0, l1BlockNumber: 0n });
+    expect(await reader.getProvenCheckpoint(l1.head().number)).toEqual({ checkpointNumber: 0, l1BlockNumber: 0n });
+    expect(l1.checkpointCount()).toBe(1);
   });
 });

@@ -1,13 +1,17 @@
 import { hash } from 'node:crypto';
 import { assert } from '../core/assert.js';
 import type {
+  ChainPrunedLog,
   CheckpointProposedLog,
+  EpochProvenLog,
   L1BlockRef,
   L1BlockTag,
   L1PublisherPort,
   L1ReaderPort,
   L1TxStatus,
   ProposeCheckpointRequest,
+  ProvenCheckpoint,
+  SubmitEpochProofRequest,
 } from '../core/ports.js';
 import { L1Error } from '../core/ports.js';
 import type { Hex, L1RollupConstants } from '../spec/chain.js';
@@ -23,14 +27,24 @@ import {
 } from '../spec/constants.js';
 import type { Prng } from './prng.js';
 import type { Scheduler } from './scheduler.js';
-import { checkProposal, type SimL1ContractState, type SimL1ProposeFailure } from './simL1Contract.js';
+import {
+  canPrune,
+  checkEpochProof,
+  checkProposal,
+  type SimL1ContractState,
+  type SimL1EpochProofFailure,
+  type SimL1ProofState,
+  type SimL1ProposeFailure,
+} from './simL1Contract.js';
 import type { Trace } from './trace.js';
 
 /**
  * A simulated L1 chain with the rollup contract on it. It mines a block every L1_SLOT_DURATION_SECONDS on the shared
- * scheduler, includes the proposals waiting in its mempool, and applies the contract's `propose` rules
- * (simL1Contract.ts) to each: a proposal that breaks a rule is still included, as a failed transaction whose receipt
- * records the rule. Reads pinned to a block answer as of that block.
+ * scheduler, includes the proposals and epoch proofs waiting in its mempool, and applies the contract's rules
+ * (simL1Contract.ts) to each: a transaction that breaks a rule is still included, as a failed transaction whose
+ * receipt records the rule. A proposal first prunes a pending chain whose oldest unproven epoch is past its proof
+ * window, as the contract does. Reads pinned to a block answer as of that block, and, like the contract's views,
+ * count a prunable chain as pruned. `finalized` is the head minus `finalityLagBlocks`, as on anvil.
  *
  * Nodes reach it through links (`connect(name)`), one per node's RPC connection; each link has its own faults
  * (failure rate, staleness, latency) drawn from its own PRNG stream. Chain-wide faults (reorgs, missing blobs, slow
@@ -87,8 +101,8 @@ export type SimL1Receipt =
       readonly blockNumber: bigint;
       readonly blockHash: Hex;
       readonly success: boolean;
-      /** The contract rule the proposal broke, when success is false. */
-      readonly failure: SimL1ProposeFailure | undefined;
+      /** The contract rule the transaction broke, when success is false. */
+      readonly failure: SimL1TxFailure | undefined;
     }
   | { readonly status: 'reorgedOut'; readonly txHash: Hex; readonly publisher: Hex };
 
@@ -106,22 +120,71 @@ export interface SimL1Link {
   setLatencyMs(latencyMs: number): void;
 }
 
+/** The rule a failed transaction broke. */
+export type SimL1TxFailure = SimL1ProposeFailure | SimL1EpochProofFailure;
+
+/** What a transaction calls on the rollup contract. */
+type SimL1Call =
+  | { readonly kind: 'propose'; readonly request: ProposeCheckpointRequest; readonly versionedHashes: readonly Hex[] }
+  | { readonly kind: 'epochProof'; readonly request: SubmitEpochProofRequest };
+
 interface TxRecord {
   readonly txHash: Hex;
   readonly publisher: Hex;
-  readonly request: ProposeCheckpointRequest;
-  readonly versionedHashes: readonly Hex[];
+  readonly call: SimL1Call;
   readonly notBeforeBlock: bigint;
   state: 'pending' | 'included' | 'reorgedOut';
-  inclusion?: { readonly blockNumber: bigint; readonly blockHash: Hex; readonly failure: SimL1ProposeFailure | undefined };
+  inclusion?: { readonly blockNumber: bigint; readonly blockHash: Hex; readonly failure: SimL1TxFailure | undefined };
 }
+
+/** One recorded checkpoint, linked to the one before it (genesis is number 0, slot 0). Never mutated, so every
+ * block can keep the chain as it stood after it, prunes included. */
+interface CheckpointEntry {
+  readonly number: number;
+  readonly archive: Hex;
+  readonly slot: number;
+  readonly previous: CheckpointEntry | undefined;
+}
+
+/** The rollup contract's storage after some block: the recorded chain's last checkpoint and the proven one. */
+interface ContractState {
+  readonly tip: CheckpointEntry;
+  readonly proven: ProvenCheckpoint;
+}
+
+/** The rollup contract's events by kind. */
+interface SimL1LogsByKind {
+  readonly checkpointProposed: CheckpointProposedLog;
+  readonly epochProven: EpochProvenLog;
+  readonly chainPruned: ChainPrunedLog;
+}
+
+/** One event of the rollup contract; a block keeps them in emission order. */
+type SimL1Log = { [K in keyof SimL1LogsByKind]: { readonly kind: K; readonly log: SimL1LogsByKind[K] } }[keyof SimL1LogsByKind];
 
 interface MinedBlock {
   readonly ref: L1BlockRef;
   readonly txHashes: readonly Hex[];
-  /** Checkpoints recorded after this block; undefined before the contract is deployed. */
-  readonly checkpointCount: number | undefined;
-  readonly logs: readonly CheckpointProposedLog[];
+  /** The contract after this block; undefined before the contract is deployed. */
+  readonly contract: ContractState | undefined;
+  readonly logs: readonly SimL1Log[];
+}
+
+/** Checkpoint `n` of the chain ending at `tip` (walks back at most tip.number - n entries). */
+function entryAt(tip: CheckpointEntry, checkpointNumber: number): CheckpointEntry {
+  assert(Number.isSafeInteger(checkpointNumber) && checkpointNumber >= 0 && checkpointNumber <= tip.number, `checkpoint ${checkpointNumber} is on a chain of ${tip.number}`);
+  let entry = tip;
+  while (entry.number > checkpointNumber) entry = entry.previous!;
+  return entry;
+}
+
+function proofStateOf(contract: ContractState): SimL1ProofState {
+  return {
+    checkpointCount: contract.tip.number,
+    provenCheckpoint: contract.proven.checkpointNumber,
+    slotOf: (n) => entryAt(contract.tip, n).slot,
+    archiveOf: (n) => entryAt(contract.tip, n).archive,
+  };
 }
 
 function sha256(data: Uint8Array): Buffer {
@@ -153,19 +216,12 @@ function l1BlockHash(parentHash: Hex, number: bigint, timestamp: bigint, generat
   return bytesToHex(sha256(Buffer.concat(parts)));
 }
 
-function txHashOf(publisher: Hex, nonce: number, request: ProposeCheckpointRequest, versionedHashes: readonly Hex[]): Hex {
-  const text = [
-    'sim-l1-tx',
-    publisher,
-    nonce,
-    request.checkpointNumber,
-    request.slotNumber,
-    request.archive,
-    request.lastArchive,
-    request.header,
-    ...versionedHashes,
-  ].join(':');
-  return bytesToHex(sha256(Buffer.from(text, 'utf8')));
+function txHashOf(publisher: Hex, nonce: number, call: SimL1Call): Hex {
+  const fields =
+    call.kind === 'propose'
+      ? ['sim-l1-tx', publisher, nonce, call.request.checkpointNumber, call.request.slotNumber, call.request.archive, call.request.lastArchive, call.request.header, ...call.versionedHashes]
+      : ['sim-l1-proof-tx', publisher, nonce, call.request.epoch, call.request.fromCheckpoint, call.request.toCheckpoint, call.request.endArchive, call.request.outHash, call.request.proof];
+  return bytesToHex(sha256(Buffer.from(fields.join(':'), 'utf8')));
 }
 
 function checkedCount(value: number, what: string): number {
@@ -186,9 +242,8 @@ export class SimL1 {
   private readonly inclusionPrng: Prng;
   private readonly linkPrng: Prng;
   private readonly blocks: MinedBlock[] = [];
-  /** archives[n] is checkpoint n's archive on the canonical chain (0 = genesis); slots[n] its slot. */
-  private readonly archives: Hex[];
-  private readonly slots: number[] = [0];
+  /** The contract after the head block (undefined before it is deployed). */
+  private contract: ContractState | undefined;
   private readonly txs = new Map<Hex, TxRecord>();
   private readonly mempool: TxRecord[] = [];
   private readonly nonces = new Map<Hex, number>();
@@ -206,12 +261,14 @@ export class SimL1 {
     this.linkPrng = options.prng.fork('links');
     this.finalityLagBlocks = checkedCount(options.finalityLagBlocks ?? SIM_L1_FINALITY_LAG_BLOCKS_DEFAULT, 'finalityLagBlocks');
     assert(isHex(options.genesisArchiveRoot) && options.genesisArchiveRoot.length === 66, 'genesisArchiveRoot must be 32 bytes of hex');
-    this.archives = [options.genesisArchiveRoot.toLowerCase() as Hex];
+    const genesisArchive = options.genesisArchiveRoot.toLowerCase() as Hex;
     const l1StartBlock = options.l1StartBlock ?? 0n;
     assert(l1StartBlock >= 0n && l1StartBlock < BigInt(SIM_L1_BLOCKS_MAX), `l1StartBlock ${l1StartBlock} out of range`);
     const nowSeconds = BigInt(Math.floor(this.scheduler.now() / 1000));
-    this.mineHistory(l1StartBlock, nowSeconds);
-    this.constants = this.makeConstants(options, l1StartBlock, nowSeconds);
+    const deployed: ContractState = { tip: { number: 0, archive: genesisArchive, slot: 0, previous: undefined }, proven: { checkpointNumber: 0, l1BlockNumber: 0n } };
+    this.mineHistory(l1StartBlock, nowSeconds, deployed);
+    this.contract = deployed;
+    this.constants = this.makeConstants(options, l1StartBlock, nowSeconds, genesisArchive);
     if (options.inclusionDelay !== undefined) this.setInclusionDelay(options.inclusionDelay);
     this.nextBlockTimeMs = Number(nowSeconds) * 1000 + L1_SLOT_DURATION_SECONDS * 1000;
     this.scheduleNextBlock();
@@ -238,9 +295,7 @@ export class SimL1 {
     for (const dropped of this.blocks.splice(newHeadIndex + 1)) {
       for (const txHash of dropped.txHashes) this.txs.get(txHash)!.state = 'reorgedOut';
     }
-    const count = this.blocks[newHeadIndex]!.checkpointCount!;
-    this.archives.length = count + 1;
-    this.slots.length = count + 1;
+    this.contract = this.blocks[newHeadIndex]!.contract;
     this.reorgCount++;
     this.trace?.record('l1.reorg', { depth, head: this.head().number, headHash: this.head().hash });
   }
@@ -272,13 +327,20 @@ export class SimL1 {
     return this.blocks[this.blocks.length - 1]!.ref;
   }
 
+  /** Checkpoints the contract records after the head block (a pending prune not yet applied). */
   checkpointCount(): number {
-    return this.archives.length - 1;
+    return this.contract!.tip.number;
   }
 
   /** Archive of checkpoint `n` on the current chain (0 = genesis), or undefined past the last one. */
   archiveOf(checkpointNumber: number): Hex | undefined {
-    return this.archives[checkpointNumber];
+    const tip = this.contract!.tip;
+    return checkpointNumber <= tip.number ? entryAt(tip, checkpointNumber).archive : undefined;
+  }
+
+  /** The contract's proven checkpoint after the head block. */
+  provenCheckpoint(): ProvenCheckpoint {
+    return this.contract!.proven;
   }
 
   receipt(txHash: Hex): SimL1Receipt | undefined {
@@ -318,25 +380,43 @@ export class SimL1 {
     return this.blockAt(tag, visibleHead).ref;
   }
 
+  /** The contract after block `atBlock`, as its views answer: a prunable chain counts as pruned. */
+  private contractViewAt(atBlock: bigint, visibleHead: bigint): ContractState {
+    const block = this.blockAt(atBlock, visibleHead);
+    if (block.contract === undefined) throw new L1Error('L1_NO_ROLLUP_CONTRACT', `no rollup contract at L1 block ${atBlock}`);
+    return this.prunedView(block.contract, block.ref.timestamp);
+  }
+
+  /** `contract` as a proposal in a block with this timestamp sees it: pruned back to the proven checkpoint if prunable. */
+  private prunedView(contract: ContractState, timestamp: bigint): ContractState {
+    if (!canPrune(proofStateOf(contract), timestamp, this.constants)) return contract;
+    return { tip: entryAt(contract.tip, contract.proven.checkpointNumber), proven: contract.proven };
+  }
+
   checkpointCountAt(atBlock: bigint, visibleHead: bigint): number {
-    const count = this.blockAt(atBlock, visibleHead).checkpointCount;
-    if (count === undefined) throw new L1Error('L1_NO_ROLLUP_CONTRACT', `no rollup contract at L1 block ${atBlock}`);
-    return count;
+    return this.contractViewAt(atBlock, visibleHead).tip.number;
   }
 
   archiveAt(checkpointNumber: number, atBlock: bigint, visibleHead: bigint): Hex {
     checkedCount(checkpointNumber, 'checkpoint number');
-    const count = this.checkpointCountAt(atBlock, visibleHead);
-    // An unset entry of the contract's mapping reads as zero.
-    return checkpointNumber <= count ? this.archives[checkpointNumber]! : zeroHex(32);
+    const tip = this.contractViewAt(atBlock, visibleHead).tip;
+    // An entry past the pending chain reads as zero, as the contract's getArchive answers.
+    return checkpointNumber <= tip.number ? entryAt(tip, checkpointNumber).archive : zeroHex(32);
   }
 
-  logsIn(fromBlock: bigint, toBlock: bigint, visibleHead: bigint): CheckpointProposedLog[] {
+  provenAt(atBlock: bigint, visibleHead: bigint): ProvenCheckpoint {
+    return this.contractViewAt(atBlock, visibleHead).proven;
+  }
+
+  /** The contract's events of one kind in `[fromBlock, toBlock]`, in L1 order. */
+  logsIn<K extends keyof SimL1LogsByKind>(kind: K, fromBlock: bigint, toBlock: bigint, visibleHead: bigint): SimL1LogsByKind[K][] {
     assert(fromBlock >= 0n, `log range starts at negative block ${fromBlock}`);
     if (fromBlock > toBlock) return [];
     this.blockAt(toBlock, visibleHead);
-    const logs: CheckpointProposedLog[] = [];
-    for (let n = Number(fromBlock); n <= Number(toBlock); n++) logs.push(...this.blocks[n]!.logs);
+    const logs: SimL1LogsByKind[K][] = [];
+    for (let n = Number(fromBlock); n <= Number(toBlock); n++) {
+      for (const entry of this.blocks[n]!.logs) if (entry.kind === kind) logs.push(entry.log as SimL1LogsByKind[K]);
+    }
     return logs;
   }
 
@@ -344,13 +424,14 @@ export class SimL1 {
     const tx = this.txs.get(log.l1.txHash);
     const canonical =
       tx?.state === 'included' &&
+      tx.call.kind === 'propose' &&
       tx.inclusion!.failure === undefined &&
       tx.inclusion!.blockHash === log.l1.blockHash &&
       this.blocks[Number(tx.inclusion!.blockNumber)]?.ref.hash === log.l1.blockHash;
-    if (!canonical || !this.blobsAvailable || this.withheldBlobTxs.has(log.l1.txHash)) {
+    if (!canonical || tx.call.kind !== 'propose' || !this.blobsAvailable || this.withheldBlobTxs.has(log.l1.txHash)) {
       throw new L1Error('L1_BLOBS_UNAVAILABLE', `blobs of L1 tx ${log.l1.txHash} are not available`);
     }
-    return tx.request.blobs.map((blob) => blob.slice());
+    return tx.call.request.blobs.map((blob) => blob.slice());
   }
 
   txStatus(txHash: Hex, visibleHead: bigint): L1TxStatus {
@@ -369,23 +450,34 @@ export class SimL1 {
     for (const blob of request.blobs) {
       if (blob.length !== BLOB_SIZE_BYTES) throw new L1Error('L1_TX_REJECTED', `a blob must be ${BLOB_SIZE_BYTES} bytes, got ${blob.length}`);
     }
-    if (this.mempool.length >= SIM_L1_MEMPOOL_TXS_MAX) throw new L1Error('L1_TX_REJECTED', 'L1 mempool full');
-    const nonce = this.nonces.get(publisher) ?? 0;
-    this.nonces.set(publisher, nonce + 1);
     const copy: ProposeCheckpointRequest = { ...request, blobs: request.blobs.map((blob) => blob.slice()) };
-    const versionedHashes = copy.blobs.map(simVersionedHash);
-    const txHash = txHashOf(publisher, nonce, copy, versionedHashes);
-    const tx: TxRecord = { txHash, publisher, request: copy, versionedHashes, notBeforeBlock: this.drawInclusionBlock(), state: 'pending' };
-    this.txs.set(txHash, tx);
-    this.mempool.push(tx);
+    const tx = this.enqueue(publisher, { kind: 'propose', request: copy, versionedHashes: copy.blobs.map(simVersionedHash) });
     this.trace?.record('l1.tx.submitted', {
-      txHash,
+      txHash: tx.txHash,
       publisher,
       checkpointNumber: request.checkpointNumber,
       slotNumber: request.slotNumber,
       notBeforeBlock: tx.notBeforeBlock,
     });
-    return txHash;
+    return tx.txHash;
+  }
+
+  /** Accepts an epoch proof into the mempool. */
+  submitEpochProof(publisher: Hex, request: SubmitEpochProofRequest): Hex {
+    const tx = this.enqueue(publisher, { kind: 'epochProof', request: { ...request } });
+    const { epoch, fromCheckpoint, toCheckpoint } = request;
+    this.trace?.record('l1.tx.submitted', { txHash: tx.txHash, publisher, epoch, fromCheckpoint, toCheckpoint, notBeforeBlock: tx.notBeforeBlock });
+    return tx.txHash;
+  }
+
+  private enqueue(publisher: Hex, call: SimL1Call): TxRecord {
+    if (this.mempool.length >= SIM_L1_MEMPOOL_TXS_MAX) throw new L1Error('L1_TX_REJECTED', 'L1 mempool full');
+    const nonce = this.nonces.get(publisher) ?? 0;
+    this.nonces.set(publisher, nonce + 1);
+    const tx: TxRecord = { txHash: txHashOf(publisher, nonce, call), publisher, call, notBeforeBlock: this.drawInclusionBlock(), state: 'pending' };
+    this.txs.set(tx.txHash, tx);
+    this.mempool.push(tx);
+    return tx;
   }
 
   private drawInclusionBlock(): bigint {
@@ -418,9 +510,14 @@ export class SimL1 {
     const included = this.takeIncludable(number);
     const txHashes = included.map((tx) => tx.txHash);
     const ref: L1BlockRef = { number, hash: l1BlockHash(parent.hash, number, timestamp, this.reorgCount, txHashes), parentHash: parent.hash, timestamp };
-    const logs: CheckpointProposedLog[] = [];
-    for (const tx of included) this.applyProposal(tx, ref, logs);
-    this.blocks.push({ ref, txHashes, checkpointCount: this.checkpointCount(), logs });
+    const logs: SimL1Log[] = [];
+    for (const tx of included) {
+      const failure = tx.call.kind === 'propose' ? this.applyProposal(tx.call, tx.txHash, ref, logs) : this.applyEpochProof(tx.call.request, tx.txHash, ref, logs);
+      tx.state = 'included';
+      tx.inclusion = { blockNumber: ref.number, blockHash: ref.hash, failure };
+      this.trace?.record('l1.tx.included', { txHash: tx.txHash, blockNumber: ref.number, success: failure === undefined, failure });
+    }
+    this.blocks.push({ ref, txHashes, contract: this.contract, logs });
     this.trace?.record('l1.block', { number, hash: ref.hash, timestamp, txs: txHashes.length, checkpointCount: this.checkpointCount() });
   }
 
@@ -432,46 +529,67 @@ export class SimL1 {
     return included;
   }
 
-  private applyProposal(tx: TxRecord, block: L1BlockRef, logs: CheckpointProposedLog[]): void {
-    const state: SimL1ContractState = {
-      checkpointCount: this.checkpointCount(),
-      lastArchive: this.archives[this.archives.length - 1]!,
-      lastCheckpointSlot: this.slots[this.slots.length - 1]!,
+  /** Rollup.propose: prunes a prunable chain, then records the checkpoint if every rule holds (else changes nothing). */
+  private applyProposal(call: Extract<SimL1Call, { kind: 'propose' }>, txHash: Hex, block: L1BlockRef, logs: SimL1Log[]): SimL1ProposeFailure | undefined {
+    const before = this.contract!;
+    const view = this.prunedView(before, block.timestamp);
+    const state: SimL1ContractState = { checkpointCount: view.tip.number, lastArchive: view.tip.archive, lastCheckpointSlot: view.tip.slot };
+    const failure = checkProposal(state, call.request, call.versionedHashes, block.timestamp, this.constants);
+    if (failure !== undefined) return failure;
+    const at = (logIndex: number) => Object.freeze({ blockNumber: block.number, blockHash: block.hash, txHash, logIndex });
+    if (view !== before) {
+      const pruned = { provenCheckpointNumber: view.proven.checkpointNumber, pendingCheckpointCount: before.tip.number, l1: at(logs.length) };
+      logs.push({ kind: 'chainPruned', log: Object.freeze(pruned) });
+      this.trace?.record('l1.chainPruned', { blockNumber: block.number, provenCheckpointNumber: pruned.provenCheckpointNumber, pendingCheckpointCount: pruned.pendingCheckpointCount });
+    }
+    const { request } = call;
+    const archive = request.archive.toLowerCase() as Hex;
+    this.contract = { tip: { number: request.checkpointNumber, archive, slot: request.slotNumber, previous: view.tip }, proven: view.proven };
+    const log = {
+      checkpointNumber: request.checkpointNumber,
+      archive,
+      slotNumber: request.slotNumber,
+      header: request.header.toLowerCase() as Hex,
+      blobVersionedHashes: Object.freeze([...call.versionedHashes]),
+      l1: at(logs.length),
     };
-    const failure = checkProposal(state, tx.request, tx.versionedHashes, block.timestamp, this.constants);
-    tx.state = 'included';
-    tx.inclusion = { blockNumber: block.number, blockHash: block.hash, failure };
-    this.trace?.record('l1.tx.included', { txHash: tx.txHash, blockNumber: block.number, success: failure === undefined, failure });
-    if (failure !== undefined) return;
-    const archive = tx.request.archive.toLowerCase() as Hex;
-    this.archives.push(archive);
-    this.slots.push(tx.request.slotNumber);
-    logs.push(
-      deepFreezeLog({
-        checkpointNumber: tx.request.checkpointNumber,
-        archive,
-        slotNumber: tx.request.slotNumber,
-        header: tx.request.header.toLowerCase() as Hex,
-        blobVersionedHashes: [...tx.versionedHashes],
-        l1: { blockNumber: block.number, blockHash: block.hash, txHash: tx.txHash, logIndex: logs.length },
-      }),
-    );
+    logs.push({ kind: 'checkpointProposed', log: Object.freeze(log) });
+    return undefined;
+  }
+
+  /** Rollup.submitEpochProof: moves the proven checkpoint when every rule holds. */
+  private applyEpochProof(request: SubmitEpochProofRequest, txHash: Hex, block: L1BlockRef, logs: SimL1Log[]): SimL1EpochProofFailure | undefined {
+    const before = this.contract!;
+    const failure = checkEpochProof(proofStateOf(before), request, block.timestamp, this.constants);
+    if (failure !== undefined) return failure;
+    this.contract = { tip: before.tip, proven: { checkpointNumber: request.toCheckpoint, l1BlockNumber: block.number } };
+    const log: EpochProvenLog = {
+      epoch: request.epoch,
+      fromCheckpoint: request.fromCheckpoint,
+      toCheckpoint: request.toCheckpoint,
+      endArchive: request.endArchive.toLowerCase() as Hex,
+      outHash: request.outHash.toLowerCase() as Hex,
+      l1: Object.freeze({ blockNumber: block.number, blockHash: block.hash, txHash, logIndex: logs.length }),
+    };
+    logs.push({ kind: 'epochProven', log: Object.freeze(log) });
+    this.trace?.record('l1.epochProven', { blockNumber: block.number, epoch: log.epoch, toCheckpoint: log.toCheckpoint });
+    return undefined;
   }
 
   /** Blocks 0..l1StartBlock, back-dated so that the deployment block is mined now. */
-  private mineHistory(l1StartBlock: bigint, nowSeconds: bigint): void {
+  private mineHistory(l1StartBlock: bigint, nowSeconds: bigint, deployed: ContractState): void {
     const interval = BigInt(L1_SLOT_DURATION_SECONDS);
     assert(nowSeconds >= l1StartBlock * interval, 'the simulation starts too early for the L1 history before l1StartBlock');
     let parentHash = zeroHex(32);
     for (let n = 0n; n <= l1StartBlock; n++) {
       const timestamp = nowSeconds - (l1StartBlock - n) * interval;
       const ref: L1BlockRef = { number: n, hash: l1BlockHash(parentHash, n, timestamp, 0, []), parentHash, timestamp };
-      this.blocks.push({ ref, txHashes: [], checkpointCount: n === l1StartBlock ? 0 : undefined, logs: [] });
+      this.blocks.push({ ref, txHashes: [], contract: n === l1StartBlock ? deployed : undefined, logs: [] });
       parentHash = ref.hash;
     }
   }
 
-  private makeConstants(options: SimL1Options, l1StartBlock: bigint, nowSeconds: bigint): L1RollupConstants {
+  private makeConstants(options: SimL1Options, l1StartBlock: bigint, nowSeconds: bigint, genesisArchiveRoot: Hex): L1RollupConstants {
     const slotDuration = options.slotDuration ?? L2_SLOT_DURATION_SECONDS_DEFAULT;
     const epochDuration = options.epochDuration ?? EPOCH_DURATION_SLOTS_DEFAULT;
     assert(Number.isSafeInteger(slotDuration) && slotDuration > 0, `slotDuration ${slotDuration} must be a positive integer`);
@@ -485,15 +603,9 @@ export class SimL1 {
       epochDuration,
       ethereumSlotDuration: L1_SLOT_DURATION_SECONDS,
       proofSubmissionEpochs: checkedCount(options.proofSubmissionEpochs ?? PROOF_SUBMISSION_EPOCHS_DEFAULT, 'proofSubmissionEpochs'),
-      genesisArchiveRoot: this.archives[0]!,
+      genesisArchiveRoot,
     });
   }
-}
-
-function deepFreezeLog(log: CheckpointProposedLog): CheckpointProposedLog {
-  Object.freeze(log.l1);
-  Object.freeze(log.blobVersionedHashes);
-  return Object.freeze(log);
 }
 
 export function createSimL1(options: SimL1Options): SimL1 {
@@ -522,8 +634,11 @@ function createLink(l1: SimL1, name: string, prng: Prng, scheduler: Scheduler): 
     getRollupConstants: () => call('getRollupConstants', () => l1.constants),
     getCheckpointCount: (atBlock) => call('getCheckpointCount', (head) => l1.checkpointCountAt(atBlock, head)),
     getArchiveAt: (checkpointNumber, atBlock) => call('getArchiveAt', (head) => l1.archiveAt(checkpointNumber, atBlock, head)),
-    getCheckpointProposedLogs: (fromBlock, toBlock) => call('getCheckpointProposedLogs', (head) => l1.logsIn(fromBlock, toBlock, head)),
+    getCheckpointProposedLogs: (fromBlock, toBlock) => call('getCheckpointProposedLogs', (head) => l1.logsIn('checkpointProposed', fromBlock, toBlock, head)),
     getBlobs: (log) => call('getBlobs', () => l1.blobsOf(log)),
+    getProvenCheckpoint: (atBlock) => call('getProvenCheckpoint', (head) => l1.provenAt(atBlock, head)),
+    getEpochProvenLogs: (fromBlock, toBlock) => call('getEpochProvenLogs', (head) => l1.logsIn('epochProven', fromBlock, toBlock, head)),
+    getChainPrunedLogs: (fromBlock, toBlock) => call('getChainPrunedLogs', (head) => l1.logsIn('chainPruned', fromBlock, toBlock, head)),
   };
 
   return {
@@ -538,6 +653,7 @@ function createLink(l1: SimL1, name: string, prng: Prng, scheduler: Scheduler): 
         blobVersionedHashes: async (blobs) => blobs.map(simVersionedHash),
         proposeCheckpoint: (request) => call('proposeCheckpoint', () => ({ txHash: l1.submit(publisherAddress, request) })),
         getTxStatus: (txHash) => call('getTxStatus', (head) => l1.txStatus(txHash, head)),
+        submitEpochProof: (request) => call('submitEpochProof', () => ({ txHash: l1.submitEpochProof(publisherAddress, request) })),
       };
     },
     setRpcFailureRate(probability: number): void {
@@ -552,4 +668,4 @@ function createLink(l1: SimL1, name: string, prng: Prng, scheduler: Scheduler): 
   };
 }
 
-export type { SimL1ContractState, SimL1ProposeFailure } from './simL1Contract.js';
+export type { SimL1ContractState, SimL1EpochProofFailure, SimL1ProposeFailure } from './simL1Contract.js';

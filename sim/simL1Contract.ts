@@ -1,13 +1,16 @@
-import type { ProposeCheckpointRequest } from '../core/ports.js';
+import { encodeEpochProofPublicInputs } from '../core/prover/epochProof.js';
+import type { ProposeCheckpointRequest, SubmitEpochProofRequest } from '../core/ports.js';
 import type { Hex } from '../spec/chain.js';
 import { CodecError, hexToBytes, isHex } from '../spec/codec/bytes.js';
 import type { CheckpointHeader } from '../spec/chain.js';
 import { blobsHash, decodeCheckpointHeader } from '../spec/codec/checkpointHeader.js';
 import { BLOBS_PER_CHECKPOINT_MAX } from '../spec/constants.js';
+import { commitmentProof } from '../spec/proof.js';
 
 /**
- * The rollup contract's `propose` rules, as the simulated L1 applies them to an included transaction. Pure: the
- * contract's state before the transaction and the including block's timestamp in, the first broken rule out.
+ * The rollup contract's rules (`propose`, `submitEpochProof`, prunes), as the simulated L1 applies them to an
+ * included transaction. Pure: the contract's state before the transaction and the including block's timestamp in,
+ * the first broken rule out.
  */
 
 /** Why a proposal failed on L1, one code per rule, in the order the rules are checked. */
@@ -81,4 +84,101 @@ export function checkProposal(
   if (request.blobs.length < 1 || request.blobs.length > BLOBS_PER_CHECKPOINT_MAX) return 'BLOB_COUNT_INVALID';
   if (header.blobsHash !== blobsHash(versionedHashes)) return 'BLOBS_HASH_MISMATCH';
   return undefined;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Epoch proofs and prunes (Rollup.submitEpochProof, Rollup.prune)
+
+/** Why an epoch proof failed on L1, one code per rule, in the order the contract checks them. */
+export type SimL1EpochProofFailure =
+  /** endArchive or outHash is not 32 bytes of hex, or the proof is not hex (the call could not be encoded). */
+  | 'PROOF_MALFORMED'
+  /** fromCheckpoint is not the first unproven checkpoint. */
+  | 'PROOF_START_INVALID'
+  /** toCheckpoint is below fromCheckpoint or above the recorded count. */
+  | 'PROOF_RANGE_INVALID'
+  /** The first or last checkpoint of the range is not in the epoch. */
+  | 'CHECKPOINT_NOT_IN_EPOCH'
+  /** The checkpoint after the range is in the epoch too. */
+  | 'EPOCH_INCOMPLETE'
+  /** The current epoch is not past the proven one. */
+  | 'EPOCH_NOT_OVER'
+  /** More than proofSubmissionEpochs epochs passed since the epoch ended. */
+  | 'PROOF_WINDOW_PASSED'
+  /** endArchive is not the archive recorded for toCheckpoint. */
+  | 'END_ARCHIVE_MISMATCH'
+  /** The verifier refused the proof (it is not keccak256 of the public inputs). */
+  | 'PROOF_INVALID';
+
+export interface SimL1EpochRules extends SimL1SlotRules {
+  readonly epochDuration: number;
+  readonly proofSubmissionEpochs: number;
+}
+
+/** The contract's storage as the proof and prune rules read it. */
+export interface SimL1ProofState {
+  /** Recorded checkpoints (the stored count, before any pending prune). */
+  readonly checkpointCount: number;
+  readonly provenCheckpoint: number;
+  /** Slot of recorded checkpoint n (1..checkpointCount). */
+  slotOf(checkpointNumber: number): number;
+  /** Archive of recorded checkpoint n (0..checkpointCount; 0 = genesis). */
+  archiveOf(checkpointNumber: number): Hex;
+}
+
+export function epochOfSlot(slot: number, rules: Pick<SimL1EpochRules, 'epochDuration'>): number {
+  return Math.floor(slot / rules.epochDuration);
+}
+
+/** Rollup._canPrune: some checkpoint is unproven and the first one's epoch is past its proof window. */
+export function canPrune(state: SimL1ProofState, blockTimestamp: bigint, rules: SimL1EpochRules): boolean {
+  if (state.checkpointCount === state.provenCheckpoint) return false;
+  const slot = slotAtTimestamp(blockTimestamp, rules);
+  if (slot === undefined) return false;
+  const firstUnprovenEpoch = epochOfSlot(state.slotOf(state.provenCheckpoint + 1), rules);
+  return epochOfSlot(slot, rules) > firstUnprovenEpoch + rules.proofSubmissionEpochs;
+}
+
+/** The checks of Rollup._checkEpochRange. */
+function checkEpochRange(state: SimL1ProofState, request: SubmitEpochProofRequest, rules: SimL1EpochRules): SimL1EpochProofFailure | undefined {
+  const { epoch, fromCheckpoint: from, toCheckpoint: to } = request;
+  if (from !== state.provenCheckpoint + 1) return 'PROOF_START_INVALID';
+  if (to < from || to > state.checkpointCount) return 'PROOF_RANGE_INVALID';
+  if (epochOfSlot(state.slotOf(from), rules) !== epoch || epochOfSlot(state.slotOf(to), rules) !== epoch) return 'CHECKPOINT_NOT_IN_EPOCH';
+  if (to < state.checkpointCount && epochOfSlot(state.slotOf(to + 1), rules) === epoch) return 'EPOCH_INCOMPLETE';
+  return undefined;
+}
+
+/** The first rule an epoch proof breaks, or undefined when the contract (and its verifier) accept it. */
+export function checkEpochProof(
+  state: SimL1ProofState,
+  request: SubmitEpochProofRequest,
+  blockTimestamp: bigint,
+  rules: SimL1EpochRules,
+): SimL1EpochProofFailure | undefined {
+  if (!isRoot(request.endArchive) || !isRoot(request.outHash) || !isHex(request.proof)) return 'PROOF_MALFORMED';
+  const counts = [request.epoch, request.fromCheckpoint, request.toCheckpoint];
+  if (!counts.every((n) => Number.isSafeInteger(n) && n >= 0)) return 'PROOF_MALFORMED';
+  const rangeFailure = checkEpochRange(state, request, rules);
+  if (rangeFailure !== undefined) return rangeFailure;
+  const slot = slotAtTimestamp(blockTimestamp, rules);
+  const currentEpoch = slot === undefined ? -1 : epochOfSlot(slot, rules);
+  if (currentEpoch <= request.epoch) return 'EPOCH_NOT_OVER';
+  if (currentEpoch > request.epoch + rules.proofSubmissionEpochs) return 'PROOF_WINDOW_PASSED';
+  const endArchive = request.endArchive.toLowerCase() as Hex;
+  if (endArchive !== state.archiveOf(request.toCheckpoint)) return 'END_ARCHIVE_MISMATCH';
+  const publicInputs = encodeEpochProofPublicInputs({
+    epoch: request.epoch,
+    fromCheckpoint: request.fromCheckpoint,
+    toCheckpoint: request.toCheckpoint,
+    previousArchive: state.archiveOf(request.fromCheckpoint - 1),
+    endArchive,
+    outHash: request.outHash,
+  });
+  return commitmentVerifierAccepts(publicInputs, request.proof) ? undefined : 'PROOF_INVALID';
+}
+
+/** contracts/CommitmentVerifier.sol: the proof is exactly the 32-byte keccak256 of the public inputs. */
+function commitmentVerifierAccepts(publicInputs: Uint8Array, proof: Hex): boolean {
+  return proof.length === 66 && proof.toLowerCase() === commitmentProof(publicInputs);
 }

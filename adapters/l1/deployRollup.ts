@@ -1,9 +1,10 @@
 /**
- * Deploys the rollup contract (contracts/Rollup.sol, from its checked-in artifact) to an L1.
+ * Deploys the rollup contract (contracts/Rollup.sol, from its checked-in artifact) to an L1, with the epoch proof
+ * verifier it checks proofs through (contracts/CommitmentVerifier.sol) deployed just before it.
  */
-import { createWalletClient, http } from 'viem';
+import { createWalletClient, http, type Abi, type PublicClient, type WalletClient } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
-import { rollupAbi, rollupBytecode } from '../../contracts/artifacts/rollup.js';
+import { commitmentVerifierAbi, commitmentVerifierBytecode, rollupAbi, rollupBytecode } from '../../contracts/artifacts/rollup.js';
 import { L1Error } from '../../core/ports.js';
 import type { Hex } from '../../spec/chain.js';
 import { callL1, createL1PublicClient, L1_REQUEST_TIMEOUT_MS_DEFAULT, L1_TRANSPORT_RETRY_COUNT } from './l1Rpc.js';
@@ -24,6 +25,8 @@ export interface DeployRollupParameters {
 
 export interface DeployedRollup {
   readonly rollupAddress: Hex;
+  /** The epoch proof verifier the rollup checks proofs through. */
+  readonly verifierAddress: Hex;
   /** L1 block holding the deployment (the contract's l1StartBlock). */
   readonly deployBlock: bigint;
 }
@@ -37,27 +40,38 @@ export async function deployRollup(params: DeployRollupParameters): Promise<Depl
     account: privateKeyToAccount(params.deployerPrivateKey),
     transport: http(url, { timeout: L1_REQUEST_TIMEOUT_MS_DEFAULT, retryCount: L1_TRANSPORT_RETRY_COUNT }),
   });
-  const receipt = await callL1(url, 'deploy rollup', async () => {
-    const hash = await walletClient.deployContract({
-      abi: rollupAbi,
-      bytecode: rollupBytecode,
-      chain: null,
-      args: [
-        params.genesisArchive,
-        params.genesisTime ?? 0n,
-        BigInt(params.slotDuration),
-        BigInt(params.epochDuration),
-        BigInt(params.proofSubmissionEpochs),
-        BigInt(params.rollupVersion),
-      ],
-    });
-    return publicClient.waitForTransactionReceipt({
-      hash,
-      timeout: params.inclusionTimeoutMs ?? INCLUSION_TIMEOUT_MS_DEFAULT,
-    });
+  const timeout = params.inclusionTimeoutMs ?? INCLUSION_TIMEOUT_MS_DEFAULT;
+  const deploy = (what: string, abi: Abi, bytecode: Hex, args: readonly unknown[]) =>
+    deployContract({ url, publicClient, walletClient, timeout }, what, abi, bytecode, args);
+  const verifier = await deploy('epoch proof verifier', commitmentVerifierAbi, commitmentVerifierBytecode, []);
+  const rollup = await deploy('rollup', rollupAbi, rollupBytecode, [
+    params.genesisArchive,
+    params.genesisTime ?? 0n,
+    BigInt(params.slotDuration),
+    BigInt(params.epochDuration),
+    BigInt(params.proofSubmissionEpochs),
+    BigInt(params.rollupVersion),
+    verifier.address,
+  ]);
+  return { rollupAddress: rollup.address, verifierAddress: verifier.address, deployBlock: rollup.blockNumber };
+}
+
+interface DeployContext {
+  readonly url: string;
+  readonly publicClient: PublicClient;
+  readonly walletClient: WalletClient;
+  readonly timeout: number;
+}
+
+/** Deploys one contract and waits for it; a reverted deployment is L1Error('L1_TX_REJECTED'). */
+async function deployContract(context: DeployContext, what: string, abi: Abi, bytecode: Hex, args: readonly unknown[]): Promise<{ address: Hex; blockNumber: bigint }> {
+  const { url, publicClient, walletClient, timeout } = context;
+  const receipt = await callL1(url, `deploy ${what}`, async () => {
+    const hash = await walletClient.deployContract({ abi, bytecode, chain: null, account: walletClient.account!, args });
+    return publicClient.waitForTransactionReceipt({ hash, timeout });
   });
   if (receipt.status !== 'success' || !receipt.contractAddress) {
-    throw new L1Error('L1_TX_REJECTED', `rollup deployment ${receipt.transactionHash} reverted in block ${receipt.blockNumber}`);
+    throw new L1Error('L1_TX_REJECTED', `${what} deployment ${receipt.transactionHash} reverted in block ${receipt.blockNumber}`);
   }
-  return { rollupAddress: receipt.contractAddress.toLowerCase() as Hex, deployBlock: receipt.blockNumber };
+  return { address: receipt.contractAddress.toLowerCase() as Hex, blockNumber: receipt.blockNumber };
 }

@@ -5,7 +5,7 @@
  */
 import { CHECKPOINT_HEADER_BLOBS_HASH_OFFSET, blobsHash as specBlobsHash } from '../../spec/codec/checkpointHeader.js';
 import { bytesToHex as specBytesToHex, hexToBytes as specHexToBytes } from '../../spec/codec/bytes.js';
-import { blobsToCommitments, blobsToProofs, toBlobSidecars, type PublicClient } from 'viem';
+import { blobsToCommitments, blobsToProofs, createWalletClient, http, toBlobSidecars, type PublicClient } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -14,7 +14,10 @@ import {
   type L1ReaderPort,
   type L1TxStatus,
   type ProposeCheckpointRequest,
+  type SubmitEpochProofRequest,
 } from '../../core/ports.js';
+import { EPOCH_OUT_HASH_NONE, epochProofFor } from '../../core/prover/epochProof.js';
+import { rollupAbi } from '../../contracts/artifacts/rollup.js';
 import type { BlockHeader, CheckpointHeader, Hex } from '../../spec/chain.js';
 import { bytesToHex } from '../../spec/codec/bytes.js';
 import { minimalTxEffect } from '../../spec/codec/txEffect.js';
@@ -411,5 +414,72 @@ describe('L1 adapters against anvil', () => {
     const offlineBeacon = createViemL1Reader({ l1RpcUrl: anvil.url, rollupAddress, l1ConsensusHostUrl: url });
     const [log] = await reader.getCheckpointProposedLogs(deployBlock, await client.getBlockNumber());
     await expectL1Error(offlineBeacon.getBlobs(log!), 'L1_UNREACHABLE', /consensus node at http:\/\/127\.0\.0\.1:1/);
+  });
+
+  describe('epoch proofs and prunes (32-slot epochs, one epoch to prove each)', () => {
+    const ARCHIVE_3 = fill(0x23);
+    const ARCHIVE_3B = fill(0x33);
+    /** The proof of checkpoints from..to of `epoch`, as the node's prover builds it. */
+    const proofOf = (epoch: number, fromCheckpoint: number, toCheckpoint: number, previousArchive: Hex, endArchive: Hex): SubmitEpochProofRequest => {
+      const inputs = { epoch, fromCheckpoint, toCheckpoint, previousArchive, endArchive, outHash: EPOCH_OUT_HASH_NONE };
+      return { ...inputs, proof: epochProofFor(inputs) };
+    };
+    const proposeIn = async (slot: number, checkpointNumber: number, lastArchive: Hex, archive: Hex) => {
+      const { timestamp } = await advanceToSlot(slot);
+      const blocks = [{ header: makeBlockHeader(checkpointNumber + 2, slot, timestamp), txEffects: [] }];
+      const { txHash } = await publisher.proposeCheckpoint(makeProposal({ checkpointNumber, slotNumber: slot, timestamp, lastArchive, archive, blocks }));
+      return waitForInclusion(txHash);
+    };
+
+    it('proves epoch 0 once it is over (wrong and early proofs rejected by name): proven checkpoint, its L1 block, EpochProven', async () => {
+      // Checkpoints 1 (slot 1) and 2 (slot 4) are epoch 0's.
+      const good = proofOf(0, 1, 2, GENESIS_ARCHIVE, ARCHIVE_2);
+      await expectL1Error(publisher.submitEpochProof(good), 'L1_TX_REJECTED', /EpochNotOver\(epoch: 0, currentEpoch: 0\)/);
+      await advanceToSlot(32);
+      await expectL1Error(publisher.submitEpochProof({ ...good, outHash: fill(0x01) }), 'L1_TX_REJECTED', /InvalidEpochProof\(\)/);
+      await expectL1Error(publisher.submitEpochProof(proofOf(0, 1, 1, GENESIS_ARCHIVE, ARCHIVE_1)), 'L1_TX_REJECTED', /EpochIncomplete\(epoch: 0, nextCheckpointNumber: 2\)/);
+      await expectL1Error(publisher.submitEpochProof(proofOf(0, 1, 2, GENESIS_ARCHIVE, ARCHIVE_1)), 'L1_TX_REJECTED', new RegExp(`WrongEndArchive\\(expected: ${ARCHIVE_2}`));
+      await expectL1Error(publisher.submitEpochProof(proofOf(0, 2, 2, ARCHIVE_1, ARCHIVE_2)), 'L1_TX_REJECTED', /EpochProofWrongStart\(expected: 1, given: 2\)/);
+      const sendStart = performance.now();
+      const { txHash } = await publisher.submitEpochProof(good);
+      const status = await waitForInclusion(txHash);
+      timings.epochProofIncludedMs = performance.now() - sendStart;
+      expect(status).toMatchObject({ status: 'included', success: true });
+      const inBlock = status.status === 'included' ? status.blockNumber : -1n;
+      expect(await reader.getProvenCheckpoint(inBlock)).toEqual({ checkpointNumber: 2, l1BlockNumber: inBlock });
+      expect(await reader.getProvenCheckpoint(inBlock - 1n)).toEqual({ checkpointNumber: 0, l1BlockNumber: 0n });
+      const logs = await reader.getEpochProvenLogs(deployBlock, inBlock);
+      expect(logs).toEqual([{ epoch: 0, fromCheckpoint: 1, toCheckpoint: 2, endArchive: ARCHIVE_2, outHash: EPOCH_OUT_HASH_NONE, l1: expect.objectContaining({ blockNumber: inBlock, txHash }) }]);
+      await expectL1Error(publisher.submitEpochProof(good), 'L1_TX_REJECTED', /EpochProofWrongStart\(expected: 3, given: 1\)/);
+    });
+
+    it('an epoch past its window reads as pruned; prune() rolls back with ChainPruned, and the chain goes on from the proven checkpoint', async () => {
+      expect(await proposeIn(33, 3, ARCHIVE_2, ARCHIVE_3)).toMatchObject({ status: 'included', success: true });
+      // Epoch 1's window closes when epoch 3 (slot 96) begins.
+      await advanceToSlot(96);
+      let latest = await client.getBlockNumber();
+      expect(await reader.getCheckpointCount(latest)).toBe(3);
+      await rawRequest(client, 'evm_mine', []);
+      latest = await client.getBlockNumber();
+      expect(await reader.getCheckpointCount(latest)).toBe(2);
+      expect(await reader.getArchiveAt(3, latest)).toBe(fill(0x00));
+      expect(await client.readContract({ address: rollupAddress, abi: rollupAbi, functionName: 'canPrune', blockNumber: latest })).toBe(true);
+      await expectL1Error(publisher.submitEpochProof(proofOf(1, 3, 3, ARCHIVE_2, ARCHIVE_3)), 'L1_TX_REJECTED', /ProofWindowPassed\(epoch: 1, currentEpoch: 3\)/);
+
+      const wallet = createWalletClient({ account: privateKeyToAccount(DEPLOYER_KEY), transport: http(anvil.url) });
+      const pruneTx = await wallet.writeContract({ address: rollupAddress, abi: rollupAbi, functionName: 'prune', chain: null });
+      const receipt = await client.waitForTransactionReceipt({ hash: pruneTx });
+      expect(receipt.status).toBe('success');
+      expect(await reader.getChainPrunedLogs(deployBlock, receipt.blockNumber)).toEqual([
+        { provenCheckpointNumber: 2, pendingCheckpointCount: 3, l1: expect.objectContaining({ blockNumber: receipt.blockNumber, txHash: pruneTx }) },
+      ]);
+      await expect(wallet.writeContract({ address: rollupAddress, abi: rollupAbi, functionName: 'prune', chain: null })).rejects.toThrow(/NothingToPrune/);
+
+      const { slot } = await pendingSlot();
+      expect(await proposeIn(slot, 3, ARCHIVE_2, ARCHIVE_3B)).toMatchObject({ status: 'included', success: true });
+      latest = await client.getBlockNumber();
+      expect(await reader.getCheckpointCount(latest)).toBe(3);
+      expect(await reader.getArchiveAt(3, latest)).toBe(ARCHIVE_3B);
+    });
   });
 });

@@ -2,7 +2,8 @@
  * L1PublisherPort over viem: `propose` goes out as an EIP-4844 blob transaction signed locally by the publisher key
  * and sent raw (anvil 1.7.1 panics on blob txs sent through its unlocked accounts). Each proposal is simulated first
  * against the pending block, with its blob hashes, so a contract rejection surfaces as L1Error('L1_TX_REJECTED')
- * naming the contract error instead of as a reverted transaction.
+ * naming the contract error instead of as a reverted transaction. `submitEpochProof` goes out the same way as an
+ * EIP-1559 transaction.
  */
 import {
   blobsToCommitments,
@@ -21,6 +22,7 @@ import {
   type L1PublisherPort,
   type L1TxStatus,
   type ProposeCheckpointRequest,
+  type SubmitEpochProofRequest,
 } from '../../core/ports.js';
 import type { Hex } from '../../spec/chain.js';
 import { bytesToHex } from '../../spec/codec/bytes.js';
@@ -84,19 +86,71 @@ export function createViemL1Publisher(options: ViemL1PublisherOptions): L1Publis
         const prepared = prepareProposal(request);
         await simulate(client, account.address, rollupAddress, prepared.data, prepared.versionedHashes);
         const serialized = await signProposal(client, account, rollupAddress, prepared, await getChainId());
-        try {
-          const txHash = await client.sendRawTransaction({ serializedTransaction: serialized });
-          return { txHash };
-        } catch (error) {
-          if (isTransportFailure(error)) throw error;
-          throw new L1Error('L1_TX_REJECTED', `L1 node at ${url} refused the propose transaction: ${detailsOf(error)}`, {
-            cause: error,
-          });
-        }
+        return sendRaw(client, url, 'propose', serialized);
       }),
 
     getTxStatus: (txHash) => callL1(url, 'tx status', () => readTxStatus(client, txHash)),
+
+    submitEpochProof: (request) =>
+      callL1(url, 'submitEpochProof', async () => {
+        const data = encodeSubmitEpochProofCall(request);
+        await simulatePlainCall(client, account.address, rollupAddress, data, 'submitEpochProof');
+        const serialized = await signPlainCall(client, account, rollupAddress, data, await getChainId());
+        return sendRaw(client, url, 'submitEpochProof', serialized);
+      }),
   };
+}
+
+/** Sends a signed transaction; a refusal by the L1 node is L1Error('L1_TX_REJECTED'), transport failures pass. */
+async function sendRaw(client: PublicClient, url: string, what: string, serializedTransaction: Hex): Promise<{ txHash: Hex }> {
+  try {
+    return { txHash: await client.sendRawTransaction({ serializedTransaction }) };
+  } catch (error) {
+    if (isTransportFailure(error)) throw error;
+    throw new L1Error('L1_TX_REJECTED', `L1 node at ${url} refused the ${what} transaction: ${detailsOf(error)}`, { cause: error });
+  }
+}
+
+export function encodeSubmitEpochProofCall(request: SubmitEpochProofRequest): Hex {
+  return encodeFunctionData({
+    abi: rollupAbi,
+    functionName: 'submitEpochProof',
+    args: [BigInt(request.epoch), BigInt(request.fromCheckpoint), BigInt(request.toCheckpoint), request.endArchive, request.outHash, request.proof],
+  });
+}
+
+/** eth_call of a transaction without blobs on the pending block; a revert is L1Error('L1_TX_REJECTED') naming it. */
+async function simulatePlainCall(client: PublicClient, from: Hex, to: Hex, data: Hex, what: string): Promise<void> {
+  try {
+    await rawRequest(client, 'eth_call', [{ from, to, data }, 'pending']);
+  } catch (error) {
+    throw rejection(error, what);
+  }
+}
+
+/** Signs an EIP-1559 call with the same fee headroom and gas margin as proposals. */
+async function signPlainCall(client: PublicClient, account: PrivateKeyAccount, to: Hex, data: Hex, chainId: number): Promise<Hex> {
+  const [gasEstimate, pendingBlock, tip, nonce] = await Promise.all([
+    rawRequest(client, 'eth_estimateGas', [{ from: account.address, to, data }, 'pending']).catch((error: unknown) => {
+      throw rejection(error, 'gas estimate');
+    }),
+    client.getBlock({ blockTag: 'pending' }),
+    client.estimateMaxPriorityFeePerGas(),
+    client.getTransactionCount({ address: account.address, blockTag: 'pending' }),
+  ]);
+  if (typeof gasEstimate !== 'string') throw new Error(`eth_estimateGas answered ${JSON.stringify(gasEstimate)}`);
+  const gas = BigInt(gasEstimate);
+  const baseFee = pendingBlock.baseFeePerGas ?? 0n;
+  return account.signTransaction({
+    type: 'eip1559',
+    chainId,
+    nonce,
+    to,
+    data,
+    gas: gas + (gas * GAS_ESTIMATE_MARGIN_PERCENT) / 100n,
+    maxPriorityFeePerGas: tip,
+    maxFeePerGas: baseFee * BASE_FEE_MULTIPLIER + tip,
+  });
 }
 
 /** Checks the blob count, computes commitments, proofs and versioned hashes once, and encodes the call. */

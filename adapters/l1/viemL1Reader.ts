@@ -11,9 +11,12 @@ import {
 import { rollupAbi } from '../../contracts/artifacts/rollup.js';
 import {
   L1Error,
+  type ChainPrunedLog,
   type CheckpointProposedLog,
+  type EpochProvenLog,
   type L1BlockRef,
   type L1BlockTag,
+  type L1LogPosition,
   type L1ReaderPort,
 } from '../../core/ports.js';
 import type { Hex, L1RollupConstants } from '../../spec/chain.js';
@@ -41,6 +44,19 @@ const checkpointProposedEvent = rollupAbi.find(
     item.type === 'event' && item.name === 'CheckpointProposed',
 )!;
 
+const epochProvenEvent = rollupAbi.find(
+  (item): item is Extract<(typeof rollupAbi)[number], { type: 'event'; name: 'EpochProven' }> => item.type === 'event' && item.name === 'EpochProven',
+)!;
+
+const chainPrunedEvent = rollupAbi.find(
+  (item): item is Extract<(typeof rollupAbi)[number], { type: 'event'; name: 'ChainPruned' }> => item.type === 'event' && item.name === 'ChainPruned',
+)!;
+
+/** Where a (mined, strictly decoded) log was emitted. */
+function positionOf(log: { blockNumber: bigint; blockHash: Hex; transactionHash: Hex; logIndex: number }): L1LogPosition {
+  return { blockNumber: log.blockNumber, blockHash: log.blockHash, txHash: log.transactionHash, logIndex: log.logIndex };
+}
+
 /** A uint256 from L1 that the port carries as a number: must be a safe integer. */
 function toSafeNumber(value: bigint, what: string): number {
   if (value > BigInt(Number.MAX_SAFE_INTEGER)) throw new L1Error('L1_NO_ROLLUP_CONTRACT', `${what} ${value} is not a safe integer`);
@@ -57,7 +73,7 @@ export function createViemL1Reader(options: ViemL1ReaderOptions): L1ReaderPort {
       : createBeaconBlobReader({ l1ConsensusHostUrl: options.l1ConsensusHostUrl, requestTimeoutMs: options.requestTimeoutMs });
 
   /** Contract reads pinned to `atBlock`; a block past the head is L1_BLOCK_NOT_FOUND, no code is L1_NO_ROLLUP_CONTRACT. */
-  const pinnedRead = (what: string, atBlock: bigint, read: () => Promise<bigint | Hex>) =>
+  const pinnedRead = <T,>(what: string, atBlock: bigint, read: () => Promise<T>) =>
     callL1(url, what, async () => {
       try {
         return await read();
@@ -145,12 +161,45 @@ export function createViemL1Reader(options: ViemL1ReaderOptions): L1ReaderPort {
             slotNumber: toSafeNumber(log.args.slotNumber, 'slot number'),
             header: log.args.header,
             blobVersionedHashes: [...log.args.blobHashes],
-            l1: {
-              blockNumber: log.blockNumber,
-              blockHash: log.blockHash,
-              txHash: log.transactionHash,
-              logIndex: log.logIndex,
-            },
+            l1: positionOf(log),
+          }),
+        );
+    },
+
+    async getProvenCheckpoint(atBlock) {
+      const [checkpointNumber, l1BlockNumber] = await pinnedRead('getProvenCheckpoint', atBlock, () =>
+        client.readContract({ address, abi: rollupAbi, functionName: 'getProvenCheckpoint', blockNumber: atBlock }),
+      );
+      return { checkpointNumber: toSafeNumber(checkpointNumber, 'proven checkpoint number'), l1BlockNumber };
+    },
+
+    async getEpochProvenLogs(fromBlock, toBlock) {
+      if (fromBlock > toBlock) return [];
+      const logs = await callL1(url, 'eth_getLogs(EpochProven)', () => client.getLogs({ address, event: epochProvenEvent, fromBlock, toBlock, strict: true }));
+      return logs
+        .filter((log) => !log.removed)
+        .map(
+          (log): EpochProvenLog => ({
+            epoch: toSafeNumber(log.args.epoch, 'epoch'),
+            fromCheckpoint: toSafeNumber(log.args.fromCheckpoint, 'checkpoint number'),
+            toCheckpoint: toSafeNumber(log.args.toCheckpoint, 'checkpoint number'),
+            endArchive: log.args.endArchive,
+            outHash: log.args.outHash,
+            l1: positionOf(log),
+          }),
+        );
+    },
+
+    async getChainPrunedLogs(fromBlock, toBlock) {
+      if (fromBlock > toBlock) return [];
+      const logs = await callL1(url, 'eth_getLogs(ChainPruned)', () => client.getLogs({ address, event: chainPrunedEvent, fromBlock, toBlock, strict: true }));
+      return logs
+        .filter((log) => !log.removed)
+        .map(
+          (log): ChainPrunedLog => ({
+            provenCheckpointNumber: toSafeNumber(log.args.provenCheckpointNumber, 'checkpoint number'),
+            pendingCheckpointCount: toSafeNumber(log.args.pendingCheckpointCount, 'checkpoint count'),
+            l1: positionOf(log),
           }),
         );
     },
