@@ -24,7 +24,7 @@ import { latestPublicStateOf } from '../../core/txs/txQueries.js';
 import { decideAdmission } from '../../core/txPool/admitTx.js';
 import { TxPool } from '../../core/txPool/txPool.js';
 import { latestContractReader } from '../../core/contracts/contractStore.js';
-import { WorldState } from '../../core/worldState/worldState.js';
+import type { WorldState } from '../../core/worldState/worldState.js';
 import { createGenesis } from '../../core/worldState/genesis.js';
 import type { Hex } from '../../spec/chain.js';
 import { SETUP_ALLOW_LIST_DEFAULTS } from '../../spec/config/allowList.js';
