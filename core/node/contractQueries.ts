@@ -6,30 +6,8 @@ import type { Chain } from '../chain/chain.js';
 import { PROTOCOL_CONTRACTS } from '../contracts/contractConstants.js';
 import { contractIndexer } from '../contracts/contractIndexer.js';
 import { findContractClass, findContractInstance } from '../contracts/contractStore.js';
-import { NodeError } from '../errors.js';
 import type { BlockQuery, ContractService } from '../nodeService.js';
-
-function describeQuery(query: BlockQuery): string {
-  switch (query.kind) {
-    case 'number':
-      return `block ${query.number}`;
-    case 'hash':
-      return `block hash ${query.hash}`;
-    case 'archive':
-      return `archive root ${query.archive}`;
-    case 'hashOrArchive':
-      return `block hash or archive root ${query.value}`;
-    case 'tag':
-      return `tip ${query.tag}`;
-  }
-}
-
-function unknownReference(query: BlockQuery, blockNumber: number | undefined): NodeError {
-  return new NodeError('STATE_NOT_AVAILABLE', `${describeQuery(query)} is not known to this node`, {
-    ...(blockNumber === undefined ? {} : { blockNumber }),
-    reason: 'unknown',
-  });
-}
+import { unknownReferenceBlock } from './referenceBlock.js';
 
 /** Registers the contract index on `chain`'s store (before the chain syncs) and answers from it. */
 export function createContractQueries(chain: Chain, resolveBlockNumber: (query: BlockQuery) => Promise<number | undefined>): ContractService {
@@ -40,10 +18,10 @@ export function createContractQueries(chain: Chain, resolveBlockNumber: (query: 
     getContractClass: (id) => findContractClass(chain.store, id),
     async getContract(address, query) {
       const blockNumber = await resolveBlockNumber(query);
-      if (!isKept(blockNumber)) throw unknownReference(query, blockNumber);
+      if (!isKept(blockNumber)) throw unknownReferenceBlock(query, blockNumber);
       const instance = await findContractInstance(chain.store, address, blockNumber);
       // A prune during the read may have taken the reference block away: then the answer names no kept block.
-      if (!isKept(blockNumber)) throw unknownReference(query, blockNumber);
+      if (!isKept(blockNumber)) throw unknownReferenceBlock(query, blockNumber);
       return instance;
     },
     getProtocolContractAddresses: () => PROTOCOL_CONTRACTS,

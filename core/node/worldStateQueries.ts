@@ -9,6 +9,7 @@ import type { Chain } from '../chain/chain.js';
 import { NodeError } from '../errors.js';
 import type { BlockQuery, WorldStateService, WorldStateSyncStatus } from '../nodeService.js';
 import { WorldStateError } from '../worldState/worldStateError.js';
+import { unknownReferenceBlock } from './referenceBlock.js';
 
 
 export interface WorldStateQueriesDeps {
@@ -16,21 +17,6 @@ export interface WorldStateQueriesDeps {
   /** The number of the block a query names, or undefined when the node does not have it. */
   readonly resolveBlockNumber: (query: BlockQuery) => Promise<number | undefined>;
 }
-
-const describeQuery = (query: BlockQuery): string => {
-  switch (query.kind) {
-    case 'number':
-      return `block ${query.number}`;
-    case 'hash':
-      return `block hash ${query.hash}`;
-    case 'archive':
-      return `archive root ${query.archive}`;
-    case 'hashOrArchive':
-      return `block hash or archive root ${query.value}`;
-    case 'tag':
-      return `tip ${query.tag}`;
-  }
-};
 
 /** The world state's own errors as the node's: pruned and unknown blocks are STATE_NOT_AVAILABLE. */
 function translated(error: unknown, block: number): unknown {
@@ -60,7 +46,7 @@ export function createWorldStateQueries(deps: WorldStateQueriesDeps): WorldState
   async function asOf<T>(query: BlockQuery, read: (block: number) => Promise<T>): Promise<T> {
     const block = await deps.resolveBlockNumber(query);
     if (block === undefined || block > chain.tips.proposed.number) {
-      throw new NodeError('STATE_NOT_AVAILABLE', `${describeQuery(query)} is not known to this node`, { reason: 'unknown' });
+      throw unknownReferenceBlock(query);
     }
     try {
       return await read(block);
