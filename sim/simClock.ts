@@ -20,6 +20,13 @@ export interface SimClock extends ClockPort {
    */
   halt(): void;
   isHalted(): boolean;
+  /**
+   * The node's process is stopped (SIGSTOP): `now()` goes on, but a timer that comes due waits, and fires only
+   * after `resume()`, in the order the timers came due. Timers cleared meanwhile never fire.
+   */
+  pause(): void;
+  resume(): void;
+  isPaused(): boolean;
 }
 
 export interface NodeClockOptions {
@@ -36,21 +43,28 @@ export function createNodeClock(scheduler: Scheduler, options: NodeClockOptions 
   const owner = options.owner ?? 'node';
   let skewMs = checkedSkew(options.skewMs ?? 0);
   let halted = false;
+  let paused = false;
   const pending = new Set<SimTimerId>();
+  /** Timers that came due while paused, in the order they did. */
+  const deferred: { readonly id: SimTimerId; readonly callback: () => void }[] = [];
+
+  /** A timer comes due: runs it, or keeps it for `resume()` while the node is paused. */
+  const fire = (id: SimTimerId, callback: () => void): void => {
+    if (halted || !pending.has(id)) return;
+    if (paused) {
+      deferred.push({ id, callback });
+      return;
+    }
+    pending.delete(id);
+    callback();
+  };
 
   return {
     owner,
     now: () => scheduler.now() + skewMs,
     setTimeout(callback: () => void, delayMs: number): TimerId {
       if (halted) return HALTED_TIMER_ID;
-      const id = scheduler.schedule(
-        delayMs,
-        () => {
-          pending.delete(id);
-          callback();
-        },
-        { owner, label: 'timer' },
-      );
+      const id = scheduler.schedule(delayMs, () => fire(id, callback), { owner, label: 'timer' });
       pending.add(id);
       return id;
     },
@@ -68,8 +82,18 @@ export function createNodeClock(scheduler: Scheduler, options: NodeClockOptions 
       halted = true;
       for (const id of pending) scheduler.cancel(id);
       pending.clear();
+      deferred.length = 0;
     },
     isHalted: () => halted,
+    pause(): void {
+      paused = true;
+    },
+    resume(): void {
+      paused = false;
+      // Each late timer gets its own event now, so the run loop drains what it starts before the next one runs.
+      for (const late of deferred.splice(0)) scheduler.schedule(0, () => fire(late.id, late.callback), { owner, label: 'timer (late)' });
+    },
+    isPaused: () => paused,
   };
 }
 

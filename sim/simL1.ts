@@ -251,6 +251,8 @@ export class SimL1 {
   private readonly linkNames = new Set<string>();
   private inclusionDelay: SimL1InclusionDelay = { probability: 0, blocksMax: 0 };
   private blobsAvailable = true;
+  /** Set while finality is stalled: the finalized block number at the stall's start. */
+  private finalityStalledAt: bigint | undefined;
   private reorgCount = 0;
   private nextBlockTimeMs: number;
 
@@ -315,6 +317,14 @@ export class SimL1 {
     this.blobsAvailable = available;
   }
 
+  /**
+   * Finality stall (validators fail to finalize): while stalled, `finalized` stays at the block it was when the
+   * stall began; when it ends, `finalized` jumps to the head minus the lag again.
+   */
+  setFinalityStalled(stalled: boolean): void {
+    this.finalityStalledAt = stalled ? (this.finalityStalledAt ?? this.finalizedNumber(this.head().number)) : undefined;
+  }
+
   /** The blobs of this transaction are never served. */
   withholdBlobs(txHash: Hex): void {
     this.withheldBlobTxs.add(txHash);
@@ -373,11 +383,15 @@ export class SimL1 {
 
   resolveTag(tag: L1BlockTag, visibleHead: bigint): L1BlockRef {
     if (tag === 'latest') return this.blocks[Number(visibleHead)]!.ref;
-    if (tag === 'finalized') {
-      const finalized = visibleHead - BigInt(this.finalityLagBlocks);
-      return this.blocks[Number(finalized < 0n ? 0n : finalized)]!.ref;
-    }
+    if (tag === 'finalized') return this.blocks[Number(this.finalizedNumber(visibleHead))]!.ref;
     return this.blockAt(tag, visibleHead).ref;
+  }
+
+  /** The finalized block a link seeing up to `visibleHead` reads: the head minus the lag, held back by a stall. */
+  private finalizedNumber(visibleHead: bigint): bigint {
+    const lagged = visibleHead - BigInt(this.finalityLagBlocks);
+    const finalized = this.finalityStalledAt !== undefined && this.finalityStalledAt < lagged ? this.finalityStalledAt : lagged;
+    return finalized < 0n ? 0n : finalized;
   }
 
   /** The contract after block `atBlock`, as its views answer: a prunable chain counts as pruned. */
