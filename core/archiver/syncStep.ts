@@ -3,11 +3,12 @@ import { ARCHIVER_L1_BLOCKS_PER_STEP_MAX } from '../../spec/constants.js';
 import type { Chain, ChainUpdate } from '../chain/chain.js';
 import type { L1SyncPosition } from '../chain/chainStore.js';
 import { NodeError } from '../errors.js';
-import type { CheckpointProposedLog, L1BlockRef, L1ReaderPort, LoggerPort } from '../ports.js';
+import type { ChainPrunedLog, CheckpointProposedLog, L1BlockRef, L1LogPosition, L1ReaderPort, LoggerPort } from '../ports.js';
 import { nextGasFees } from '../fees/minFees.js';
 import { blockStateEffects } from '../sequencer/blockBuilder.js';
 import { checkpointedFeeBasis } from '../sequencer/sequencerDuties.js';
 import { decodeCheckpoint, type DecodedCheckpoint } from './checkpointDecoding.js';
+import { readL1Settlement, settleTips, type L1Settlement } from './settlement.js';
 
 export interface SyncStepDeps {
   readonly l1: L1ReaderPort;
@@ -30,10 +31,17 @@ export interface SyncStepResult {
 
 const toPosition = (b: L1BlockRef): L1SyncPosition => ({ blockNumber: b.number, blockHash: b.hash, timestamp: b.timestamp });
 
+/** The rollup contract's events the archiver follows, merged in L1 order; proposals carry what applying needs. */
+type ContractEvent =
+  | { readonly kind: 'pruned'; readonly log: ChainPrunedLog }
+  | { readonly kind: 'proposed'; readonly log: CheckpointProposedLog; readonly blobs?: Uint8Array[]; readonly timestamp?: bigint };
+
 /**
- * One archiver step: read up to ARCHIVER_L1_BLOCKS_PER_STEP_MAX L1 blocks past the last synced one, rebuild the
- * checkpoints they propose from their blobs, and commit blocks, checkpoints, tips and the new L1 position in one
- * atomic batch. Network reads happen before the chain is locked; the commit re-checks against the chain as it is.
+ * One archiver step, pinned to one L1 block `to` (at most ARCHIVER_L1_BLOCKS_PER_STEP_MAX blocks past the last synced
+ * one): replay the rollup contract's proposals and prunes up to `to` in L1 order (each checkpoint rebuilt from its
+ * blobs), then settle the tips against the contract as of `to` (settlement.ts: proven, finalized, and the prunes L1
+ * has not applied yet), committing the new L1 position with them. Every network read happens before the chain is
+ * locked, so a failed read changes nothing; the commits re-check against the chain as it is.
  */
 export async function runSyncStep(deps: SyncStepDeps): Promise<SyncStepResult> {
   const { l1, chain, constants } = deps;
@@ -48,21 +56,72 @@ export async function runSyncStep(deps: SyncStepDeps): Promise<SyncStepResult> {
   }
   const lastInStep = from + BigInt(ARCHIVER_L1_BLOCKS_PER_STEP_MAX) - 1n;
   const to = lastInStep < head.number ? await l1.getBlock(lastInStep) : head;
-  const logs = await l1.getCheckpointProposedLogs(from, to.number);
-  const fetched: { log: CheckpointProposedLog; blobs: Uint8Array[]; timestamp: bigint }[] = [];
-  for (const log of logs) {
-    if (log.checkpointNumber <= chain.tips.checkpointed.checkpoint.number) continue;
-    const [blobs, l1Block] = await Promise.all([l1.getBlobs(log), l1.getBlock(log.l1.blockNumber)]);
-    fetched.push({ log, blobs, timestamp: l1Block.timestamp });
-  }
+  const events = await fetchContractEvents(deps, from, to.number);
+  const settlement = await readL1Settlement(l1, constants, to);
   let added = 0;
-  for (const { log, blobs, timestamp } of fetched) {
-    if (await applyCheckpointLog(deps, log, blobs, timestamp)) added++;
+  for (const event of events) {
+    if (event.kind === 'pruned') await applyL1Prune(deps, event.log);
+    else if (event.blobs && (await applyCheckpointLog(deps, event.log, event.blobs, event.timestamp!))) added++;
   }
-  await chain.update(async (u) => {
-    u.l1Sync = toPosition(to);
-  });
+  await settle(deps, settlement, to);
   return { l1Head: head, syncedTo: toPosition(to), checkpointsAdded: added, caughtUp: to.number === head.number };
+}
+
+/**
+ * The proposals and prunes in `[from, to]` in L1 order, with blobs and block timestamps for the proposals the node
+ * will apply: those above its checkpointed tip as it will stand when their turn comes (a prune lowers it).
+ */
+async function fetchContractEvents(deps: SyncStepDeps, from: bigint, to: bigint): Promise<ContractEvent[]> {
+  const { l1, chain } = deps;
+  const [proposed, pruned] = await Promise.all([l1.getCheckpointProposedLogs(from, to), l1.getChainPrunedLogs(from, to)]);
+  const events: ContractEvent[] = [
+    ...pruned.map((log) => ({ kind: 'pruned' as const, log })),
+    ...proposed.map((log) => ({ kind: 'proposed' as const, log })),
+  ];
+  events.sort((a, b) => l1Order(a.log.l1, b.log.l1));
+  let checkpointed = chain.tips.checkpointed.checkpoint.number;
+  const fetched: ContractEvent[] = [];
+  for (const event of events) {
+    if (event.kind === 'pruned') {
+      checkpointed = Math.min(checkpointed, event.log.provenCheckpointNumber);
+      fetched.push(event);
+    } else if (event.log.checkpointNumber > checkpointed) {
+      const [blobs, l1Block] = await Promise.all([l1.getBlobs(event.log), l1.getBlock(event.log.l1.blockNumber)]);
+      fetched.push({ ...event, blobs, timestamp: l1Block.timestamp });
+      checkpointed = event.log.checkpointNumber;
+    }
+  }
+  return fetched;
+}
+
+function l1Order(a: L1LogPosition, b: L1LogPosition): number {
+  if (a.blockNumber !== b.blockNumber) return a.blockNumber < b.blockNumber ? -1 : 1;
+  return a.logIndex - b.logIndex;
+}
+
+/** L1 pruned its pending chain back to its proven checkpoint: so does the node (unless it already did). */
+async function applyL1Prune(deps: SyncStepDeps, log: ChainPrunedLog): Promise<void> {
+  const pruned = await deps.chain.update(async (u) => {
+    if (u.tips.checkpointed.checkpoint.number <= log.provenCheckpointNumber) return false;
+    if (log.provenCheckpointNumber < u.tips.finalized.checkpoint.number) {
+      throw new NodeError('SYNC_FAILED', `L1 pruned to checkpoint ${log.provenCheckpointNumber}, below the finalized checkpoint ${u.tips.finalized.checkpoint.number}`, {
+        checkpointNumber: log.provenCheckpointNumber,
+      });
+    }
+    await u.pruneTo((await u.checkpointTip(log.provenCheckpointNumber)).block.number, 'epochNotProven');
+    return true;
+  });
+  if (pruned) deps.logger.warn('L1 pruned an unproven epoch; so did the node', { provenCheckpoint: log.provenCheckpointNumber, l1Block: log.l1.blockNumber });
+}
+
+/** Settles the tips against L1 as of `to` and records `to` as synced, in one update. */
+async function settle(deps: SyncStepDeps, settlement: L1Settlement, to: L1BlockRef): Promise<void> {
+  const changes = await deps.chain.update(async (u) => {
+    const made = await settleTips(u, deps.constants, settlement);
+    u.l1Sync = toPosition(to);
+    return made;
+  });
+  for (const change of changes) deps.logger[change.level](change.message, change.fields);
 }
 
 async function lastSyncedBlockWasReorged(l1: L1ReaderPort, last: L1SyncPosition, head: L1BlockRef): Promise<boolean> {

@@ -82,6 +82,37 @@ export class ChainUpdate {
   }
 
   /**
+   * Moves the proven tip to `tip` (tips.ts's rules: forward when L1 accepted an epoch proof, back when an L1 reorg
+   * removed one; never below finalized nor above checkpointed). Does nothing when it is already there.
+   */
+  markProven(tip: { readonly block: BlockRef; readonly checkpoint: CheckpointRef }): void {
+    if (tip.checkpoint.number === this.tips.proven.checkpoint.number && tip.block.hash === this.tips.proven.block.hash) return;
+    this.push({ type: 'chainProven', checkpoint: tip.checkpoint, block: tip.block });
+  }
+
+  /** Moves the finalized tip forward to `tip` (at or below proven); does nothing when it is already there. */
+  markFinalized(tip: { readonly block: BlockRef; readonly checkpoint: CheckpointRef }): void {
+    if (tip.checkpoint.number === this.tips.finalized.checkpoint.number && tip.block.hash === this.tips.finalized.block.hash) return;
+    this.push({ type: 'chainFinalized', checkpoint: tip.checkpoint, block: tip.block });
+  }
+
+  /** The tip that ends at checkpoint `checkpointNumber` (kept, at or below checkpointed): its last block and itself. */
+  async checkpointTip(checkpointNumber: number): Promise<{ block: BlockRef; checkpoint: CheckpointRef }> {
+    assert(checkpointNumber >= 0 && checkpointNumber <= this.tips.checkpointed.checkpoint.number, `checkpoint ${checkpointNumber} is at or below the checkpointed tip`);
+    if (checkpointNumber === 0) {
+      const genesis = await this.getBlock(0);
+      assert(genesis !== undefined, 'genesis is stored');
+      return { block: { number: 0, hash: genesis.hash }, checkpoint: { number: 0, hash: genesis.hash } };
+    }
+    const checkpoint = await this.getCheckpoint(checkpointNumber);
+    assert(checkpoint !== undefined, `checkpoint ${checkpointNumber} below the checkpointed tip is stored`);
+    const last = checkpoint.firstBlockNumber + checkpoint.blockCount - 1;
+    const block = await this.getBlock(last);
+    assert(block !== undefined, `last block ${last} of checkpoint ${checkpointNumber} is stored`);
+    return { block: { number: last, hash: block.hash }, checkpoint: { number: checkpointNumber, hash: checkpoint.hash } };
+  }
+
+  /**
    * Drops every block above `toBlockNumber` (and checkpoints whose blocks go with them), unwinding the world state in
    * the same batch. `worldStateAt` says the world state is already at the target (a forced rollback rebuilt it).
    */

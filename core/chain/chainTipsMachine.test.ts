@@ -75,6 +75,21 @@ describe('chain tips machine', () => {
     expect(actor.getSnapshot().value).toBe('Genesis');
   });
 
+  it('lets proven move back (an L1 reorg removed a proof) but never below finalized; finalized never moves back', () => {
+    const actor = start();
+    actor.send({ type: 'blocksAdded', blocks: [blocks[1]!, blocks[2]!, blocks[3]!] });
+    for (const n of [1, 2, 3]) actor.send({ type: 'chainCheckpointed', checkpoint: checkpointOf(n), block: ref(n) });
+    actor.send({ type: 'chainProven', ...settledAt(3) });
+    actor.send({ type: 'chainFinalized', ...settledAt(1) });
+    actor.send({ type: 'chainProven', ...settledAt(2) });
+    expect(actor.getSnapshot().context.tips.proven).toEqual(settledAt(2));
+    actor.send({ type: 'chainProven', ...settledAt(0) });
+    actor.send({ type: 'chainFinalized', ...settledAt(0) });
+    expect(actor.getSnapshot().context.rejectedCount).toBe(2);
+    expect(actor.getSnapshot().context.tips.proven).toEqual(settledAt(2));
+    expect(actor.getSnapshot().context.tips.finalized).toEqual(settledAt(1));
+  });
+
   it('keeps finalized <= proven <= checkpointed <= proposed for any event sequence', () => {
     const event = fc.oneof(
       fc.integer({ min: 1, max: 6 }).map((n): ChainEvent => ({ type: 'blocksAdded', blocks: [blocks[n]!] })),

@@ -36,19 +36,31 @@ export function chainEventRejection(t: L2Tips, e: ChainEvent): string | undefine
       }
       return e.block.number > t.proposed.number ? `checkpointed block ${e.block.number} is above proposed tip` : undefined;
     case 'chainProven':
-      return e.block.number > t.checkpointed.block.number || e.block.number < t.proven.block.number
-        ? `proven block ${e.block.number} outside [${t.proven.block.number}, ${t.checkpointed.block.number}]`
-        : undefined;
+      // Proven follows L1's proven checkpoint, which an L1 reorg can take back (the proof's block is gone), so it may
+      // move down as well as up; never below finalized, which the node treats as final whatever L1 does.
+      return outsideRange('proven', e, t.finalized, t.checkpointed);
     case 'chainFinalized':
-      return e.block.number > t.proven.block.number || e.block.number < t.finalized.block.number
-        ? `finalized block ${e.block.number} outside [${t.finalized.block.number}, ${t.proven.block.number}]`
-        : undefined;
+      // Finalized only moves forward.
+      return outsideRange('finalized', e, t.finalized, t.proven);
     case 'chainPruned':
       // Only an operator's forced rollback goes below finalized (svcAdmin_rollbackTo with force).
       if (e.toBlock.number < t.finalized.block.number && e.reason !== 'rollback') return `prune to ${e.toBlock.number} below finalized`;
       if (e.toBlock.number > t.proposed.number) return `prune to ${e.toBlock.number} above proposed tip`;
       return e.checkpointed.block.number > e.toBlock.number ? 'checkpointed tip after prune above the pruned-to block' : undefined;
   }
+}
+
+/** Why a tip cannot move to `e`'s block and checkpoint: each must lie within `[low, high]`. */
+function outsideRange(
+  tip: 'proven' | 'finalized',
+  e: { readonly block: BlockRef; readonly checkpoint: CheckpointRef },
+  low: { readonly block: BlockRef; readonly checkpoint: CheckpointRef },
+  high: { readonly block: BlockRef; readonly checkpoint: CheckpointRef },
+): string | undefined {
+  const blockOutside = e.block.number < low.block.number || e.block.number > high.block.number;
+  const checkpointOutside = e.checkpoint.number < low.checkpoint.number || e.checkpoint.number > high.checkpoint.number;
+  if (!blockOutside && !checkpointOutside) return undefined;
+  return `${tip} block ${e.block.number} (checkpoint ${e.checkpoint.number}) outside [${low.block.number}, ${high.block.number}] (checkpoints [${low.checkpoint.number}, ${high.checkpoint.number}])`;
 }
 
 /** The tips after one chain event; asserts the event applies (callers check chainEventRejection first). */
