@@ -24,6 +24,14 @@ export interface SimOptions {
   readonly archiverPollIntervalMs: number;
   readonly sequencerPollIntervalMs: number;
   readonly inclusionDelay: SimL1InclusionDelay;
+  /** Adds a node `prover-1` that runs the prover with its own L1 account (default: no prover, nothing is proven). */
+  readonly proverNode?: boolean;
+  /** Rollup epoch length in slots (default EPOCH_DURATION_SLOTS_DEFAULT). */
+  readonly epochDurationSlots?: number;
+  /** Epochs after an epoch's end within which its proof is accepted (default PROOF_SUBMISSION_EPOCHS_DEFAULT). */
+  readonly proofSubmissionEpochs?: number;
+  /** How far L1's finalized block trails its head (default SIM_L1_FINALITY_LAG_BLOCKS_DEFAULT). */
+  readonly l1FinalityLagBlocks?: number;
 }
 
 export const SIM_SECONDS_DEFAULT = 600;
@@ -62,7 +70,9 @@ export interface SimNodeSummary {
   readonly proposed: number;
   readonly checkpointedBlock: number;
   readonly checkpoint: number;
-  readonly machines: { archiver: string; sequencer: string | undefined; chainTips: string };
+  readonly provenBlock?: number;
+  readonly finalizedBlock?: number;
+  readonly machines: { archiver: string; sequencer: string | undefined; chainTips: string; prover?: string };
 }
 
 export interface SimResult {
@@ -94,6 +104,10 @@ function traceActivity(record: (kind: string, fields: Record<string, unknown>) =
   }
   if (a.kind === 'admin') {
     record('node.admin', { node: name, action: a.action });
+    return;
+  }
+  if (a.kind === 'proof') {
+    record('prover.proof', { node: name, ...a.outcome });
     return;
   }
   const e = a.event;
@@ -138,6 +152,8 @@ interface SimNodeSlot {
   readonly name: string;
   readonly role: 'sequencer' | 'follower';
   readonly publisher: Hex | undefined;
+  /** The L1 account this node submits epoch proofs from; set on the prover node. */
+  readonly proofPublisher?: Hex;
   incarnation: number;
   current: SimNode;
   storage: StoragePort;
@@ -160,6 +176,9 @@ export async function runSimulation(options: SimOptions, io: SimHooks = {}): Pro
     l1ChainId: L1_CHAIN_ID_LOCAL_NETWORK,
     l1StartBlock: 1n,
     inclusionDelay: options.inclusionDelay,
+    ...(options.epochDurationSlots !== undefined ? { epochDuration: options.epochDurationSlots } : {}),
+    ...(options.proofSubmissionEpochs !== undefined ? { proofSubmissionEpochs: options.proofSubmissionEpochs } : {}),
+    ...(options.l1FinalityLagBlocks !== undefined ? { finalityLagBlocks: options.l1FinalityLagBlocks } : {}),
     trace,
   });
   const nodesPrng = root.fork('nodes');
@@ -172,6 +191,7 @@ export async function runSimulation(options: SimOptions, io: SimHooks = {}): Pro
     const clock = createNodeClock(scheduler, { owner: label });
     const link = l1.connect(label);
     const publisher = slot.publisher ? link.createPublisher(slot.publisher) : undefined;
+    const proofPublisher = slot.proofPublisher ? link.createPublisher(slot.proofPublisher) : undefined;
     const ports: NodePorts = {
       clock,
       randomness: createSimRandomness(prng.fork('randomness')),
@@ -179,6 +199,7 @@ export async function runSimulation(options: SimOptions, io: SimHooks = {}): Pro
       storage: slot.storage,
       l1: link.reader,
       ...(publisher ? { l1Publisher: publisher } : {}),
+      ...(proofPublisher ? { l1ProofPublisher: proofPublisher } : {}),
     };
     const node = await createNode(ports, {
       rollupAddress: ROLLUP_ADDRESS,
@@ -194,6 +215,7 @@ export async function runSimulation(options: SimOptions, io: SimHooks = {}): Pro
             },
           }
         : {}),
+      ...(proofPublisher ? { prover: { pollIntervalMs: options.archiverPollIntervalMs } } : {}),
     });
     node.onActivity((activity) => {
       if (clock.isHalted()) return;
@@ -206,11 +228,12 @@ export async function runSimulation(options: SimOptions, io: SimHooks = {}): Pro
   };
 
   const slots: SimNodeSlot[] = [];
-  const names = ['sequencer-0', ...Array.from({ length: options.followerCount }, (_, i) => `follower-${i + 1}`)];
+  const names = ['sequencer-0', ...Array.from({ length: options.followerCount }, (_, i) => `follower-${i + 1}`), ...(options.proverNode ? ['prover-1'] : [])];
   for (const name of names) {
     const role = name.startsWith('sequencer') ? 'sequencer' : 'follower';
     const publisher = role === 'sequencer' ? publisherAddress(nodesPrng.fork(`${name}/publisher`)) : undefined;
-    const base = { name, role, publisher, incarnation: 0, storage: createSimStorage() } as const;
+    const proofPublisher = name.startsWith('prover') ? publisherAddress(nodesPrng.fork(`${name}/proofPublisher`)) : undefined;
+    const base = { name, role, publisher, ...(proofPublisher ? { proofPublisher } : {}), incarnation: 0, storage: createSimStorage() } as const;
     const { node, clock } = await startIncarnation(base);
     slots.push({ ...base, current: node, clock });
   }
@@ -268,6 +291,8 @@ export async function runSimulation(options: SimOptions, io: SimHooks = {}): Pro
       proposed: node.chain.tips.proposed.number,
       checkpointedBlock: node.chain.tips.checkpointed.block.number,
       checkpoint: node.chain.tips.checkpointed.checkpoint.number,
+      provenBlock: node.chain.tips.proven.block.number,
+      finalizedBlock: node.chain.tips.finalized.block.number,
       machines: node.machineStates(),
     })),
     failures,

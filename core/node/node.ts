@@ -19,6 +19,9 @@ import { P2P_PENDING_TX_COUNT_MAX_DEFAULT, P2P_RPC_PRICE_BUMP_PERCENTAGE_DEFAULT
 import { SETUP_ALLOW_LIST_DEFAULTS } from '../../spec/config/allowList.js';
 import type { NodePorts } from '../ports.js';
 import { createSequencerMachine, type SlotOutcome } from '../sequencer/sequencerMachine.js';
+import { createProverActor, type ProverActor } from '../prover/proverActor.js';
+import type { ProverConfig } from '../prover/proverDuties.js';
+import type { ProofOutcome } from '../prover/proverMachine.js';
 import { buildNextBlock, checkInclusion, planSlot, publishCheckpoint, type SequencerConfig } from '../sequencer/sequencerDuties.js';
 import { createGenesis } from '../worldState/genesis.js';
 import { WorldState } from '../worldState/worldState.js';
@@ -35,6 +38,8 @@ export interface NodeConfig {
   readonly txPool?: TxPoolSettings;
   /** Runs a sequencer when set (the ports must then include an L1 publisher). */
   readonly sequencer?: SequencerConfig;
+  /** Runs a prover when set (the ports must then include an L1 proof publisher or an L1 publisher). */
+  readonly prover?: ProverConfig;
 }
 
 /** The part of the configuration a running node takes without a restart. */
@@ -54,6 +59,7 @@ export interface ConfigAdmin {
 export type NodeActivity =
   | { readonly kind: 'chain'; readonly event: ChainEvent }
   | { readonly kind: 'slot'; readonly outcome: SlotOutcome }
+  | { readonly kind: 'proof'; readonly outcome: ProofOutcome }
   | { readonly kind: 'admin'; readonly action: string };
 
 export interface RollupNode {
@@ -70,9 +76,10 @@ export interface RollupNode {
   currentConfig(): NodeConfig;
   onActivity(listener: (activity: NodeActivity) => void): void;
   /** Current state names of the node's machines. */
-  machineStates(): { archiver: string; sequencer: string | undefined; chainTips: string };
+  machineStates(): { archiver: string; sequencer: string | undefined; chainTips: string; prover?: string };
   archiverActor: Actor<ReturnType<typeof createArchiverMachine>>;
   sequencerActor: Actor<ReturnType<typeof createSequencerMachine>> | undefined;
+  proverActor: ProverActor | undefined;
 }
 
 /**
@@ -182,6 +189,17 @@ export async function createNode(ports: NodePorts, initialConfig: NodeConfig, op
     );
   }
 
+  const proverActor = config.prover
+    ? createProverActor({
+        ports,
+        chain,
+        constants,
+        config: () => config.prover!,
+        logger: logger.child({ module: 'prover' }),
+        onProofOutcome: (outcome) => emit({ kind: 'proof', outcome }),
+      })
+    : undefined;
+
   let started = false;
   const updateConfig = (update: NodeConfigUpdate) => {
     if (update.sequencer && !config.sequencer) {
@@ -258,15 +276,18 @@ export async function createNode(ports: NodePorts, initialConfig: NodeConfig, op
     txPool,
     archiverActor,
     sequencerActor,
+    proverActor,
     start() {
       started = true;
       archiverActor.start();
       sequencerActor?.start();
-      logger.info('node started', { rollupVersion: constants.rollupVersion, l1ChainId: constants.l1ChainId, sequencer: sequencerActor !== undefined });
+      proverActor?.start();
+      logger.info('node started', { rollupVersion: constants.rollupVersion, l1ChainId: constants.l1ChainId, sequencer: sequencerActor !== undefined, prover: proverActor !== undefined });
     },
     async stop() {
       started = false;
       sequencerActor?.stop();
+      proverActor?.stop();
       archiverActor.stop();
       // Let a commit in flight finish before the caller closes storage.
       await chain.update(async () => undefined);
@@ -281,6 +302,7 @@ export async function createNode(ports: NodePorts, initialConfig: NodeConfig, op
       return {
         archiver: String(archiverActor.getSnapshot().value),
         sequencer: sequencerActor ? String(sequencerActor.getSnapshot().value) : undefined,
+        ...(proverActor ? { prover: String(proverActor.getSnapshot().value) } : {}),
         chainTips: chain.tipsState,
       };
     },
