@@ -170,3 +170,11 @@ export const SORTED_INDEX_CHUNK_KEYS_MAX = 512;
 export const WORLD_STATE_READ_ATTEMPTS_MAX = 3;
 /** Leaves (or values) one lookup call may ask about. */
 export const WORLD_STATE_LOOKUP_VALUES_MAX = 1_024;
+
+// Prover and finality (core/prover, core/archiver/settlement.ts).
+/** How often the prover looks for an epoch to prove, and for its proof's inclusion. */
+export const PROVER_POLL_INTERVAL_MS_DEFAULT = 1_000;
+/** Local network: epochs of this many slots, so that an epoch is proven and finalized within about two minutes. */
+export const LOCAL_NETWORK_EPOCH_DURATION_SLOTS_DEFAULT = 2;
+/** Local network: anvil's `--slots-in-an-epoch`; its finalized block trails latest by twice this many blocks. */
+export const LOCAL_NETWORK_L1_SLOTS_IN_AN_EPOCH = 1;

@@ -3,8 +3,9 @@ import path from 'node:path';
 import { createPublicClient, http } from 'viem';
 import type { Hex } from '../../spec/chain.js';
 import {
-  EPOCH_DURATION_SLOTS_DEFAULT,
   L1_CHAIN_ID_LOCAL_NETWORK,
+  LOCAL_NETWORK_EPOCH_DURATION_SLOTS_DEFAULT,
+  LOCAL_NETWORK_L1_SLOTS_IN_AN_EPOCH,
   PROOF_SUBMISSION_EPOCHS_DEFAULT,
   ROLLUP_VERSION_LOCAL_NETWORK_DEFAULT,
   SEQ_BLOCK_DURATION_SECONDS_DEFAULT,
@@ -18,11 +19,12 @@ import { configFromSettings, definedValues, type NodeSettings } from './nodeConf
 import { runNode, type RunNodeIo, type RunningNode } from './runNode.js';
 
 /**
- * Anvil's first two well-known development accounts (public test keys, funded on every fresh anvil): the first
- * deploys the contracts, the second publishes checkpoints.
+ * Anvil's first three well-known development accounts (public test keys, funded on every fresh anvil): the first
+ * deploys the contracts, the second publishes checkpoints, the third submits epoch proofs.
  */
 export const LOCAL_DEPLOYER_PRIVATE_KEY: Hex = '0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80';
 export const LOCAL_PUBLISHER_PRIVATE_KEY: Hex = '0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d';
+export const LOCAL_PROVER_PRIVATE_KEY: Hex = '0x5de4111afa1a4b94908f83103eb1f1706367c2e68ca870fc3fb9a804cdab365a';
 
 /** Where the local network keeps its data when no data directory is configured. */
 export const LOCAL_NETWORK_DATA_DIRECTORY_DEFAULT = '.data/local-network';
@@ -38,6 +40,7 @@ export interface LocalNetworkSettings extends Omit<NodeSettings, 'l1RpcUrl' | 'r
 
 export type LocalNetworkOptions = RunNodeIo &
   ({ readonly config: ResolvedConfig } | LocalNetworkSettings) & {
+    /** Rollup epoch length (default LOCAL_NETWORK_EPOCH_DURATION_SLOTS_DEFAULT, short so epochs are proven soon). */
     readonly epochDurationSlots?: number;
   };
 
@@ -54,8 +57,9 @@ function localNetworkConfig(options: LocalNetworkOptions): ResolvedConfig {
 }
 
 /**
- * What the local network supplies itself: its L1, the rollup contract it deployed, the publisher account, and
- * sequencer timing scaled to the slot for the timing options still at their defaults.
+ * What the local network supplies itself: its L1, the rollup contract it deployed, the publisher and prover accounts
+ * (the prover runs in-process), and sequencer timing scaled to the slot for the timing options still at their
+ * defaults.
  */
 function withLocalNetwork(config: ResolvedConfig, l1RpcUrl: string, rollupAddress: Hex, dataDirectory: string): ResolvedConfig {
   const { values, sources } = config;
@@ -68,6 +72,8 @@ function withLocalNetwork(config: ResolvedConfig, l1RpcUrl: string, rollupAddres
       ...(values.dataDirectory === undefined ? { dataDirectory } : {}),
       sequencerEnabled: true,
       sequencerPublisherPrivateKey: LOCAL_PUBLISHER_PRIVATE_KEY,
+      proverNode: true,
+      ...(values.proverPublisherPrivateKey === undefined ? { proverPublisherPrivateKey: LOCAL_PROVER_PRIVATE_KEY } : {}),
       ...(sources.sequencerBlockDurationMs === 'default' ? { sequencerBlockDurationMs: timing.blockDurationMs } : {}),
       ...(sources.sequencerL1PublishingTimeAllowanceInSlotSeconds === 'default'
         ? { sequencerL1PublishingTimeAllowanceInSlotSeconds: timing.l1PublishingTimeAllowanceInSlotSeconds }
@@ -100,14 +106,20 @@ export interface RunningLocalNetwork extends RunningNode {
 }
 
 /**
- * A whole network on this machine: a fresh anvil L1 (12 s blocks), the rollup contract deployed with this node's
- * genesis, and one node running sync and a sequencer.
+ * A whole network on this machine: a fresh anvil L1 (12 s blocks; its finalized block two blocks behind latest), the
+ * rollup contract deployed with this node's genesis and short epochs, and one node running sync, a sequencer and a
+ * prover. With the default 36 s slots, the first epoch is proven about 84 s after genesis and finalized 24 s later.
  */
 export async function runLocalNetwork(options: LocalNetworkOptions): Promise<RunningLocalNetwork> {
   const config = localNetworkConfig(options);
   const { values } = config;
   const dataDirectory = values.dataDirectory ?? LOCAL_NETWORK_DATA_DIRECTORY_DEFAULT;
-  const anvil = await startAnvil({ port: values.localNetworkL1Port, host: '127.0.0.1', chainId: L1_CHAIN_ID_LOCAL_NETWORK });
+  const anvil = await startAnvil({
+    port: values.localNetworkL1Port,
+    host: '127.0.0.1',
+    chainId: L1_CHAIN_ID_LOCAL_NETWORK,
+    slotsInAnEpoch: LOCAL_NETWORK_L1_SLOTS_IN_AN_EPOCH,
+  });
   try {
     const genesis = createGenesis(L1_CHAIN_ID_LOCAL_NETWORK, ROLLUP_VERSION_LOCAL_NETWORK_DEFAULT);
     const { rollupAddress } = await deployRollup({
@@ -115,7 +127,7 @@ export async function runLocalNetwork(options: LocalNetworkOptions): Promise<Run
       deployerPrivateKey: LOCAL_DEPLOYER_PRIVATE_KEY,
       genesisArchive: genesis.block.archive.root,
       slotDuration: values.localNetworkSlotDurationSeconds,
-      epochDuration: options.epochDurationSlots ?? EPOCH_DURATION_SLOTS_DEFAULT,
+      epochDuration: options.epochDurationSlots ?? LOCAL_NETWORK_EPOCH_DURATION_SLOTS_DEFAULT,
       proofSubmissionEpochs: PROOF_SUBMISSION_EPOCHS_DEFAULT,
       rollupVersion: ROLLUP_VERSION_LOCAL_NETWORK_DEFAULT,
     });

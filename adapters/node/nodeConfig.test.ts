@@ -62,7 +62,7 @@ describe('what a node needs to start', () => {
       'the node needs the URL of an L1 JSON-RPC endpoint: set --l1-rpc-urls / ETHEREUM_HOSTS',
       'the node needs the L1 address of the rollup contract: set --rollup-address / ROLLUP_CONTRACT_ADDRESS',
       '--sequencer needs the key of the L1 account it publishes from: set --sequencer.publisherPrivateKey / SEQ_PUBLISHER_PRIVATE_KEY',
-      '--prover-node / SVC_PROVER_NODE: the prover is not part of this node version yet',
+      '--prover-node needs the key of the L1 account it submits proofs from: set --prover.publisherPrivateKey / PROVER_PUBLISHER_PRIVATE_KEY',
     ]);
   });
 
@@ -70,6 +70,16 @@ describe('what a node needs to start', () => {
     const base = { ETHEREUM_HOSTS: 'http://a:8545, http://b:8545', ROLLUP_CONTRACT_ADDRESS: ROLLUP, SEQ_PUBLISHER_PRIVATE_KEY: KEY };
     expect(nodeStartValues(resolveConfig({ env: base }).values)).toEqual({ l1RpcUrl: 'http://a:8545', rollupAddress: ROLLUP });
     expect(nodeStartValues(resolveConfig({ env: { ...base, SEQ_ENABLED: '1' } }).values).sequencerPrivateKey).toBe(KEY);
+  });
+
+  it('runs a prover with --prover-node, from its own key or else the sequencer publisher key', () => {
+    const base = { ETHEREUM_HOSTS: 'http://a:8545', ROLLUP_CONTRACT_ADDRESS: ROLLUP, SVC_PROVER_NODE: 'true' };
+    const proverKey = `0x${'22'.repeat(32)}`;
+    expect(nodeStartValues(resolveConfig({ env: { ...base, SEQ_PUBLISHER_PRIVATE_KEY: KEY } }).values)).toEqual({ l1RpcUrl: 'http://a:8545', rollupAddress: ROLLUP, proverPrivateKey: KEY });
+    expect(nodeStartValues(resolveConfig({ env: { ...base, SEQ_PUBLISHER_PRIVATE_KEY: KEY, PROVER_PUBLISHER_PRIVATE_KEY: proverKey } }).values).proverPrivateKey).toBe(proverKey);
+    const { values } = resolveConfig({ env: { ...base, PROVER_POLLING_INTERVAL_MS: '250' } });
+    expect(coreNodeConfigOf(values, ROLLUP, undefined).prover).toEqual({ pollIntervalMs: 250 });
+    expect(coreNodeConfigOf(resolveConfig({ env: {} }).values, ROLLUP, undefined).prover).toBeUndefined();
   });
 });
 

@@ -21,6 +21,8 @@ export interface NodeStartValues {
   readonly rollupAddress: Hex;
   /** Set when this node runs a sequencer. */
   readonly sequencerPrivateKey?: Hex;
+  /** Set when this node runs a prover: the key it submits epoch proofs from. */
+  readonly proverPrivateKey?: Hex;
 }
 
 const missing = (key: ConfigKey, what: string): ConfigProblem => ({
@@ -38,14 +40,16 @@ export function nodeStartValues(values: ConfigValues): NodeStartValues {
   if (values.sequencerEnabled && values.sequencerPublisherPrivateKey === undefined) {
     problems.push(missing('sequencerPublisherPrivateKey', `${configSchema.sequencerEnabled.flag} needs the key of the L1 account it publishes from`));
   }
-  if (values.proverNode) {
-    problems.push({ kind: 'invalidValue', name: configSchema.proverNode.flag, message: `${optionNames(configSchema.proverNode)}: the prover is not part of this node version yet` });
+  const proverPrivateKey = values.proverNode ? (values.proverPublisherPrivateKey ?? values.sequencerPublisherPrivateKey) : undefined;
+  if (values.proverNode && proverPrivateKey === undefined) {
+    problems.push(missing('proverPublisherPrivateKey', `${configSchema.proverNode.flag} needs the key of the L1 account it submits proofs from`));
   }
   if (problems.length > 0 || l1RpcUrl === undefined || values.rollupAddress === undefined) throw new ConfigError('CONFIG_INVALID', problems);
   return {
     l1RpcUrl,
     rollupAddress: values.rollupAddress,
     ...(values.sequencerEnabled && values.sequencerPublisherPrivateKey !== undefined ? { sequencerPrivateKey: values.sequencerPublisherPrivateKey } : {}),
+    ...(proverPrivateKey !== undefined ? { proverPrivateKey } : {}),
   };
 }
 
@@ -81,6 +85,7 @@ export function coreNodeConfigOf(values: ConfigValues, rollupAddress: Hex, publi
     worldStateHistoricCheckpointCount: values.worldStateHistoricCheckpointCount,
     txPool: txPoolSettingsOf(values),
     ...(publisherAddress !== undefined ? { sequencer: sequencerConfigOf(values, publisherAddress) } : {}),
+    ...(values.proverNode ? { prover: { pollIntervalMs: values.proverPollingIntervalMs } } : {}),
   };
 }
 
@@ -147,6 +152,8 @@ export interface NodeSettings {
   readonly sequencerPrivateKey?: Hex;
   /** Sequencer timing (defaults: 6 s blocks, 24 s kept for L1 inclusion). */
   readonly sequencerTiming?: { readonly blockDurationMs: number; readonly l1PublishingTimeAllowanceInSlotSeconds: number };
+  /** Runs a prover submitting proofs from this key. */
+  readonly proverPrivateKey?: Hex;
 }
 
 /** Values that are set, without the undefined ones (which overrideConfig would read as "back to the default"). */
@@ -171,6 +178,8 @@ export function configFromSettings(settings: Omit<NodeSettings, 'l1RpcUrl' | 'ro
     sequencerPublisherPrivateKey: settings.sequencerPrivateKey,
     sequencerBlockDurationMs: settings.sequencerTiming?.blockDurationMs,
     sequencerL1PublishingTimeAllowanceInSlotSeconds: settings.sequencerTiming?.l1PublishingTimeAllowanceInSlotSeconds,
+    proverNode: settings.proverPrivateKey !== undefined ? true : undefined,
+    proverPublisherPrivateKey: settings.proverPrivateKey,
   });
   return overrideConfig(resolveConfig({ env: {} }), { ...values, ...extra }, 'programmatic');
 }

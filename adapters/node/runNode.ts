@@ -63,6 +63,11 @@ export async function runNode(options: RunNodeOptions): Promise<RunningNode> {
   const l1Publisher = start.sequencerPrivateKey
     ? createViemL1Publisher({ l1RpcUrl: start.l1RpcUrl, rollupAddress: start.rollupAddress, publisherPrivateKey: start.sequencerPrivateKey })
     : undefined;
+  // A prover with the sequencer's key shares its publisher (one nonce sequence); with its own key it gets its own.
+  const l1ProofPublisher =
+    start.proverPrivateKey !== undefined && start.proverPrivateKey !== start.sequencerPrivateKey
+      ? createViemL1Publisher({ l1RpcUrl: start.l1RpcUrl, rollupAddress: start.rollupAddress, publisherPrivateKey: start.proverPrivateKey })
+      : undefined;
   const storage = await openStorage(values.dataDirectory);
   const ports: NodePorts = {
     clock: createSystemClock(),
@@ -72,6 +77,7 @@ export async function runNode(options: RunNodeOptions): Promise<RunningNode> {
     l1,
     snapshots: createLevelSnapshots(),
     ...(l1Publisher ? { l1Publisher } : {}),
+    ...(l1ProofPublisher ? { l1ProofPublisher } : {}),
   };
   let node: RollupNode | undefined;
   const configAdmin = createConfigAdmin(config, (change, next) => {

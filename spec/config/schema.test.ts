@@ -58,7 +58,7 @@ describe('configuration schema', () => {
 
   it('keeps secrets local, without defaults, and read only at startup', () => {
     const secrets = configOptions.filter((o) => o.secret).map((o) => o.key);
-    expect(secrets).toEqual(['adminApiKeyHash', 'sequencerPublisherPrivateKey', 'validatorHaDatabaseUrl']);
+    expect(secrets).toEqual(['adminApiKeyHash', 'sequencerPublisherPrivateKey', 'validatorHaDatabaseUrl', 'proverPublisherPrivateKey']);
     for (const key of secrets) {
       const option = configSchema[key];
       expect([option.scope, option.default, option.mutability]).toEqual(['local', undefined, 'restart']);

@@ -25,6 +25,7 @@ import {
   L1_SLOT_DURATION_SECONDS,
   L2_SLOT_DURATION_SECONDS_DEFAULT,
   PUBLIC_BODY_BYTES_MAX,
+  PROVER_POLL_INTERVAL_MS_DEFAULT,
   PUBLIC_PORT_DEFAULT,
   RPC_REQUEST_TIMEOUT_MS_DEFAULT,
   SEQ_BLOCK_DURATION_SECONDS_DEFAULT,
@@ -245,7 +246,9 @@ export const configSchema = {
   botMinFeePadding: defaulted({ flag: '--bot.minFeePadding', valueName: 'padding', env: 'BOT_MIN_FEE_PADDING', kind: decimalKind(100, true), mutability: 'runtime', scope: 'local', group: 'bot', description: 'the bot offers min fee * (1 + padding) so its txs survive fee increases' }, BOT_MIN_FEE_PADDING_DEFAULT),
 
   // Prover
-  proverNode: defaulted({ flag: '--prover-node', env: 'SVC_PROVER_NODE', kind: booleanKind, mutability: 'restart', scope: 'local', group: 'prover', description: 'run the prover as a subsystem of this node (not part of this node version yet: refused)' }, false),
+  proverNode: defaulted({ flag: '--prover-node', env: 'SVC_PROVER_NODE', kind: booleanKind, mutability: 'restart', scope: 'local', group: 'prover', description: 'run the prover as a subsystem of this node: it proves each complete epoch and submits the proof to L1' }, false),
+  proverPublisherPrivateKey: optional({ flag: '--prover.publisherPrivateKey', valueName: 'key', env: 'PROVER_PUBLISHER_PRIVATE_KEY', kind: privateKey, secret: true, mutability: 'restart', scope: 'local', group: 'prover', description: 'key of the funded L1 account the prover submits epoch proofs from (default: the sequencer publisher key)' }),
+  proverPollingIntervalMs: defaulted({ flag: '--prover.pollingIntervalMs', valueName: 'ms', env: 'PROVER_POLLING_INTERVAL_MS', kind: integerKind(1, 60 * MS_PER_SECOND), mutability: 'restart', scope: 'local', group: 'prover', description: 'time between two checks by the prover for an epoch to prove or for its proof on L1' }, PROVER_POLL_INTERVAL_MS_DEFAULT),
 
   // Local network (svc start --local-network)
   localNetworkL1Port: defaulted({ flag: '--l1-port', valueName: 'port', env: 'LOCAL_NETWORK_L1_PORT', kind: port, mutability: 'restart', scope: 'local', group: 'localNetwork', description: 'port of the local L1 (anvil)' }, LOCAL_NETWORK_L1_PORT_DEFAULT),
