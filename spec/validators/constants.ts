@@ -1,0 +1,74 @@
+/**
+ * Validator constants: BLS sizes, the committee draw, the attestation pool's bounds, slashing rounds, validator
+ * statistics and the keystore. They sit here beside the validator encodings (spec/validators/) rather than in
+ * spec/constants.ts so that the validator subsystem is one reviewable unit; names carry their unit last.
+ */
+import { BLOCKS_PER_CHECKPOINT_MAX, TXS_PER_BLOCK_MAX } from '../constants.js';
+
+// BLS12-381, min-pk: public keys in G1, signatures in G2 (the layout @chainsafe/blst hard-wires, as Ethereum does).
+/** A compressed public key (G1 point). */
+export const BLS_PUBLIC_KEY_BYTES = 48;
+/** A compressed signature (G2 point); spec/wire/scalars.ts `blsSignature` has this size. */
+export const BLS_SIGNATURE_BYTES = 96;
+/** A secret key: a scalar below the BLS12-381 group order, big-endian. */
+export const BLS_SECRET_KEY_BYTES = 32;
+
+// Committees (core/validators/committee.ts).
+/** Members drawn for an epoch's committee; the whole validator set when it is smaller. */
+export const COMMITTEE_SIZE = 48;
+/**
+ * Validators the L1 set may hold for a draw. The draw costs O(COMMITTEE_SIZE) whatever the set's size, but the set is
+ * copied and its keys parsed, so it is bounded; it also keeps a validator index within 4 bytes of the encodings.
+ */
+export const VALIDATOR_SET_SIZE_MAX = 1_000_000;
+/**
+ * How many epochs back the committee seed's chain value is read: epoch e's seed uses the archive root L1 held at
+ * the start of epoch e - COMMITTEE_SEED_LAG_EPOCHS (core/validators/committee.ts explains the choice). It must exceed
+ * `proofSubmissionEpochs` (default 1) so that the value can no longer be pruned once epoch e - 1 starts.
+ */
+export const COMMITTEE_SEED_LAG_EPOCHS = 2;
+/**
+ * Draws one uniform index may take before the sampler gives up. Each draw is rejected with probability below
+ * bound / 2^248, so reaching this is impossible in practice; it is an assertion, never an expected failure.
+ */
+export const UNIFORM_DRAW_ATTEMPTS_MAX = 64;
+
+// Attestation pool (core/validators/attestationPool.ts).
+/** Slots the pool keeps: the current slot and the ones before it; older entries are dropped. */
+export const ATTESTATION_POOL_SLOTS_KEPT = 64;
+/** How far past the pool's current slot an entry may be (gossip for the next slot arrives early). */
+export const ATTESTATION_POOL_FUTURE_SLOTS_MAX = 1;
+/**
+ * Distinct payloads kept per signer and per duty in one slot: the first, and the first conflicting one as evidence.
+ * Later conflicting payloads add nothing and are dropped, which bounds every per-slot list below.
+ */
+export const ATTESTATION_POOL_PAYLOADS_PER_SIGNER_MAX = 2;
+/** Checkpoint proposals one slot may hold (one proposer, at most two payloads). */
+export const CHECKPOINT_PROPOSALS_PER_SLOT_MAX = ATTESTATION_POOL_PAYLOADS_PER_SIGNER_MAX;
+/** Block proposals one slot may hold (one proposer, every block position, at most two payloads each). */
+export const BLOCK_PROPOSALS_PER_SLOT_MAX = ATTESTATION_POOL_PAYLOADS_PER_SIGNER_MAX * BLOCKS_PER_CHECKPOINT_MAX;
+/** Checkpoint attestations one slot may hold (each committee member, at most two payloads). */
+export const CHECKPOINT_ATTESTATIONS_PER_SLOT_MAX = ATTESTATION_POOL_PAYLOADS_PER_SIGNER_MAX * COMMITTEE_SIZE;
+/** Tx hashes one block proposal may list. */
+export const BLOCK_PROPOSAL_TX_HASHES_MAX = TXS_PER_BLOCK_MAX;
+
+// Slashing (offenses recorded by the attestation pool).
+/** Slots in one slashing round: round r covers slots [r * SLASH_ROUND_SLOTS, (r + 1) * SLASH_ROUND_SLOTS). */
+export const SLASH_ROUND_SLOTS = 128;
+/** Offenses the node keeps (the oldest go first); svcAdmin_getSlashOffenses('all') answers at most this many. */
+export const SLASH_OFFENSES_KEPT_MAX = 4_096;
+/** Penalty of a duplicate proposal and of a duplicate attestation, in the staking asset's smallest unit. */
+export const DUPLICATE_PROPOSAL_PENALTY = 0n;
+export const DUPLICATE_ATTESTATION_PENALTY = 0n;
+
+// Validator statistics (core/validators/stats.ts).
+/** Slots of duties the statistics keep and count over (svc_getValidatorsStats `slotWindow`): about 10 h at 36 s. */
+export const VALIDATOR_STATS_SLOT_WINDOW = 1_024;
+
+// Keystore (core/validators/keystore.ts).
+/** The keystore file format this node reads. */
+export const KEYSTORE_SCHEMA_VERSION = 1;
+/** Validators one keystore may list. */
+export const KEYSTORE_VALIDATORS_MAX = 1_024;
+/** Bytes of keystore file the adapter reads at most; a larger file is refused before parsing. */
+export const KEYSTORE_FILE_BYTES_MAX = 1024 * 1024;
