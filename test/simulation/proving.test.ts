@@ -1,7 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import type { BlockRef, ChainPruneReason } from '../../spec/chain.js';
-import type { NodeActivity } from '../../core/node/node.js';
+import type { BlockRef, ChainPruneReason, Hex } from '../../spec/chain.js';
+import { createNode, type NodeActivity, type RollupNode } from '../../core/node/node.js';
+import { createPrng, createSimRandomness } from '../../sim/prng.js';
 import { drawOptions, runSimulation, type SimOptions, type SimWorld } from '../../sim/runSimulation.js';
+import { createNodeClock } from '../../sim/simClock.js';
+import type { SimL1Link } from '../../sim/simL1.js';
+import { createSimLogger } from '../../sim/simLogger.js';
+import { createSimStorage } from '../../sim/simStorage.js';
+import { createTrace } from '../../sim/trace.js';
 
 /**
  * Proofs and finality on a simulated network: a sequencer, a follower and a prover node, 24 s slots, epochs of four
@@ -132,5 +138,65 @@ describe('proofs and finality on a simulated network', () => {
       expect(proven.at(-1)!, node).toBeGreaterThan(0);
     }
     expect(seen.proofs.filter((p) => p.kind === 'included' && p.success).length).toBeGreaterThanOrEqual(2);
+  });
+
+  it('a follower whose L1 reads fail or lag never prunes early: it prunes only once the L1 it can read says so', async () => {
+    const WINDOW_CLOSES_MS = 192_000; // epoch 0's window: epoch 1 (96 s to 192 s)
+    const FAILING_UNTIL_MS = 300_000;
+    const STALE_BLOCKS = 6;
+    let world: SimWorld | undefined;
+    const extra: { name: string; node: RollupNode; link: SimL1Link; prunes: { atMs: number; reason: ChainPruneReason }[] }[] = [];
+    /** A follower of our own on its own L1 link, so the test can set the link's faults. */
+    const addFollower = async (w: SimWorld, name: string) => {
+      const link = w.l1.connect(name);
+      const trace = createTrace({ now: () => w.scheduler.now(), keepLast: 0 });
+      const node = await createNode(
+        {
+          clock: createNodeClock(w.scheduler, { owner: name }),
+          randomness: createSimRandomness(createPrng(7n).fork(name)),
+          logger: createSimLogger({ trace }),
+          storage: createSimStorage(),
+          l1: link.reader,
+        },
+        { rollupAddress: `0x${'00'.repeat(19)}01` as Hex, archiverPollIntervalMs: 1_000 },
+      );
+      const entry = { name, node, link, prunes: [] as { atMs: number; reason: ChainPruneReason }[] };
+      node.onActivity((a) => {
+        if (a.kind === 'chain' && a.event.type === 'chainPruned') entry.prunes.push({ atMs: w.scheduler.now() - startMs, reason: a.event.reason });
+      });
+      extra.push(entry);
+      node.start();
+      return entry;
+    };
+    let startMs = 0;
+    const result = await runSimulation(provingOptions(24n, 420), {
+      scenario: (w) => {
+        world = w;
+        startMs = w.scheduler.now();
+        w.at(0, () => w.node('prover-1').proverActor!.send({ type: 'prover.pause' }));
+        w.at(0, async () => {
+          (await addFollower(w, 'stale-1')).link.setStale(STALE_BLOCKS);
+          await addFollower(w, 'failing-1');
+        });
+        w.at(150_000, () => extra.find((e) => e.name === 'failing-1')!.link.setRpcFailureRate(1));
+        w.at(FAILING_UNTIL_MS, () => extra.find((e) => e.name === 'failing-1')!.link.setRpcFailureRate(0));
+      },
+    });
+    expect(result.failures).toEqual([]);
+    const checker = world!.l1.connect('checker').reader;
+    expect(world!.l1.checkpointCount()).toBeGreaterThan(0);
+    for (const { name, node, prunes } of extra) {
+      const epochPrunes = prunes.filter((p) => p.reason === 'epochNotProven');
+      expect(epochPrunes.length, name).toBeGreaterThanOrEqual(1);
+      const earliest = name === 'failing-1' ? FAILING_UNTIL_MS : WINDOW_CLOSES_MS + STALE_BLOCKS * 12_000;
+      expect(epochPrunes[0]!.atMs, name).toBeGreaterThanOrEqual(earliest);
+      // It holds exactly the checkpoints L1 held at the L1 block it last synced (a stale follower may be a prune behind).
+      const syncedTo = node.chain.l1Sync!.blockNumber;
+      expect(node.chain.tips.checkpointed.checkpoint.number, name).toBe(await checker.getCheckpointCount(syncedTo));
+      for (let n = 1; n <= node.chain.tips.checkpointed.checkpoint.number; n++) {
+        expect((await node.chain.store.getCheckpoint(n))?.archiveRoot, `${name} checkpoint ${n}`).toBe(await checker.getArchiveAt(n, syncedTo));
+      }
+      await node.stop();
+    }
   });
 });
