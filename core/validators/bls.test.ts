@@ -1,0 +1,137 @@
+import { describe, expect, it } from 'vitest';
+import type { Hex } from '../../spec/chain.js';
+import { checkpointProposalPayloadHash, signingMessage } from '../../spec/validators/signingPayloads.js';
+import { testAddress, testPayload, testSecretKey } from '../../test/validators/validatorFixtures.js';
+import {
+  aggregateBlsSignatures,
+  BlsError,
+  BlsSecretKey,
+  isValidBlsPublicKey,
+  signCheckpointAttestation,
+  signCheckpointProposal,
+  signProofOfPossession,
+  verifyPayloadSignature,
+  verifyProofOfPossession,
+  verifyAggregateSignature,
+  verifySameMessageSignatures,
+  verifySignature,
+} from './bls.js';
+
+const payload = testPayload(10);
+const payloadHash = checkpointProposalPayloadHash(payload);
+
+describe('keys', () => {
+  it('are min-pk: 48-byte public keys, 96-byte signatures', () => {
+    const key = testSecretKey(0);
+    expect(key.publicKey).toMatch(/^0x[0-9a-f]{96}$/);
+    expect(key.sign(new Uint8Array(32))).toMatch(/^0x[0-9a-f]{192}$/);
+  });
+
+  it('round-trip through their bytes and sign deterministically', () => {
+    const key = testSecretKey(1);
+    const again = BlsSecretKey.fromBytes(key.exportBytes());
+    expect(again.publicKey).toBe(key.publicKey);
+    expect(again.sign(new Uint8Array(32).fill(1))).toBe(key.sign(new Uint8Array(32).fill(1)));
+  });
+
+  it('refuse zero, a value above the group order, and a wrong size with a stable code', () => {
+    for (const bytes of [new Uint8Array(32), new Uint8Array(32).fill(0xff), new Uint8Array(31)]) {
+      expect(() => BlsSecretKey.fromBytes(bytes)).toThrow(BlsError);
+      try {
+        BlsSecretKey.fromBytes(bytes);
+      } catch (error) {
+        expect((error as BlsError).code).toBe('BLS_SECRET_KEY_INVALID');
+      }
+    }
+  });
+
+  it('never print or serialise the secret', () => {
+    const key = testSecretKey(2);
+    const secretHex = Buffer.from(key.exportBytes()).toString('hex');
+    expect(JSON.stringify({ key })).not.toContain(secretHex);
+    expect(String(key)).not.toContain(secretHex);
+    expect(JSON.stringify({ key })).toContain('redacted');
+  });
+
+  it('public keys are checked: infinity and garbage are not keys', () => {
+    expect(isValidBlsPublicKey(testSecretKey(0).publicKey)).toBe(true);
+    expect(isValidBlsPublicKey(`0xc0${'00'.repeat(47)}`)).toBe(false);
+    expect(isValidBlsPublicKey(`0x${'12'.repeat(48)}`)).toBe(false);
+    expect(isValidBlsPublicKey('0x1234')).toBe(false);
+  });
+});
+
+describe('payload signatures', () => {
+  it('verify for the signer and role they were made for, and for nothing else', () => {
+    const key = testSecretKey(3);
+    const attestation = signCheckpointAttestation(key, payload);
+    expect(attestation.payloadHash).toBe(payloadHash);
+    expect(verifyPayloadSignature('attester', payloadHash, key.publicKey, attestation.signature)).toBe(true);
+    expect(verifyPayloadSignature('proposer', payloadHash, key.publicKey, attestation.signature)).toBe(false);
+    expect(verifyPayloadSignature('attester', payloadHash, testSecretKey(4).publicKey, attestation.signature)).toBe(false);
+    expect(verifyPayloadSignature('attester', checkpointProposalPayloadHash(testPayload(11)), key.publicKey, attestation.signature)).toBe(false);
+    const proposal = signCheckpointProposal(key, payload);
+    expect(proposal.signature).not.toBe(attestation.signature);
+    expect(verifyPayloadSignature('proposer', payloadHash, key.publicKey, proposal.signature)).toBe(true);
+  });
+
+  it('a payload of another rollup does not verify here', () => {
+    const key = testSecretKey(3);
+    const other = testPayload(10, 0, { l1ChainId: 31337, rollupVersion: 2 });
+    const { signature } = signCheckpointAttestation(key, other);
+    expect(verifyPayloadSignature('attester', payloadHash, key.publicKey, signature)).toBe(false);
+  });
+
+  it('malformed input verifies as false instead of throwing', () => {
+    const key = testSecretKey(3);
+    const message = signingMessage('attester', payloadHash);
+    expect(verifySignature(message, key.publicKey, '0x00')).toBe(false);
+    expect(verifySignature(message, key.publicKey, `0x${'00'.repeat(96)}`)).toBe(false);
+    expect(verifySignature(message, `0x${'00'.repeat(48)}`, key.sign(message))).toBe(false);
+    expect(verifySignature(message, 'nothex' as Hex, key.sign(message))).toBe(false);
+  });
+});
+
+describe('proof of possession', () => {
+  it('binds the key to the address registering it', () => {
+    const key = testSecretKey(5);
+    const proof = signProofOfPossession(key, testAddress(5));
+    expect(verifyProofOfPossession(testAddress(5), key.publicKey, proof)).toBe(true);
+    expect(verifyProofOfPossession(testAddress(6), key.publicKey, proof)).toBe(false);
+    expect(verifyProofOfPossession(testAddress(5), testSecretKey(6).publicKey, proof)).toBe(false);
+  });
+});
+
+describe('signature lists of one message', () => {
+  const message = signingMessage('attester', payloadHash);
+  const keys = [0, 1, 2, 3].map(testSecretKey);
+  const publicKeys = keys.map((k) => k.publicKey);
+  const signatures = keys.map((k) => k.sign(message));
+
+  it('aggregate: verifies for exactly the keys that signed', () => {
+    const aggregate = aggregateBlsSignatures(signatures)!;
+    expect(verifyAggregateSignature(message, publicKeys, aggregate)).toBe(true);
+    expect(verifyAggregateSignature(message, publicKeys.slice(1), aggregate)).toBe(false);
+    expect(verifyAggregateSignature(new Uint8Array(32), publicKeys, aggregate)).toBe(false);
+    expect(verifyAggregateSignature(message, [], aggregate)).toBe(false);
+    expect(aggregateBlsSignatures([signatures[0]!, '0x00'])).toBeUndefined();
+  });
+
+  it('accepts the signatures of all keys, and an empty list', () => {
+    expect(verifySameMessageSignatures(message, publicKeys, signatures)).toEqual({ valid: true });
+    expect(verifySameMessageSignatures(message, [], [])).toEqual({ valid: true });
+  });
+
+  it('names the first bad entry and why', () => {
+    // Swapped entries keep the aggregate valid; checked one by one they are caught.
+    const swapped = [signatures[0]!, signatures[2]!, signatures[1]!, signatures[3]!];
+    expect(verifyAggregateSignature(message, publicKeys, aggregateBlsSignatures(swapped)!)).toBe(true);
+    expect(verifySameMessageSignatures(message, publicKeys, swapped)).toEqual({ valid: false, index: 1, problem: 'verificationFailed' });
+    const otherMessage = [...signatures.slice(0, 3), keys[3]!.sign(new Uint8Array(32))];
+    expect(verifySameMessageSignatures(message, publicKeys, otherMessage)).toEqual({ valid: false, index: 3, problem: 'verificationFailed' });
+    const malformed = [signatures[0]!, `0x${'00'.repeat(96)}` as Hex, ...signatures.slice(2)];
+    expect(verifySameMessageSignatures(message, publicKeys, malformed)).toEqual({ valid: false, index: 1, problem: 'malformedSignature' });
+    const badKey = [...publicKeys.slice(0, 2), `0x${'00'.repeat(48)}` as Hex, publicKeys[3]!];
+    expect(verifySameMessageSignatures(message, badKey, signatures)).toEqual({ valid: false, index: 2, problem: 'invalidPublicKey' });
+  });
+});
