@@ -84,27 +84,27 @@ const ENTRIES_MAX = VALIDATOR_STATS_SLOT_WINDOW * (1 + COMMITTEE_SIZE);
 export class ValidatorStatsHistory {
   /** Duty entries of the kept slots, in slot order. */
   private entries: DutyEntry[] = [];
-  private lastSlot: number | undefined;
-  private firstSlot: number | undefined;
+  /** The kept slots (recorded, within the window of the last), in order, duties or not. */
+  private slots: number[] = [];
 
   get lastProcessedSlot(): number | undefined {
-    return this.lastSlot;
+    return this.slots.at(-1);
   }
 
   /** Records a finished slot; a slot at or before the last recorded one is ignored (false). */
   record(record: SlotRecord): boolean {
     assert(Number.isSafeInteger(record.slot) && record.slot >= 0, 'a slot is a non-negative safe integer');
     assert(record.committee.length <= COMMITTEE_SIZE, `a committee has at most ${COMMITTEE_SIZE} members`);
-    if (this.lastSlot !== undefined && record.slot <= this.lastSlot) return false;
-    this.lastSlot = record.slot;
-    this.firstSlot ??= record.slot;
+    const last = this.slots.at(-1);
+    if (last !== undefined && record.slot <= last) return false;
+    this.slots.push(record.slot);
     this.entries.push(...dutiesOf(record));
     const oldestKept = record.slot - VALIDATOR_STATS_SLOT_WINDOW + 1;
-    if (this.firstSlot < oldestKept) {
+    if (this.slots[0]! < oldestKept) {
+      this.slots = this.slots.filter((slot) => slot >= oldestKept);
       this.entries = this.entries.filter((e) => e.slot >= oldestKept);
-      this.firstSlot = this.entries[0]?.slot ?? record.slot;
     }
-    assert(this.entries.length <= ENTRIES_MAX, 'the history stays within its slot window');
+    assert(this.slots.length <= VALIDATOR_STATS_SLOT_WINDOW && this.entries.length <= ENTRIES_MAX, 'the history stays within its slot window');
     return true;
   }
 
@@ -117,7 +117,7 @@ export class ValidatorStatsHistory {
       else list.push(entry);
     }
     const validators = [...byAddress.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([address, list]) => countDuties(address, list));
-    return { slotWindow: VALIDATOR_STATS_SLOT_WINDOW, initialSlot: this.firstSlot ?? null, lastProcessedSlot: this.lastSlot ?? null, validators };
+    return { slotWindow: VALIDATOR_STATS_SLOT_WINDOW, initialSlot: this.slots[0] ?? null, lastProcessedSlot: this.slots.at(-1) ?? null, validators };
   }
 
   /**
@@ -125,8 +125,9 @@ export class ValidatorStatsHistory {
    * recorded slot). Undefined when the validator had no duty in the kept history; INVALID_PARAMS when fromSlot > toSlot.
    */
   validatorStats(address: Hex, fromSlot?: number, toSlot?: number): SingleValidatorStatsValue | undefined {
-    if (this.lastSlot === undefined) return undefined;
-    const to = toSlot ?? this.lastSlot;
+    const last = this.slots.at(-1);
+    if (last === undefined) return undefined;
+    const to = toSlot ?? last;
     const from = fromSlot ?? Math.max(0, to - VALIDATOR_STATS_SLOT_WINDOW + 1);
     if (from > to) throw new NodeError('INVALID_PARAMS', `fromSlot ${from} is after toSlot ${to}`, { fromSlot: from, toSlot: to });
     const wanted = address.toLowerCase() as Hex;
