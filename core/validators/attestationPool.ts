@@ -174,31 +174,29 @@ export class AttestationPool {
     return Math.max(0, this.current - ATTESTATION_POOL_SLOTS_KEPT + 1);
   }
 
-  /** Why an entry may not enter the pool, before its signature is checked; undefined when it may. */
-  private admissionProblem(entry: SignedEntry, rule: EntryRule): PoolRejection | undefined {
+  /** The signer's public key if the entry may enter the pool (signature not yet checked), else why not. */
+  private signerKey(entry: SignedEntry, rule: EntryRule): { readonly publicKey: Hex } | { readonly problem: PoolRejection } {
     const { payload } = entry;
-    if (payload.l1ChainId !== this.options.chain.l1ChainId || payload.rollupVersion !== this.options.chain.rollupVersion) return 'wrongChain';
-    if (payload.slot < this.oldestSlotKept()) return 'slotTooOld';
-    if (payload.slot > this.current + ATTESTATION_POOL_FUTURE_SLOTS_MAX) return 'slotTooFarAhead';
+    if (payload.l1ChainId !== this.options.chain.l1ChainId || payload.rollupVersion !== this.options.chain.rollupVersion) return { problem: 'wrongChain' };
+    if (payload.slot < this.oldestSlotKept()) return { problem: 'slotTooOld' };
+    if (payload.slot > this.current + ATTESTATION_POOL_FUTURE_SLOTS_MAX) return { problem: 'slotTooFarAhead' };
     const duties = this.options.dutiesForSlot(payload.slot);
-    if (duties === undefined) return 'dutiesUnknown';
-    if (rule.role === 'proposer' && (duties.proposer === undefined || duties.proposer.address !== entry.signer)) return 'notProposer';
-    if (rule.role === 'attester' && committeeMemberOf(duties.committee, entry.signer) === undefined) return 'notCommitteeMember';
-    return undefined;
+    if (duties === undefined) return { problem: 'dutiesUnknown' };
+    const member = committeeMemberOf(duties.committee, entry.signer);
+    if (rule.role === 'proposer' && (duties.proposer === undefined || duties.proposer.address !== entry.signer)) return { problem: 'notProposer' };
+    if (member === undefined) return { problem: 'notCommitteeMember' };
+    return { publicKey: member.blsPublicKey };
   }
 
   private add(entry: SignedEntry): PoolAddOutcome {
     const rule = RULES[entry.kind];
-    const problem = this.admissionProblem(entry, rule);
-    if (problem !== undefined) return { kind: 'rejected', reason: problem };
+    const signer = this.signerKey(entry, rule);
+    if ('problem' in signer) return { kind: 'rejected', reason: signer.problem };
     const held = this.slots.get(entry.payload.slot)?.[rule.list] ?? [];
     const sameDuty = held.filter((e) => rule.dutyKey(e) === rule.dutyKey(entry));
     if (sameDuty.some((e) => e.payloadHash === entry.payloadHash)) return { kind: 'known', payloadHash: entry.payloadHash };
     if (sameDuty.length >= ATTESTATION_POOL_PAYLOADS_PER_SIGNER_MAX) return { kind: 'rejected', reason: 'equivocationAlreadyRecorded' };
-    const duties = this.options.dutiesForSlot(entry.payload.slot)!;
-    const publicKey = committeeMemberOf(duties.committee, entry.signer)?.blsPublicKey;
-    assert(publicKey !== undefined, 'an admitted signer is a committee member');
-    if (!verifyPayloadSignature(rule.role, entry.payloadHash, publicKey, entry.signature)) return { kind: 'rejected', reason: 'badSignature' };
+    if (!verifyPayloadSignature(rule.role, entry.payloadHash, signer.publicKey, entry.signature)) return { kind: 'rejected', reason: 'badSignature' };
     this.store(entry, rule);
     const first = sameDuty[0];
     if (first === undefined) return { kind: 'added', payloadHash: entry.payloadHash };

@@ -19,7 +19,7 @@
  * hash stream. Quorum: floor(2n / 3) + 1 of a committee of n (PROTOCOL.md, Chain: "2/3 of the committee, plus one").
  */
 import type { Hex } from '../../spec/chain.js';
-import { bytesToBigint, hexToBytes } from '../../spec/codec/bytes.js';
+import { bytesToBigint } from '../../spec/codec/bytes.js';
 import { hashToFieldBytes } from '../../spec/hash.js';
 import {
   COMMITTEE_SEED_LAG_EPOCHS,
@@ -126,7 +126,6 @@ function drawSeats(setSize: number, seatCount: number, seed: Hex): number[] {
 /** The committee of `epoch` drawn from the L1 validator set (in L1's order) with the epoch's seed source. */
 export function drawCommittee(validators: readonly Validator[], epoch: number, seedSource: Hex): EpochCommittee {
   assertDistinctValidators(validators);
-  hexToBytes(seedSource, 32);
   const seed = epochSeed(epoch, seedSource);
   const seatCount = Math.min(COMMITTEE_SIZE, validators.length);
   const members = drawSeats(validators.length, seatCount, seed).map((validatorIndex, committeeIndex): CommitteeMember => {

@@ -13,7 +13,8 @@ import type { Hex } from '../../spec/chain.js';
 import type { CommitteeAttestation } from '../../spec/validators/checkpointAttestations.js';
 import { checkpointProposalPayloadHash, signingMessage, type CheckpointProposalPayload } from '../../spec/validators/signingPayloads.js';
 import { verifySameMessageSignatures, type SignatureListProblem } from './bls.js';
-import type { EpochCommittee } from './committee.js';
+import { epochOfSlot, type EpochCommittee } from './committee.js';
+import { assert } from '../assert.js';
 
 export type QuorumFailure =
   /** An entry names a seat the committee does not have. */
@@ -48,10 +49,16 @@ function findMembershipFailure(committee: EpochCommittee, attestations: readonly
 }
 
 /**
- * Decides whether `attestations` attest `payload` with the quorum of `committee`, the committee of the payload's
- * epoch (the caller draws it for `payload.slot`).
+ * Decides whether `attestations` attest `payload` with the quorum of `committee`, which must be the committee of the
+ * payload slot's epoch (an assertion: the caller draws it for `payload.slot`).
  */
-export function checkQuorum(committee: EpochCommittee, payload: CheckpointProposalPayload, attestations: readonly CommitteeAttestation[]): QuorumVerdict {
+export function checkQuorum(
+  committee: EpochCommittee,
+  payload: CheckpointProposalPayload,
+  attestations: readonly CommitteeAttestation[],
+  epochDurationSlots: number,
+): QuorumVerdict {
+  assert(epochOfSlot(payload.slot, epochDurationSlots) === committee.epoch, "the committee is the payload epoch's");
   const payloadHash = checkpointProposalPayloadHash(payload);
   const membership = findMembershipFailure(committee, attestations);
   if (membership !== undefined) return { valid: false, payloadHash, failure: membership };

@@ -17,8 +17,8 @@ export const BLS_SECRET_KEY_BYTES = 32;
 /** Members drawn for an epoch's committee; the whole validator set when it is smaller. */
 export const COMMITTEE_SIZE = 48;
 /**
- * Validators the L1 set may hold for a draw. The draw costs O(COMMITTEE_SIZE) whatever the set's size, but the set is
- * copied and its keys parsed, so it is bounded; it also keeps a validator index within 4 bytes of the encodings.
+ * Validators the L1 set may hold for a draw (the rollup contract caps its set at this). The draw itself costs
+ * O(COMMITTEE_SIZE) whatever the set's size, but the node holds and scans the whole set once per epoch.
  */
 export const VALIDATOR_SET_SIZE_MAX = 1_000_000;
 /**

@@ -9,12 +9,16 @@ import { describe, expect, it } from 'vitest';
 import type { Hex } from '../../spec/chain.js';
 import { bytesToHex, hexToBytes } from '../../spec/codec/bytes.js';
 import { BLS_SIGNATURE_BYTES, COMMITTEE_SIZE } from '../../spec/validators/constants.js';
-import { CHECKPOINT_PROPOSAL_PAYLOAD_BYTES, encodeCheckpointProposalPayload } from '../../spec/validators/signingPayloads.js';
+import { CHECKPOINT_PROPOSAL_PAYLOAD_BYTES, encodeCheckpointProposalPayload, type CheckpointProposalPayload } from '../../spec/validators/signingPayloads.js';
 import { signCheckpointAttestation, verifyPayloadSignature } from '../../core/validators/bls.js';
 import { drawCommittee, quorumSize, type EpochCommittee } from '../../core/validators/committee.js';
-import { checkQuorum } from '../../core/validators/quorum.js';
+import { checkQuorum, type QuorumVerdict } from '../../core/validators/quorum.js';
 import type { CommitteeAttestation } from '../../spec/validators/checkpointAttestations.js';
-import { hex32, secretKeyOf, testPayload, testValidatorSet } from './validatorFixtures.js';
+import { TEST_EPOCH_DURATION_SLOTS, hex32, secretKeyOf, testPayload, testValidatorSet } from './validatorFixtures.js';
+
+/** The quorum check with the fixtures' epoch length. */
+const check = (of: EpochCommittee, signed: CheckpointProposalPayload, list: readonly CommitteeAttestation[]): QuorumVerdict =>
+  checkQuorum(of, signed, list, TEST_EPOCH_DURATION_SLOTS);
 
 const payload = testPayload(40);
 const FULL = drawCommittee(testValidatorSet(COMMITTEE_SIZE), 1, hex32(9));
@@ -40,8 +44,8 @@ describe('quorum', () => {
       const quorum = quorumSize(size);
       expect(quorum).toBe(Math.floor((2 * size) / 3) + 1);
       const seats = committee.members.map((m) => m.committeeIndex).reverse();
-      expect(checkQuorum(committee, payload, attestationsFor(committee, seats.slice(0, quorum - 1)))).toMatchObject({ valid: false, failure: { reason: 'tooFewAttestations' } });
-      expect(checkQuorum(committee, payload, attestationsFor(committee, seats.slice(0, quorum)))).toMatchObject({ valid: true });
+      expect(check(committee, payload, attestationsFor(committee, seats.slice(0, quorum - 1)))).toMatchObject({ valid: false, failure: { reason: 'tooFewAttestations' } });
+      expect(check(committee, payload, attestationsFor(committee, seats.slice(0, quorum)))).toMatchObject({ valid: true });
     }
   });
 
@@ -51,7 +55,7 @@ describe('quorum', () => {
         fc.integer({ min: 1, max: 12 }).chain((size) => fc.tuple(fc.constant(size), fc.shuffledSubarray([...Array(size).keys()]))),
         ([size, seats]) => {
           const committee = committeeOfSize(size);
-          const verdict = checkQuorum(committee, payload, attestationsFor(committee, seats));
+          const verdict = check(committee, payload, attestationsFor(committee, seats));
           expect(verdict.valid).toBe(seats.length >= quorumSize(size));
         },
       ),
@@ -86,7 +90,7 @@ describe('single-bit changes', () => {
       fc.property(fc.integer({ min: 0, max: BLS_SIGNATURE_BYTES * 8 - 1 }), fc.integer({ min: 0, max: list.length - 1 }), (bit, position) => {
         expect(verifyPayloadSignature('attester', keccak256(encoded), member.blsPublicKey, flipBit(signature, bit))).toBe(false);
         const changed = list.map((a, i) => (i === position ? { ...a, signature: flipBit(a.signature, bit) } : a));
-        expect(checkQuorum(committee, payload, changed)).toMatchObject({ valid: false, failure: { reason: 'badSignature', position } });
+        expect(check(committee, payload, changed)).toMatchObject({ valid: false, failure: { reason: 'badSignature', position } });
       }),
       { numRuns: 100 },
     );
