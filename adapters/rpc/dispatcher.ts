@@ -16,6 +16,8 @@ import { buildDiscoverDocument } from '../../spec/rpc/openrpc.js';
 import { rpcHandlers } from './handlers.js';
 import { RpcError, toRpcErrorObject } from './errors.js';
 import type { HandlerContext } from './methodHandler.js';
+import { Deadlines } from './deadlines.js';
+import { encodesAsIdentity } from './identityCodec.js';
 import { decodeParams } from './params.js';
 
 export interface RpcDispatcherOptions {
@@ -34,6 +36,8 @@ interface Route {
   readonly name: string;
   readonly definition: MethodDefinition;
   readonly handler: (node: NodeService, params: unknown[], context: HandlerContext) => unknown;
+  /** The result schema holds no codec: checking the result is all its encoding does (identityCodec.ts). */
+  readonly resultIsPlain: boolean;
 }
 
 interface Call {
@@ -52,7 +56,7 @@ function routesOf(namespace: RpcNamespace): ReadonlyMap<string, Route> {
       `method ${definition.name} does not carry the ${namespace} prefix ${NAMESPACE_PREFIX[namespace]}`,
     );
     const handler = rpcHandlers[definition.name] as unknown as Route['handler'];
-    routes.set(definition.name, { name: definition.name, definition, handler });
+    routes.set(definition.name, { name: definition.name, definition, handler, resultIsPlain: encodesAsIdentity(definition.result) });
   }
   return routes;
 }
@@ -92,25 +96,9 @@ function readCall(request: unknown): Call | JsonRpcResponse {
   return { id, notification, method, params };
 }
 
-function withTimeout<T>(work: Promise<T>, timeoutMs: number): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(
-      () =>
-        reject(
-          new RpcError(RpcErrorCode.REQUEST_TIMED_OUT, `Request timed out after ${timeoutMs} ms`, {
-            limit: 'requestTimeoutMs',
-            value: timeoutMs,
-          }),
-        ),
-      timeoutMs,
-    );
-  });
-  return Promise.race([work, timeout]).finally(() => clearTimeout(timer));
-}
-
 function encodeResult(route: Route, value: unknown): unknown {
-  const encoded = z.safeEncode(route.definition.result, value ?? null);
+  const schema = route.definition.result;
+  const encoded = route.resultIsPlain ? schema.safeParse(value ?? null) : z.safeEncode(schema, value ?? null);
   if (!encoded.success) {
     throw new Error(`result of ${route.name} does not fit its wire schema: ${encoded.error.message}`);
   }
@@ -124,6 +112,14 @@ export function createRpcDispatcher(options: RpcDispatcherOptions): RpcDispatche
   const routes = routesOf(options.namespace);
   const { node, logger, limits } = options;
   const context: HandlerContext = { limits };
+  const deadlines = new Deadlines(
+    limits.requestTimeoutMs,
+    () =>
+      new RpcError(RpcErrorCode.REQUEST_TIMED_OUT, `Request timed out after ${limits.requestTimeoutMs} ms`, {
+        limit: 'requestTimeoutMs',
+        value: limits.requestTimeoutMs,
+      }),
+  );
   let discoverDocument: unknown;
 
   async function execute(call: Call): Promise<unknown> {
@@ -137,7 +133,7 @@ export function createRpcDispatcher(options: RpcDispatcherOptions): RpcDispatche
       throw new RpcError(RpcErrorCode.METHOD_NOT_FOUND, `Method not found: ${echoName(call.method)}`);
     }
     const params = decodeParams(route.name, route.definition, call.params);
-    const value = await withTimeout(Promise.resolve().then(() => route.handler(node, params, context)), limits.requestTimeoutMs);
+    const value = await deadlines.race(Promise.resolve().then(() => route.handler(node, params, context)));
     return encodeResult(route, value);
   }
 
