@@ -8,13 +8,24 @@ import { runCampaign } from './campaign/runCampaign.js';
 import { runDeterminismCheck } from './campaign/runDeterminismCheck.js';
 import { drawOptions, runSimulation, SIM_SECONDS_DEFAULT, type SimFailure } from './runSimulation.js';
 
-/** Exit codes, one per kind of failure (TigerBeetle's VOPR style). */
+/**
+ * Exit codes, one per kind of failure (TigerBeetle's VOPR style): 2x safety (a rule broken while faults run), 3x
+ * liveness (no progress, no convergence after the faults heal).
+ */
 export const SIM_EXIT_CODE = {
   ok: 0,
   crashed: 20,
   tipsOutOfOrder: 21,
   nodesDiverged: 22,
+  finalizedMovedBack: 23,
+  finalizedConflict: 24,
+  stateRootsDiffer: 25,
+  poolNullifierShared: 26,
+  txUnaccounted: 27,
+  replacementWithoutBump: 28,
+  rollbackRootsChanged: 29,
   noProgress: 30,
+  notConverged: 31,
 } as const satisfies Record<'ok' | SimFailure['kind'], number>;
 
 /**

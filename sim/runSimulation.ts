@@ -1,17 +1,27 @@
+import type { AnyActorRef } from 'xstate';
 import type { Hex } from '../spec/chain.js';
 import { bigintToBytes, bytesToHex } from '../spec/codec/bytes.js';
-import { L1_CHAIN_ID_LOCAL_NETWORK, L1_SLOT_DURATION_SECONDS } from '../spec/constants.js';
-import { tipsOrdered } from '../core/chain/tips.js';
-import { createNode, type NodeActivity, type RollupNode } from '../core/node/node.js';
+import { L1_CHAIN_ID_LOCAL_NETWORK } from '../spec/constants.js';
+import { createNode, TX_POOL_SETTINGS_DEFAULT, type NodeActivity, type RollupNode } from '../core/node/node.js';
 import type { NodePorts, StoragePort } from '../core/ports.js';
 import { createGenesis } from '../core/worldState/genesis.js';
+import { livenessBoundMs } from './checkers/liveness.js';
+import { RunMonitor } from './checkers/runMonitor.js';
+import type { SimFailure } from './checkers/simFailure.js';
+import { installSchedule, type FaultWorld } from './faultInjector.js';
+import type { SimEvent, SimSchedule } from './faults.js';
+import { MachineCoverage, type MachineCoverageReport } from './machineCoverage.js';
 import { createPrng, createSimRandomness, type Prng } from './prng.js';
 import { createScheduler, type Scheduler } from './scheduler.js';
 import { createNodeClock, type SimClock } from './simClock.js';
-import { createSimL1, type SimL1, type SimL1InclusionDelay } from './simL1.js';
+import { createSimL1, type SimL1, type SimL1InclusionDelay, type SimL1Link } from './simL1.js';
 import { createSimLogger } from './simLogger.js';
 import { crashAndRecover, createSimStorage } from './simStorage.js';
+import type { SimSwarm } from './swarm.js';
 import { createTrace } from './trace.js';
+import { TxWorkload } from './txWorkload.js';
+
+export type { SimFailure } from './checkers/simFailure.js';
 
 /** Everything a run depends on besides the code: drawn from the seed, printed beside it. */
 export interface SimOptions {
@@ -32,12 +42,22 @@ export interface SimOptions {
   readonly proofSubmissionEpochs?: number;
   /** How far L1's finalized block trails its head (default SIM_L1_FINALITY_LAG_BLOCKS_DEFAULT). */
   readonly l1FinalityLagBlocks?: number;
+  /** Faults and tx workload to apply (default: none); see sim/faults.ts. */
+  readonly schedule?: SimSchedule;
+  /** The fault classes and knobs the schedule was drawn with (for the record; the run reads only `schedule`). */
+  readonly swarm?: SimSwarm;
+  /** Every node's tx pool capacity (default P2P_PENDING_TX_COUNT_MAX_DEFAULT); a small one makes the pool overflow. */
+  readonly txPoolCapacity?: number;
 }
 
 export const SIM_SECONDS_DEFAULT = 600;
 const ROLLUP_VERSION = 1;
 /** The simulated rollup contract's address (the simulated L1 has one contract, so any fixed value works). */
 const ROLLUP_ADDRESS: Hex = `0x${'00'.repeat(19)}01`;
+/** The one node that runs a sequencer (and takes the tx workload). */
+export const SEQUENCER_NAME = 'sequencer-0';
+/** The node that runs the prover, when `proverNode` is set. */
+export const PROVER_NAME = 'prover-1';
 
 /** Swarm-style draw: each seed picks its own network shape and timing. */
 export function drawOptions(seed: bigint, simulatedSeconds = SIM_SECONDS_DEFAULT): SimOptions {
@@ -56,13 +76,6 @@ export function drawOptions(seed: bigint, simulatedSeconds = SIM_SECONDS_DEFAULT
     inclusionDelay: delayed ? { probability: Math.round(prng.float() * 30) / 100, blocksMax: prng.int(1, 2) } : { probability: 0, blocksMax: 0 },
   };
 }
-
-/** Checker failures, each with its own exit code (see sim/main.ts). */
-export type SimFailure =
-  | { readonly kind: 'tipsOutOfOrder'; readonly node: string; readonly detail: string }
-  | { readonly kind: 'nodesDiverged'; readonly node: string; readonly detail: string }
-  | { readonly kind: 'noProgress'; readonly detail: string }
-  | { readonly kind: 'crashed'; readonly detail: string };
 
 export interface SimNodeSummary {
   readonly name: string;
@@ -84,6 +97,10 @@ export interface SimResult {
   readonly l1Checkpoints: number;
   readonly nodes: readonly SimNodeSummary[];
   readonly failures: readonly SimFailure[];
+  /** Every fault and workload step applied (or skipped), with its outcome. */
+  readonly events: readonly SimEvent[];
+  /** Transitions of every machine, taken by some node or never. */
+  readonly coverage: readonly MachineCoverageReport[];
 }
 
 interface SimNode {
@@ -129,7 +146,7 @@ function traceActivity(record: (kind: string, fields: Record<string, unknown>) =
 }
 
 /** What a scripted scenario may act on: the scheduler and L1 directly, and node faults between run segments. */
-export interface SimWorld {
+export interface SimWorld extends FaultWorld {
   readonly scheduler: Scheduler;
   readonly l1: SimL1;
   /** Runs `action` when the simulated clock reaches `offsetMs` after the start, outside any event. */
@@ -138,6 +155,16 @@ export interface SimWorld {
   crashAndRestart(name: string): Promise<void>;
   /** The current incarnation of a node (for admin actions and queries from a scenario). */
   node(name: string): RollupNode;
+  /** The current incarnation's L1 connection (a restart opens a new one, without faults). */
+  link(name: string): SimL1Link;
+  /** Stops a node's process (its timers wait) until `resumeNode`. */
+  pauseNode(name: string): void;
+  resumeNode(name: string): void;
+  isPaused(name: string): boolean;
+  /** Sets a node's clock skew; it survives restarts (the machine's clock is off, not the process). */
+  setClockSkewMs(name: string, skewMs: number): void;
+  /** Simulated ms since the run started. */
+  elapsedMs(): number;
 }
 
 export interface SimHooks {
@@ -158,6 +185,8 @@ interface SimNodeSlot {
   current: SimNode;
   storage: StoragePort;
   clock: SimClock;
+  link: SimL1Link;
+  skewMs: number;
 }
 
 /** Runs one seeded simulation: a sequencer and its followers over one simulated L1, for a fixed simulated time. */
@@ -182,13 +211,24 @@ export async function runSimulation(options: SimOptions, io: SimHooks = {}): Pro
     trace,
   });
   const nodesPrng = root.fork('nodes');
-  const failures: SimFailure[] = [];
+  const slots: SimNodeSlot[] = [];
+  const events: SimEvent[] = [];
+  const elapsedMs = () => scheduler.now() - startMs;
+  const monitor = new RunMonitor({
+    sequencerName: SEQUENCER_NAME,
+    l1,
+    livenessBoundMs: livenessBoundMs(options),
+    nodes: () => slots.map((s) => s.current),
+    elapsedMs,
+    event: (event) => events.push(event),
+  });
+  const coverage = new MachineCoverage();
 
   /** Builds one incarnation of a node over its storage; each incarnation has its own clock, link and streams. */
-  const startIncarnation = async (slot: Omit<SimNodeSlot, 'current' | 'clock'>): Promise<{ node: SimNode; clock: SimClock }> => {
+  const startIncarnation = async (slot: Omit<SimNodeSlot, 'current' | 'clock' | 'link'>): Promise<{ node: SimNode; clock: SimClock; link: SimL1Link }> => {
     const label = slot.incarnation === 0 ? slot.name : `${slot.name}#${slot.incarnation}`;
     const prng = nodesPrng.fork(label);
-    const clock = createNodeClock(scheduler, { owner: label });
+    const clock = createNodeClock(scheduler, { owner: label, skewMs: slot.skewMs });
     const link = l1.connect(label);
     const publisher = slot.publisher ? link.createPublisher(slot.publisher) : undefined;
     const proofPublisher = slot.proofPublisher ? link.createPublisher(slot.proofPublisher) : undefined;
@@ -204,6 +244,7 @@ export async function runSimulation(options: SimOptions, io: SimHooks = {}): Pro
     const node = await createNode(ports, {
       rollupAddress: ROLLUP_ADDRESS,
       archiverPollIntervalMs: options.archiverPollIntervalMs,
+      ...(options.txPoolCapacity !== undefined ? { txPool: { ...TX_POOL_SETTINGS_DEFAULT, capacity: options.txPoolCapacity } } : {}),
       ...(publisher
         ? {
             sequencer: {
@@ -221,47 +262,79 @@ export async function runSimulation(options: SimOptions, io: SimHooks = {}): Pro
       if (clock.isHalted()) return;
       traceActivity((kind, fields) => trace.record(kind, fields), label, activity);
       io.onActivity?.(slot.name, activity);
-      const tips = node.chain.tips;
-      if (!tipsOrdered(tips)) failures.push({ kind: 'tipsOutOfOrder', node: label, detail: JSON.stringify(tips) });
+      monitor.onActivity(slot.name, label, node, activity);
     });
-    return { node: { name: slot.name, role: slot.role, node }, clock };
+    monitor.attach(slot.name, node, () => !clock.isHalted());
+    coverage.attach('archiver', node.archiverActor);
+    coverage.attach('sequencer', node.sequencerActor);
+    coverage.attach('chainTips', chainTipsActorOf(node));
+    coverage.attach('prover', node.proverActor);
+    return { node: { name: slot.name, role: slot.role, node }, clock, link };
   };
 
-  const slots: SimNodeSlot[] = [];
-  const names = ['sequencer-0', ...Array.from({ length: options.followerCount }, (_, i) => `follower-${i + 1}`), ...(options.proverNode ? ['prover-1'] : [])];
+  const names = [SEQUENCER_NAME, ...Array.from({ length: options.followerCount }, (_, i) => `follower-${i + 1}`), ...(options.proverNode ? [PROVER_NAME] : [])];
   for (const name of names) {
     const role = name.startsWith('sequencer') ? 'sequencer' : 'follower';
     const publisher = role === 'sequencer' ? publisherAddress(nodesPrng.fork(`${name}/publisher`)) : undefined;
     const proofPublisher = name.startsWith('prover') ? publisherAddress(nodesPrng.fork(`${name}/proofPublisher`)) : undefined;
-    const base = { name, role, publisher, ...(proofPublisher ? { proofPublisher } : {}), incarnation: 0, storage: createSimStorage() } as const;
-    const { node, clock } = await startIncarnation(base);
-    slots.push({ ...base, current: node, clock });
+    const base = { name, role, publisher, ...(proofPublisher ? { proofPublisher } : {}), incarnation: 0, storage: createSimStorage(), skewMs: 0 } as const;
+    const { node, clock, link } = await startIncarnation(base);
+    slots.push({ ...base, current: node, clock, link });
   }
+  const slotOf = (name: string): SimNodeSlot => {
+    const slot = slots.find((s) => s.name === name);
+    if (!slot) throw new Error(`no node named ${name}`);
+    return slot;
+  };
 
   const interventions: { atMs: number; seq: number; action: () => Promise<void> | void }[] = [];
   const world: SimWorld = {
     scheduler,
     l1,
+    sequencerName: SEQUENCER_NAME,
     at: (offsetMs, action) => interventions.push({ atMs: startMs + offsetMs, seq: interventions.length, action }),
-    node(name) {
-      const slot = slots.find((s) => s.name === name);
-      if (!slot) throw new Error(`no node named ${name}`);
-      return slot.current.node;
-    },
+    nodeNames: () => slots.map((s) => s.name),
+    node: (name) => slotOf(name).current.node,
+    link: (name) => slotOf(name).link,
     async crashAndRestart(name) {
-      const slot = slots.find((s) => s.name === name);
-      if (!slot) throw new Error(`no node named ${name}`);
+      const slot = slotOf(name);
       slot.clock.halt();
       trace.record('node.crashed', { node: name, incarnation: slot.incarnation });
       slot.storage = await crashAndRecover(slot.storage);
       slot.incarnation++;
-      const { node, clock } = await startIncarnation(slot);
+      const { node, clock, link } = await startIncarnation(slot);
       slot.current = node;
       slot.clock = clock;
+      slot.link = link;
       node.node.start();
       trace.record('node.restarted', { node: name, incarnation: slot.incarnation });
     },
+    pauseNode(name) {
+      slotOf(name).clock.pause();
+      trace.record('node.paused', { node: name });
+    },
+    resumeNode(name) {
+      slotOf(name).clock.resume();
+      trace.record('node.resumed', { node: name });
+    },
+    isPaused: (name) => slotOf(name).clock.isPaused(),
+    setClockSkewMs(name, skewMs) {
+      const slot = slotOf(name);
+      slot.skewMs = skewMs;
+      slot.clock.setSkewMs(skewMs);
+    },
+    record: (kind, fields) => trace.record(kind, fields),
+    elapsedMs,
   };
+  const workload = new TxWorkload(world);
+  if (options.schedule !== undefined) {
+    installSchedule(world, options.schedule, workload, {
+      event: (event) => events.push(event),
+      failure: (failure) => monitor.failure(failure),
+      poolCleared: (name, txHashes) => monitor.poolCleared(name, txHashes),
+      healed: (atMs) => monitor.healed(atMs),
+    });
+  }
   io.scenario?.(world);
   for (const slot of slots) slot.current.node.start();
   try {
@@ -272,12 +345,11 @@ export async function runSimulation(options: SimOptions, io: SimHooks = {}): Pro
     }
     await scheduler.runUntil(endMs);
   } catch (error) {
-    failures.push({ kind: 'crashed', detail: error instanceof Error ? `${error.message}` : String(error) });
+    monitor.failure({ kind: 'crashed', detail: error instanceof Error ? `${error.message}` : String(error) });
   }
   const nodes = slots.map((s) => s.current);
   for (const { node } of nodes) await node.stop();
-  failures.push(...(await checkAgreement(nodes)));
-  failures.push(...checkProgress(options, l1.checkpointCount()));
+  const failures = await monitor.finish(options, workload.ledger);
   return {
     options,
     traceHash: trace.traceHash(),
@@ -296,32 +368,12 @@ export async function runSimulation(options: SimOptions, io: SimHooks = {}): Pro
       machines: node.machineStates(),
     })),
     failures,
+    events,
+    coverage: coverage.report(),
   };
 }
 
-/** Safety: every pair of nodes holds the same block hash at every checkpointed height both have. */
-async function checkAgreement(nodes: readonly SimNode[]): Promise<SimFailure[]> {
-  const failures: SimFailure[] = [];
-  const reference = nodes[0]!;
-  for (const other of nodes.slice(1)) {
-    const height = Math.min(reference.node.chain.tips.checkpointed.block.number, other.node.chain.tips.checkpointed.block.number);
-    for (let n = 0; n <= height; n++) {
-      const [a, b] = await Promise.all([reference.node.chain.store.getBlock(n), other.node.chain.store.getBlock(n)]);
-      if (a?.hash !== b?.hash) {
-        failures.push({ kind: 'nodesDiverged', node: other.name, detail: `block ${n}: ${reference.name} has ${a?.hash}, ${other.name} has ${b?.hash}` });
-        break;
-      }
-    }
-  }
-  return failures;
-}
-
-/** Liveness: with no faults that stop it, a run of several slots gets checkpoints onto L1. */
-function checkProgress(options: SimOptions, l1Checkpoints: number): SimFailure[] {
-  const slots = Math.floor(options.simulatedSeconds / options.slotDurationSeconds);
-  const expectProgress = slots >= 4 && options.inclusionDelay.probability < 0.5;
-  if (expectProgress && l1Checkpoints === 0) {
-    return [{ kind: 'noProgress', detail: `no checkpoint reached L1 in ${slots} slots of ${options.slotDurationSeconds} s (L1 blocks every ${L1_SLOT_DURATION_SECONDS} s)` }];
-  }
-  return [];
+/** The chain's tips machine: the chain keeps its actor private, so the simulator reads the field to observe it. */
+function chainTipsActorOf(node: RollupNode): AnyActorRef | undefined {
+  return (node.chain as unknown as { readonly tipsActor?: AnyActorRef }).tipsActor;
 }

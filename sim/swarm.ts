@@ -1,0 +1,109 @@
+/**
+ * Swarm testing (Groce et al., as TigerBeetle's simulator does it): each seed switches whole fault classes on or
+ * off and draws their knobs, so that a campaign covers runs with a few faults hammered hard as well as runs with a
+ * bit of everything. A fault class here is a step kind of the vocabulary (faults.ts).
+ *
+ * `drawSwarmOptions(seed)` is what `npm run sim -- --seed` and the campaign run: the network drawn by `drawOptions`,
+ * the swarm, the schedule it implies (schedule.ts), and the small pool a pool-overflow workload needs.
+ */
+import { assert } from '../core/assert.js';
+import { createPrng, type Prng } from './prng.js';
+import { drawOptions, SIM_SECONDS_DEFAULT, type SimOptions } from './runSimulation.js';
+import { SIM_L1_FINALITY_LAG_BLOCKS_DEFAULT } from './simL1.js';
+import {
+  SIM_CLOCK_SKEW_MS_MAX,
+  SIM_FAULT_DURATION_MS_MAX,
+  SIM_REORG_DEPTH_MAX,
+  SIM_ROLLBACK_BLOCKS_BACK_MAX,
+  SIM_RPC_FAILURE_PERCENT_MAX,
+  SIM_STALE_RPC_LAG_BLOCKS_MAX,
+  SIM_STEP_KINDS,
+  type SimStepKind,
+  type SimStepLimits,
+} from './faults.js';
+import { drawSchedule } from './schedule.js';
+
+export interface SimSwarm {
+  /** The step kinds this seed applies; the others never happen in its run. */
+  readonly kinds: readonly SimStepKind[];
+  /** Steps per simulated minute of the safety phase (over all enabled kinds). */
+  readonly stepsPerMinute: number;
+  /** How hard each enabled kind hits (the node names come from the options). */
+  readonly limits: Omit<SimStepLimits, 'nodeNames'>;
+  /** The pool capacity of every node when the pool-overflow workload (`tx.burst`) is on. */
+  readonly txPoolCapacity: number | undefined;
+  /** When on: a prover node, short epochs and a short L1 finality lag, so that blocks are proven and finalized. */
+  readonly proving: SimSwarmProving | undefined;
+}
+
+export interface SimSwarmProving {
+  readonly epochDurationSlots: number;
+  readonly proofSubmissionEpochs: number;
+  readonly l1FinalityLagBlocks: number;
+}
+
+/** Chance that a seed runs a prover with short epochs (finality then moves within a run). */
+const PROVING_ON_PROBABILITY = 0.5;
+/** Chance that a seed enables a fault class, and a workload class (txs are the common case). */
+const FAULT_CLASS_ON_PROBABILITY = 0.5;
+const WORKLOAD_CLASS_ON_PROBABILITY = 0.75;
+/** Range of the step rate a seed draws, in steps per simulated minute. */
+export const SWARM_STEPS_PER_MINUTE_MIN = 2;
+export const SWARM_STEPS_PER_MINUTE_MAX = 24;
+/** Range of the small pool capacity an overflow workload gets, in txs. */
+export const SWARM_TX_POOL_CAPACITY_MIN = 2;
+export const SWARM_TX_POOL_CAPACITY_MAX = 8;
+
+/** Every class on, every knob at its widest: what a property over schedules explores. */
+export function fullSwarm(): SimSwarm {
+  return {
+    kinds: SIM_STEP_KINDS,
+    stepsPerMinute: SWARM_STEPS_PER_MINUTE_MAX,
+    limits: {
+      reorgDepthMax: SIM_REORG_DEPTH_MAX,
+      durationMsMax: SIM_FAULT_DURATION_MS_MAX,
+      rpcFailurePercentMax: SIM_RPC_FAILURE_PERCENT_MAX,
+      staleLagBlocksMax: SIM_STALE_RPC_LAG_BLOCKS_MAX,
+      clockSkewMsMax: SIM_CLOCK_SKEW_MS_MAX,
+      rollbackBlocksBackMax: SIM_ROLLBACK_BLOCKS_BACK_MAX,
+    },
+    txPoolCapacity: SWARM_TX_POOL_CAPACITY_MAX,
+    proving: undefined,
+  };
+}
+
+function drawProving(prng: Prng): SimSwarmProving | undefined {
+  const on = prng.bool(PROVING_ON_PROBABILITY);
+  const proving = { epochDurationSlots: prng.pick([2, 4, 8]), proofSubmissionEpochs: prng.int(1, 2), l1FinalityLagBlocks: prng.pick([2, 4, 8]) };
+  return on ? proving : undefined;
+}
+
+/** Switches each class on or off and draws the knobs, from the seed's `swarm` stream. */
+export function drawSwarm(prng: Prng): SimSwarm {
+  const proving = drawProving(prng);
+  const l1FinalityLagBlocks = proving?.l1FinalityLagBlocks ?? SIM_L1_FINALITY_LAG_BLOCKS_DEFAULT;
+  const kinds = SIM_STEP_KINDS.filter((kind) => prng.bool(kind.startsWith('tx.') ? WORKLOAD_CLASS_ON_PROBABILITY : FAULT_CLASS_ON_PROBABILITY));
+  // A reorg never reaches L1's finalized blocks: that is not a fault the protocol survives, nor one it must.
+  const reorgDepthMax = Math.max(1, Math.min(SIM_REORG_DEPTH_MAX, l1FinalityLagBlocks - 1));
+  const limits = {
+    reorgDepthMax: prng.int(1, reorgDepthMax),
+    durationMsMax: prng.pick([5_000, 20_000, 60_000, SIM_FAULT_DURATION_MS_MAX]),
+    rpcFailurePercentMax: prng.pick([10, 30, SIM_RPC_FAILURE_PERCENT_MAX]),
+    staleLagBlocksMax: prng.int(1, SIM_STALE_RPC_LAG_BLOCKS_MAX),
+    clockSkewMsMax: prng.pick([250, 1_000, SIM_CLOCK_SKEW_MS_MAX]),
+    rollbackBlocksBackMax: prng.int(0, SIM_ROLLBACK_BLOCKS_BACK_MAX),
+  };
+  const stepsPerMinute = prng.int(SWARM_STEPS_PER_MINUTE_MIN, SWARM_STEPS_PER_MINUTE_MAX);
+  const txPoolCapacity = prng.int(SWARM_TX_POOL_CAPACITY_MIN, SWARM_TX_POOL_CAPACITY_MAX);
+  return { kinds, stepsPerMinute, limits, txPoolCapacity: kinds.includes('tx.burst') ? txPoolCapacity : undefined, proving };
+}
+
+/** The options of a seed's run with faults: the network, the swarm, and the schedule drawn from them. */
+export function drawSwarmOptions(seed: bigint, simulatedSeconds = SIM_SECONDS_DEFAULT): SimOptions {
+  assert(Number.isSafeInteger(simulatedSeconds) && simulatedSeconds > 0, `simulated seconds ${simulatedSeconds} must be a positive integer`);
+  const root = createPrng(seed);
+  const swarm = drawSwarm(root.fork('swarm'));
+  const network: SimOptions = { ...drawOptions(seed, simulatedSeconds), ...(swarm.proving !== undefined ? { proverNode: true, ...swarm.proving } : {}) };
+  const schedule = drawSchedule(root.fork('schedule'), swarm, network);
+  return { ...network, swarm, schedule, ...(swarm.txPoolCapacity !== undefined ? { txPoolCapacity: swarm.txPoolCapacity } : {}) };
+}
