@@ -1,12 +1,18 @@
 import { randomBytes } from 'node:crypto';
 import { execFileSync } from 'node:child_process';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
+import path from 'node:path';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { replayCommand } from './campaign/campaignRun.js';
 import { formatSummary } from './campaign/campaignSummary.js';
 import { runCampaign } from './campaign/runCampaign.js';
 import { runDeterminismCheck } from './campaign/runDeterminismCheck.js';
-import { drawOptions, runSimulation, SIM_SECONDS_DEFAULT, type SimFailure } from './runSimulation.js';
+import { describeStep } from './faults.js';
+import { failureKindsOf, parseReplay, replayOf, serializeReplay } from './replayFile.js';
+import { shrinkSchedule } from './replayShrink.js';
+import { runSimulation, SIM_SECONDS_DEFAULT, type SimFailure, type SimOptions, type SimResult } from './runSimulation.js';
+import { drawSwarmOptions } from './swarm.js';
 
 /**
  * Exit codes, one per kind of failure (TigerBeetle's VOPR style): 2x safety (a rule broken while faults run), 3x
@@ -34,6 +40,8 @@ export const SIM_EXIT_CODE = {
  */
 export const CAMPAIGN_EXIT_CODE = {
   nondeterministic: 40,
+  /** A replay file's run did not show the failures the file expects (none, for a regression): see its output. */
+  replayExpectationUnmet: 41,
 } as const;
 
 /** How many failing seeds a campaign prints a replay line for (the failing-seed database has all of them). */
@@ -68,14 +76,19 @@ function commitOfCheckout(): string {
 
 const stringify = (value: unknown) => JSON.stringify(value, (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v));
 
-/** One seeded run: options, per-node summary, trace hash, and the exit code of its first failure. */
-async function runOne(flags: { seed?: bigint; simulatedSeconds: number; verbose?: boolean }): Promise<void> {
-  const seed = flags.seed ?? randomBytes(8).readBigUInt64BE();
-  const options = drawOptions(seed, flags.simulatedSeconds);
-  process.stdout.write(`seed: ${seed}\n`);
-  process.stdout.write(`options: ${stringify(options)}\n`);
+/** The options as printed beside the seed: the schedule is summarized (the replay file has every step). */
+function printableOptions(options: SimOptions): Record<string, unknown> {
+  const { schedule, ...rest } = options;
+  return schedule === undefined ? rest : { ...rest, schedule: { safetyEndMs: schedule.safetyEndMs, steps: schedule.steps.length } };
+}
+
+/** Runs one set of options and prints what happened; returns the result and the wall time. */
+async function runAndPrint(options: SimOptions, verbose: boolean | undefined): Promise<{ result: SimResult; wallSeconds: number }> {
+  process.stdout.write(`seed: ${options.seed}\n`);
+  process.stdout.write(`options: ${stringify(printableOptions(options))}\n`);
+  for (const step of options.schedule?.steps ?? []) process.stdout.write(`  step ${step.atMs} ms: ${describeStep(step)}\n`);
   const started = performance.now();
-  const result = await runSimulation(options, flags.verbose ? { print: (line) => process.stdout.write(`${line}\n`) } : {});
+  const result = await runSimulation(options, verbose ? { print: (line) => process.stdout.write(`${line}\n`) } : {});
   const wallSeconds = (performance.now() - started) / 1000;
   process.stdout.write(`L1: head ${result.l1Head}, ${result.l1Checkpoints} checkpoints\n`);
   for (const n of result.nodes) {
@@ -83,17 +96,77 @@ async function runOne(flags: { seed?: bigint; simulatedSeconds: number; verbose?
       `${n.name} (${n.role}): proposed ${n.proposed}, checkpointed block ${n.checkpointedBlock} (checkpoint ${n.checkpoint}), machines ${stringify(n.machines)}\n`,
     );
   }
+  const hit = result.coverage.reduce((sum, m) => sum + m.hit.length, 0);
+  const all = result.coverage.reduce((sum, m) => sum + m.hit.length + m.missed.length, 0);
+  process.stdout.write(`faults and workload: ${result.events.length} events; machine transitions taken: ${hit} of ${all}\n`);
   process.stdout.write(
     `summary: ${result.eventsRun} events, ${result.traceEntries} trace entries, ${options.simulatedSeconds} simulated s in ${wallSeconds.toFixed(2)} wall s (${(options.simulatedSeconds / wallSeconds).toFixed(0)}x)\n`,
   );
   process.stdout.write(`trace hash: ${result.traceHash}\n`);
+  for (const f of result.failures) process.stdout.write(`FAILURE ${f.kind}: ${'node' in f ? `${f.node}: ` : ''}${f.detail}\n`);
+  return { result, wallSeconds };
+}
+
+function writeReplayFile(file: string, options: SimOptions, note: string, result: SimResult): void {
+  mkdirSync(path.dirname(file), { recursive: true });
+  writeFileSync(file, serializeReplay(replayOf(options, note, failureKindsOf(result.failures))), 'utf8');
+  process.stdout.write(`replay file: ${file}   (npm run sim -- replay ${file})\n`);
+}
+
+/** One seeded run: options, per-node summary, trace hash, and the exit code of its first failure. */
+async function runOne(flags: { seed?: bigint; simulatedSeconds: number; verbose?: boolean; saveReplay?: string }): Promise<void> {
+  const seed = flags.seed ?? randomBytes(8).readBigUInt64BE();
+  const options = drawSwarmOptions(seed, flags.simulatedSeconds);
+  const { result } = await runAndPrint(options, flags.verbose);
+  const commit = commitOfCheckout();
+  if (flags.saveReplay !== undefined) writeReplayFile(flags.saveReplay, options, `seed ${seed}, ${options.simulatedSeconds} simulated s, drawn at commit ${commit}`, result);
   if (result.failures.length === 0) {
     process.stdout.write('result: ok\n');
     return;
   }
-  for (const f of result.failures) process.stdout.write(`FAILURE ${f.kind}: ${'node' in f ? `${f.node}: ` : ''}${f.detail}\n`);
-  process.stdout.write(`replay: ${replayCommand(seed, options.simulatedSeconds)}   (commit ${commitOfCheckout()})\n`);
+  process.stdout.write(`replay: ${replayCommand(seed, options.simulatedSeconds)}   (commit ${commit})\n`);
+  if (flags.saveReplay === undefined) process.stdout.write(`keep it as a regression: add --save-replay test/regressions/<name>.json\n`);
   process.exitCode = SIM_EXIT_CODE[result.failures[0]!.kind];
+}
+
+/** Replays a replay file: its exact options and schedule; exits non-zero unless the failures are the ones it expects. */
+async function replayFile(file: string, flags: { verbose?: boolean }): Promise<void> {
+  const replay = parseReplay(readFileSync(file, 'utf8'));
+  process.stdout.write(`replay: ${file}\nnote: ${replay.note}\n`);
+  const { result } = await runAndPrint(replay.options, flags.verbose);
+  const kinds = failureKindsOf(result.failures);
+  const expected = replay.expectedFailureKinds;
+  if (kinds.join(',') === expected.join(',')) {
+    process.stdout.write(`result: as expected (${expected.length === 0 ? 'no failures' : expected.join(', ')})\n`);
+    return;
+  }
+  process.stdout.write(`result: expected ${expected.length === 0 ? 'no failures' : expected.join(', ')}, got ${kinds.length === 0 ? 'none' : kinds.join(', ')}\n`);
+  const unexpected = result.failures.find((f) => !expected.includes(f.kind));
+  process.exitCode = unexpected !== undefined ? SIM_EXIT_CODE[unexpected.kind] : CAMPAIGN_EXIT_CODE.replayExpectationUnmet;
+}
+
+/** Shrinks a seed's failing schedule to a minimal one and writes it as a replay file. */
+async function shrink(flags: { seed: bigint; seconds: number; kind?: string; out?: string }): Promise<void> {
+  const options = drawSwarmOptions(flags.seed, flags.seconds);
+  const whole = await runSimulation(options);
+  const kind = (flags.kind ?? whole.failures[0]?.kind) as SimFailure['kind'] | undefined;
+  if (kind === undefined || !whole.failures.some((f) => f.kind === kind)) {
+    process.stdout.write(`seed ${flags.seed} does not fail${flags.kind !== undefined ? ` with ${flags.kind}` : ''}: nothing to shrink\n`);
+    process.exitCode = 1;
+    return;
+  }
+  process.stdout.write(`shrinking seed ${flags.seed} (${options.schedule?.steps.length ?? 0} steps) to a minimal schedule that still fails with ${kind}\n`);
+  let candidates = 0;
+  const outcome = await shrinkSchedule(options, kind, (steps, failed) => {
+    candidates++;
+    if (failed) process.stderr.write(`  candidate ${candidates}: ${steps} steps still fail\n`);
+  });
+  for (const step of outcome.options.schedule!.steps) process.stdout.write(`  step ${step.atMs} ms: ${describeStep(step)}\n`);
+  for (const f of outcome.result.failures) process.stdout.write(`FAILURE ${f.kind}: ${'node' in f ? `${f.node}: ` : ''}${f.detail}\n`);
+  const file = flags.out ?? path.join('sim-out', 'replays', `seed-${flags.seed}-${kind}.json`);
+  const note = `seed ${flags.seed} (${flags.seconds} simulated s) shrunk to ${outcome.options.schedule!.steps.length} steps that still fail with ${kind}, at commit ${commitOfCheckout()}`;
+  writeReplayFile(file, outcome.options, note, outcome.result);
+  process.stdout.write(`${candidates} candidate runs, ${outcome.shrinks} shrinks\n`);
 }
 
 interface CampaignFlags {
@@ -149,7 +222,24 @@ async function main(): Promise<void> {
     .option('--seed <n>', 'the run seed (random when omitted; it is printed either way)', parseSeed)
     .option('--simulated-seconds <s>', 'simulated time to run', parseSeconds, SIM_SECONDS_DEFAULT)
     .option('--verbose', 'print node logs with simulated time')
-    .action((flags: { seed?: bigint; simulatedSeconds: number; verbose?: boolean }) => runOne(flags));
+    .option('--save-replay <file>', 'write the run (options and its whole schedule) as a replay file, e.g. under test/regressions/')
+    .action((flags: { seed?: bigint; simulatedSeconds: number; verbose?: boolean; saveReplay?: string }) => runOne(flags));
+  program.addCommand(
+    new Command('shrink')
+      .description("shrink a seed's failing schedule to a minimal one that still fails, and write it as a replay file")
+      .requiredOption('--seed <n>', 'the failing seed', parseSeed)
+      .option('--seconds <t>', 'simulated seconds of the run', parseSeconds, SIM_SECONDS_DEFAULT)
+      .option('--kind <kind>', 'the failure kind to keep (default: the run\'s first)')
+      .option('--out <file>', 'the replay file to write (default sim-out/replays/seed-<n>-<kind>.json)')
+      .action((flags: { seed: bigint; seconds: number; kind?: string; out?: string }) => shrink(flags)),
+  );
+  program.addCommand(
+    new Command('replay')
+      .description('run a replay file (test/regressions/*.json): its exact options and schedule of faults and workload')
+      .argument('<file>', 'the replay file')
+      .option('--verbose', 'print node logs with simulated time')
+      .action((file: string, flags: { verbose?: boolean }) => replayFile(file, flags)),
+  );
   program.addCommand(
     seedRangeCommand('campaign', 'run seeds from..from+seeds-1 on worker threads: progress, failing-seed database, summary, HTML report')
       .option('--out <dir>', 'where summary.json, report.html and failures.jsonl go', 'sim-out/campaign')

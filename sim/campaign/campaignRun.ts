@@ -1,5 +1,6 @@
 import type { Hex } from '../../spec/chain.js';
-import { drawOptions, runSimulation, type SimFailure, type SimNodeSummary, type SimOptions, type SimResult, type SimWorld } from '../runSimulation.js';
+import { runSimulation, type SimFailure, type SimNodeSummary, type SimOptions, type SimResult, type SimWorld } from '../runSimulation.js';
+import { drawSwarmOptions } from '../swarm.js';
 import { createTipRecorder, type NodeTipSeries } from './tipRecorder.js';
 
 /**
@@ -80,7 +81,7 @@ export function boundEvents(events: readonly CampaignEvent[]): CampaignEvent[] {
 export function crashedRun(seed: bigint, simulatedSeconds: number, detail: string, wallMs: number): CampaignRun {
   return {
     seed,
-    options: drawOptions(seed, simulatedSeconds),
+    options: drawSwarmOptions(seed, simulatedSeconds),
     traceHash: undefined,
     traceEntries: 0,
     eventsRun: 0,
@@ -98,7 +99,7 @@ export function crashedRun(seed: bigint, simulatedSeconds: number, detail: strin
  * and noting prunes and admin actions. Deterministic: the caller measures wall time and fills `wallMs`.
  */
 export async function simulateForCampaign(seed: bigint, simulatedSeconds: number): Promise<Omit<CampaignRun, 'wallMs'>> {
-  const options = drawOptions(seed, simulatedSeconds);
+  const options = drawSwarmOptions(seed, simulatedSeconds);
   const recorder = createTipRecorder();
   const observed: CampaignEvent[] = [];
   let world: SimWorld | undefined;

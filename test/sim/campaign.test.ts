@@ -8,7 +8,8 @@ import { crashedRun } from '../../sim/campaign/campaignRun.js';
 import { failureRecord, openFailureDatabase } from '../../sim/campaign/failureDatabase.js';
 import { runCampaign } from '../../sim/campaign/runCampaign.js';
 import { runDeterminismCheck } from '../../sim/campaign/runDeterminismCheck.js';
-import { drawOptions, runSimulation } from '../../sim/runSimulation.js';
+import { runSimulation } from '../../sim/runSimulation.js';
+import { drawSwarmOptions } from '../../sim/swarm.js';
 
 /**
  * The campaign runner end to end: seeds on real worker threads (TypeScript loaded through tsx as `npm run sim`
@@ -37,7 +38,7 @@ describe('campaign runner', () => {
       expect(run.tips.length).toBe(run.nodes.length);
       expect(run.tips[0]!.samples.length).toBeGreaterThan(1);
     }
-    const here = await runSimulation(drawOptions(3n, 120));
+    const here = await runSimulation(drawSwarmOptions(3n, 120));
     expect(outcome.runs[2]!.traceHash).toBe(here.traceHash);
 
     expect(JSON.parse(await readFile(outcome.summaryPath, 'utf8'))).toMatchObject({ runs: 4, failed: 0, from: '1' });
