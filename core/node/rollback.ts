@@ -6,7 +6,7 @@
  * flight (operationsMachine.ts).
  */
 import type { L1RollupConstants } from '../../spec/chain.js';
-import type { Chain, ChainUpdate } from '../chain/chain.js';
+import type { Chain } from '../chain/chain.js';
 import type { L1SyncPosition } from '../chain/chainStore.js';
 import { NodeError } from '../errors.js';
 import type { L1ReaderPort, LoggerPort } from '../ports.js';
@@ -40,11 +40,19 @@ export function checkRollback(chain: Chain, request: RollbackRequest): void {
   }
 }
 
-/** The L1 position to resume sync from: just after the L1 block of the last checkpoint kept (or the rollup's start). */
-async function resumePosition(u: ChainUpdate, deps: RollbackDeps): Promise<L1SyncPosition> {
-  const n = u.tips.checkpointed.checkpoint.number;
-  const checkpoint = n === 0 ? undefined : await u.getCheckpoint(n);
-  const blockNumber = checkpoint === undefined ? deps.constants.l1StartBlock - 1n : checkpoint.l1.blockNumber;
+/**
+ * The L1 position to resume sync from after rolling back to `target`: the L1 block of the last checkpoint whose
+ * blocks all stay (or the rollup's start), read before the rollback changes anything.
+ */
+async function resumePositionFor(chain: Chain, target: number, deps: RollbackDeps): Promise<L1SyncPosition> {
+  let blockNumber = deps.constants.l1StartBlock - 1n;
+  for (let n = chain.tips.checkpointed.checkpoint.number; n >= 1; n--) {
+    const checkpoint = await chain.store.getCheckpoint(n);
+    if (checkpoint !== undefined && checkpoint.firstBlockNumber + checkpoint.blockCount - 1 <= target) {
+      blockNumber = checkpoint.l1.blockNumber;
+      break;
+    }
+  }
   const block = await deps.l1.getBlock(blockNumber);
   return { blockNumber: block.number, blockHash: block.hash, timestamp: block.timestamp };
 }
@@ -53,6 +61,8 @@ export async function rollback(deps: RollbackDeps, request: RollbackRequest): Pr
   const { chain, logger } = deps;
   checkRollback(chain, request);
   const target = request.targetBlockNumber;
+  // Everything read from L1 is read before anything is changed: a failed read leaves the node as it was.
+  const resumeFrom = await resumePositionFor(chain, target, deps);
   if (request.force) await deps.txPool.clear();
   await chain.update(async (u) => {
     if (request.force) {
@@ -63,7 +73,7 @@ export async function rollback(deps: RollbackDeps, request: RollbackRequest): Pr
     } else {
       await u.pruneTo(target, 'rollback');
     }
-    u.l1Sync = await resumePosition(u, deps);
+    u.l1Sync = resumeFrom;
   });
   logger.warn('rolled back', { toBlock: target, force: request.force, resumeL1Block: chain.l1Sync?.blockNumber });
 }

@@ -204,9 +204,12 @@ export class TxPoolService {
     }
   }
 
-  private async conditions(extra: Partial<PoolConditions> = {}): Promise<PoolConditions> {
+  /** The pool's conditions now; balances of every pooled payer and of `extraPayers` (txs coming back). */
+  private async conditions(extra: Partial<PoolConditions> = {}, extraPayers: readonly Hex[] = []): Promise<PoolConditions> {
     const balances = new Map<Hex, bigint>();
-    for (const payer of this.pool.feePayers()) balances.set(payer, await this.feePayerBalance(payer));
+    for (const payer of [...this.pool.feePayers(), ...extraPayers]) {
+      if (!balances.has(payer)) balances.set(payer, await this.feePayerBalance(payer));
+    }
     return {
       nextSlotTimestamp: this.nextSlotTimestamp(),
       minFeesPerGas: await this.currentMinFees(),
@@ -231,7 +234,8 @@ export class TxPoolService {
   private async afterPrune(toBlock: number): Promise<void> {
     const { txs, ops } = await archivedAbove(this.deps.storage, toBlock);
     const unavailable = await this.prunedAnchors(toBlock);
-    const outcome = decideAfterChainPruned(this.pool, { ...(await this.conditions({ unavailableAnchorBlockHashes: unavailable })), returningTxs: txs });
+    const payers = txs.map((tx) => tx.feePayer);
+    const outcome = decideAfterChainPruned(this.pool, { ...(await this.conditions({ unavailableAnchorBlockHashes: unavailable }, payers)), returningTxs: txs });
     await this.commit(outcome.change, ops);
     if (outcome.returnedTxHashes.length > 0) this.emit({ kind: 'returned', txHashes: outcome.returnedTxHashes });
     const removed = [...outcome.removed, ...outcome.notReturned];

