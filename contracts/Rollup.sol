@@ -6,8 +6,11 @@ import {IProofVerifier} from "./CommitmentVerifier.sol";
 /// @title Rollup
 /// @notice Records the rollup's checkpoints on L1: one archive root per checkpoint, proposed in the L2 slot it belongs
 /// to, with the checkpoint's data carried in EIP-4844 blobs of the proposing transaction.
-/// @dev ACCESS CONTROL: none yet. Any sender may propose the next checkpoint; the proposer committee and its
-/// attestations come later. Until then the contract only enforces ordering, timing and blob binding.
+/// @dev ACCESS CONTROL: any sender may propose the next checkpoint. The validator set lives here (attester address,
+/// BLS public key and proof of possession, registered by the deployer); committees, proposers and the attestations'
+/// quorum are checked by the nodes when they sync (core/validators/), not by this contract: BLS verification on L1
+/// would need hash-to-G2 in Solidity. The contract stores each checkpoint's attestation list (calldata, emitted with
+/// CheckpointProposed) so that every node reads the same evidence.
 ///
 /// Proofs and prunes: an epoch's checkpoints are proven together by `submitEpochProof`, checked by the epoch proof
 /// verifier, once the epoch is over and at most PROOF_SUBMISSION_EPOCHS epochs after it ended. When the first unproven
@@ -39,12 +42,38 @@ contract Rollup {
     uint256 private provenCheckpointNumber;
     uint256 private provenAtL1Block;
 
+    /// @notice Validators the set may hold (spec/validators/constants.ts VALIDATOR_SET_SIZE_MAX).
+    uint256 public constant VALIDATOR_SET_SIZE_MAX = 1_000_000;
+    /// @notice Epochs between a registration and the first committee it may sit on (COMMITTEE_SEED_LAG_EPOCHS).
+    uint256 public constant VALIDATOR_ACTIVATION_LAG_EPOCHS = 2;
+    /// @notice Bytes of an encoded attestation list at most: a count and 48 entries of seat and signature.
+    uint256 public constant ATTESTATIONS_BYTES_MAX = 2 + 48 * 98;
+    uint256 internal constant BLS_PUBLIC_KEY_BYTES = 48;
+    uint256 internal constant BLS_SIGNATURE_BYTES = 96;
+
+    /// @dev One registered validator. `activeFromEpoch` is 0 for validators registered before the first checkpoint
+    /// (the genesis set), else the registration's epoch plus VALIDATOR_ACTIVATION_LAG_EPOCHS, so that a committee
+    /// never changes once the node can compute it.
+    struct ValidatorEntry {
+        address attester;
+        uint64 activeFromEpoch;
+        bytes blsPublicKey;
+        bytes proofOfPossession;
+    }
+
+    address private immutable OWNER;
+    ValidatorEntry[] private validators;
+    mapping(address attester => bool) private registered;
+    /// @dev Set by the first accepted proposal; a registration after it waits VALIDATOR_ACTIVATION_LAG_EPOCHS.
+    bool private anyCheckpointProposed;
+
     event CheckpointProposed(
         uint256 indexed checkpointNumber,
         bytes32 indexed archive,
         uint256 slotNumber,
         bytes header,
-        bytes32[] blobHashes
+        bytes32[] blobHashes,
+        bytes attestations
     );
     event EpochProven(
         uint256 indexed epoch,
@@ -55,6 +84,7 @@ contract Rollup {
     );
     /// @notice The pending chain went back from `pendingCheckpointCount` checkpoints to the proven ones.
     event ChainPruned(uint256 indexed provenCheckpointNumber, uint256 pendingCheckpointCount);
+    event ValidatorAdded(address indexed attester, uint256 index, uint256 activeFromEpoch);
 
     error ZeroSlotDuration();
     error ZeroEpochDuration();
@@ -78,6 +108,11 @@ contract Rollup {
     error WrongEndArchive(bytes32 expected, bytes32 given);
     error InvalidEpochProof();
     error NothingToPrune();
+    error NotOwner(address sender);
+    error ValidatorAlreadyRegistered(address attester);
+    error ValidatorSetFull(uint256 max);
+    error MalformedValidatorKey(uint256 publicKeyLength, uint256 proofLength);
+    error AttestationsTooLong(uint256 length, uint256 max);
 
     constructor(
         bytes32 genesisArchive,
@@ -98,21 +133,54 @@ contract Rollup {
         ROLLUP_VERSION = rollupVersion;
         L1_START_BLOCK = block.number;
         EPOCH_PROOF_VERIFIER = epochProofVerifier;
+        OWNER = msg.sender;
         archives[0] = genesisArchive;
+    }
+
+    /// @notice Registers a validator (deployer only). The proof of possession (a BLS signature by the key of its own
+    /// address and key, spec/validators/signingPayloads.ts) is stored, not checked here: nodes check it when they read
+    /// the set and leave out entries whose proof fails.
+    function addValidator(address attester, bytes calldata blsPublicKey, bytes calldata proofOfPossession) external {
+        if (msg.sender != OWNER) revert NotOwner(msg.sender);
+        if (registered[attester]) revert ValidatorAlreadyRegistered(attester);
+        if (validators.length >= VALIDATOR_SET_SIZE_MAX) revert ValidatorSetFull(VALIDATOR_SET_SIZE_MAX);
+        if (blsPublicKey.length != BLS_PUBLIC_KEY_BYTES || proofOfPossession.length != BLS_SIGNATURE_BYTES) {
+            revert MalformedValidatorKey(blsPublicKey.length, proofOfPossession.length);
+        }
+        uint256 activeFromEpoch = anyCheckpointProposed ? _epochOf(_currentSlot()) + VALIDATOR_ACTIVATION_LAG_EPOCHS : 0;
+        registered[attester] = true;
+        validators.push(ValidatorEntry(attester, uint64(activeFromEpoch), blsPublicKey, proofOfPossession));
+        emit ValidatorAdded(attester, validators.length - 1, activeFromEpoch);
+    }
+
+    function getValidatorCount() external view returns (uint256) {
+        return validators.length;
+    }
+
+    function getValidator(uint256 index)
+        external
+        view
+        returns (address attester, bytes memory blsPublicKey, bytes memory proofOfPossession, uint256 activeFromEpoch)
+    {
+        ValidatorEntry storage entry = validators[index];
+        return (entry.attester, entry.blsPublicKey, entry.proofOfPossession, entry.activeFromEpoch);
     }
 
     /// @notice Records checkpoint `checkpointNumber`. The transaction must carry exactly `blobHashes.length` blobs whose
     /// versioned hashes are `blobHashes`, in order. A prunable pending chain is pruned first, so the proposal must build
-    /// on the proven checkpoint then.
+    /// on the proven checkpoint then. `attestations` is the committee's attestation list
+    /// (spec/validators/checkpointAttestations.ts), emitted as is for the nodes to check.
     function propose(
         uint256 checkpointNumber,
         bytes32 archive,
         bytes32 lastArchive,
         uint256 slotNumber,
         bytes calldata header,
-        bytes32[] calldata blobHashes
+        bytes32[] calldata blobHashes,
+        bytes calldata attestations
     ) external {
         _checkHeader(header, lastArchive, slotNumber, blobHashes);
+        if (attestations.length > ATTESTATIONS_BYTES_MAX) revert AttestationsTooLong(attestations.length, ATTESTATIONS_BYTES_MAX);
         if (_canPrune()) _prune();
         uint256 count = checkpointCount;
         if (checkpointNumber != count + 1) revert WrongCheckpointNumber(count + 1, checkpointNumber);
@@ -128,7 +196,8 @@ contract Rollup {
         archives[checkpointNumber] = archive;
         slots[checkpointNumber] = slotNumber;
         checkpointCount = checkpointNumber;
-        emit CheckpointProposed(checkpointNumber, archive, slotNumber, header, blobHashes);
+        anyCheckpointProposed = true;
+        emit CheckpointProposed(checkpointNumber, archive, slotNumber, header, blobHashes, attestations);
     }
 
     /// @notice Proves epoch `epoch`: checkpoints `fromCheckpoint` (the first unproven one) to `toCheckpoint` (the epoch's

@@ -19,6 +19,9 @@ import type { ContractClassPublication, ContractInstancePublication, TxEffect } 
 import type { TxReceiptValue, TxValue } from '../spec/wire/tx.js';
 import type { TxValidationResult } from './validation/txValidator.js';
 import type { AllowListEntry } from '../spec/config/allowList.js';
+import type { CheckpointAttestationValue, ProposalsForSlotValue } from './validators/attestationPool.js';
+import type { OffenseValue, SlashRoundQuery } from './validators/offenses.js';
+import type { SingleValidatorStatsValue, ValidatorsStatsValue } from './validators/stats.js';
 import type { DataInBlock, MembershipWitness, NullifierMembershipWitness, PublicDataWitness } from './worldState/witnesses.js';
 
 /** A block as named by a client: number, hash, archive root, or tip (`latest` is the proposed tip). */
@@ -182,7 +185,21 @@ export interface TxService {
   getAllowedPublicSetup(): readonly AllowListEntry[];
 }
 
+/** The validator subsystem's queries (svc_getValidatorsStats ... svcAdmin_reloadKeystore). */
+export interface ValidatorService {
+  getValidatorsStats(): Promise<ValidatorsStatsValue>;
+  /** undefined when the validator had no duty in the kept history; INVALID_PARAMS when fromSlot > toSlot. */
+  getValidatorStats(address: Hex, fromSlot?: number, toSlot?: number): Promise<SingleValidatorStatsValue | undefined>;
+  getCheckpointAttestationsForSlot(slot: number, proposalPayloadHash?: Hex): CheckpointAttestationValue[];
+  getProposalsForSlot(slot: number): ProposalsForSlotValue;
+  getSlashOffenses(query: SlashRoundQuery): OffenseValue[];
+  /** Rereads the keystore; OPERATION_REFUSED (nothing changes) when it is invalid or names an unknown publisher. */
+  reloadKeystore(): Promise<void>;
+}
+
 export interface NodeService extends WorldStateService, LogService, ContractService, TxService {
+  /** Absent when the node ignores the L1 validator set. */
+  readonly validators?: ValidatorService;
   getBlockNumber(tip?: BlockTipName): Promise<number>;
   getCheckpointNumber(tip?: CheckpointTipName): Promise<number>;
   getChainTips(): Promise<L2Tips>;

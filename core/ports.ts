@@ -5,6 +5,7 @@
  */
 import type { AbstractBatchOptions, AbstractLevel } from 'abstract-level';
 import type { Hex, L1RollupConstants } from '../spec/chain.js';
+import type { BlockProposalPayload, CheckpointProposalPayload } from '../spec/validators/signingPayloads.js';
 
 // ---------------------------------------------------------------------------------------------------------------
 // Clock
@@ -89,6 +90,8 @@ export interface CheckpointProposedLog {
   /** Encoded CheckpointHeader (spec/codec/checkpointHeader.ts). */
   readonly header: Hex;
   readonly blobVersionedHashes: readonly Hex[];
+  /** The committee's attestations published with it (spec/validators/checkpointAttestations.ts), as emitted. */
+  readonly attestations: Hex;
   readonly l1: {
     readonly blockNumber: bigint;
     readonly blockHash: Hex;
@@ -132,6 +135,17 @@ export interface ProvenCheckpoint {
   readonly l1BlockNumber: bigint;
 }
 
+/** One entry of the rollup contract's validator set, in registration order. */
+export interface L1Validator {
+  readonly address: Hex;
+  /** Compressed BLS public key (48 bytes). */
+  readonly blsPublicKey: Hex;
+  /** BLS signature proving possession of the key (checked by the node, not the contract). */
+  readonly proofOfPossession: Hex;
+  /** First epoch whose committee may include it. */
+  readonly activeFromEpoch: number;
+}
+
 /** Stable codes of the L1 port's expected failures. */
 export type L1ErrorCode =
   | 'L1_UNREACHABLE'
@@ -172,6 +186,8 @@ export interface L1ReaderPort {
   getEpochProvenLogs(fromBlock: bigint, toBlock: bigint): Promise<EpochProvenLog[]>;
   /** `ChainPruned` logs in `[fromBlock, toBlock]`, in L1 order. */
   getChainPrunedLogs(fromBlock: bigint, toBlock: bigint): Promise<ChainPrunedLog[]>;
+  /** The validator set as of `atBlock`, in registration order (the contract caps it at VALIDATOR_SET_SIZE_MAX). */
+  getValidators(atBlock: bigint): Promise<L1Validator[]>;
 }
 
 export interface ProposeCheckpointRequest {
@@ -183,6 +199,8 @@ export interface ProposeCheckpointRequest {
   readonly header: Hex;
   /** Raw blobs (BLOB_SIZE_BYTES each). */
   readonly blobs: readonly Uint8Array[];
+  /** Encoded attestation list (spec/validators/checkpointAttestations.ts); `0x0000` (none) without a committee. */
+  readonly attestations: Hex;
 }
 
 /** The arguments of the rollup contract's `submitEpochProof` (see core/prover/epochProof.ts for the public inputs). */
@@ -210,6 +228,52 @@ export interface L1PublisherPort {
   getTxStatus(txHash: Hex): Promise<L1TxStatus>;
   /** Sends `submitEpochProof`; resolves with its hash once the L1 node accepted it. */
   submitEpochProof(request: SubmitEpochProofRequest): Promise<{ readonly txHash: Hex }>;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Network (validator gossip)
+
+/** A checkpoint proposal as gossiped: the signed payload, and the header it commits to for the committee to check. */
+export interface CheckpointProposalMessage {
+  readonly kind: 'checkpointProposal';
+  readonly payload: CheckpointProposalPayload;
+  /** Encoded CheckpointHeader (spec/codec/checkpointHeader.ts); payload.checkpointHeaderHash commits to it. */
+  readonly header: Hex;
+  readonly proposer: Hex;
+  readonly signature: Hex;
+}
+
+export interface CheckpointAttestationMessage {
+  readonly kind: 'checkpointAttestation';
+  readonly payload: CheckpointProposalPayload;
+  readonly attester: Hex;
+  readonly signature: Hex;
+}
+
+export interface BlockProposalMessage {
+  readonly kind: 'blockProposal';
+  readonly payload: BlockProposalPayload;
+  readonly proposer: Hex;
+  readonly signature: Hex;
+}
+
+export type GossipMessage = CheckpointProposalMessage | CheckpointAttestationMessage | BlockProposalMessage;
+
+/**
+ * Gossip among validators: what one node publishes reaches the others' subscribers (not its own), maybe late, maybe
+ * never (the network may lose or partition). Messages are untrusted: receivers check every signature.
+ */
+export interface NetworkPort {
+  publish(message: GossipMessage): void;
+  /** Returns the unsubscribe function. */
+  subscribe(handler: (message: GossipMessage) => void): () => void;
+}
+
+/** Reads the validator keystore file (svcAdmin_reloadKeystore); at most KEYSTORE_FILE_BYTES_MAX + 1 bytes. */
+export interface KeystoreSourcePort {
+  /** Where the file is, for messages. */
+  readonly location: string;
+  read(): Promise<Uint8Array>;
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -252,4 +316,8 @@ export interface NodePorts {
   readonly l1Publisher?: L1PublisherPort;
   /** The account a prover submits epoch proofs from; `l1Publisher` when absent. */
   readonly l1ProofPublisher?: L1PublisherPort;
+  /** Validator gossip; absent: the node neither attests nor collects attestations (and cannot propose with a committee). */
+  readonly network?: NetworkPort;
+  /** The keystore file, when the node runs validators (NodeConfig.validator). */
+  readonly keystore?: KeystoreSourcePort;
 }

@@ -3,7 +3,9 @@ import type { Hex } from '../spec/chain.js';
 import { bigintToBytes, bytesToHex } from '../spec/codec/bytes.js';
 import { L1_CHAIN_ID_LOCAL_NETWORK } from '../spec/constants.js';
 import { createNode, TX_POOL_SETTINGS_DEFAULT, type NodeActivity, type RollupNode } from '../core/node/node.js';
-import type { NodePorts, StoragePort } from '../core/ports.js';
+import type { KeystoreSourcePort, NodePorts, StoragePort } from '../core/ports.js';
+import { devKeystoreFile, devValidators, type DevValidator } from '../core/validators/devValidators.js';
+import { createSimNetwork, type SimNetwork } from './simNetwork.js';
 import { createGenesis } from '../core/worldState/genesis.js';
 import { livenessBoundMs } from './checkers/liveness.js';
 import { RunMonitor } from './checkers/runMonitor.js';
@@ -48,6 +50,15 @@ export interface SimOptions {
   readonly swarm?: SimSwarm;
   /** Every node's tx pool capacity (default P2P_PENDING_TX_COUNT_MAX_DEFAULT); a small one makes the pool overflow. */
   readonly txPoolCapacity?: number;
+  /**
+   * Validators registered with the L1 at deployment, all run by the sequencer's keystore (a committee of its own keys,
+   * as on the local network); every node then enforces the validator set, checks each checkpoint's quorum and hears
+   * validator gossip over a simulated network. Default 0: no validators, and nodes ignore the validator set (no
+   * validator reads from L1), which keeps the runs and traces of the simulator's other tests unchanged.
+   */
+  readonly validatorCount?: number;
+  /** The gossip network's latency and loss (default SIM_NETWORK_LATENCY_MS_DEFAULT, no loss); with validators only. */
+  readonly network?: { readonly latencyMs?: { readonly min: number; readonly max: number }; readonly lossProbability?: number };
 }
 
 export const SIM_SECONDS_DEFAULT = 600;
@@ -127,6 +138,10 @@ function traceActivity(record: (kind: string, fields: Record<string, unknown>) =
     record('prover.proof', { node: name, ...a.outcome });
     return;
   }
+  if (a.kind === 'validator') {
+    record(`validator.${a.event.kind}`, { node: name, ...a.event });
+    return;
+  }
   const e = a.event;
   switch (e.type) {
     case 'blocksAdded':
@@ -165,6 +180,10 @@ export interface SimWorld extends FaultWorld {
   setClockSkewMs(name: string, skewMs: number): void;
   /** Simulated ms since the run started. */
   elapsedMs(): number;
+  /** The validator gossip network; undefined without validators. */
+  readonly network: SimNetwork | undefined;
+  /** The registered validators with their keys (all run by the sequencer), in registration order. */
+  readonly validators: readonly DevValidator[];
 }
 
 export interface SimHooks {
@@ -196,6 +215,9 @@ export async function runSimulation(options: SimOptions, io: SimHooks = {}): Pro
   const startMs = scheduler.now();
   const trace = createTrace({ now: () => scheduler.now(), keepLast: 0 });
   const genesis = createGenesis(L1_CHAIN_ID_LOCAL_NETWORK, ROLLUP_VERSION);
+  const validatorCount = options.validatorCount ?? 0;
+  const validators = devValidators(`sim-${options.seed}`, validatorCount);
+  const network = validatorCount > 0 ? createSimNetwork({ prng: root.fork('network'), ...options.network, trace }) : undefined;
   const l1 = createSimL1({
     scheduler,
     prng: root.fork('l1'),
@@ -205,6 +227,7 @@ export async function runSimulation(options: SimOptions, io: SimHooks = {}): Pro
     l1ChainId: L1_CHAIN_ID_LOCAL_NETWORK,
     l1StartBlock: 1n,
     inclusionDelay: options.inclusionDelay,
+    validators: validators.map((v) => v.registration),
     ...(options.epochDurationSlots !== undefined ? { epochDuration: options.epochDurationSlots } : {}),
     ...(options.proofSubmissionEpochs !== undefined ? { proofSubmissionEpochs: options.proofSubmissionEpochs } : {}),
     ...(options.l1FinalityLagBlocks !== undefined ? { finalityLagBlocks: options.l1FinalityLagBlocks } : {}),
@@ -240,6 +263,8 @@ export async function runSimulation(options: SimOptions, io: SimHooks = {}): Pro
       l1: link.reader,
       ...(publisher ? { l1Publisher: publisher } : {}),
       ...(proofPublisher ? { l1ProofPublisher: proofPublisher } : {}),
+      ...(network ? { network: network.connect(label, clock) } : {}),
+      ...(network && publisher ? { keystore: simKeystore(validators, publisher.publisherAddress) } : {}),
     };
     const node = await createNode(ports, {
       rollupAddress: ROLLUP_ADDRESS,
@@ -257,6 +282,8 @@ export async function runSimulation(options: SimOptions, io: SimHooks = {}): Pro
           }
         : {}),
       ...(proofPublisher ? { prover: { pollIntervalMs: options.archiverPollIntervalMs } } : {}),
+      validatorSet: network ? 'enforced' : 'ignored',
+      ...(network && publisher ? { validator: { limits: {}, publishers: [publisher.publisherAddress] } } : {}),
     });
     node.onActivity((activity) => {
       if (clock.isHalted()) return;
@@ -299,6 +326,7 @@ export async function runSimulation(options: SimOptions, io: SimHooks = {}): Pro
     async crashAndRestart(name) {
       const slot = slotOf(name);
       slot.clock.halt();
+      network?.disconnect(slot.incarnation === 0 ? slot.name : `${slot.name}#${slot.incarnation}`);
       trace.record('node.crashed', { node: name, incarnation: slot.incarnation });
       slot.storage = await crashAndRecover(slot.storage);
       slot.incarnation++;
@@ -325,6 +353,8 @@ export async function runSimulation(options: SimOptions, io: SimHooks = {}): Pro
     },
     record: (kind, fields) => trace.record(kind, fields),
     elapsedMs,
+    network,
+    validators,
   };
   const workload = new TxWorkload(world);
   if (options.schedule !== undefined) {
@@ -371,6 +401,12 @@ export async function runSimulation(options: SimOptions, io: SimHooks = {}): Pro
     events,
     coverage: coverage.report(),
   };
+}
+
+/** The sequencer's keystore: every registered validator, publishing from the sequencer's account. */
+function simKeystore(validators: readonly DevValidator[], publisher: Hex): KeystoreSourcePort {
+  const contents = devKeystoreFile(validators, { coinbase: publisher, feeRecipient: bytesToHex(bigintToBytes(0n, 32)), publisher });
+  return { location: 'sim:keystore', read: async () => contents.slice() };
 }
 
 /** The chain's tips machine: the chain keeps its actor private, so the simulator reads the field to observe it. */

@@ -166,6 +166,7 @@ describe('SimL1 propose', () => {
         slotNumber: request.slotNumber,
         header: request.header,
         blobVersionedHashes: request.blobs.map(simVersionedHash),
+        attestations: request.attestations,
         l1: { blockNumber: head.number, blockHash: head.hash, txHash, logIndex: 0 },
       },
     ]);

@@ -9,6 +9,7 @@ import type {
   L1PublisherPort,
   L1ReaderPort,
   L1TxStatus,
+  L1Validator,
   ProposeCheckpointRequest,
   ProvenCheckpoint,
   SubmitEpochProofRequest,
@@ -25,6 +26,7 @@ import {
   PROOF_SUBMISSION_EPOCHS_DEFAULT,
   ROLLUP_VERSION_LOCAL_NETWORK_DEFAULT,
 } from '../spec/constants.js';
+import { VALIDATOR_SET_SIZE_MAX } from '../spec/validators/constants.js';
 import type { Prng } from './prng.js';
 import type { Scheduler } from './scheduler.js';
 import {
@@ -89,6 +91,11 @@ export interface SimL1Options {
   /** Default: none, every transaction lands in the next block. */
   readonly inclusionDelay?: SimL1InclusionDelay;
   readonly trace?: Trace;
+  /**
+   * The validator set registered with the deployment (before any checkpoint, so active from epoch 0), in order.
+   * Default: none, so no epoch has a committee and checkpoints need no attestations.
+   */
+  readonly validators?: readonly Omit<L1Validator, 'activeFromEpoch'>[];
 }
 
 /** What the simulator (checkers, tests) can learn about a transaction beyond the port's L1TxStatus. */
@@ -150,6 +157,8 @@ interface CheckpointEntry {
 interface ContractState {
   readonly tip: CheckpointEntry;
   readonly proven: ProvenCheckpoint;
+  /** The validator set (fixed at deployment in the simulator). */
+  readonly validators: readonly L1Validator[];
 }
 
 /** The rollup contract's events by kind. */
@@ -219,7 +228,7 @@ function l1BlockHash(parentHash: Hex, number: bigint, timestamp: bigint, generat
 function txHashOf(publisher: Hex, nonce: number, call: SimL1Call): Hex {
   const fields =
     call.kind === 'propose'
-      ? ['sim-l1-tx', publisher, nonce, call.request.checkpointNumber, call.request.slotNumber, call.request.archive, call.request.lastArchive, call.request.header, ...call.versionedHashes]
+      ? ['sim-l1-tx', publisher, nonce, call.request.checkpointNumber, call.request.slotNumber, call.request.archive, call.request.lastArchive, call.request.header, call.request.attestations, ...call.versionedHashes]
       : ['sim-l1-proof-tx', publisher, nonce, call.request.epoch, call.request.fromCheckpoint, call.request.toCheckpoint, call.request.endArchive, call.request.outHash, call.request.proof];
   return bytesToHex(sha256(Buffer.from(fields.join(':'), 'utf8')));
 }
@@ -267,7 +276,14 @@ export class SimL1 {
     const l1StartBlock = options.l1StartBlock ?? 0n;
     assert(l1StartBlock >= 0n && l1StartBlock < BigInt(SIM_L1_BLOCKS_MAX), `l1StartBlock ${l1StartBlock} out of range`);
     const nowSeconds = BigInt(Math.floor(this.scheduler.now() / 1000));
-    const deployed: ContractState = { tip: { number: 0, archive: genesisArchive, slot: 0, previous: undefined }, proven: { checkpointNumber: 0, l1BlockNumber: 0n } };
+    const validators = (options.validators ?? []).map((v) => Object.freeze({ ...v, address: v.address.toLowerCase() as Hex, activeFromEpoch: 0 }));
+    assert(new Set(validators.map((v) => v.address)).size === validators.length, 'the rollup contract registers each validator address once');
+    assert(validators.length <= VALIDATOR_SET_SIZE_MAX, `the rollup contract caps its validator set at ${VALIDATOR_SET_SIZE_MAX}`);
+    const deployed: ContractState = {
+      tip: { number: 0, archive: genesisArchive, slot: 0, previous: undefined },
+      proven: { checkpointNumber: 0, l1BlockNumber: 0n },
+      validators: Object.freeze(validators),
+    };
     this.mineHistory(l1StartBlock, nowSeconds, deployed);
     this.contract = deployed;
     this.constants = this.makeConstants(options, l1StartBlock, nowSeconds, genesisArchive);
@@ -404,7 +420,11 @@ export class SimL1 {
   /** `contract` as a proposal in a block with this timestamp sees it: pruned back to the proven checkpoint if prunable. */
   private prunedView(contract: ContractState, timestamp: bigint): ContractState {
     if (!canPrune(proofStateOf(contract), timestamp, this.constants)) return contract;
-    return { tip: entryAt(contract.tip, contract.proven.checkpointNumber), proven: contract.proven };
+    return { tip: entryAt(contract.tip, contract.proven.checkpointNumber), proven: contract.proven, validators: contract.validators };
+  }
+
+  validatorsAt(atBlock: bigint, visibleHead: bigint): L1Validator[] {
+    return this.contractViewAt(atBlock, visibleHead).validators.map((v) => ({ ...v }));
   }
 
   checkpointCountAt(atBlock: bigint, visibleHead: bigint): number {
@@ -558,13 +578,14 @@ export class SimL1 {
     }
     const { request } = call;
     const archive = request.archive.toLowerCase() as Hex;
-    this.contract = { tip: { number: request.checkpointNumber, archive, slot: request.slotNumber, previous: view.tip }, proven: view.proven };
+    this.contract = { tip: { number: request.checkpointNumber, archive, slot: request.slotNumber, previous: view.tip }, proven: view.proven, validators: view.validators };
     const log = {
       checkpointNumber: request.checkpointNumber,
       archive,
       slotNumber: request.slotNumber,
       header: request.header.toLowerCase() as Hex,
       blobVersionedHashes: Object.freeze([...call.versionedHashes]),
+      attestations: request.attestations.toLowerCase() as Hex,
       l1: at(logs.length),
     };
     logs.push({ kind: 'checkpointProposed', log: Object.freeze(log) });
@@ -576,7 +597,7 @@ export class SimL1 {
     const before = this.contract!;
     const failure = checkEpochProof(proofStateOf(before), request, block.timestamp, this.constants);
     if (failure !== undefined) return failure;
-    this.contract = { tip: before.tip, proven: { checkpointNumber: request.toCheckpoint, l1BlockNumber: block.number } };
+    this.contract = { tip: before.tip, proven: { checkpointNumber: request.toCheckpoint, l1BlockNumber: block.number }, validators: before.validators };
     const log: EpochProvenLog = {
       epoch: request.epoch,
       fromCheckpoint: request.fromCheckpoint,
@@ -653,6 +674,7 @@ function createLink(l1: SimL1, name: string, prng: Prng, scheduler: Scheduler): 
     getProvenCheckpoint: (atBlock) => call('getProvenCheckpoint', (head) => l1.provenAt(atBlock, head)),
     getEpochProvenLogs: (fromBlock, toBlock) => call('getEpochProvenLogs', (head) => l1.logsIn('epochProven', fromBlock, toBlock, head)),
     getChainPrunedLogs: (fromBlock, toBlock) => call('getChainPrunedLogs', (head) => l1.logsIn('chainPruned', fromBlock, toBlock, head)),
+    getValidators: (atBlock) => call('getValidators', (head) => l1.validatorsAt(atBlock, head)),
   };
 
   return {

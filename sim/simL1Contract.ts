@@ -6,6 +6,7 @@ import type { CheckpointHeader } from '../spec/chain.js';
 import { blobsHash, decodeCheckpointHeader } from '../spec/codec/checkpointHeader.js';
 import { BLOBS_PER_CHECKPOINT_MAX } from '../spec/constants.js';
 import { commitmentProof } from '../spec/proof.js';
+import { CHECKPOINT_ATTESTATIONS_BYTES_MAX as ATTESTATIONS_BYTES_MAX } from '../spec/validators/checkpointAttestations.js';
 
 /**
  * The rollup contract's rules (`propose`, `submitEpochProof`, prunes), as the simulated L1 applies them to an
@@ -30,7 +31,9 @@ export type SimL1ProposeFailure =
   /** Not 1 to BLOBS_PER_CHECKPOINT_MAX blobs. */
   | 'BLOB_COUNT_INVALID'
   /** The header's blobsHash is not the hash of the blobs' versioned hashes. */
-  | 'BLOBS_HASH_MISMATCH';
+  | 'BLOBS_HASH_MISMATCH'
+  /** The attestation list is not hex or longer than Rollup.ATTESTATIONS_BYTES_MAX. */
+  | 'ATTESTATIONS_TOO_LONG';
 
 export interface SimL1ContractState {
   readonly checkpointCount: number;
@@ -75,6 +78,8 @@ export function checkProposal(
 ): SimL1ProposeFailure | undefined {
   const header = decodeHeader(request);
   if (header === undefined) return 'PROPOSAL_MALFORMED';
+  // The contract checks the list's length first (it checks nothing else of it; nodes check the quorum on sync).
+  if (!isHex(request.attestations) || (request.attestations.length - 2) / 2 > ATTESTATIONS_BYTES_MAX) return 'ATTESTATIONS_TOO_LONG';
   const lastArchive = request.lastArchive.toLowerCase();
   if (header.slotNumber !== request.slotNumber || header.lastArchiveRoot !== lastArchive) return 'HEADER_MISMATCH';
   if (request.checkpointNumber !== state.checkpointCount + 1) return 'CHECKPOINT_NUMBER_INVALID';

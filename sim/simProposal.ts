@@ -4,6 +4,7 @@ import { bytesToHex, zeroHex } from '../spec/codec/bytes.js';
 import { payloadToBlobs } from '../spec/codec/checkpointBlobs.js';
 import { blobsHash, encodeCheckpointHeader } from '../spec/codec/checkpointHeader.js';
 import { simVersionedHash } from './simL1.js';
+import { EMPTY_CHECKPOINT_ATTESTATIONS } from '../spec/validators/checkpointAttestations.js';
 
 /**
  * A well-formed `propose` request built from a few numbers, for scripted L1 load and tests that exercise the
@@ -41,5 +42,6 @@ export function buildSimProposal(input: SimProposalInput): ProposeCheckpointRequ
     slotNumber: input.slotNumber,
     header: bytesToHex(encodeCheckpointHeader(header)),
     blobs,
+    attestations: EMPTY_CHECKPOINT_ATTESTATIONS,
   };
 }

@@ -35,6 +35,7 @@ import { blobVersionedHashes, getKzg } from './kzg.js';
 import { createL1PublicClient, rawRequest } from './l1Rpc.js';
 import { createViemL1Publisher, encodeProposeCall, simulatePropose } from './viemL1Publisher.js';
 import { createViemL1Reader } from './viemL1Reader.js';
+import { EMPTY_CHECKPOINT_ATTESTATIONS } from '../../spec/validators/checkpointAttestations.js';
 
 // anvil's default dev accounts 0 and 1
 const DEPLOYER_KEY: Hex = '0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80';
@@ -104,6 +105,7 @@ function makeProposal(args: {
     slotNumber: args.slotNumber,
     header: bytesToHex(encodeCheckpointHeader(header)),
     blobs,
+    attestations: EMPTY_CHECKPOINT_ATTESTATIONS,
   };
 }
 

@@ -184,6 +184,8 @@ export interface ProposeCallArguments {
   readonly header: Hex;
   /** The versioned hashes the contract checks the transaction's blobs against. */
   readonly blobHashes: readonly Hex[];
+  /** Encoded attestation list (spec/validators/checkpointAttestations.ts). */
+  readonly attestations: Hex;
 }
 
 export function encodeProposeCall(args: ProposeCallArguments): Hex {
@@ -197,6 +199,7 @@ export function encodeProposeCall(args: ProposeCallArguments): Hex {
       BigInt(args.slotNumber),
       args.header,
       args.blobHashes,
+      args.attestations,
     ],
   });
 }

@@ -18,7 +18,9 @@ import {
   type L1BlockTag,
   type L1LogPosition,
   type L1ReaderPort,
+  type L1Validator,
 } from '../../core/ports.js';
+import { VALIDATOR_SET_SIZE_MAX } from '../../spec/validators/constants.js';
 import type { Hex, L1RollupConstants } from '../../spec/chain.js';
 import { hexToBytes, isHex } from '../../spec/codec/bytes.js';
 import { BLOB_SIZE_BYTES, L1_SLOT_DURATION_SECONDS } from '../../spec/constants.js';
@@ -161,6 +163,7 @@ export function createViemL1Reader(options: ViemL1ReaderOptions): L1ReaderPort {
             slotNumber: toSafeNumber(log.args.slotNumber, 'slot number'),
             header: log.args.header,
             blobVersionedHashes: [...log.args.blobHashes],
+            attestations: log.args.attestations,
             l1: positionOf(log),
           }),
         );
@@ -204,6 +207,20 @@ export function createViemL1Reader(options: ViemL1ReaderOptions): L1ReaderPort {
         );
     },
 
+    async getValidators(atBlock) {
+      const count = toSafeNumber(await readUint('getValidatorCount', atBlock), 'validator count');
+      assertValidatorSetSize(count);
+      const validators: L1Validator[] = [];
+      // One read per entry; the set is read again only when its count changes (core/validators/validatorDuties.ts).
+      for (let index = 0; index < count; index++) {
+        const [attester, blsPublicKey, proofOfPossession, activeFromEpoch] = await pinnedRead(`getValidator(${index})`, atBlock, () =>
+          client.readContract({ address, abi: rollupAbi, functionName: 'getValidator', args: [BigInt(index)], blockNumber: atBlock }),
+        );
+        validators.push({ address: attester.toLowerCase() as Hex, blsPublicKey, proofOfPossession, activeFromEpoch: toSafeNumber(activeFromEpoch, 'activation epoch') });
+      }
+      return validators;
+    },
+
     async getBlobs(log) {
       if (beacon !== undefined) {
         const block = await readBlock(client, url, log.l1.blockHash);
@@ -228,7 +245,12 @@ type RollupUintGetter =
   | 'getProofSubmissionEpochs'
   | 'getL1StartBlock'
   | 'getVersion'
-  | 'getCheckpointCount';
+  | 'getCheckpointCount'
+  | 'getValidatorCount';
+
+function assertValidatorSetSize(count: number): void {
+  if (count > VALIDATOR_SET_SIZE_MAX) throw new L1Error('L1_NO_ROLLUP_CONTRACT', `the rollup contract reports ${count} validators, above VALIDATOR_SET_SIZE_MAX ${VALIDATOR_SET_SIZE_MAX}`);
+}
 
 function assertExpectedChain(actual: number, expected: number | undefined, url: string): void {
   if (expected !== undefined && actual !== expected) {

@@ -9,12 +9,15 @@ import { blockStateEffects } from '../sequencer/blockBuilder.js';
 import { checkpointedFeeBasis } from '../sequencer/sequencerDuties.js';
 import { decodeCheckpoint, type DecodedCheckpoint } from './checkpointDecoding.js';
 import { readL1Settlement, settleTips, type L1Settlement } from './settlement.js';
+import type { RefusedCheckpoints, SyncQuorumCheck } from '../validators/syncQuorum.js';
 
 export interface SyncStepDeps {
   readonly l1: L1ReaderPort;
   readonly chain: Chain;
   readonly constants: L1RollupConstants;
   readonly logger: LoggerPort;
+  /** The committee's quorum check (core/validators/syncQuorum.ts); absent when the node ignores the validator set. */
+  readonly quorum?: { readonly check: SyncQuorumCheck; readonly refused: RefusedCheckpoints; readonly onRefused?: (log: CheckpointProposedLog, reason: string) => void };
 }
 
 export interface SyncStepResult {
@@ -139,10 +142,24 @@ async function applyCheckpointLog(deps: SyncStepDeps, log: CheckpointProposedLog
   const { chain } = deps;
   const checkpointedNumber = chain.tips.checkpointed.checkpoint.number;
   if (log.checkpointNumber <= checkpointedNumber) return false;
+  if (log.checkpointNumber !== checkpointedNumber + 1 && deps.quorum?.refused.has(checkpointedNumber + 1)) {
+    deps.logger.warn('checkpoint skipped: it builds on a checkpoint refused for its quorum', { checkpoint: log.checkpointNumber, refused: checkpointedNumber + 1 });
+    return false;
+  }
   if (log.checkpointNumber !== checkpointedNumber + 1) {
     throw new NodeError('SYNC_FAILED', `L1 proposes checkpoint ${log.checkpointNumber} while the node has ${checkpointedNumber}`, {
       checkpointNumber: log.checkpointNumber,
     });
+  }
+  if (deps.quorum !== undefined) {
+    const refusal = await deps.quorum.check(log);
+    if (refusal !== undefined) {
+      deps.quorum.refused.add(log);
+      deps.logger.warn('checkpoint refused: its attestations do not carry the quorum', { checkpoint: log.checkpointNumber, slot: log.slotNumber, txHash: log.l1.txHash, reason: refusal });
+      deps.quorum.onRefused?.(log, refusal);
+      return false;
+    }
+    deps.quorum.refused.forgetFrom(log.checkpointNumber);
   }
   const previous = await chain.update(async (u) => ({
     archiveTree: await u.getArchiveTree(u.tips.checkpointed.block.number),

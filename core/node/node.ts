@@ -28,6 +28,8 @@ import { WorldState } from '../worldState/worldState.js';
 import { reconcileWorldState } from './reconcileWorldState.js';
 import { historyPruneTarget } from './worldStateHistory.js';
 import { WORLD_STATE_HISTORIC_CHECKPOINT_COUNT_DEFAULT } from '../../spec/config/schema.js';
+import type { ValidatorClient, ValidatorEvent, ValidatorLimits } from '../validators/validatorClient.js';
+import { createValidatorSide } from './validatorSide.js';
 
 export interface NodeConfig {
   readonly rollupAddress: Hex;
@@ -40,6 +42,23 @@ export interface NodeConfig {
   readonly sequencer?: SequencerConfig;
   /** Runs a prover when set (the ports must then include an L1 proof publisher or an L1 publisher). */
   readonly prover?: ProverConfig;
+  /**
+   * How the node treats the L1 validator set. `enforced` (the default): committees are drawn from it, every synced
+   * checkpoint must carry its committee's quorum, and a sequencer proposes only in its keystore's slots. `ignored`:
+   * none of that (no validator reads from L1); for the simulator's runs without validators, whose traces must not
+   * change with reads they do not need. An empty set behaves the same under `enforced`: no committee, no quorum.
+   */
+  readonly validatorSet?: 'enforced' | 'ignored';
+  /** Runs the node's validators from the keystore (ports.keystore) when set; requires `validatorSet` enforced. */
+  readonly validator?: ValidatorConfig;
+}
+
+/** The validator subsystem's settings. */
+export interface ValidatorConfig {
+  /** VALIDATOR_MAX_* limits on what the node's validators attest. */
+  readonly limits: ValidatorLimits;
+  /** L1 publisher addresses the node started with: the only ones a keystore (and its reloads) may name. */
+  readonly publishers: readonly Hex[];
 }
 
 /** The part of the configuration a running node takes without a restart. */
@@ -60,7 +79,8 @@ export type NodeActivity =
   | { readonly kind: 'chain'; readonly event: ChainEvent }
   | { readonly kind: 'slot'; readonly outcome: SlotOutcome }
   | { readonly kind: 'proof'; readonly outcome: ProofOutcome }
-  | { readonly kind: 'admin'; readonly action: string };
+  | { readonly kind: 'admin'; readonly action: string }
+  | { readonly kind: 'validator'; readonly event: ValidatorEvent | { readonly kind: 'checkpointRefused'; readonly checkpointNumber: number; readonly slot: number; readonly reason: string } };
 
 export interface RollupNode {
   readonly service: NodeService;
@@ -80,6 +100,8 @@ export interface RollupNode {
   archiverActor: Actor<ReturnType<typeof createArchiverMachine>>;
   sequencerActor: Actor<ReturnType<typeof createSequencerMachine>> | undefined;
   proverActor: ProverActor | undefined;
+  /** The validator side (attestation pool, offenses, statistics); undefined when the validator set is ignored. */
+  readonly validatorClient: ValidatorClient | undefined;
 }
 
 /**
@@ -130,13 +152,15 @@ export async function createNode(ports: NodePorts, initialConfig: NodeConfig, op
       .catch((error: unknown) => logger.error('world-state history prune failed', { error: error instanceof Error ? error.message : String(error) }));
   });
 
+  const validators = await createValidatorSide(ports, config, { chain, constants, timetable, emit });
+
   const archiverLogger = logger.child({ module: 'archiver' });
   // The sync step in flight, if any: a pause waits for it, so that nothing it read before the pause lands after.
   let syncInFlight: Promise<unknown> = Promise.resolve();
   const archiverActor = createActor(
     createArchiverMachine({
       runSyncStep: () => {
-        const step = runSyncStep({ l1: ports.l1, chain, constants, logger: archiverLogger });
+        const step = runSyncStep({ l1: ports.l1, chain, constants, logger: archiverLogger, ...(validators ? { quorum: validators.quorum } : {}) });
         syncInFlight = step.catch(() => undefined);
         return step;
       },
@@ -164,6 +188,7 @@ export async function createNode(ports: NodePorts, initialConfig: NodeConfig, op
       logger: logger.child({ module: 'sequencer' }),
       pendingTxs: () => txPool.current.ordered().map((pooled) => pooled.tx),
       publicState: latestPublicState,
+      ...(validators ? { validator: validators.sequencerValidator } : {}),
     };
     sequencerActor = createActor(
       createSequencerMachine({
@@ -268,6 +293,7 @@ export async function createNode(ports: NodePorts, initialConfig: NodeConfig, op
     ready: () => started && archiverActor.getSnapshot().context.everCaughtUp,
     admin,
     txService: createTxQueries({ chain, pool: txPool, latestPublicState }),
+    ...(validators ? { validatorService: validators.service } : {}),
   });
   return {
     service,
@@ -277,8 +303,10 @@ export async function createNode(ports: NodePorts, initialConfig: NodeConfig, op
     archiverActor,
     sequencerActor,
     proverActor,
+    validatorClient: validators?.client,
     start() {
       started = true;
+      validators?.client.start();
       archiverActor.start();
       sequencerActor?.start();
       proverActor?.start();
@@ -286,6 +314,7 @@ export async function createNode(ports: NodePorts, initialConfig: NodeConfig, op
     },
     async stop() {
       started = false;
+      validators?.client.stop();
       sequencerActor?.stop();
       proverActor?.stop();
       archiverActor.stop();

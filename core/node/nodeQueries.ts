@@ -2,7 +2,7 @@ import type { BlockTipName, Checkpoint, CheckpointTipName, Hex, L1RollupConstant
 import { CONTRACT_LANGUAGE_VERSION, L1_SLOT_DURATION_SECONDS, NODE_VERSION, PROTOCOL_VERSION } from '../../spec/constants.js';
 import type { Chain } from '../chain/chain.js';
 import { createTimetable } from '../chain/timetable.js';
-import type { BlockQuery, BlockWithContext, CheckpointQuery, NodeAdmin, NodeService, TxService } from '../nodeService.js';
+import type { BlockQuery, BlockWithContext, CheckpointQuery, NodeAdmin, NodeService, TxService, ValidatorService } from '../nodeService.js';
 import { createContractQueries } from './contractQueries.js';
 import { createLogQueries } from './logQueries.js';
 import { createWorldStateQueries } from './worldStateQueries.js';
@@ -42,6 +42,7 @@ export interface NodeQueriesDeps {
   readonly ready: () => boolean;
   readonly admin: NodeAdmin;
   readonly txService: TxService;
+  readonly validatorService?: ValidatorService;
 }
 
 /** The read side of NodeService, over the chain store. */
@@ -142,6 +143,7 @@ export function createNodeService(deps: NodeQueriesDeps): NodeService {
     getL1ContractAddresses: () => l1ContractAddresses,
     isReady: deps.ready,
     admin: deps.admin,
+    ...(deps.validatorService ? { validators: deps.validatorService } : {}),
   };
 }
 

@@ -1,4 +1,8 @@
-import type { Block, Hex, L1RollupConstants } from '../../spec/chain.js';
+import type { Block, CheckpointHeader, Hex, L1RollupConstants } from '../../spec/chain.js';
+import { EMPTY_CHECKPOINT_ATTESTATIONS } from '../../spec/validators/checkpointAttestations.js';
+import { ATTESTATION_WAIT_SHARE_OF_ALLOWANCE_PERCENT } from '../../spec/validators/constants.js';
+import { checkpointProposalPayloadOf } from '../../spec/validators/signingPayloads.js';
+import type { CheckpointToAttest } from '../validators/validatorClient.js';
 import { bytesToHex } from '../../spec/codec/bytes.js';
 import { encodeCheckpointPayload, payloadToBlobs } from '../../spec/codec/checkpointBlobs.js';
 import { blobsHash, encodeCheckpointHeader } from '../../spec/codec/checkpointHeader.js';
@@ -46,6 +50,19 @@ export interface SequencerDeps {
   readonly pendingTxs: () => readonly TxValue[];
   /** Public state of the latest block, for executing txs. */
   readonly publicState: () => PublicStateView;
+  /**
+   * The node's validator side when the L1 validator set is enforced: whether this node holds the slot's proposer key
+   * (a reason when not), and the committee's attestations of a checkpoint before it goes to L1. Absent: the node
+   * proposes in every slot and publishes no attestations.
+   */
+  readonly validator?: SequencerValidator;
+}
+
+export interface SequencerValidator {
+  /** Undefined when this node may propose in `slot` (its keystore holds the proposer, or the epoch has no committee). */
+  proposerRefusal(slot: number): Promise<'notProposer' | undefined>;
+  /** The encoded attestation list for the checkpoint; rejects when the quorum does not come by `deadlineMs`. */
+  collectAttestations(checkpoint: CheckpointToAttest, deadlineMs: number): Promise<Hex>;
 }
 
 /** What the sequencer decided to do in one slot. */
@@ -66,7 +83,7 @@ export function blocksPerSlot(constants: L1RollupConstants, config: SequencerCon
 
 export type PlanOutcome =
   | { readonly kind: 'planned'; readonly plan: SlotPlan }
-  | { readonly kind: 'skipped'; readonly slot: number; readonly reason: 'tooLateInSlot' | 'beforeGenesis' | 'l1AheadOfNode' | 'archiveMismatch' };
+  | { readonly kind: 'skipped'; readonly slot: number; readonly reason: 'tooLateInSlot' | 'beforeGenesis' | 'l1AheadOfNode' | 'archiveMismatch' | 'notProposer' };
 
 /**
  * Decides whether to propose in the current slot: only while the slot's build window is open and only when the
@@ -89,6 +106,8 @@ export async function planSlot(deps: SequencerDeps): Promise<PlanOutcome> {
   const l1Archive = await l1.getArchiveAt(l1Count, head.number);
   const ourArchive = (await chain.store.getBlock(chain.tips.checkpointed.block.number))?.archive.root;
   if (l1Archive !== ourArchive) return { kind: 'skipped', slot, reason: 'archiveMismatch' };
+  const refusal = await deps.validator?.proposerRefusal(slot);
+  if (refusal !== undefined) return { kind: 'skipped', slot, reason: refusal };
 
   await chain.update(async (u) => {
     const top = await u.getBlock(u.tips.proposed.number);
@@ -180,7 +199,7 @@ export async function publishCheckpoint(deps: SequencerDeps, plan: SlotPlan): Pr
   const blobs = payloadToBlobs(encodeCheckpointPayload(blocks.map((b) => ({ header: b.header, txEffects: b.body.txEffects }))));
   const versionedHashes = await publisher.blobVersionedHashes(blobs);
   const last = blocks[blocks.length - 1]!;
-  const header = encodeCheckpointHeader({
+  const checkpointHeader: CheckpointHeader = {
     lastArchiveRoot: lastArchive.archive.root,
     slotNumber: plan.slot,
     timestamp: timetable.slotStartSeconds(plan.slot),
@@ -190,18 +209,49 @@ export async function publishCheckpoint(deps: SequencerDeps, plan: SlotPlan): Pr
     blockCount: blocks.length,
     blobsHash: blobsHash(versionedHashes),
     totalManaUsed: blocks.reduce((sum, b) => sum + b.header.totalManaUsed, 0n),
-  });
+  };
+  const header = bytesToHex(encodeCheckpointHeader(checkpointHeader));
   const checkpointNumber = chain.tips.checkpointed.checkpoint.number + 1;
+  const attestations = deps.validator
+    ? await deps.validator.collectAttestations(attestationRequest(deps, { checkpointNumber, header, checkpointHeader, blocks }), attestationDeadlineMs(deps, plan))
+    : EMPTY_CHECKPOINT_ATTESTATIONS;
   const { txHash } = await publisher.proposeCheckpoint({
     checkpointNumber,
     archive: last.archive.root,
     lastArchive: lastArchive.archive.root,
     slotNumber: plan.slot,
-    header: bytesToHex(header),
+    header,
     blobs,
+    attestations,
   });
   deps.logger.info('published checkpoint', { checkpoint: checkpointNumber, slot: plan.slot, blocks: blocks.length, txHash });
   return { txHash, checkpointNumber };
+}
+
+/** What the committee signs for a checkpoint: its payload, its header, and a block proposal per block. */
+function attestationRequest(
+  deps: SequencerDeps,
+  checkpoint: { checkpointNumber: number; header: Hex; checkpointHeader: CheckpointHeader; blocks: readonly Block[] },
+): CheckpointToAttest {
+  const chain = { l1ChainId: deps.constants.l1ChainId, rollupVersion: deps.constants.rollupVersion };
+  const last = checkpoint.blocks[checkpoint.blocks.length - 1]!;
+  const payload = checkpointProposalPayloadOf(chain, { number: checkpoint.checkpointNumber, header: checkpoint.checkpointHeader, archiveRoot: last.archive.root });
+  const blocks = checkpoint.blocks.map((block) => ({
+    ...chain,
+    slot: payload.slot,
+    blockNumber: block.header.globalVariables.blockNumber,
+    indexWithinCheckpoint: block.indexWithinCheckpoint,
+    archiveRoot: block.archive.root,
+    txHashes: block.body.txEffects.map((effect) => effect.txHash),
+  }));
+  return { payload, header: checkpoint.header, blocks };
+}
+
+/** The proposer waits for attestations until this share of the publishing allowance is spent; the rest is for L1. */
+function attestationDeadlineMs(deps: SequencerDeps, plan: SlotPlan): number {
+  const allowanceMs = deps.config.l1PublishingTimeAllowanceInSlotSeconds * 1000;
+  const slotEndMs = plan.slotStartMs + deps.constants.slotDuration * 1000;
+  return slotEndMs - allowanceMs + Math.floor((allowanceMs * ATTESTATION_WAIT_SHARE_OF_ALLOWANCE_PERCENT) / 100);
 }
 
 export function checkInclusion(deps: SequencerDeps, txHash: Hex): Promise<L1TxStatus> {

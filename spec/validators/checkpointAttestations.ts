@@ -21,6 +21,8 @@ export interface CommitteeAttestation {
 const ENTRY_BYTES = 2 + BLS_SIGNATURE_BYTES;
 /** Entries a published list may hold: one per seat (a longer list cannot be valid). */
 export const CHECKPOINT_ATTESTATIONS_MAX = COMMITTEE_SIZE;
+/** Bytes of the longest list; the rollup contract refuses a longer one (Rollup.ATTESTATIONS_BYTES_MAX). */
+export const CHECKPOINT_ATTESTATIONS_BYTES_MAX = 2 + CHECKPOINT_ATTESTATIONS_MAX * ENTRY_BYTES;
 
 export function encodeCheckpointAttestations(attestations: readonly CommitteeAttestation[]): Uint8Array {
   if (attestations.length > CHECKPOINT_ATTESTATIONS_MAX) {
@@ -45,3 +47,6 @@ export function decodeCheckpointAttestations(bytes: Uint8Array): CommitteeAttest
   for (let i = 0; i < count; i++) out.push({ committeeIndex: reader.number(2), signature: reader.hex(BLS_SIGNATURE_BYTES) });
   return out;
 }
+
+/** The encoding of an empty list: what a checkpoint carries when its epoch has no committee. */
+export const EMPTY_CHECKPOINT_ATTESTATIONS: Hex = '0x0000';

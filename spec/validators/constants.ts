@@ -32,6 +32,17 @@ export const COMMITTEE_SEED_LAG_EPOCHS = 2;
  * bound / 2^248, so reaching this is impossible in practice; it is an assertion, never an expected failure.
  */
 export const UNIFORM_DRAW_ATTEMPTS_MAX = 64;
+/** Epochs whose committee a node keeps drawn (core/validators/validatorDuties.ts): a few back for late gossip and sync. */
+export const COMMITTEE_CACHE_EPOCHS_MAX = 8;
+/** Checkpoints one node remembers refusing for a missing quorum (core/archiver/syncStep.ts); older ones are forgotten. */
+export const REFUSED_CHECKPOINTS_KEPT_MAX = 64;
+/**
+ * Share of the sequencer's L1 publishing allowance (SEQ_..._TIME_ALLOWANCE_IN_SLOT) a proposer spends waiting for its
+ * committee's attestations, in percent; the rest is left for the L1 transaction to land within the slot.
+ */
+export const ATTESTATION_WAIT_SHARE_OF_ALLOWANCE_PERCENT = 50;
+/** How often a proposer waiting for attestations looks at its pool again, in ms (new attestations also wake it). */
+export const ATTESTATION_WAIT_POLL_MS = 250;
 
 // Attestation pool (core/validators/attestationPool.ts).
 /** Slots the pool keeps: the current slot and the ones before it; older entries are dropped. */

@@ -1,0 +1,109 @@
+/**
+ * Builds a node's validator side from its ports and configuration: the duties (validator set, committees), the quorum
+ * check the archiver runs on sync, the validator client (gossip, attestation pool, offenses, statistics, attesting),
+ * the sequencer's proposer hooks, and the validator queries. Nothing is built when the node ignores the validator set.
+ */
+import type { Hex, L1RollupConstants } from '../../spec/chain.js';
+import type { Chain } from '../chain/chain.js';
+import type { Timetable } from '../chain/timetable.js';
+import { NodeError } from '../errors.js';
+import type { ValidatorService } from '../nodeService.js';
+import type { CheckpointProposedLog, NodePorts } from '../ports.js';
+import type { SequencerValidator } from '../sequencer/sequencerDuties.js';
+import { keystoreReloadRefused, loadKeystore, reloadKeystore, type KeystoreState } from '../validators/keystore.js';
+import { createSyncQuorumCheck, RefusedCheckpoints, type SyncQuorumCheck } from '../validators/syncQuorum.js';
+import { ValidatorClient } from '../validators/validatorClient.js';
+import { ValidatorDuties } from '../validators/validatorDuties.js';
+import type { NodeActivity, NodeConfig } from './node.js';
+
+export interface ValidatorSide {
+  readonly duties: ValidatorDuties;
+  readonly client: ValidatorClient;
+  readonly quorum: { readonly check: SyncQuorumCheck; readonly refused: RefusedCheckpoints; readonly onRefused: (log: CheckpointProposedLog, reason: string) => void };
+  readonly sequencerValidator: SequencerValidator;
+  readonly service: ValidatorService;
+}
+
+interface ValidatorSideContext {
+  readonly chain: Chain;
+  readonly constants: L1RollupConstants;
+  readonly timetable: Timetable;
+  readonly emit: (activity: NodeActivity) => void;
+}
+
+const EMPTY_KEYSTORE: KeystoreState = { validators: [] };
+
+/** Reads and checks the keystore at startup; a node whose keystore is unusable does not start. */
+async function initialKeystore(ports: NodePorts, config: NodeConfig): Promise<KeystoreState> {
+  if (config.validator === undefined) return EMPTY_KEYSTORE;
+  if (ports.keystore === undefined) throw new NodeError('SUBSYSTEM_DISABLED', 'validators are configured but no keystore file is given', { subsystem: 'keystore' });
+  const loaded = loadKeystore(await ports.keystore.read(), config.validator.publishers);
+  if (loaded.kind === 'rejected') {
+    throw new NodeError('OPERATION_REFUSED', `the keystore ${ports.keystore.location} cannot be used: ${loaded.rejection.message}`, { reason: loaded.rejection.reason });
+  }
+  return loaded.state;
+}
+
+export async function createValidatorSide(ports: NodePorts, config: NodeConfig, context: ValidatorSideContext): Promise<ValidatorSide | undefined> {
+  if (config.validatorSet === 'ignored') {
+    if (config.validator !== undefined) throw new NodeError('INVALID_PARAMS', 'validators need the L1 validator set enforced', { key: 'validatorSet' });
+    return undefined;
+  }
+  const { chain, constants, timetable, emit } = context;
+  const logger = ports.logger.child({ module: 'validator' });
+  let keystore = await initialKeystore(ports, config);
+  const duties = new ValidatorDuties({ l1: ports.l1, chain, constants, logger });
+  const client = new ValidatorClient({
+    chain,
+    constants,
+    clock: ports.clock,
+    logger,
+    duties,
+    network: ports.network,
+    keystore: () => keystore,
+    limits: () => config.validator?.limits ?? {},
+    slotAt: (nowMs) => timetable.slotAt(BigInt(Math.floor(nowMs / 1000))),
+  });
+  client.onEvent((event) => emit({ kind: 'validator', event }));
+  const quorum = {
+    check: createSyncQuorumCheck(duties, constants),
+    refused: new RefusedCheckpoints(),
+    onRefused: (log: CheckpointProposedLog, reason: string) =>
+      emit({ kind: 'validator', event: { kind: 'checkpointRefused', checkpointNumber: log.checkpointNumber, slot: log.slotNumber, reason } }),
+  };
+  const sequencerValidator: SequencerValidator = {
+    async proposerRefusal(slot) {
+      await duties.refreshAtHead();
+      const slotDuties = await duties.dutiesOf(slot);
+      if (slotDuties.proposer === undefined || client.ourProposer(slotDuties) !== undefined) return undefined;
+      return 'notProposer';
+    },
+    collectAttestations: (checkpoint, deadlineMs) => client.collectAttestations(checkpoint, deadlineMs),
+  };
+  const service: ValidatorService = {
+    async getValidatorsStats() {
+      await client.refreshStats();
+      return client.stats.validatorsStats();
+    },
+    async getValidatorStats(address, fromSlot, toSlot) {
+      await client.refreshStats();
+      return client.stats.validatorStats(address, fromSlot, toSlot);
+    },
+    getCheckpointAttestationsForSlot: (slot, hash) => client.pool.checkpointAttestationsForSlot(slot, hash),
+    getProposalsForSlot: (slot) => client.pool.proposalsForSlot(slot),
+    getSlashOffenses: (query) => client.slashOffenses(query),
+    async reloadKeystore() {
+      if (config.validator === undefined || ports.keystore === undefined) throw new NodeError('SUBSYSTEM_DISABLED', 'this node runs no validators', { subsystem: 'keystore' });
+      const result = reloadKeystore(keystore, await ports.keystore.read(), config.validator.publishers);
+      if (result.kind === 'rejected') throw keystoreReloadRefused(result.rejection);
+      keystore = result.next;
+      logger.info('keystore reloaded', { ...result.changes, publishersWithoutSigner: result.publishersWithoutSigner });
+    },
+  };
+  return { duties, client, quorum, sequencerValidator, service };
+}
+
+/** The attester addresses of a keystore (tests and the local network's deployment). */
+export function keystoreAttesters(state: KeystoreState): Hex[] {
+  return state.validators.map((v) => v.attester);
+}

@@ -1,0 +1,314 @@
+/**
+ * The validator subsystem of a node: it listens to validator gossip (NetworkPort), keeps the attestation pool, the
+ * offense log and the statistics, attests the checkpoint proposals its keystore's committee members are asked to,
+ * and, for the node's sequencer, signs its checkpoint proposal and collects the committee's quorum before the
+ * checkpoint goes to L1.
+ *
+ * What a committee member checks before attesting (`attestationRefusal`): the proposal is the first one the slot's
+ * proposer signed (the pool admits it only with a valid proposer signature), it is for the current slot, its header
+ * is the one the payload commits to and builds on this node's checkpointed archive, the proposer's block proposals
+ * for the slot are all there and end at the payload's archive root, and it stays within the operator's
+ * VALIDATOR_MAX_* limits (txs per block and per checkpoint from the block proposals' tx hashes, L2 gas from the
+ * header's total over its blocks). It does not re-execute the txs: gossip carries tx hashes, not txs; every node
+ * re-checks each block's state roots when it syncs the checkpoint from L1.
+ */
+import type { Hex, L1RollupConstants } from '../../spec/chain.js';
+import { hexToBytes } from '../../spec/codec/bytes.js';
+import { decodeCheckpointHeader } from '../../spec/codec/checkpointHeader.js';
+import { encodeCheckpointAttestations, type CommitteeAttestation } from '../../spec/validators/checkpointAttestations.js';
+import { ATTESTATION_POOL_SLOTS_KEPT, ATTESTATION_WAIT_POLL_MS } from '../../spec/validators/constants.js';
+import { bytesToHex } from '../../spec/codec/bytes.js';
+import { checkpointHeaderHash, type BlockProposalPayload, type CheckpointProposalPayload } from '../../spec/validators/signingPayloads.js';
+import { assert } from '../assert.js';
+import type { Chain } from '../chain/chain.js';
+import { NodeError } from '../errors.js';
+import type { ClockPort, GossipMessage, LoggerPort, NetworkPort } from '../ports.js';
+import { AttestationPool, type PoolAddOutcome } from './attestationPool.js';
+import { signBlockProposal, signCheckpointAttestation, signCheckpointProposal } from './bls.js';
+import { committeeMemberOf, type SlotDuties } from './committee.js';
+import type { KeystoreState, KeystoreValidator } from './keystore.js';
+import type { OffenseValue, SlashRoundQuery } from './offenses.js';
+import { slotRecordOf, ValidatorStatsHistory } from './stats.js';
+import type { ValidatorDuties } from './validatorDuties.js';
+
+/** The operator's limits on what its validators attest (VALIDATOR_MAX_*); unset means no limit beyond the protocol's. */
+export interface ValidatorLimits {
+  readonly maxL2BlockGas?: number;
+  readonly maxDABlockGas?: number;
+  readonly maxTxsPerBlock?: number;
+  readonly maxTxsPerCheckpoint?: number;
+}
+
+export interface ValidatorClientDeps {
+  readonly chain: Chain;
+  readonly constants: L1RollupConstants;
+  readonly clock: ClockPort;
+  readonly logger: LoggerPort;
+  readonly duties: ValidatorDuties;
+  /** Absent: the node only checks quorums on sync; it neither hears proposals nor attests. */
+  readonly network: NetworkPort | undefined;
+  readonly keystore: () => KeystoreState;
+  readonly limits: () => ValidatorLimits;
+  /** The slot at the clock's time (timetable). */
+  readonly slotAt: (nowMs: number) => number;
+}
+
+/** What a proposer hands in to have its checkpoint signed and attested. */
+export interface CheckpointToAttest {
+  readonly payload: CheckpointProposalPayload;
+  readonly header: Hex;
+  readonly blocks: readonly BlockProposalPayload[];
+}
+
+/** Why a committee member does not attest a proposal (for logs and tests). */
+export type AttestationRefusal =
+  | 'notCurrentSlot'
+  | 'headerMismatch'
+  | 'notOnOurCheckpointedChain'
+  | 'blockProposalsMissing'
+  | 'archiveMismatch'
+  | 'tooManyTxsPerBlock'
+  | 'tooManyTxsPerCheckpoint'
+  | 'tooMuchL2Gas';
+
+export type ValidatorEvent =
+  | { readonly kind: 'attested'; readonly slot: number; readonly attesters: readonly Hex[] }
+  | { readonly kind: 'attestationRefused'; readonly slot: number; readonly reason: AttestationRefusal }
+  | { readonly kind: 'offense'; readonly offense: OffenseValue };
+
+const lower = (hex: Hex): Hex => hex.toLowerCase() as Hex;
+
+export class ValidatorClient {
+  readonly pool: AttestationPool;
+  readonly stats = new ValidatorStatsHistory();
+  private unsubscribe: (() => void) | undefined;
+  private stopped = false;
+  private readonly waiters = new Set<() => void>();
+  private readonly listeners: ((event: ValidatorEvent) => void)[] = [];
+  /** Slots whose statistics are recorded up to (exclusive). */
+  private statsFromSlot: number;
+
+  constructor(private readonly deps: ValidatorClientDeps) {
+    const currentSlot = deps.slotAt(deps.clock.now());
+    this.pool = new AttestationPool({
+      chain: { l1ChainId: deps.constants.l1ChainId, rollupVersion: deps.constants.rollupVersion },
+      dutiesForSlot: (slot) => deps.duties.cachedDuties(slot),
+      currentSlot: Math.max(0, currentSlot),
+    });
+    this.statsFromSlot = Math.max(0, currentSlot);
+  }
+
+  onEvent(listener: (event: ValidatorEvent) => void): void {
+    this.listeners.push(listener);
+  }
+
+  start(): void {
+    this.unsubscribe = this.deps.network?.subscribe((message) => {
+      void this.receive(message).catch((error: unknown) => this.deps.logger.warn('gossip message not processed', { kind: message.kind, error: String(error) }));
+    });
+  }
+
+  stop(): void {
+    this.stopped = true;
+    this.unsubscribe?.();
+    this.unsubscribe = undefined;
+    for (const wake of this.waiters) wake();
+  }
+
+  /** Our keystore's validators that sit on the slot's committee. */
+  private ourMembers(duties: SlotDuties): KeystoreValidator[] {
+    return this.deps.keystore().validators.filter((v) => committeeMemberOf(duties.committee, v.attester) !== undefined);
+  }
+
+  /** Our keystore's validator that is the slot's proposer, if any. */
+  ourProposer(duties: SlotDuties): KeystoreValidator | undefined {
+    const proposer = duties.proposer?.address;
+    return proposer === undefined ? undefined : this.deps.keystore().validators.find((v) => lower(v.attester) === proposer);
+  }
+
+  /** Moves the pool's window and the statistics to the clock's slot. */
+  private async advance(): Promise<void> {
+    const slot = this.deps.slotAt(this.deps.clock.now());
+    if (slot < 0) return;
+    this.pool.advanceToSlot(slot);
+    if (this.statsFromSlot >= slot) return;
+    const landed = await this.checkpointSlots();
+    // Slots older than the pool's window have no activity left to count; the statistics start at the window.
+    this.statsFromSlot = Math.max(this.statsFromSlot, slot - ATTESTATION_POOL_SLOTS_KEPT);
+    for (; this.statsFromSlot < slot; this.statsFromSlot++) {
+      const duties = this.deps.duties.cachedDuties(this.statsFromSlot);
+      if (duties !== undefined) this.stats.record(slotRecordOf(duties, this.pool.slotActivity(this.statsFromSlot), landed.has(this.statsFromSlot)));
+    }
+  }
+
+  /** Slots of the last checkpoints (enough to cover the pool's window). */
+  private async checkpointSlots(): Promise<Set<number>> {
+    const slots = new Set<number>();
+    const top = this.deps.chain.tips.checkpointed.checkpoint.number;
+    for (let n = top; n >= 1 && n > top - ATTESTATION_POOL_SLOTS_KEPT; n--) {
+      const checkpoint = await this.deps.chain.store.getCheckpoint(n);
+      if (checkpoint !== undefined) slots.add(checkpoint.header.slotNumber);
+    }
+    return slots;
+  }
+
+  /** One gossip message from a peer: into the pool; a committee member then checks and attests a proposal. */
+  async receive(message: GossipMessage): Promise<PoolAddOutcome> {
+    await this.advance();
+    await this.deps.duties.prepareDuties(message.payload.slot);
+    const outcome = this.addToPool(message);
+    if (outcome.kind === 'offense') {
+      this.deps.logger.warn('offense detected', { ...outcome.offense, round: String(outcome.offense.round), amount: String(outcome.offense.amount) });
+      this.emit({ kind: 'offense', offense: outcome.offense });
+    }
+    if (message.kind === 'checkpointAttestation' && (outcome.kind === 'added' || outcome.kind === 'offense')) for (const wake of [...this.waiters]) wake();
+    if (message.kind === 'checkpointProposal' && outcome.kind === 'added') await this.attest(message.payload, message.header);
+    return outcome;
+  }
+
+  private addToPool(message: GossipMessage): PoolAddOutcome {
+    switch (message.kind) {
+      case 'checkpointProposal':
+        return this.pool.addCheckpointProposal(message);
+      case 'checkpointAttestation':
+        return this.pool.addCheckpointAttestation(message);
+      case 'blockProposal':
+        return this.pool.addBlockProposal(message);
+    }
+  }
+
+  private emit(event: ValidatorEvent): void {
+    for (const listener of this.listeners) listener(event);
+  }
+
+  /** Signs and publishes our committee members' attestations of a proposal that passes the checks. */
+  private async attest(payload: CheckpointProposalPayload, header: Hex): Promise<void> {
+    const duties = this.deps.duties.cachedDuties(payload.slot);
+    if (duties === undefined) return;
+    const members = this.ourMembers(duties);
+    if (members.length === 0) return;
+    const refusal = await this.attestationRefusal(payload, header);
+    if (refusal !== undefined) {
+      this.deps.logger.info('not attesting a checkpoint proposal', { slot: payload.slot, reason: refusal });
+      this.emit({ kind: 'attestationRefused', slot: payload.slot, reason: refusal });
+      return;
+    }
+    const attesters: Hex[] = [];
+    for (const member of members) {
+      const { signature } = signCheckpointAttestation(member.blsSecretKey, payload);
+      const message = { kind: 'checkpointAttestation', payload, attester: lower(member.attester), signature } as const;
+      const outcome = this.pool.addCheckpointAttestation(message);
+      // A second payload for the slot would be our own double attestation: the pool refuses to hold it as ours.
+      if (outcome.kind !== 'added') continue;
+      this.deps.network?.publish(message);
+      attesters.push(message.attester);
+    }
+    for (const wake of [...this.waiters]) wake();
+    if (attesters.length > 0) this.emit({ kind: 'attested', slot: payload.slot, attesters });
+  }
+
+  /** The first check a proposal fails, or undefined when our committee members may attest it. */
+  async attestationRefusal(payload: CheckpointProposalPayload, header: Hex): Promise<AttestationRefusal | undefined> {
+    if (payload.slot !== this.deps.slotAt(this.deps.clock.now())) return 'notCurrentSlot';
+    let decoded;
+    try {
+      decoded = decodeCheckpointHeader(hexToBytes(header));
+    } catch {
+      return 'headerMismatch';
+    }
+    if (checkpointHeaderHash(decoded) !== payload.checkpointHeaderHash || decoded.slotNumber !== payload.slot) return 'headerMismatch';
+    const { chain } = this.deps;
+    const tip = chain.tips.checkpointed;
+    const ourArchive = (await chain.store.getBlock(tip.block.number))?.archive.root;
+    if (payload.checkpointNumber !== tip.checkpoint.number + 1 || decoded.lastArchiveRoot !== ourArchive) return 'notOnOurCheckpointedChain';
+    const blocks = this.pool.proposalsForSlot(payload.slot).blockProposals;
+    const byIndex = new Map(blocks.map((b) => [b.indexWithinCheckpoint, b]));
+    if (byIndex.size !== decoded.blockCount || blocks.length !== decoded.blockCount) return 'blockProposalsMissing';
+    if (byIndex.get(decoded.blockCount - 1)?.archiveRoot !== payload.archiveRoot) return 'archiveMismatch';
+    return this.limitRefusal(blocks.map((b) => b.txHashes.length), decoded.totalManaUsed, decoded.blockCount);
+  }
+
+  private limitRefusal(txCounts: readonly number[], totalManaUsed: bigint, blockCount: number): AttestationRefusal | undefined {
+    const limits = this.deps.limits();
+    if (limits.maxTxsPerBlock !== undefined && txCounts.some((count) => count > limits.maxTxsPerBlock!)) return 'tooManyTxsPerBlock';
+    const total = txCounts.reduce((sum, count) => sum + count, 0);
+    if (limits.maxTxsPerCheckpoint !== undefined && total > limits.maxTxsPerCheckpoint) return 'tooManyTxsPerCheckpoint';
+    if (limits.maxL2BlockGas !== undefined && totalManaUsed > BigInt(limits.maxL2BlockGas) * BigInt(blockCount)) return 'tooMuchL2Gas';
+    return undefined;
+  }
+
+  /**
+   * The proposer's side: gossips the signed block proposals and checkpoint proposal of the slot, attests with our own
+   * committee members, and waits until the pool holds the committee's quorum for the payload or `deadlineMs` passes.
+   * Returns the encoded attestation list for L1 (empty when the epoch has no committee); OPERATION_REFUSED when the
+   * quorum did not come in time or we are not the slot's proposer.
+   */
+  async collectAttestations(checkpoint: CheckpointToAttest, deadlineMs: number): Promise<Hex> {
+    const { payload } = checkpoint;
+    await this.deps.duties.refreshAtHead();
+    const duties = await this.deps.duties.dutiesOf(payload.slot);
+    if (duties.committee.quorum === 0) return bytesToHex(encodeCheckpointAttestations([]));
+    const proposer = this.ourProposer(duties);
+    if (proposer === undefined) throw new NodeError('OPERATION_REFUSED', `slot ${payload.slot}'s proposer is not in this node's keystore`, { slot: payload.slot });
+    await this.advance();
+    for (const block of checkpoint.blocks) {
+      const message = { kind: 'blockProposal', payload: block, proposer: lower(proposer.attester), signature: signBlockProposal(proposer.blsSecretKey, block).signature } as const;
+      this.pool.addBlockProposal(message);
+      this.deps.network?.publish(message);
+    }
+    const signed = signCheckpointProposal(proposer.blsSecretKey, payload);
+    const message = { kind: 'checkpointProposal', payload, header: checkpoint.header, proposer: lower(proposer.attester), signature: signed.signature } as const;
+    const outcome = this.pool.addCheckpointProposal(message);
+    assert(outcome.kind === 'added' || outcome.kind === 'known', `our own checkpoint proposal enters the pool (${outcome.kind})`);
+    this.deps.network?.publish(message);
+    await this.attest(payload, checkpoint.header);
+    return this.awaitQuorum(duties, signed.payloadHash, deadlineMs);
+  }
+
+  /** The attestations of `payloadHash` in seat order, once there are at least a quorum of them. */
+  private quorumList(duties: SlotDuties, payloadHash: Hex): CommitteeAttestation[] | undefined {
+    const held = this.pool.checkpointAttestationsForSlot(duties.slot, payloadHash);
+    const bySeat = new Map<number, Hex>();
+    for (const attestation of held) {
+      const member = committeeMemberOf(duties.committee, attestation.attester);
+      if (member !== undefined && !bySeat.has(member.committeeIndex)) bySeat.set(member.committeeIndex, attestation.signature);
+    }
+    if (bySeat.size < duties.committee.quorum) return undefined;
+    return [...bySeat.entries()].sort(([a], [b]) => a - b).map(([committeeIndex, signature]) => ({ committeeIndex, signature }));
+  }
+
+  private async awaitQuorum(duties: SlotDuties, payloadHash: Hex, deadlineMs: number): Promise<Hex> {
+    const { clock } = this.deps;
+    for (;;) {
+      const list = this.quorumList(duties, payloadHash);
+      if (list !== undefined) return bytesToHex(encodeCheckpointAttestations(list));
+      const now = clock.now();
+      if (now >= deadlineMs || this.stopped) {
+        const count = this.pool.checkpointAttestationsForSlot(duties.slot, payloadHash).length;
+        throw new NodeError('OPERATION_REFUSED', `slot ${duties.slot}: ${count} attestations by the deadline, the committee of ${duties.committee.members.length} needs ${duties.committee.quorum}`, {
+          slot: duties.slot,
+          attestations: count,
+          quorum: duties.committee.quorum,
+        });
+      }
+      await new Promise<void>((resolve) => {
+        const wake = () => {
+          this.waiters.delete(wake);
+          clock.clearTimeout(timer);
+          resolve();
+        };
+        const timer = clock.setTimeout(wake, Math.max(1, Math.min(ATTESTATION_WAIT_POLL_MS, deadlineMs - now)));
+        this.waiters.add(wake);
+      });
+    }
+  }
+
+  /** svc_getValidatorsStats / svc_getValidatorStats answer from the statistics brought up to the current slot. */
+  async refreshStats(): Promise<void> {
+    await this.advance();
+  }
+
+  slashOffenses(query: SlashRoundQuery): OffenseValue[] {
+    return this.pool.slashOffenses(query);
+  }
+}
