@@ -114,7 +114,7 @@ describe('rollback and snapshots', () => {
   });
 });
 
-describe('operations this node version does not have yet', () => {
+describe('validator operations on a node that runs no validators', () => {
   test('getSlashOffenses and reloadKeystore name their subsystems', async () => {
     expect((await admin('svcAdmin_getSlashOffenses', ['all'])).error?.message).toMatch(/slashing detector/);
     expect((await admin('svcAdmin_getSlashOffenses', ['12'])).error?.code).toBe(-32004);

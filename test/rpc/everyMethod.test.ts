@@ -14,12 +14,17 @@ import { checkpointOneHash, sampleAztecAddress, sampleEthAddress, sampleFr, samp
 /** A well-formed call: answered from the node, or refused because a subsystem is not built yet. */
 type Sample =
   | { readonly params: readonly unknown[]; readonly answered: true }
-  | { readonly params: readonly unknown[]; readonly missing: Subsystem | 'archiver rollback' };
+  | { readonly params: readonly unknown[]; readonly missing: Subsystem | 'archiver rollback' }
+  /** Built, but not running on the fake node (it follows no validator set). */
+  | { readonly params: readonly unknown[]; readonly disabled: Subsystem };
 
 const answered = (...params: unknown[]): Sample => ({ params, answered: true });
 const missing =
   (subsystem: Subsystem | 'archiver rollback') =>
   (...params: unknown[]): Sample => ({ params, missing: subsystem });
+const disabled =
+  (subsystem: Subsystem) =>
+  (...params: unknown[]): Sample => ({ params, disabled: subsystem });
 
 const samples: Record<RpcMethodName, Sample> = {
   svc_getBlockNumber: answered('checkpointed'),
@@ -73,11 +78,11 @@ const samples: Record<RpcMethodName, Sample> = {
   svc_getL1ContractAddresses: answered(),
   svc_getProtocolContractAddresses: answered(),
   svc_getEncodedEnr: missing('p2p')(),
-  svc_getValidatorsStats: missing('validator')(),
-  svc_getValidatorStats: missing('validator')(sampleEthAddress, '10', 20),
+  svc_getValidatorsStats: disabled('validator')(),
+  svc_getValidatorStats: disabled('validator')(sampleEthAddress, '10', 20),
   svc_getPeers: missing('p2p')(true),
-  svc_getCheckpointAttestationsForSlot: missing('p2p')('11', hex32(0xabc)),
-  svc_getProposalsForSlot: missing('p2p')('11'),
+  svc_getCheckpointAttestationsForSlot: disabled('p2p')('11', hex32(0xabc)),
+  svc_getProposalsForSlot: disabled('p2p')('11'),
   svc_getAllowedPublicSetup: answered(),
   svcAdmin_getConfig: answered(),
   svcAdmin_setConfig: answered({ archiverPollIntervalMs: 2_000 }),
@@ -87,8 +92,8 @@ const samples: Record<RpcMethodName, Sample> = {
   svcAdmin_resumeSequencer: answered(),
   svcAdmin_rollbackTo: answered(1, false, true),
   svcAdmin_startSnapshotUpload: answered('/tmp/snapshots'),
-  svcAdmin_getSlashOffenses: missing('slashing')('current'),
-  svcAdmin_reloadKeystore: missing('keystore')(),
+  svcAdmin_getSlashOffenses: disabled('slashing')('current'),
+  svcAdmin_reloadKeystore: disabled('keystore')(),
 };
 
 let servers: TestServers;
@@ -113,6 +118,12 @@ describe('every method over HTTP', () => {
       expect(Object.hasOwn(reply, 'result')).toBe(true);
       const decoded = rpcMethods[name].result.safeParse(reply.result);
       expect(decoded.error).toBeUndefined();
+    } else if ('disabled' in sample) {
+      expect(reply.error).toEqual({
+        code: -32004,
+        message: `the ${SUBSYSTEM_NAMES[sample.disabled]} is not enabled on this node`,
+        data: { code: 'SUBSYSTEM_DISABLED', subsystem: sample.disabled, reason: 'notEnabled' },
+      });
     } else {
       const subsystemName = sample.missing === 'archiver rollback' ? 'archiver rollback' : SUBSYSTEM_NAMES[sample.missing];
       expect(reply.error).toEqual({

@@ -1,10 +1,8 @@
 import { subsystemUnavailable } from '../../../core/errors.js';
 import type { MethodHandler } from '../methodHandler.js';
 
-/**
- * Needs the slashing detector, which this node version does not have yet: params are checked (by the
- * dispatcher), then the call answers -32004 naming it.
- */
-export const svcAdmin_getSlashOffenses: MethodHandler<'svcAdmin_getSlashOffenses'> = () => {
-  throw subsystemUnavailable('slashing', 'notBuilt');
+/** Duplicate proposals and attestations the node detected, for a slashing round, the current one, or all kept. */
+export const svcAdmin_getSlashOffenses: MethodHandler<'svcAdmin_getSlashOffenses'> = (node, [round]) => {
+  if (node.validators === undefined) throw subsystemUnavailable('slashing', 'notEnabled');
+  return node.validators.getSlashOffenses(round);
 };

@@ -1,10 +1,8 @@
 import { subsystemUnavailable } from '../../../core/errors.js';
 import type { MethodHandler } from '../methodHandler.js';
 
-/**
- * Needs the peer-to-peer network, which this node version does not have yet: params are checked (by the
- * dispatcher), then the call answers -32004 naming it.
- */
-export const svc_getCheckpointAttestationsForSlot: MethodHandler<'svc_getCheckpointAttestationsForSlot'> = () => {
-  throw subsystemUnavailable('p2p', 'notBuilt');
+/** The attestation pool's checkpoint attestations of a slot, optionally of one proposal payload hash. */
+export const svc_getCheckpointAttestationsForSlot: MethodHandler<'svc_getCheckpointAttestationsForSlot'> = (node, [slot, proposalPayloadHash]) => {
+  if (node.validators === undefined) throw subsystemUnavailable('p2p', 'notEnabled');
+  return node.validators.getCheckpointAttestationsForSlot(slot, proposalPayloadHash);
 };

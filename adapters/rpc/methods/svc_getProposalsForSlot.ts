@@ -1,10 +1,8 @@
 import { subsystemUnavailable } from '../../../core/errors.js';
 import type { MethodHandler } from '../methodHandler.js';
 
-/**
- * Needs the peer-to-peer network, which this node version does not have yet: params are checked (by the
- * dispatcher), then the call answers -32004 naming it.
- */
-export const svc_getProposalsForSlot: MethodHandler<'svc_getProposalsForSlot'> = () => {
-  throw subsystemUnavailable('p2p', 'notBuilt');
+/** The block and checkpoint proposals of a slot the attestation pool still holds. */
+export const svc_getProposalsForSlot: MethodHandler<'svc_getProposalsForSlot'> = (node, [slot]) => {
+  if (node.validators === undefined) throw subsystemUnavailable('p2p', 'notEnabled');
+  return node.validators.getProposalsForSlot(slot);
 };

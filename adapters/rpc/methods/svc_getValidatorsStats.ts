@@ -1,10 +1,8 @@
 import { subsystemUnavailable } from '../../../core/errors.js';
 import type { MethodHandler } from '../methodHandler.js';
 
-/**
- * Needs the validator, which this node version does not have yet: params are checked (by the
- * dispatcher), then the call answers -32004 naming it.
- */
-export const svc_getValidatorsStats: MethodHandler<'svc_getValidatorsStats'> = () => {
-  throw subsystemUnavailable('validator', 'notBuilt');
+/** The validator statistics over the recent slot window; -32004 when the node does not follow the validator set. */
+export const svc_getValidatorsStats: MethodHandler<'svc_getValidatorsStats'> = (node) => {
+  if (node.validators === undefined) throw subsystemUnavailable('validator', 'notEnabled');
+  return node.validators.getValidatorsStats();
 };
