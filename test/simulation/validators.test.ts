@@ -32,5 +32,38 @@ describe('validators in the simulation', () => {
       const seats = decodeCheckpointAttestations(hexToBytes(log.attestations)).map((a) => a.committeeIndex);
       expect(new Set(seats).size).toBeGreaterThanOrEqual(3);
     }
+    // The followers' validator queries answer from what they heard: the last checkpoint's proposal and attestations,
+    // and statistics in which the committee proposed and attested.
+    const last = logs.at(-1)!;
+    for (const name of ['follower-1', 'follower-2']) {
+      const validators = world!.node(name).service.validators!;
+      const proposals = validators.getProposalsForSlot(last.slotNumber);
+      expect(proposals.checkpointProposals.map((p) => p.archiveRoot)).toEqual([last.archive]);
+      expect(proposals.blockProposals.length).toBeGreaterThan(0);
+      const payloadHash = proposals.checkpointProposals[0]!.payloadHash;
+      const attestations = validators.getCheckpointAttestationsForSlot(last.slotNumber, payloadHash);
+      expect(attestations.length).toBe(4);
+      expect(validators.getCheckpointAttestationsForSlot(last.slotNumber, `0x${'00'.repeat(32)}`)).toEqual([]);
+      const stats = await validators.getValidatorsStats();
+      expect(stats.validators.map((v) => v.address).sort()).toEqual(world!.validators.map((v) => v.address).sort());
+      expect(stats.validators.reduce((sum, v) => sum + v.proposalsMade, 0)).toBeGreaterThan(0);
+      expect(stats.validators.every((v) => v.attestationsSent > 0)).toBe(true);
+      const one = await validators.getValidatorStats(world!.validators[0]!.address);
+      expect(one?.history.length).toBeGreaterThan(0);
+      expect(await validators.getValidatorStats(`0x${'12'.repeat(20)}`)).toBeUndefined();
+    }
+  });
+
+  it('a run with validators, gossip loss and a partition replays to the same trace hash', async () => {
+    const run = () =>
+      runSimulation({ ...baseOptions(9n, 200), network: { lossProbability: 0.1, latencyMs: { min: 5, max: 400 } } }, {
+        scenario: (w) => {
+          w.at(60_000, () => w.network!.partition([['sequencer-0'], ['follower-1', 'follower-2']]));
+          w.at(120_000, () => w.network!.heal());
+        },
+      });
+    const [first, second] = [await run(), await run()];
+    expect(first.failures).toEqual([]);
+    expect(second.traceHash).toBe(first.traceHash);
   });
 });
