@@ -5,7 +5,7 @@
 import { createWalletClient, http, type Abi, type PublicClient, type WalletClient } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { commitmentVerifierAbi, commitmentVerifierBytecode, rollupAbi, rollupBytecode } from '../../contracts/artifacts/rollup.js';
-import { L1Error } from '../../core/ports.js';
+import { L1Error, type L1Validator } from '../../core/ports.js';
 import type { Hex } from '../../spec/chain.js';
 import { callL1, createL1PublicClient, L1_REQUEST_TIMEOUT_MS_DEFAULT, L1_TRANSPORT_RETRY_COUNT } from './l1Rpc.js';
 
@@ -21,6 +21,8 @@ export interface DeployRollupParameters {
   readonly rollupVersion: number;
   /** How long to wait for the deployment to be included. */
   readonly inclusionTimeoutMs?: number;
+  /** Validators the deployer registers right after deployment (before any checkpoint: active from epoch 0). */
+  readonly validators?: readonly Omit<L1Validator, 'activeFromEpoch'>[];
 }
 
 export interface DeployedRollup {
@@ -53,7 +55,27 @@ export async function deployRollup(params: DeployRollupParameters): Promise<Depl
     BigInt(params.rollupVersion),
     verifier.address,
   ]);
+  for (const validator of params.validators ?? []) {
+    await registerValidator({ url, publicClient, walletClient, timeout }, rollup.address, validator);
+  }
   return { rollupAddress: rollup.address, verifierAddress: verifier.address, deployBlock: rollup.blockNumber };
+}
+
+/** Rollup.addValidator from the deployer; a revert is L1Error('L1_TX_REJECTED'). */
+async function registerValidator(context: DeployContext, rollupAddress: Hex, validator: Omit<L1Validator, 'activeFromEpoch'>): Promise<void> {
+  const { url, publicClient, walletClient, timeout } = context;
+  const receipt = await callL1(url, 'addValidator', async () => {
+    const hash = await walletClient.writeContract({
+      address: rollupAddress,
+      abi: rollupAbi,
+      functionName: 'addValidator',
+      args: [validator.address, validator.blsPublicKey, validator.proofOfPossession],
+      chain: null,
+      account: walletClient.account!,
+    });
+    return publicClient.waitForTransactionReceipt({ hash, timeout });
+  });
+  if (receipt.status !== 'success') throw new L1Error('L1_TX_REJECTED', `registering validator ${validator.address} reverted in block ${receipt.blockNumber}`);
 }
 
 interface DeployContext {

@@ -1,6 +1,13 @@
 import { GENESIS_TEST_ACCOUNT_BALANCE, genesisTestAccounts } from '../../spec/genesis.js';
 import path from 'node:path';
+import { mkdir } from 'node:fs/promises';
 import { createPublicClient, http } from 'viem';
+import { privateKeyToAccount } from 'viem/accounts';
+import { devKeystoreFile, devValidators } from '../../core/validators/devValidators.js';
+import { zeroHex } from '../../spec/codec/bytes.js';
+import { LOCAL_NETWORK_VALIDATOR_COUNT } from '../../spec/validators/constants.js';
+import { writeKeystoreFile } from '../keystore/fileKeystore.js';
+import { createInProcessBus } from '../network/inProcessBus.js';
 import type { Hex } from '../../spec/chain.js';
 import {
   L1_CHAIN_ID_LOCAL_NETWORK,
@@ -61,7 +68,7 @@ function localNetworkConfig(options: LocalNetworkOptions): ResolvedConfig {
  * (the prover runs in-process), and sequencer timing scaled to the slot for the timing options still at their
  * defaults.
  */
-function withLocalNetwork(config: ResolvedConfig, l1RpcUrl: string, rollupAddress: Hex, dataDirectory: string): ResolvedConfig {
+function withLocalNetwork(config: ResolvedConfig, l1RpcUrl: string, rollupAddress: Hex, dataDirectory: string, keystorePath: string): ResolvedConfig {
   const { values, sources } = config;
   const timing = sequencerTimingForSlot(values.localNetworkSlotDurationSeconds, values.localNetworkL1BlockTimeSeconds);
   return overrideConfig(
@@ -70,6 +77,7 @@ function withLocalNetwork(config: ResolvedConfig, l1RpcUrl: string, rollupAddres
       l1RpcUrls: [l1RpcUrl],
       rollupAddress,
       ...(values.dataDirectory === undefined ? { dataDirectory } : {}),
+      validatorKeystorePath: keystorePath,
       sequencerEnabled: true,
       sequencerPublisherPrivateKey: LOCAL_PUBLISHER_PRIVATE_KEY,
       proverNode: true,
@@ -100,6 +108,22 @@ export function sequencerTimingForSlot(slotDurationSeconds: number, l1BlockTimeS
   return { blockDurationMs, l1PublishingTimeAllowanceInSlotSeconds };
 }
 
+/**
+ * The local network's validators: without a configured keystore, LOCAL_NETWORK_VALIDATOR_COUNT development validators
+ * written to `<data directory>/keystore.json` (publishing from the local publisher account) and registered with the
+ * rollup contract, so the node's committee is its own keys. A configured keystore is used as is and nothing is
+ * registered: its validators must be registered by whoever runs that L1.
+ */
+async function localValidators(configuredPath: string | undefined, dataDirectory: string) {
+  if (configuredPath !== undefined) return { keystorePath: configuredPath, registrations: [] };
+  const keystorePath = path.join(dataDirectory, 'keystore.json');
+  const validators = devValidators('local-network', LOCAL_NETWORK_VALIDATOR_COUNT);
+  const publisher = privateKeyToAccount(LOCAL_PUBLISHER_PRIVATE_KEY).address.toLowerCase() as Hex;
+  await mkdir(dataDirectory, { recursive: true });
+  await writeKeystoreFile(keystorePath, devKeystoreFile(validators, { coinbase: publisher, feeRecipient: zeroHex(32), publisher }));
+  return { keystorePath, registrations: validators.map((v) => v.registration) };
+}
+
 export interface RunningLocalNetwork extends RunningNode {
   readonly l1RpcUrl: string;
   readonly rollupAddress: Hex;
@@ -121,6 +145,7 @@ export async function runLocalNetwork(options: LocalNetworkOptions): Promise<Run
     slotsInAnEpoch: LOCAL_NETWORK_L1_SLOTS_IN_AN_EPOCH,
   });
   try {
+    const validators = await localValidators(values.validatorKeystorePath, dataDirectory);
     const genesis = createGenesis(L1_CHAIN_ID_LOCAL_NETWORK, ROLLUP_VERSION_LOCAL_NETWORK_DEFAULT);
     const { rollupAddress } = await deployRollup({
       l1RpcUrl: anvil.url,
@@ -130,6 +155,7 @@ export async function runLocalNetwork(options: LocalNetworkOptions): Promise<Run
       epochDuration: options.epochDurationSlots ?? LOCAL_NETWORK_EPOCH_DURATION_SLOTS_DEFAULT,
       proofSubmissionEpochs: PROOF_SUBMISSION_EPOCHS_DEFAULT,
       rollupVersion: ROLLUP_VERSION_LOCAL_NETWORK_DEFAULT,
+      validators: validators.registrations,
     });
     // Deployed instantly under automine; from now on L1 mines a block every l1BlockTime seconds like a real chain.
     const l1 = createPublicClient({ transport: http(anvil.url) });
@@ -141,7 +167,13 @@ export async function runLocalNetwork(options: LocalNetworkOptions): Promise<Run
     for (const [i, account] of genesisTestAccounts().entries()) {
       options.print(`test account ${i}: ${account} (fee-asset balance ${GENESIS_TEST_ACCOUNT_BALANCE})`);
     }
-    const running = await runNode({ config: withLocalNetwork(config, anvil.url, rollupAddress, dataDirectory), logger: options.logger, print: options.print });
+    options.print(`validators: ${validators.registrations.length} registered, run from ${path.resolve(validators.keystorePath)}`);
+    const running = await runNode({
+      config: withLocalNetwork(config, anvil.url, rollupAddress, dataDirectory, validators.keystorePath),
+      logger: options.logger,
+      print: options.print,
+      network: createInProcessBus().connect(),
+    });
     return {
       ...running,
       l1RpcUrl: anvil.url,

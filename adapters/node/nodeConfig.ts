@@ -13,6 +13,7 @@ import { configSchema, optionNames, type ConfigKey, type ConfigPatch, type Confi
 import type { RpcLimits } from '../../spec/rpc/limits.js';
 import { effectiveSetupAllowList, overrideConfig, resolveConfig, type ResolvedConfig } from '../config/resolveConfig.js';
 import type { TxPoolSettings } from '../../core/txs/txPoolService.js';
+import type { ValidatorLimits } from '../../core/validators/validatorClient.js';
 
 /** What a node needs from its configuration to start, once checked. */
 export interface NodeStartValues {
@@ -86,8 +87,23 @@ export function coreNodeConfigOf(values: ConfigValues, rollupAddress: Hex, publi
     txPool: txPoolSettingsOf(values),
     ...(publisherAddress !== undefined ? { sequencer: sequencerConfigOf(values, publisherAddress) } : {}),
     ...(values.proverNode ? { prover: { pollIntervalMs: values.proverPollingIntervalMs } } : {}),
+    ...(values.validatorKeystorePath !== undefined
+      ? { validator: { limits: validatorLimitsOf(values), publishers: publisherAddress !== undefined ? [publisherAddress] : [] } }
+      : {}),
   };
 }
+
+/** VALIDATOR_MAX_*: independent of the sequencer's SEQ_ limits, and unset means no limit (no fallback to SEQ_). */
+export function validatorLimitsOf(values: ConfigValues): ValidatorLimits {
+  return {
+    ...(values.validateMaxL2BlockGas !== undefined ? { maxL2BlockGas: values.validateMaxL2BlockGas } : {}),
+    ...(values.validateMaxDABlockGas !== undefined ? { maxDABlockGas: values.validateMaxDABlockGas } : {}),
+    ...(values.validateMaxTxsPerBlock !== undefined ? { maxTxsPerBlock: values.validateMaxTxsPerBlock } : {}),
+    ...(values.validateMaxTxsPerCheckpoint !== undefined ? { maxTxsPerCheckpoint: values.validateMaxTxsPerCheckpoint } : {}),
+  };
+}
+
+const VALIDATOR_LIMIT_KEYS = ['validateMaxL2BlockGas', 'validateMaxDABlockGas', 'validateMaxTxsPerBlock', 'validateMaxTxsPerCheckpoint'] as const;
 
 /** Runtime options the core's SequencerConfig holds, by the field they set. */
 const SEQUENCER_FIELDS = {
@@ -103,7 +119,7 @@ const SEQUENCER_FIELDS = {
 } as const satisfies Partial<Record<ConfigKey, keyof SequencerConfig>>;
 
 /**
- * The core's share of a setConfig change. Options the core has no use for yet (validator limits, p2p, bot) change
+ * The core's share of a setConfig change. Options the core has no use for yet (p2p, bot) change
  * only the shown configuration. Sequencer options on a node without a sequencer are refused (OPERATION_REFUSED).
  */
 export function coreConfigUpdateOf(change: ConfigPatch, next: ConfigValues, publisherAddress: Hex | undefined): NodeConfigUpdate {
@@ -117,6 +133,7 @@ export function coreConfigUpdateOf(change: ConfigPatch, next: ConfigValues, publ
     ...(Object.hasOwn(change, 'archiverPollingIntervalMs') ? { archiverPollIntervalMs: next.archiverPollingIntervalMs } : {}),
     ...(sequencerKeys.length > 0 ? { sequencer: sequencerUpdate } : {}),
     ...(Object.hasOwn(change, 'p2pRpcPriceBumpPercentage') ? { txPool: txPoolSettingsOf(next) } : {}),
+    ...(VALIDATOR_LIMIT_KEYS.some((key) => Object.hasOwn(change, key)) ? { validatorLimits: validatorLimitsOf(next) } : {}),
   };
 }
 

@@ -1,7 +1,8 @@
 import { mkdir } from 'node:fs/promises';
 import { assert } from '../../core/assert.js';
 import { createNode, type RollupNode } from '../../core/node/node.js';
-import type { LoggerPort, NodePorts, StoragePort } from '../../core/ports.js';
+import type { LoggerPort, NetworkPort, NodePorts, StoragePort } from '../../core/ports.js';
+import { createFileKeystore } from '../keystore/fileKeystore.js';
 import { createLevelSnapshots } from '../storage/levelSnapshots.js';
 import { configSchema } from '../../spec/config/schema.js';
 import { createSystemClock } from '../clock/systemClock.js';
@@ -23,6 +24,8 @@ export interface RunNodeIo {
   readonly logger: LoggerPort;
   /** Printed lines meant for the operator (banner, the admin key once). */
   readonly print: (line: string) => void;
+  /** Validator gossip (the local network's in-process bus); absent: the node's validators hear no peers. */
+  readonly network?: NetworkPort;
 }
 
 /**
@@ -78,6 +81,8 @@ export async function runNode(options: RunNodeOptions): Promise<RunningNode> {
     snapshots: createLevelSnapshots(),
     ...(l1Publisher ? { l1Publisher } : {}),
     ...(l1ProofPublisher ? { l1ProofPublisher } : {}),
+    ...(options.network ? { network: options.network } : {}),
+    ...(values.validatorKeystorePath !== undefined ? { keystore: createFileKeystore(values.validatorKeystorePath) } : {}),
   };
   let node: RollupNode | undefined;
   const configAdmin = createConfigAdmin(config, (change, next) => {

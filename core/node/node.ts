@@ -66,6 +66,8 @@ export interface NodeConfigUpdate {
   readonly archiverPollIntervalMs?: number;
   readonly sequencer?: Partial<SequencerConfig>;
   readonly txPool?: TxPoolSettings;
+  /** Takes effect for the next proposal the node's validators check; ignored on a node without validators. */
+  readonly validatorLimits?: ValidatorLimits;
 }
 
 /** Where svcAdmin_getConfig / svcAdmin_setConfig are answered (the adapters own the full configuration). */
@@ -152,7 +154,7 @@ export async function createNode(ports: NodePorts, initialConfig: NodeConfig, op
       .catch((error: unknown) => logger.error('world-state history prune failed', { error: error instanceof Error ? error.message : String(error) }));
   });
 
-  const validators = await createValidatorSide(ports, config, { chain, constants, timetable, emit });
+  const validators = await createValidatorSide(ports, config, { chain, constants, timetable, emit, currentConfig: () => config });
 
   const archiverLogger = logger.child({ module: 'archiver' });
   // The sync step in flight, if any: a pause waits for it, so that nothing it read before the pause lands after.
@@ -235,6 +237,7 @@ export async function createNode(ports: NodePorts, initialConfig: NodeConfig, op
       ...(update.archiverPollIntervalMs !== undefined ? { archiverPollIntervalMs: update.archiverPollIntervalMs } : {}),
       ...(update.sequencer && config.sequencer ? { sequencer: { ...config.sequencer, ...update.sequencer } } : {}),
       ...(update.txPool ? { txPool: update.txPool } : {}),
+      ...(update.validatorLimits && config.validator ? { validator: { ...config.validator, limits: update.validatorLimits } } : {}),
     };
     emit({ kind: 'admin', action: 'updateConfig' });
   };

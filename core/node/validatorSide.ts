@@ -29,6 +29,8 @@ interface ValidatorSideContext {
   readonly constants: L1RollupConstants;
   readonly timetable: Timetable;
   readonly emit: (activity: NodeActivity) => void;
+  /** The node's configuration as it stands (validator limits change at run time). */
+  readonly currentConfig: () => NodeConfig;
 }
 
 const EMPTY_KEYSTORE: KeystoreState = { validators: [] };
@@ -61,7 +63,7 @@ export async function createValidatorSide(ports: NodePorts, config: NodeConfig, 
     duties,
     network: ports.network,
     keystore: () => keystore,
-    limits: () => config.validator?.limits ?? {},
+    limits: () => context.currentConfig().validator?.limits ?? {},
     slotAt: (nowMs) => timetable.slotAt(BigInt(Math.floor(nowMs / 1000))),
   });
   client.onEvent((event) => emit({ kind: 'validator', event }));

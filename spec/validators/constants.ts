@@ -76,6 +76,9 @@ export const DUPLICATE_ATTESTATION_PENALTY = 0n;
 /** Slots of duties the statistics keep and count over (svc_getValidatorsStats `slotWindow`): about 10 h at 36 s. */
 export const VALIDATOR_STATS_SLOT_WINDOW = 1_024;
 
+/** Validators the local network registers at deployment and runs from its own keystore (a committee of its own keys). */
+export const LOCAL_NETWORK_VALIDATOR_COUNT = 4;
+
 // Keystore (core/validators/keystore.ts).
 /** The keystore file format this node reads. */
 export const KEYSTORE_SCHEMA_VERSION = 1;
