@@ -5,6 +5,7 @@ import { L1_CHAIN_ID_LOCAL_NETWORK } from '../spec/constants.js';
 import { createNode, TX_POOL_SETTINGS_DEFAULT, type NodeActivity, type RollupNode } from '../core/node/node.js';
 import type { KeystoreSourcePort, NodePorts, StoragePort } from '../core/ports.js';
 import { devKeystoreFile, devValidators, type DevValidator } from '../core/validators/devValidators.js';
+import type { ValidatorLimits } from '../core/validators/validatorClient.js';
 import { createSimNetwork, type SimNetwork } from './simNetwork.js';
 import { createGenesis } from '../core/worldState/genesis.js';
 import { livenessBoundMs } from './checkers/liveness.js';
@@ -57,6 +58,14 @@ export interface SimOptions {
    * validator reads from L1), which keeps the runs and traces of the simulator's other tests unchanged.
    */
   readonly validatorCount?: number;
+  /**
+   * How many of the validators the sequencer's keystore holds (default: all). The others go to the followers in turn:
+   * the sequencer then needs their attestations for its quorum, and the slots whose proposer sits on a follower (which
+   * runs no sequencer) pass without a checkpoint.
+   */
+  readonly validatorKeysOnSequencer?: number;
+  /** VALIDATOR_MAX_* limits of every node's validators (default: none). */
+  readonly validatorLimits?: ValidatorLimits;
   /** The gossip network's latency and loss (default SIM_NETWORK_LATENCY_MS_DEFAULT, no loss); with validators only. */
   readonly network?: { readonly latencyMs?: { readonly min: number; readonly max: number }; readonly lossProbability?: number };
 }
@@ -200,6 +209,8 @@ interface SimNodeSlot {
   readonly publisher: Hex | undefined;
   /** The L1 account this node submits epoch proofs from; set on the prover node. */
   readonly proofPublisher?: Hex;
+  /** The validators this node's keystore holds (none: the node runs no validators). */
+  readonly validatorKeys: readonly DevValidator[];
   incarnation: number;
   current: SimNode;
   storage: StoragePort;
@@ -264,7 +275,7 @@ export async function runSimulation(options: SimOptions, io: SimHooks = {}): Pro
       ...(publisher ? { l1Publisher: publisher } : {}),
       ...(proofPublisher ? { l1ProofPublisher: proofPublisher } : {}),
       ...(network ? { network: network.connect(label, clock) } : {}),
-      ...(network && publisher ? { keystore: simKeystore(validators, publisher.publisherAddress) } : {}),
+      ...(network && slot.validatorKeys.length > 0 ? { keystore: simKeystore(slot.validatorKeys, publisher?.publisherAddress) } : {}),
     };
     const node = await createNode(ports, {
       rollupAddress: ROLLUP_ADDRESS,
@@ -283,7 +294,9 @@ export async function runSimulation(options: SimOptions, io: SimHooks = {}): Pro
         : {}),
       ...(proofPublisher ? { prover: { pollIntervalMs: options.archiverPollIntervalMs } } : {}),
       validatorSet: network ? 'enforced' : 'ignored',
-      ...(network && publisher ? { validator: { limits: {}, publishers: [publisher.publisherAddress] } } : {}),
+      ...(network && slot.validatorKeys.length > 0
+        ? { validator: { limits: options.validatorLimits ?? {}, publishers: publisher ? [publisher.publisherAddress] : [] } }
+        : {}),
     });
     node.onActivity((activity) => {
       if (clock.isHalted()) return;
@@ -304,7 +317,8 @@ export async function runSimulation(options: SimOptions, io: SimHooks = {}): Pro
     const role = name.startsWith('sequencer') ? 'sequencer' : 'follower';
     const publisher = role === 'sequencer' ? publisherAddress(nodesPrng.fork(`${name}/publisher`)) : undefined;
     const proofPublisher = name.startsWith('prover') ? publisherAddress(nodesPrng.fork(`${name}/proofPublisher`)) : undefined;
-    const base = { name, role, publisher, ...(proofPublisher ? { proofPublisher } : {}), incarnation: 0, storage: createSimStorage(), skewMs: 0 } as const;
+    const validatorKeys = validatorKeysOf(name, names, validators, options.validatorKeysOnSequencer);
+    const base = { name, role, publisher, ...(proofPublisher ? { proofPublisher } : {}), validatorKeys, incarnation: 0, storage: createSimStorage(), skewMs: 0 } as const;
     const { node, clock, link } = await startIncarnation(base);
     slots.push({ ...base, current: node, clock, link });
   }
@@ -403,9 +417,19 @@ export async function runSimulation(options: SimOptions, io: SimHooks = {}): Pro
   };
 }
 
-/** The sequencer's keystore: every registered validator, publishing from the sequencer's account. */
-function simKeystore(validators: readonly DevValidator[], publisher: Hex): KeystoreSourcePort {
-  const contents = devKeystoreFile(validators, { coinbase: publisher, feeRecipient: bytesToHex(bigintToBytes(0n, 32)), publisher });
+/** The validators node `name` runs: the sequencer's share first, the rest to the followers in turn. */
+function validatorKeysOf(name: string, names: readonly string[], validators: readonly DevValidator[], onSequencer = validators.length): DevValidator[] {
+  if (name === SEQUENCER_NAME) return validators.slice(0, onSequencer);
+  const followers = names.filter((n) => n.startsWith('follower-'));
+  const position = followers.indexOf(name);
+  if (position < 0) return [];
+  return validators.slice(onSequencer).filter((_, i) => i % followers.length === position);
+}
+
+/** A node's keystore: its validators, publishing from the sequencer's account (followers: the attester fallback). */
+function simKeystore(validators: readonly DevValidator[], publisher: Hex | undefined): KeystoreSourcePort {
+  const coinbase = publisher ?? validators[0]!.address;
+  const contents = devKeystoreFile(validators, { coinbase, feeRecipient: bytesToHex(bigintToBytes(0n, 32)), ...(publisher ? { publisher } : {}) });
   return { location: 'sim:keystore', read: async () => contents.slice() };
 }
 

@@ -66,4 +66,28 @@ describe('validators in the simulation', () => {
     expect(first.failures).toEqual([]);
     expect(second.traceHash).toBe(first.traceHash);
   });
+
+  it('with half the keys on the followers, the sequencer needs their attestations, and their proposer slots are missed', async () => {
+    const attestedBy = new Map<string, number>();
+    let world: SimWorld | undefined;
+    const result = await runSimulation({ ...baseOptions(6n, 420), validatorKeysOnSequencer: 2 }, {
+      scenario: (w) => (world = w),
+      onActivity: (node, a) => {
+        if (a.kind === 'validator' && a.event.kind === 'attested') attestedBy.set(node, (attestedBy.get(node) ?? 0) + 1);
+      },
+    });
+    expect(result.failures).toEqual([]);
+    expect(attestedBy.get('follower-1')).toBeGreaterThan(0);
+    expect(attestedBy.get('follower-2')).toBeGreaterThan(0);
+    const l1 = world!.l1;
+    const logs = l1.logsIn('checkpointProposed', 0n, l1.head().number, l1.head().number);
+    expect(logs.length).toBeGreaterThan(1);
+    // The sequencer holds two of the four seats: every quorum of three includes a follower's attestation.
+    const followerKeys = new Set(world!.validators.slice(2).map((v) => v.address));
+    const stats = await world!.node('follower-1').service.validators!.getValidatorsStats();
+    const byAddress = new Map(stats.validators.map((v) => [v.address, v]));
+    expect([...followerKeys].some((address) => (byAddress.get(address)?.proposalsMissed ?? 0) > 0)).toBe(true);
+    expect([...followerKeys].every((address) => (byAddress.get(address)?.proposalsMade ?? 0) === 0)).toBe(true);
+    for (const node of result.nodes) expect(node.checkpoint).toBeGreaterThan(1);
+  });
 });
