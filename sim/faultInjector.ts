@@ -14,6 +14,7 @@ import { describeStep, sortedSteps, stepDurationMs, type SimEvent, type SimSched
 import { checkRollback, checkRollbackRefused, expectRollback } from './checkers/rollbackRoots.js';
 import type { SimFailure } from './checkers/simFailure.js';
 import type { TxLedgerEntry, TxWorkload } from './txWorkload.js';
+import type { SimNetwork } from './simNetwork.js';
 
 /** What the injector acts on (runSimulation's SimWorld provides it). */
 export interface FaultWorld {
@@ -29,6 +30,8 @@ export interface FaultWorld {
   setClockSkewMs(name: string, skewMs: number): void;
   at(offsetMs: number, action: () => Promise<void> | void): void;
   record(kind: string, fields: Record<string, unknown>): void;
+  /** The validator gossip network; undefined in runs without validators. */
+  readonly network: SimNetwork | undefined;
 }
 
 /** Where the injector reports. */
@@ -203,9 +206,19 @@ class FaultInjector {
         return this.pauseSync(step);
       case 'admin.pauseSequencer':
         return this.pauseSequencer(step);
+      case 'network.partition':
+        return this.partition(step);
       default:
         return this.tx(step);
     }
+  }
+
+  private partition(step: SimStepOf<'network.partition'>): Applied {
+    const { network } = this.world;
+    if (network === undefined) return { detail: 'skipped: this run has no gossip network' };
+    if (network.partitioned) return { detail: 'skipped: a partition is already in place' };
+    network.partition([[step.node]]);
+    return { detail: `${step.node} cut off from gossip for ${step.durationMs} ms`, heal: () => network.heal() };
   }
 
   private reorg(step: SimStepOf<'l1.reorg'>): Applied {

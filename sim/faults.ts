@@ -5,9 +5,10 @@
  * (`stepFieldRanges`), which every producer draws from and `parseStep` checks, so that one table says what a valid
  * step is. faultInjector.ts applies steps to a running world.
  *
- * Faults with a duration heal on their own after it; the liveness phase heals whatever is still active. Network
- * partitions are not in the vocabulary: nodes here have no p2p network (followers learn blocks from L1 only), so
- * there is nothing to partition.
+ * Faults with a duration heal on their own after it; the liveness phase heals whatever is still active. A network
+ * partition cuts one node's validator gossip (sim/simNetwork.ts) off from the others; blocks still come from L1, so
+ * it matters only in runs with validators, and it is skipped in runs without a gossip network. Swarms do not draw it
+ * yet (SWARM_STEP_KINDS in swarm.ts): their runs have no validators.
  */
 import { assert } from '../core/assert.js';
 import { GENESIS_TEST_ACCOUNT_COUNT } from '../spec/genesis.js';
@@ -25,6 +26,7 @@ export const SIM_STEP_KINDS = [
   'admin.rollback',
   'admin.pauseSync',
   'admin.pauseSequencer',
+  'network.partition',
   'tx.send',
   'tx.replace',
   'tx.burst',
@@ -55,6 +57,8 @@ export type SimStep = At &
     | { readonly kind: 'admin.rollback'; readonly node: string; readonly blocksBack: number; readonly force: boolean }
     | { readonly kind: 'admin.pauseSync'; readonly node: string; readonly durationMs: number }
     | { readonly kind: 'admin.pauseSequencer'; readonly durationMs: number }
+    /** `node` hears no gossip from the others and they none from it, until the partition heals. */
+    | { readonly kind: 'network.partition'; readonly node: string; readonly durationMs: number }
     /** `payer` indexes the genesis test accounts; the last index is an account that was never funded. */
     | { readonly kind: 'tx.send'; readonly payer: number; readonly nullifier: number; readonly priorityFee: number }
     /** Re-sends, with the same payer and nullifier, the `target`-th (modulo) of the workload's txs still pooled. */
@@ -160,6 +164,7 @@ export function stepFieldRanges(limits: SimStepLimits): SimStepFieldRanges {
     'admin.rollback': { node, blocksBack: { int: [0, limits.rollbackBlocksBackMax] }, force: { oneOf: [false, true] } },
     'admin.pauseSync': { node, durationMs: duration },
     'admin.pauseSequencer': { durationMs: duration },
+    'network.partition': { node, durationMs: duration },
     'tx.send': { payer: { int: [0, SIM_TX_PAYER_COUNT - 1] }, nullifier: { int: [0, SIM_TX_NULLIFIER_SPACE - 1] }, priorityFee: { int: [0, SIM_TX_PRIORITY_FEE_MAX] } },
     'tx.replace': { target: { int: [0, SIM_TX_REPLACE_TARGET_MAX] }, bump: { oneOf: SIM_REPLACEMENT_BUMPS } },
     'tx.burst': { count: { int: [2, SIM_TX_BURST_COUNT_MAX] }, feeSeed: { int: [0, SIM_TX_BURST_FEE_SEED_MAX] } },

@@ -54,10 +54,16 @@ export const SWARM_STEPS_PER_MINUTE_MAX = 24;
 export const SWARM_TX_POOL_CAPACITY_MIN = 2;
 export const SWARM_TX_POOL_CAPACITY_MAX = 8;
 
+/**
+ * The step kinds a swarm switches on or off: all but the network partition, which needs validators (swarm runs have
+ * none). Kept apart so that adding it left every seed's draws as they were.
+ */
+export const SWARM_STEP_KINDS = SIM_STEP_KINDS.filter((kind) => kind !== 'network.partition');
+
 /** Every class on, every knob at its widest: what a property over schedules explores. */
 export function fullSwarm(): SimSwarm {
   return {
-    kinds: SIM_STEP_KINDS,
+    kinds: SWARM_STEP_KINDS,
     stepsPerMinute: SWARM_STEPS_PER_MINUTE_MAX,
     limits: {
       reorgDepthMax: SIM_REORG_DEPTH_MAX,
@@ -82,7 +88,7 @@ function drawProving(prng: Prng): SimSwarmProving | undefined {
 export function drawSwarm(prng: Prng): SimSwarm {
   const proving = drawProving(prng);
   const l1FinalityLagBlocks = proving?.l1FinalityLagBlocks ?? SIM_L1_FINALITY_LAG_BLOCKS_DEFAULT;
-  const kinds = SIM_STEP_KINDS.filter((kind) => prng.bool(kind.startsWith('tx.') ? WORKLOAD_CLASS_ON_PROBABILITY : FAULT_CLASS_ON_PROBABILITY));
+  const kinds = SWARM_STEP_KINDS.filter((kind) => prng.bool(kind.startsWith('tx.') ? WORKLOAD_CLASS_ON_PROBABILITY : FAULT_CLASS_ON_PROBABILITY));
   // A reorg never reaches L1's finalized blocks: that is not a fault the protocol survives, nor one it must.
   const reorgDepthMax = Math.max(1, Math.min(SIM_REORG_DEPTH_MAX, l1FinalityLagBlocks - 1));
   const limits = {

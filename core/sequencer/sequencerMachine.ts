@@ -89,7 +89,8 @@ export function createSequencerMachine(deps: SequencerMachineDeps) {
       },
       markTooLate: assign(({ context }, params: { outcome: PlanOutcome }) => {
         const outcome = params.outcome;
-        const done = outcome.kind === 'skipped' && outcome.reason === 'tooLateInSlot';
+        // Too late, or another validator's slot: nothing more to plan in it.
+        const done = outcome.kind === 'skipped' && (outcome.reason === 'tooLateInSlot' || outcome.reason === 'notProposer');
         return { lastPlannedSlot: done ? Math.max(context.lastPlannedSlot, outcome.slot) : context.lastPlannedSlot };
       }),
       advanceBlock: assign(({ context }) => ({

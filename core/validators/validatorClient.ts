@@ -85,6 +85,8 @@ export class ValidatorClient {
   private stopped = false;
   private readonly waiters = new Set<() => void>();
   private readonly listeners: ((event: ValidatorEvent) => void)[] = [];
+  /** Proposals our members would attest once the proposer's block proposals arrive (gossip may reorder them). */
+  private readonly awaitingBlocks = new Map<number, { readonly payload: CheckpointProposalPayload; readonly header: Hex }>();
   /** Slots whose statistics are recorded up to (exclusive). */
   private statsFromSlot: number;
 
@@ -168,6 +170,8 @@ export class ValidatorClient {
     }
     if (message.kind === 'checkpointAttestation' && (outcome.kind === 'added' || outcome.kind === 'offense')) for (const wake of [...this.waiters]) wake();
     if (message.kind === 'checkpointProposal' && outcome.kind === 'added') await this.attest(message.payload, message.header);
+    const waiting = message.kind === 'blockProposal' && outcome.kind === 'added' ? this.awaitingBlocks.get(message.payload.slot) : undefined;
+    if (waiting !== undefined) await this.attest(waiting.payload, waiting.header);
     return outcome;
   }
 
@@ -193,6 +197,13 @@ export class ValidatorClient {
     const members = this.ourMembers(duties);
     if (members.length === 0) return;
     const refusal = await this.attestationRefusal(payload, header);
+    this.awaitingBlocks.delete(payload.slot);
+    if (refusal === 'blockProposalsMissing') {
+      // Held until the missing block proposals arrive; one slot's worth at most, dropped with the slot.
+      for (const slot of [...this.awaitingBlocks.keys()]) if (slot < payload.slot) this.awaitingBlocks.delete(slot);
+      this.awaitingBlocks.set(payload.slot, { payload, header });
+      return;
+    }
     if (refusal !== undefined) {
       this.deps.logger.info('not attesting a checkpoint proposal', { slot: payload.slot, reason: refusal });
       this.emit({ kind: 'attestationRefused', slot: payload.slot, reason: refusal });

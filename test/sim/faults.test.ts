@@ -7,7 +7,7 @@ import { describeStep, parseStep, SIM_STEP_KINDS, stepFieldRanges, defaultStepLi
 import { parseReplay, replayOf, serializeReplay } from '../../sim/replayFile.js';
 import { drawOptions, runSimulation, type SimOptions } from '../../sim/runSimulation.js';
 import { safetyEndMs, scheduleNodeNames, scheduleRanges } from '../../sim/schedule.js';
-import { drawSwarmOptions } from '../../sim/swarm.js';
+import { drawSwarmOptions, SWARM_STEP_KINDS } from '../../sim/swarm.js';
 import { unexplainedFailures } from './knownDefects.js';
 
 const ranges = stepFieldRanges(defaultStepLimits(['sequencer-0', 'follower-1']));
@@ -16,7 +16,8 @@ describe('steps', () => {
   it('are checked against the vocabulary: kind, time, every field in range, no stray fields', () => {
     const step = { atMs: 1_000, kind: 'l1.reorg', depth: 2 };
     expect(parseStep(step, ranges)).toEqual(step);
-    expect(() => parseStep({ atMs: 0, kind: 'network.partition' }, ranges)).toThrow(/unknown step kind "network.partition"/);
+    expect(() => parseStep({ atMs: 0, kind: 'network.flood' }, ranges)).toThrow(/unknown step kind "network.flood"/);
+    expect(() => parseStep({ atMs: 0, kind: 'network.partition' }, ranges)).toThrow(/node must be one of/);
     expect(() => parseStep({ atMs: -1, kind: 'l1.reorg', depth: 99 }, ranges)).toThrow(/atMs must be a non-negative integer, got -1; depth must be an integer in \[1, 4\], got 99/);
     expect(() => parseStep({ atMs: 0, kind: 'node.crash', node: 'follower-7' }, ranges)).toThrow(/node must be one of/);
     expect(() => parseStep({ atMs: 0, kind: 'node.crash', node: 'follower-1', extra: 1 }, ranges)).toThrow(/unknown field extra/);
@@ -29,7 +30,7 @@ describe('swarm', () => {
     expect(JSON.stringify(drawSwarmOptions(5n, 300), (_k, v: unknown) => (typeof v === 'bigint' ? `${v}` : v))).toBe(
       JSON.stringify(drawSwarmOptions(5n, 300), (_k, v: unknown) => (typeof v === 'bigint' ? `${v}` : v)),
     );
-    const onIn = new Map<string, number>(SIM_STEP_KINDS.map((kind) => [kind, 0]));
+    const onIn = new Map<string, number>(SWARM_STEP_KINDS.map((kind) => [kind, 0]));
     let proving = 0;
     for (let seed = 1n; seed <= 40n; seed++) {
       const options = drawSwarmOptions(seed, 600);
@@ -89,6 +90,8 @@ function everyKindOnce(): { options: SimOptions; schedule: SimSchedule } {
     { atMs: 90_000, kind: 'node.crash', node: 'follower-1' },
     { atMs: 95_000, kind: 'admin.rollback', node: 'follower-1', blocksBack: 2, force: false },
     { atMs: 100_000, kind: 'l1.reorg', depth: 2 },
+    // No validators here, so no gossip to cut: the step is skipped (test/simulation/validators.test.ts partitions one).
+    { atMs: 101_000, kind: 'network.partition', node: 'follower-1', durationMs: 5_000 },
   ];
   return { options, schedule: { safetyEndMs: safetyEndMs(options), steps } };
 }

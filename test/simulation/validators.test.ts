@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { NodeActivity } from '../../core/node/node.js';
 import { drawOptions, runSimulation, type SimOptions, type SimWorld } from '../../sim/runSimulation.js';
+import { safetyEndMs } from '../../sim/schedule.js';
 import { hexToBytes } from '../../spec/codec/bytes.js';
 import { decodeCheckpointAttestations } from '../../spec/validators/checkpointAttestations.js';
 
@@ -88,6 +89,17 @@ describe('validators in the simulation', () => {
     const byAddress = new Map(stats.validators.map((v) => [v.address, v]));
     expect([...followerKeys].some((address) => (byAddress.get(address)?.proposalsMissed ?? 0) > 0)).toBe(true);
     expect([...followerKeys].every((address) => (byAddress.get(address)?.proposalsMade ?? 0) === 0)).toBe(true);
+    for (const node of result.nodes) expect(node.checkpoint).toBeGreaterThan(1);
+  });
+
+  it('the partition fault cuts a follower validator off and heals; the sequencer keeps its quorum from the others', async () => {
+    const options = { ...baseOptions(8n, 420), validatorKeysOnSequencer: 2 };
+    const steps = [{ atMs: 60_000, kind: 'network.partition', node: 'follower-1', durationMs: 60_000 } as const];
+    const result = await runSimulation({ ...options, schedule: { safetyEndMs: safetyEndMs(options), steps } });
+    expect(result.failures).toEqual([]);
+    const partition = result.events.find((e) => e.kind === 'network.partition');
+    expect(partition?.detail).toMatch(/follower-1 cut off from gossip/);
+    expect(result.events.some((e) => e.kind === 'network.partition.end')).toBe(true);
     for (const node of result.nodes) expect(node.checkpoint).toBeGreaterThan(1);
   });
 });
