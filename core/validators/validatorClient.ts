@@ -8,9 +8,8 @@
  * proposer signed (the pool admits it only with a valid proposer signature), it is for the current slot, its header
  * is the one the payload commits to and builds on this node's checkpointed archive, the proposer's block proposals
  * for the slot are all there and end at the payload's archive root, and it stays within the operator's
- * VALIDATOR_MAX_* limits (txs per block and per checkpoint from the block proposals' tx hashes, L2 gas from the
- * header's total over its blocks). It does not re-execute the txs: gossip carries tx hashes, not txs; every node
- * re-checks each block's state roots when it syncs the checkpoint from L1.
+ * VALIDATOR_MAX_* limits (`validatorLimitRefusal`). It does not re-execute the txs: gossip carries tx hashes, not
+ * txs; every node re-checks each block's state roots when it syncs the checkpoint from L1.
  */
 import type { Hex, L1RollupConstants } from '../../spec/chain.js';
 import { hexToBytes } from '../../spec/codec/bytes.js';
@@ -77,6 +76,20 @@ export type ValidatorEvent =
   | { readonly kind: 'offense'; readonly offense: OffenseValue };
 
 const lower = (hex: Hex): Hex => hex.toLowerCase() as Hex;
+
+/**
+ * The first VALIDATOR_MAX_* limit a proposed checkpoint breaks, from its blocks' tx counts (block proposals) and the
+ * header's L2 gas total (at most maxL2BlockGas per block, summed: gossip carries no per-block gas). The limits are the
+ * validator's own: an unset one is no limit, never the sequencer's SEQ_ value. DA gas is not checked here (gossip
+ * carries tx hashes, not the effects whose size it measures); the protocol's own bounds are checked on sync.
+ */
+export function validatorLimitRefusal(limits: ValidatorLimits, txCountsPerBlock: readonly number[], totalManaUsed: bigint): AttestationRefusal | undefined {
+  if (limits.maxTxsPerBlock !== undefined && txCountsPerBlock.some((count) => count > limits.maxTxsPerBlock!)) return 'tooManyTxsPerBlock';
+  const total = txCountsPerBlock.reduce((sum, count) => sum + count, 0);
+  if (limits.maxTxsPerCheckpoint !== undefined && total > limits.maxTxsPerCheckpoint) return 'tooManyTxsPerCheckpoint';
+  if (limits.maxL2BlockGas !== undefined && totalManaUsed > BigInt(limits.maxL2BlockGas) * BigInt(txCountsPerBlock.length)) return 'tooMuchL2Gas';
+  return undefined;
+}
 
 export class ValidatorClient {
   readonly pool: AttestationPool;
@@ -241,16 +254,7 @@ export class ValidatorClient {
     const byIndex = new Map(blocks.map((b) => [b.indexWithinCheckpoint, b]));
     if (byIndex.size !== decoded.blockCount || blocks.length !== decoded.blockCount) return 'blockProposalsMissing';
     if (byIndex.get(decoded.blockCount - 1)?.archiveRoot !== payload.archiveRoot) return 'archiveMismatch';
-    return this.limitRefusal(blocks.map((b) => b.txHashes.length), decoded.totalManaUsed, decoded.blockCount);
-  }
-
-  private limitRefusal(txCounts: readonly number[], totalManaUsed: bigint, blockCount: number): AttestationRefusal | undefined {
-    const limits = this.deps.limits();
-    if (limits.maxTxsPerBlock !== undefined && txCounts.some((count) => count > limits.maxTxsPerBlock!)) return 'tooManyTxsPerBlock';
-    const total = txCounts.reduce((sum, count) => sum + count, 0);
-    if (limits.maxTxsPerCheckpoint !== undefined && total > limits.maxTxsPerCheckpoint) return 'tooManyTxsPerCheckpoint';
-    if (limits.maxL2BlockGas !== undefined && totalManaUsed > BigInt(limits.maxL2BlockGas) * BigInt(blockCount)) return 'tooMuchL2Gas';
-    return undefined;
+    return validatorLimitRefusal(this.deps.limits(), blocks.map((b) => b.txHashes.length), decoded.totalManaUsed);
   }
 
   /**
