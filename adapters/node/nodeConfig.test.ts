@@ -29,6 +29,15 @@ describe('mapping the configuration onto the core', () => {
     expect(coreNodeConfigOf(values, ROLLUP, undefined)).toEqual({ rollupAddress: ROLLUP, archiverPollIntervalMs: 750, worldStateHistoricCheckpointCount: 8, txPool });
   });
 
+  it('gives validators their own VALIDATOR_MAX_* limits, never the SEQ_ ones, and changes them at run time', () => {
+    const seqOnly = resolveConfig({ env: { SEQ_MAX_L2_BLOCK_GAS: '1000', SEQ_MAX_TX_PER_CHECKPOINT: '5', VALIDATOR_KEYSTORE_PATH: '/tmp/keys.json' } }).values;
+    expect(coreNodeConfigOf(seqOnly, ROLLUP, PUBLISHER).validator).toEqual({ limits: {}, publishers: [PUBLISHER] });
+    const own = resolveConfig({ env: { VALIDATOR_MAX_TX_PER_BLOCK: '3', VALIDATOR_MAX_L2_BLOCK_GAS: '2000', VALIDATOR_KEYSTORE_PATH: '/tmp/keys.json' } }).values;
+    expect(coreNodeConfigOf(own, ROLLUP, undefined).validator).toEqual({ limits: { maxTxsPerBlock: 3, maxL2BlockGas: 2000 }, publishers: [] });
+    expect(coreNodeConfigOf(resolveConfig({ env: {} }).values, ROLLUP, PUBLISHER).validator).toBeUndefined();
+    expect(coreConfigUpdateOf({ validateMaxTxsPerBlock: 3 }, own, undefined)).toEqual({ validatorLimits: { maxTxsPerBlock: 3, maxL2BlockGas: 2000 } });
+  });
+
   it('turns a setConfig change into the core update of the fields it touches', () => {
     const { values } = resolveConfig({ env: { SEQ_COINBASE: `0x${'cc'.repeat(20)}` } });
     const next = { ...values, sequencerPollingIntervalMs: 50, archiverPollingIntervalMs: 2000, sequencerCoinbase: undefined };
