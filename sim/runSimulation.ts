@@ -426,10 +426,12 @@ function validatorKeysOf(name: string, names: readonly string[], validators: rea
   return validators.slice(onSequencer).filter((_, i) => i % followers.length === position);
 }
 
-/** A node's keystore: its validators, publishing from the sequencer's account (followers: the attester fallback). */
+/**
+ * A node's keystore: its validators, each credited as its own coinbase (so a checkpoint names its proposer),
+ * publishing from the sequencer's account (followers: the attester fallback).
+ */
 function simKeystore(validators: readonly DevValidator[], publisher: Hex | undefined): KeystoreSourcePort {
-  const coinbase = publisher ?? validators[0]!.address;
-  const contents = devKeystoreFile(validators, { coinbase, feeRecipient: bytesToHex(bigintToBytes(0n, 32)), ...(publisher ? { publisher } : {}) });
+  const contents = devKeystoreFile(validators, { feeRecipient: bytesToHex(bigintToBytes(0n, 32)), ...(publisher ? { publisher } : {}) });
   return { location: 'sim:keystore', read: async () => contents.slice() };
 }
 

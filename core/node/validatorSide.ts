@@ -80,6 +80,11 @@ export async function createValidatorSide(ports: NodePorts, config: NodeConfig, 
       if (slotDuties.proposer === undefined || client.ourProposer(slotDuties) !== undefined) return undefined;
       return 'notProposer';
     },
+    proposerSettings(slot) {
+      const slotDuties = duties.cachedDuties(slot);
+      const ours = slotDuties === undefined ? undefined : client.ourProposer(slotDuties);
+      return ours === undefined ? undefined : { coinbase: ours.coinbase, feeRecipient: ours.feeRecipient };
+    },
     collectAttestations: (checkpoint, deadlineMs) => client.collectAttestations(checkpoint, deadlineMs),
   };
   const service: ValidatorService = {

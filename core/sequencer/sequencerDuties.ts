@@ -61,6 +61,8 @@ export interface SequencerDeps {
 export interface SequencerValidator {
   /** Undefined when this node may propose in `slot` (its keystore holds the proposer, or the epoch has no committee). */
   proposerRefusal(slot: number): Promise<'notProposer' | undefined>;
+  /** The keystore's coinbase and fee recipient of the slot's proposer, when it is ours (after proposerRefusal). */
+  proposerSettings(slot: number): { readonly coinbase: Hex; readonly feeRecipient: Hex } | undefined;
   /** The encoded attestation list for the checkpoint; rejects when the quorum does not come by `deadlineMs`. */
   collectAttestations(checkpoint: CheckpointToAttest, deadlineMs: number): Promise<Hex>;
 }
@@ -73,6 +75,8 @@ export interface SlotPlan {
   readonly blockCount: number;
   /** Index of the next block to build. */
   readonly nextBlockIndex: number;
+  /** The proposing validator's coinbase and fee recipient (keystore); the sequencer's configured ones when absent. */
+  readonly proposer?: { readonly coinbase: Hex; readonly feeRecipient: Hex };
 }
 
 /** How many blocks fit before the publishing allowance, at least one and at most BLOCKS_PER_CHECKPOINT_MAX. */
@@ -108,13 +112,14 @@ export async function planSlot(deps: SequencerDeps): Promise<PlanOutcome> {
   if (l1Archive !== ourArchive) return { kind: 'skipped', slot, reason: 'archiveMismatch' };
   const refusal = await deps.validator?.proposerRefusal(slot);
   if (refusal !== undefined) return { kind: 'skipped', slot, reason: refusal };
+  const proposer = deps.validator?.proposerSettings(slot);
 
   await chain.update(async (u) => {
     const top = await u.getBlock(u.tips.proposed.number);
     const stale = top !== undefined && u.tips.proposed.number > u.tips.checkpointed.block.number && top.header.globalVariables.slotNumber < slot;
     if (stale) await u.pruneTo(u.tips.checkpointed.block.number, 'slotPassedWithoutCheckpoint');
   });
-  return { kind: 'planned', plan: { slot, slotStartMs, blockCount, nextBlockIndex } };
+  return { kind: 'planned', plan: { slot, slotStartMs, blockCount, nextBlockIndex, ...(proposer ? { proposer } : {}) } };
 }
 
 /** What the blocks of the checkpoint being built (above the checkpointed tip) have used so far. */
@@ -158,8 +163,8 @@ export async function buildNextBlock(deps: SequencerDeps, plan: SlotPlan): Promi
         indexWithinCheckpoint: onCheckpointed ? 0 : parent.indexWithinCheckpoint + 1,
         slotNumber: plan.slot,
         timestamp,
-        coinbase: config.coinbase,
-        feeRecipient: config.feeRecipient,
+        coinbase: plan.proposer?.coinbase ?? config.coinbase,
+        feeRecipient: plan.proposer?.feeRecipient ?? config.feeRecipient,
         gasFees,
         txEffects: selection.effects,
         totalFees: selection.totalFees,
@@ -203,8 +208,8 @@ export async function publishCheckpoint(deps: SequencerDeps, plan: SlotPlan): Pr
     lastArchiveRoot: lastArchive.archive.root,
     slotNumber: plan.slot,
     timestamp: timetable.slotStartSeconds(plan.slot),
-    coinbase: config.coinbase,
-    feeRecipient: config.feeRecipient,
+    coinbase: plan.proposer?.coinbase ?? config.coinbase,
+    feeRecipient: plan.proposer?.feeRecipient ?? config.feeRecipient,
     gasFees: last.header.globalVariables.gasFees,
     blockCount: blocks.length,
     blobsHash: blobsHash(versionedHashes),

@@ -31,13 +31,16 @@ export function devValidators(label: string, count: number): DevValidator[] {
   });
 }
 
-/** A keystore file running `validators`, all with one coinbase, fee recipient and publisher (none: the attester's). */
-export function devKeystoreFile(validators: readonly DevValidator[], settings: { readonly coinbase: Hex; readonly feeRecipient: Hex; readonly publisher?: Hex }): Uint8Array {
+/**
+ * A keystore file running `validators`, all with one fee recipient and publisher (none: the attester's), and one
+ * coinbase (none: each validator's own address).
+ */
+export function devKeystoreFile(validators: readonly DevValidator[], settings: { readonly coinbase?: Hex; readonly feeRecipient: Hex; readonly publisher?: Hex }): Uint8Array {
   const file: KeystoreFileValue = {
     schemaVersion: KEYSTORE_SCHEMA_VERSION,
     validators: validators.map((v) => ({
       attester: { address: v.address, blsSecretKey: bytesToHex(v.secretKey.exportBytes()) },
-      coinbase: settings.coinbase,
+      coinbase: settings.coinbase ?? v.address,
       feeRecipient: settings.feeRecipient,
       ...(settings.publisher !== undefined ? { publisher: settings.publisher } : {}),
     })),

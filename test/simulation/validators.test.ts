@@ -3,6 +3,7 @@ import type { NodeActivity } from '../../core/node/node.js';
 import { drawOptions, runSimulation, type SimOptions, type SimWorld } from '../../sim/runSimulation.js';
 import { safetyEndMs } from '../../sim/schedule.js';
 import { hexToBytes } from '../../spec/codec/bytes.js';
+import { decodeCheckpointHeader } from '../../spec/codec/checkpointHeader.js';
 import { decodeCheckpointAttestations } from '../../spec/validators/checkpointAttestations.js';
 
 const baseOptions = (seed: bigint, seconds: number): SimOptions => ({
@@ -29,9 +30,13 @@ describe('validators in the simulation', () => {
     const l1 = world!.l1;
     const logs = l1.logsIn('checkpointProposed', 0n, l1.head().number, l1.head().number);
     expect(logs.length).toBeGreaterThan(2);
+    const duties = world!.node('follower-1').validatorClient!.duties;
     for (const log of logs) {
       const seats = decodeCheckpointAttestations(hexToBytes(log.attestations)).map((a) => a.committeeIndex);
       expect(new Set(seats).size).toBeGreaterThanOrEqual(3);
+      // The slot's proposer is credited: its keystore coinbase (its own address here) is the checkpoint's.
+      const proposer = (await duties.prepareDuties(log.slotNumber))!.proposer!.address;
+      expect(decodeCheckpointHeader(hexToBytes(log.header)).coinbase).toBe(proposer);
     }
     // The followers' validator queries answer from what they heard: the last checkpoint's proposal and attestations,
     // and statistics in which the committee proposed and attested.
