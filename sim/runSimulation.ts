@@ -40,6 +40,11 @@ export interface SimOptions {
   readonly epochDurationSlots?: number;
   /** Epochs after an epoch's end within which its proof is accepted (default PROOF_SUBMISSION_EPOCHS_DEFAULT). */
   readonly proofSubmissionEpochs?: number;
+  /**
+   * The rollup contract's base-currency-per-fee-asset rate, 12 decimals (`--initialEthPerFeeAsset`; default
+   * INITIAL_ETH_PER_FEE_ASSET_DEFAULT). A number so that options stay plain JSON in replay files.
+   */
+  readonly ethPerFeeAsset?: number;
   /** How far L1's finalized block trails its head (default SIM_L1_FINALITY_LAG_BLOCKS_DEFAULT). */
   readonly l1FinalityLagBlocks?: number;
   /** Faults and tx workload to apply (default: none); see sim/faults.ts. */
@@ -208,6 +213,7 @@ export async function runSimulation(options: SimOptions, io: SimHooks = {}): Pro
     ...(options.epochDurationSlots !== undefined ? { epochDuration: options.epochDurationSlots } : {}),
     ...(options.proofSubmissionEpochs !== undefined ? { proofSubmissionEpochs: options.proofSubmissionEpochs } : {}),
     ...(options.l1FinalityLagBlocks !== undefined ? { finalityLagBlocks: options.l1FinalityLagBlocks } : {}),
+    ...(options.ethPerFeeAsset !== undefined ? { ethPerFeeAsset: BigInt(options.ethPerFeeAsset) } : {}),
     trace,
   });
   const nodesPrng = root.fork('nodes');

@@ -130,6 +130,7 @@ export async function runLocalNetwork(options: LocalNetworkOptions): Promise<Run
       epochDuration: options.epochDurationSlots ?? LOCAL_NETWORK_EPOCH_DURATION_SLOTS_DEFAULT,
       proofSubmissionEpochs: PROOF_SUBMISSION_EPOCHS_DEFAULT,
       rollupVersion: ROLLUP_VERSION_LOCAL_NETWORK_DEFAULT,
+      ethPerFeeAsset: values.initialEthPerFeeAsset,
     });
     // Deployed instantly under automine; from now on L1 mines a block every l1BlockTime seconds like a real chain.
     const l1 = createPublicClient({ transport: http(anvil.url) });

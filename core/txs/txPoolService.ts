@@ -12,7 +12,7 @@ import type { TxValue } from '../../spec/wire/tx.js';
 import type { Chain } from '../chain/chain.js';
 import { createTimetable } from '../chain/timetable.js';
 import { NodeError } from '../errors.js';
-import { nextGasFees } from '../fees/minFees.js';
+import { feeFloor, nextGasFees } from '../fees/minFees.js';
 import { batchWithoutFlush, type ClockPort, type LoggerPort, type StoragePort, type VerifierPort } from '../ports.js';
 import { decideAdmission } from '../txPool/admitTx.js';
 import { decideAfterBlocksAdded, type PoolConditions } from '../txPool/poolMaintenance.js';
@@ -154,7 +154,8 @@ export class TxPoolService {
   }
 
   async currentMinFees(): Promise<GasFees> {
-    return nextGasFees(await lastFeeBasis(this.deps.chain));
+    const floor = feeFloor(this.deps.constants.ethPerFeeAsset);
+    return nextGasFees(await lastFeeBasis(this.deps.chain, floor), floor);
   }
 
   private async validationContext(skipBalance: boolean): Promise<TxValidationContext> {
