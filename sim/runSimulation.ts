@@ -2,7 +2,7 @@ import type { AnyActorRef } from 'xstate';
 import type { Hex } from '../spec/chain.js';
 import { bigintToBytes, bytesToHex } from '../spec/codec/bytes.js';
 import { L1_CHAIN_ID_LOCAL_NETWORK } from '../spec/constants.js';
-import { createNode, TX_POOL_SETTINGS_DEFAULT, type NodeActivity, type RollupNode } from '../core/node/node.js';
+import { createNode, TX_POOL_SETTINGS_DEFAULT, type NodeActivity, type NodeConfig, type RollupNode } from '../core/node/node.js';
 import type { NodePorts, StoragePort } from '../core/ports.js';
 import { createGenesis } from '../core/worldState/genesis.js';
 import { livenessBoundMs } from './checkers/liveness.js';
@@ -20,6 +20,7 @@ import { crashAndRecover, createSimStorage } from './simStorage.js';
 import type { SimSwarm } from './swarm.js';
 import { createTrace } from './trace.js';
 import { TxWorkload } from './txWorkload.js';
+import { upgradeConfiguration } from './upgrade.js';
 
 export type { SimFailure } from './checkers/simFailure.js';
 
@@ -158,6 +159,11 @@ export interface SimWorld extends FaultWorld {
   at(offsetMs: number, action: () => Promise<void> | void): void;
   /** Crashes a node (its timers die, its unfinished storage batch is lost) and starts it again on what it stored. */
   crashAndRestart(name: string): Promise<void>;
+  /**
+   * The operator's upgrade of a node (sim/upgrade.ts): a clean stop, the 3.x configuration refused, a restart on
+   * the same data with the 4.x one. A problem is what the upgrade checker reports; the node is then left running.
+   */
+  upgradeNode(name: string, retiredIndex: number): Promise<{ readonly detail: string; readonly problem?: string }>;
   /** The current incarnation of a node (for admin actions and queries from a scenario). */
   node(name: string): RollupNode;
   /** The current incarnation's L1 connection (a restart opens a new one, without faults). */
@@ -192,6 +198,8 @@ interface SimNodeSlot {
   clock: SimClock;
   link: SimL1Link;
   skewMs: number;
+  /** The configuration an upgrade restarted the node with (sim/upgrade.ts); before one, the run's options decide. */
+  config?: NodeConfig;
 }
 
 /** Runs one seeded simulation: a sequencer and its followers over one simulated L1, for a fixed simulated time. */
@@ -247,7 +255,7 @@ export async function runSimulation(options: SimOptions, io: SimHooks = {}): Pro
       ...(publisher ? { l1Publisher: publisher } : {}),
       ...(proofPublisher ? { l1ProofPublisher: proofPublisher } : {}),
     };
-    const node = await createNode(ports, {
+    const node = await createNode(ports, slot.config ?? {
       rollupAddress: ROLLUP_ADDRESS,
       archiverPollIntervalMs: options.archiverPollIntervalMs,
       ...(options.txPoolCapacity !== undefined ? { txPool: { ...TX_POOL_SETTINGS_DEFAULT, capacity: options.txPoolCapacity } } : {}),
@@ -314,6 +322,23 @@ export async function runSimulation(options: SimOptions, io: SimHooks = {}): Pro
       slot.link = link;
       node.node.start();
       trace.record('node.restarted', { node: name, incarnation: slot.incarnation });
+    },
+    async upgradeNode(name, retiredIndex) {
+      const slot = slotOf(name);
+      const outcome = upgradeConfiguration(slot.current.node.currentConfig(), retiredIndex);
+      if (!outcome.ok) return { detail: 'upgrade refused', problem: outcome.problem };
+      await slot.current.node.stop();
+      slot.clock.halt();
+      trace.record('node.upgrading', { node: name, incarnation: slot.incarnation, refusal: outcome.refusal });
+      slot.config = outcome.config;
+      slot.incarnation++;
+      const { node, clock, link } = await startIncarnation(slot);
+      slot.current = node;
+      slot.clock = clock;
+      slot.link = link;
+      node.node.start();
+      trace.record('node.upgraded', { node: name, incarnation: slot.incarnation });
+      return { detail: `3.x configuration refused (${outcome.refusal}); restarted with the 4.x one` };
     },
     pauseNode(name) {
       slotOf(name).clock.pause();

@@ -89,6 +89,8 @@ function everyKindOnce(): { options: SimOptions; schedule: SimSchedule } {
     { atMs: 90_000, kind: 'node.crash', node: 'follower-1' },
     { atMs: 95_000, kind: 'admin.rollback', node: 'follower-1', blocksBack: 2, force: false },
     { atMs: 100_000, kind: 'l1.reorg', depth: 2 },
+    { atMs: 111_000, kind: 'node.upgrade', node: 'sequencer-0', retired: 2 },
+    { atMs: 101_500, kind: 'node.upgrade', node: 'prover-1', retired: 4 },
   ];
   return { options, schedule: { safetyEndMs: safetyEndMs(options), steps } };
 }
@@ -126,6 +128,11 @@ describe('applying a schedule', () => {
     expect(detail('admin.pauseSync')).toBe('sync paused for 5000 ms');
     expect(detail('node.pause')).toBe('paused for 15000 ms');
     expect(detail('node.crash')).toBe('crashed and restarted');
+    const upgrades = result.events.filter((e) => e.kind === 'node.upgrade').map((e) => e.detail);
+    expect(upgrades).toEqual([
+      expect.stringMatching(/^3\.x configuration refused \(the flag --maxBlockSizeInBytes was removed in 4\.x: .*\); restarted with the 4\.x one$/),
+      '3.x configuration refused (the environment variable SEQ_MAX_TX_PER_BLOCK was renamed in 4.x: use SEQ_MAX_TX_PER_CHECKPOINT (the limit now counts the transactions of a whole checkpoint)); restarted with the 4.x one',
+    ]);
     expect(slotOutcomesWhilePaused).toBe(0);
     expect(applied).toContain('sim.healed');
     expect(applied).toContain('sim.converged');
