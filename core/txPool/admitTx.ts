@@ -21,7 +21,7 @@ import type { TxValue } from '../../spec/wire/tx.js';
 import { assert } from '../assert.js';
 import { coversAll, walkFeePayerTxs } from './feePayerWalk.js';
 import type { TxPool, TxPoolChange } from './txPool.js';
-import { minimumOutbiddingFee, ranksAbove, toPooledTx, type PooledTx } from './txPriority.js';
+import { minimumOutbiddingFee, toPooledTx, type PooledTx } from './txPriority.js';
 import type { TxRejection } from './txRejection.js';
 import type { TxRemoval } from './txRemoval.js';
 
@@ -98,10 +98,7 @@ function replacementStep(pool: TxPool, newcomer: PooledTx, bumpPercentage: numbe
 function feePayerStep(pool: TxPool, newcomer: PooledTx, removedHashes: ReadonlySet<Hex>, balance: bigint): StepResult {
   const { feePayer } = newcomer.tx;
   if (coversAll(payerTotalWith(pool, newcomer, removedHashes), balance)) return { removed: [] };
-  const pending = pool.feePayerTxs(feePayer).filter((pooled) => !removedHashes.has(pooled.txHash));
-  const below = pending.findIndex((pooled) => ranksAbove(newcomer, pooled));
-  pending.splice(below === -1 ? pending.length : below, 0, newcomer);
-  const walk = walkFeePayerTxs(feePayer, pending, balance);
+  const walk = walkFeePayerTxs(feePayer, pool.feePayerTxsView(feePayer), balance, { excluded: removedHashes, newcomer });
   const newcomerUncovered = walk.uncovered.find((entry) => entry.pooled === newcomer);
   if (newcomerUncovered !== undefined) {
     const details = { txHash: newcomer.txHash, feePayer, balance, needed: newcomerUncovered.needed, txMaxCost: newcomer.maxCost };

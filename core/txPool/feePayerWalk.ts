@@ -9,7 +9,8 @@
 import type { Hex } from '../../spec/chain.js';
 import { assert } from '../assert.js';
 import { TX_POOL_CAPACITY_MAX } from '../../spec/constants.js';
-import { comparePooledTxs, type PooledTx } from './txPriority.js';
+import { placeInOrder } from './priorityList.js';
+import type { PooledTx } from './txPriority.js';
 
 export interface UncoveredTx {
   readonly pooled: PooledTx;
@@ -31,19 +32,34 @@ export function coversAll(maxCostTotal: bigint, balance: bigint): boolean {
   return maxCostTotal <= balance;
 }
 
-/** Walks `txs` (one payer's, in pool order: the pool keeps each payer's txs so) against `balance`. */
-export function walkFeePayerTxs(feePayer: Hex, txs: readonly PooledTx[], balance: bigint): FeePayerWalk {
-  assert(txs.length <= TX_POOL_CAPACITY_MAX + 1, 'a walk covers at most one pool and a newcomer');
+export interface WalkAdjustments {
+  /** Txs of `ordered` left out of the walk (those a decision removes anyway). */
+  readonly excluded?: ReadonlySet<Hex>;
+  /** A tx walked at its place among `ordered` (a newcomer, not pooled yet). */
+  readonly newcomer?: PooledTx;
+}
+
+/**
+ * Walks `ordered` (one payer's txs, strictly in pool order, as the pool keeps them: txPool.ts, `feePayerTxsView`)
+ * against `balance`, without the excluded txs and with the newcomer.
+ */
+export function walkFeePayerTxs(feePayer: Hex, ordered: readonly PooledTx[], balance: bigint, adjustments: WalkAdjustments = {}): FeePayerWalk {
+  assert(ordered.length <= TX_POOL_CAPACITY_MAX, 'a walk covers at most one pool and a newcomer');
+  const { excluded, newcomer } = adjustments;
+  const newcomerPlace = newcomer === undefined ? -1 : placeInOrder(ordered, newcomer);
   const uncovered: UncoveredTx[] = [];
   let committed = 0n;
-  let previous: PooledTx | undefined;
-  for (const pooled of txs) {
+  const visit = (pooled: PooledTx): void => {
     assert(pooled.tx.feePayer === feePayer, `tx ${pooled.txHash} is paid by ${feePayer}`);
-    assert(previous === undefined || comparePooledTxs(previous, pooled) < 0, `walked txs are in pool order at ${pooled.txHash}`);
-    previous = pooled;
     const needed = committed + pooled.maxCost;
     if (needed <= balance) committed = needed;
     else uncovered.push({ pooled, needed });
+  };
+  for (let index = 0; index < ordered.length; index++) {
+    if (index === newcomerPlace) visit(newcomer!);
+    const pooled = ordered[index]!;
+    if (excluded === undefined || !excluded.has(pooled.txHash)) visit(pooled);
   }
+  if (newcomerPlace === ordered.length) visit(newcomer!);
   return { feePayer, balance, uncovered, committed };
 }

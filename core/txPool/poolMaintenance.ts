@@ -89,8 +89,7 @@ export function feePayerBalanceRemovals(pool: TxPool, excluded: ReadonlySet<Hex>
     const balance = balances.get(feePayer);
     // Leaving txs out only lowers every running sum, so a payer whose whole total fits keeps all the others.
     if (balance === undefined || coversAll(pool.feePayerMaxCostTotal(feePayer), balance)) continue;
-    const pending = pool.feePayerTxs(feePayer).filter((pooled) => !excluded.has(pooled.txHash));
-    for (const { pooled, needed } of walkFeePayerTxs(feePayer, pending, balance).uncovered) {
+    for (const { pooled, needed } of walkFeePayerTxs(feePayer, pool.feePayerTxsView(feePayer), balance, { excluded }).uncovered) {
       removals.push({ txHash: pooled.txHash, reason: 'feePayerBalance', feePayer, balance, needed });
     }
   }

@@ -33,17 +33,12 @@ export interface TxPoolChange {
   readonly nextArrivalSequence: number;
 }
 
-/** One fee payer's pooled txs, in pool order, and what they may cost together. */
-interface FeePayerEntry {
-  readonly txs: PriorityList;
-  maxCostTotal: bigint;
-}
-
 export class TxPool {
   private readonly byHash = new Map<Hex, PooledTx>();
   /** Nullifier -> the one pooled tx emitting it. */
   private readonly byNullifier = new Map<Hex, Hex>();
-  private readonly byFeePayer = new Map<Hex, FeePayerEntry>();
+  /** Fee payer -> its pooled txs, in pool order, with what they may cost together. */
+  private readonly byFeePayer = new Map<Hex, PriorityList>();
   /** Every pooled tx, highest priority first. */
   private order = PriorityList.empty();
   private revisionValue = 0;
@@ -116,7 +111,12 @@ export class TxPool {
 
   /** A fee payer's pooled txs, in pool order (a copy; no sorting, the payer's list is kept in order). */
   feePayerTxs(feePayer: Hex): PooledTx[] {
-    return this.byFeePayer.get(feePayer)?.txs.slice() ?? [];
+    return this.byFeePayer.get(feePayer)?.slice() ?? [];
+  }
+
+  /** A fee payer's pooled txs, in pool order, without a copy: read it before the pool's next change. */
+  feePayerTxsView(feePayer: Hex): readonly PooledTx[] {
+    return this.byFeePayer.get(feePayer)?.view() ?? [];
   }
 
   /** What a fee payer's pooled txs may cost together (the sum of their max costs; 0 without any). */
@@ -166,7 +166,7 @@ export class TxPool {
     const copy = new TxPool(this.capacity, this.nextSequence);
     for (const [key, value] of this.byHash) copy.byHash.set(key, value);
     for (const [key, value] of this.byNullifier) copy.byNullifier.set(key, value);
-    for (const [key, { txs, maxCostTotal }] of this.byFeePayer) copy.byFeePayer.set(key, { txs: txs.clone(), maxCostTotal });
+    for (const [key, value] of this.byFeePayer) copy.byFeePayer.set(key, value.clone());
     copy.order = this.order.clone();
     copy.revisionValue = this.revisionValue;
     return copy;
@@ -199,12 +199,11 @@ export class TxPool {
 
   /** The payer's entry lists `expected` (its pooled txs, in pool order) and totals their max costs. */
   private verifyFeePayer(feePayer: Hex, expected: readonly PooledTx[]): void {
-    const entry = this.byFeePayer.get(feePayer);
-    assert(entry !== undefined, `fee payer ${feePayer} is indexed`);
-    const listed = entry.txs.slice();
+    const payerTxs = this.byFeePayer.get(feePayer);
+    assert(payerTxs !== undefined, `fee payer ${feePayer} is indexed`);
+    const listed = payerTxs.slice();
     assert(listed.length === expected.length && listed.every((pooled, index) => pooled === expected[index]), `fee payer ${feePayer} lists its pooled txs in pool order`);
-    const total = expected.reduce((sum, pooled) => sum + pooled.maxCost, 0n);
-    assert(entry.maxCostTotal === total, `fee payer ${feePayer}'s total ${entry.maxCostTotal} is its txs' max cost sum ${total}`);
+    assert(payerTxs.isTotalExact(), `fee payer ${feePayer}'s total ${payerTxs.maxCostTotal} is its txs' max cost sum`);
   }
 
   private getKnown(txHash: Hex): PooledTx {
@@ -223,12 +222,10 @@ export class TxPool {
       assert(holder === undefined || holder === txHash, `nullifier ${nullifier} of ${txHash} is not held by pooled tx ${holder}`);
       this.byNullifier.set(nullifier, txHash);
     }
-    // A negative cost would break the shortcut that a covered total covers every walk over the payer's txs.
-    assert(pooled.maxCost >= 0n, `tx ${txHash} has a non-negative max cost`);
-    const payerEntry = this.byFeePayer.get(tx.feePayer) ?? { txs: PriorityList.empty(), maxCostTotal: 0n };
-    payerEntry.txs.insert(pooled);
-    payerEntry.maxCostTotal += pooled.maxCost;
-    this.byFeePayer.set(tx.feePayer, payerEntry);
+    const payerTxs = this.byFeePayer.get(tx.feePayer);
+    // Most payers have one pooled tx: its list starts with an array of exactly one entry.
+    if (payerTxs === undefined) this.byFeePayer.set(tx.feePayer, PriorityList.fromOrdered([pooled]));
+    else payerTxs.insert(pooled);
     this.byHash.set(txHash, pooled);
     this.order.insert(pooled);
   }
@@ -238,10 +235,9 @@ export class TxPool {
     this.order.remove(pooled);
     this.byHash.delete(txHash);
     for (const nullifier of pooled.tx.sideEffects.nullifiers) this.byNullifier.delete(nullifier);
-    const payerEntry = this.byFeePayer.get(pooled.tx.feePayer);
-    assert(payerEntry !== undefined, `the fee payer of pooled tx ${txHash} is indexed`);
-    payerEntry.txs.remove(pooled);
-    payerEntry.maxCostTotal -= pooled.maxCost;
-    if (payerEntry.txs.length === 0) this.byFeePayer.delete(pooled.tx.feePayer);
+    const payerTxs = this.byFeePayer.get(pooled.tx.feePayer);
+    assert(payerTxs !== undefined, `the fee payer of pooled tx ${txHash} is indexed`);
+    payerTxs.remove(pooled);
+    if (payerTxs.length === 0) this.byFeePayer.delete(pooled.tx.feePayer);
   }
 }

@@ -6,8 +6,9 @@
  * repeats, replace pooled txs, add blocks (evicting by balance, fee, expiry, anchor), prune (txs coming back),
  * remove txs directly, and rebuild the pool by cloning or reloading it.
  *
- * Every admission is also checked against the balance walk restated on the model (sort, then walk), so the index and
- * the shortcut that skips the walk when a payer's total fits decide exactly what the walk would.
+ * Every admission, and the balance removals after blocks, are also checked against the balance walk restated on the
+ * model (sort, then walk), so the index and the shortcut that skips the walk when a payer's total fits decide exactly
+ * what the walk would.
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -16,6 +17,7 @@ import { decideAfterBlocksAdded } from '../../core/txPool/poolMaintenance.js';
 import { decideAfterChainPruned } from '../../core/txPool/pruneReturn.js';
 import { TxPool, type TxPoolChange } from '../../core/txPool/txPool.js';
 import type { PooledTx } from '../../core/txPool/txPriority.js';
+import type { TxRemoval } from '../../core/txPool/txRemoval.js';
 import type { Hex } from '../../spec/chain.js';
 import type { TxValue } from '../../spec/wire/tx.js';
 import { blockHashOf, feePayerOf, fixtureMaxCost, makeTx, txSpecArbitrary, type ArbitraryTxSpec } from './txFixtures.js';
@@ -73,19 +75,37 @@ function applyChange(model: Model, real: Real, change: TxPoolChange): void {
   expectIndexMatchesModel(model, real.pool);
 }
 
-/** The fee payer step of admission restated on the model: conflicts go, the newcomer joins, sort, walk. */
-function expectFeePayerStepAsRestated(model: Model, pool: TxPool, tx: TxValue, balance: bigint, decision: AdmissionDecision): void {
-  if (decision.kind === 'alreadyPooled' || (decision.kind === 'rejected' && decision.rejection.code === 'NULLIFIER_CONFLICT')) return;
-  const nullifiers = new Set(tx.sideEffects.nullifiers);
-  const stays = (p: PooledTx) => p.tx.feePayer === tx.feePayer && !p.tx.sideEffects.nullifiers.some((n) => nullifiers.has(n));
-  const newcomer: PooledTx = { tx, txHash: tx.txHash, arrivalSequence: pool.nextArrivalSequence, priorityFee: priorityOf(tx), maxCost: fixtureMaxCost(tx) };
+/** The balance walk restated: sort, then keep each tx the balance still covers. */
+function restatedWalk(txs: readonly PooledTx[], balance: bigint): { txHash: Hex; needed: bigint }[] {
   const uncovered: { txHash: Hex; needed: bigint }[] = [];
   let committed = 0n;
-  for (const p of freshSort([...[...model.txs.values()].filter(stays), newcomer])) {
+  for (const p of freshSort(txs)) {
     const needed = committed + fixtureMaxCost(p.tx);
     if (needed <= balance) committed = needed;
     else uncovered.push({ txHash: p.txHash, needed });
   }
+  return uncovered;
+}
+
+/** Maintenance's balance removals restated: per payer given a balance, the walk over its txs not removed otherwise. */
+function expectBalanceRemovalsAsRestated(model: Model, balances: ReadonlyMap<Hex, bigint>, removed: readonly TxRemoval[]): void {
+  const removedOtherwise = new Set(removed.flatMap((r) => (r.reason === 'feePayerBalance' ? [] : [r.txHash])));
+  const expected = [...balances].flatMap(([payer, balance]) => {
+    const walked = [...model.txs.values()].filter((p) => p.tx.feePayer === payer && !removedOtherwise.has(p.txHash));
+    return restatedWalk(walked, balance).map((entry) => ({ ...entry, payer }));
+  });
+  const actual = removed.flatMap((r) => (r.reason === 'feePayerBalance' ? [{ txHash: r.txHash, needed: r.needed, payer: r.feePayer }] : []));
+  const byHash = (a: { txHash: Hex }, b: { txHash: Hex }) => (a.txHash < b.txHash ? -1 : a.txHash > b.txHash ? 1 : 0);
+  expect(actual.sort(byHash)).toEqual(expected.sort(byHash));
+}
+
+/** The fee payer step of admission restated on the model: conflicts go, the newcomer joins, sort, walk. */
+function expectFeePayerStepAsRestated(model: Model, pool: TxPool, tx: TxValue, balance: bigint, decision: AdmissionDecision): void {
+  if (decision.kind === 'alreadyPooled' || (decision.kind === 'rejected' && decision.rejection.code === 'NULLIFIER_CONFLICT')) return;
+  const conflicts = sharesNullifierWith(tx);
+  const stays = (p: PooledTx) => p.tx.feePayer === tx.feePayer && !conflicts(p);
+  const newcomer: PooledTx = { tx, txHash: tx.txHash, arrivalSequence: pool.nextArrivalSequence, priorityFee: priorityOf(tx), maxCost: fixtureMaxCost(tx) };
+  const uncovered = restatedWalk([...[...model.txs.values()].filter(stays), newcomer], balance);
   const newcomerUncovered = uncovered.find((entry) => entry.txHash === tx.txHash);
   if (decision.kind === 'rejected' && decision.rejection.code === 'INSUFFICIENT_FEE_PAYER_BALANCE') {
     expect(decision.rejection.details.needed).toBe(newcomerUncovered?.needed);
@@ -98,21 +118,28 @@ function expectFeePayerStepAsRestated(model: Model, pool: TxPool, tx: TxValue, b
 }
 
 /**
- * A balance drawn outright, or relative to what the payer's pooled txs (and the newcomer, if any) cost together, so
- * that balances just below, at and just above the total, where the walk's shortcut is decided, come up often.
+ * A balance drawn outright, or relative to what the payer's txs that the walk would cover cost together (pooled txs
+ * the decision does not remove otherwise, and the newcomer), so that balances just below, at and just above that
+ * total, where the walk's shortcut is decided, come up often.
  */
 type BalanceSpec = { readonly absolute: bigint } | { readonly relative: bigint };
 
-function resolveBalance(model: Model, payer: Hex, spec: BalanceSpec, newcomer?: TxValue): bigint {
+function resolveBalance(model: Model, payer: Hex, spec: BalanceSpec, walked: (pooled: PooledTx) => boolean, newcomer?: TxValue): bigint {
   if ('absolute' in spec) return spec.absolute;
-  const pooledCost = [...model.txs.values()].filter((p) => p.tx.feePayer === payer).reduce((sum, p) => sum + fixtureMaxCost(p.tx), 0n);
+  const pooledCost = [...model.txs.values()].filter((p) => p.tx.feePayer === payer && walked(p)).reduce((sum, p) => sum + fixtureMaxCost(p.tx), 0n);
   const total = pooledCost + (newcomer === undefined ? 0n : fixtureMaxCost(newcomer)) + spec.relative;
   return total < 0n ? 0n : total;
 }
 
+const sharesNullifierWith = (tx: TxValue) => {
+  const nullifiers = new Set(tx.sideEffects.nullifiers);
+  return (pooled: PooledTx) => pooled.tx.sideEffects.nullifiers.some((n) => nullifiers.has(n));
+};
+
 /** Decides on `tx`, checks the decision against the restated walk, and applies an acceptance. */
 function admit(model: Model, real: Real, tx: TxValue, balanceSpec: BalanceSpec, bump: number): void {
-  const balance = resolveBalance(model, tx.feePayer, balanceSpec, tx);
+  const conflicts = sharesNullifierWith(tx);
+  const balance = resolveBalance(model, tx.feePayer, balanceSpec, (p) => !conflicts(p), tx);
   const decision = decideAdmission(real.pool, tx, { feePayerBalance: balance, priceBumpPercentage: bump });
   expectFeePayerStepAsRestated(model, real.pool, tx, balance, decision);
   if (decision.kind === 'accepted') applyChange(model, real, decision.change);
@@ -159,20 +186,21 @@ class AdmitAgain implements PoolCommand {
   toString = () => `admitAgain(${this.index}, ${showBalance(this.balance)})`;
 }
 
-/** A tx sharing a nullifier with a pooled one, paying `raise` more, from `payer`. */
+/** A tx sharing a nullifier with a pooled one, paying `raise` more, from `payer` (or the pooled tx's own payer). */
 class Replace implements PoolCommand {
   constructor(
     readonly index: number,
     readonly raise: bigint,
-    readonly payer: number,
+    readonly payer: number | 'same',
     readonly balance: BalanceSpec,
     readonly bump: number,
   ) {}
   check = (model: Readonly<Model>) => model.txs.size > 0;
   run(model: Model, real: Real): void {
     const target = pick(modelOrder(model), this.index)!;
-    const made = makeTx({ hash: model.nextHash++, feePayer: this.payer, priorityFee: priorityOf(target.tx) + this.raise });
-    const tx: TxValue = { ...made, sideEffects: { ...made.sideEffects, nullifiers: [target.tx.sideEffects.nullifiers[0]!] } };
+    const made = makeTx({ hash: model.nextHash++, priorityFee: priorityOf(target.tx) + this.raise });
+    const feePayer = this.payer === 'same' ? target.tx.feePayer : feePayerOf(this.payer);
+    const tx: TxValue = { ...made, feePayer, sideEffects: { ...made.sideEffects, nullifiers: [target.tx.sideEffects.nullifiers[0]!] } };
     model.seen.push(tx);
     admit(model, real, tx, this.balance, this.bump);
   }
@@ -192,14 +220,17 @@ class BlocksAdded implements PoolCommand {
   run(model: Model, real: Real): void {
     const order = modelOrder(model);
     const mined = [...new Set(this.minedIndices.flatMap((index) => pick(order, index) ?? []))];
+    const minedHashes = new Set(mined.map((p) => p.txHash));
+    const balances = new Map(this.balances.map(([payer, spec]) => [feePayerOf(payer), resolveBalance(model, feePayerOf(payer), spec, (p) => !minedHashes.has(p.txHash))] as const));
     const outcome = decideAfterBlocksAdded(real.pool, {
       nextSlotTimestamp: this.nextSlotTimestamp,
       minFeesPerGas: { feePerDaGas: 0n, feePerL2Gas: this.minFeePerL2Gas },
       unavailableAnchorBlockHashes: new Set(this.unavailableAnchor === undefined ? [] : [blockHashOf(this.unavailableAnchor)]),
-      feePayerBalances: new Map(this.balances.map(([payer, spec]) => [feePayerOf(payer), resolveBalance(model, feePayerOf(payer), spec)] as const)),
-      minedTxHashes: mined.map((p) => p.txHash),
+      feePayerBalances: balances,
+      minedTxHashes: [...minedHashes],
       minedNullifiers: new Set(mined.flatMap((p) => p.tx.sideEffects.nullifiers)),
     });
+    expectBalanceRemovalsAsRestated(model, balances, outcome.removed);
     model.mined.push(...mined.map((p) => p.tx));
     applyChange(model, real, outcome.change);
   }
@@ -217,7 +248,7 @@ class Pruned implements PoolCommand {
     const returningTxs = model.mined.slice(Math.max(0, model.mined.length - this.count));
     model.mined = model.mined.slice(0, model.mined.length - returningTxs.length);
     const balances = new Map(PAYERS.map((payer) => [payer, 10n ** 9n] as const));
-    for (const [payer, spec] of this.balances) balances.set(feePayerOf(payer), resolveBalance(model, feePayerOf(payer), spec));
+    for (const [payer, spec] of this.balances) balances.set(feePayerOf(payer), resolveBalance(model, feePayerOf(payer), spec, () => true));
     const outcome = decideAfterChainPruned(real.pool, {
       nextSlotTimestamp: 0n,
       minFeesPerGas: { feePerDaGas: 0n, feePerL2Gas: 0n },
@@ -255,13 +286,16 @@ class Rebuild implements PoolCommand {
   toString = () => `rebuild(${this.how})`;
 }
 
+const replaceArbitrary = fc
+  .tuple(fc.nat(), fc.bigInt({ min: 0n, max: 20n }), fc.oneof(fc.constant('same' as const), fc.integer({ min: 0, max: 3 })), balanceArbitrary, bumpArbitrary)
+  .map(([index, raise, payer, balance, bump]) => new Replace(index, raise, payer, balance, bump));
+
 const commandArbitraries = [
   fc.tuple(txSpecArbitrary, balanceArbitrary, bumpArbitrary).map(([spec, balance, bump]) => new AdmitFresh(spec, balance, bump)),
   fc.tuple(txSpecArbitrary, balanceArbitrary, bumpArbitrary).map(([spec, balance, bump]) => new AdmitFresh(spec, balance, bump)),
   fc.tuple(fc.nat(), balanceArbitrary).map(([index, balance]) => new AdmitAgain(index, balance)),
-  fc
-    .tuple(fc.nat(), fc.bigInt({ min: 0n, max: 20n }), fc.integer({ min: 0, max: 3 }), balanceArbitrary, bumpArbitrary)
-    .map(([index, raise, payer, balance, bump]) => new Replace(index, raise, payer, balance, bump)),
+  replaceArbitrary,
+  replaceArbitrary,
   fc
     .tuple(
       fc.array(fc.nat(), { maxLength: 3 }),
@@ -283,7 +317,7 @@ describe('the per-fee-payer index', () => {
         const setup = () => ({ model: { txs: new Map(), nextHash: 1, seen: [], mined: [] } satisfies Model, real: { pool: TxPool.empty(capacity) } satisfies Real });
         fc.modelRun(setup, commands);
       }),
-      { numRuns: 300 },
+      { numRuns: 500 },
     );
   });
 
