@@ -7,7 +7,7 @@
  * (each running sum is at most the total): `coversAll` answers that from the pool's per-payer total without walking.
  */
 import type { Hex } from '../../spec/chain.js';
-import { assert } from '../assert.js';
+import { assert, AssertionError } from '../assert.js';
 import { TX_POOL_CAPACITY_MAX } from '../../spec/constants.js';
 import { placeInOrder } from './priorityList.js';
 import type { PooledTx } from './txPriority.js';
@@ -50,7 +50,8 @@ export function walkFeePayerTxs(feePayer: Hex, ordered: readonly PooledTx[], bal
   const uncovered: UncoveredTx[] = [];
   let committed = 0n;
   const visit = (pooled: PooledTx): void => {
-    assert(pooled.tx.feePayer === feePayer, `tx ${pooled.txHash} is paid by ${feePayer}`);
+    // Checked without building the message per tx: this loop is the walk's whole cost.
+    if (pooled.tx.feePayer !== feePayer) throw new AssertionError(`tx ${pooled.txHash} is paid by ${feePayer}`);
     const needed = committed + pooled.maxCost;
     if (needed <= balance) committed = needed;
     else uncovered.push({ pooled, needed });
