@@ -36,11 +36,6 @@ export class PriorityList {
     return this.maxCostTotalValue;
   }
 
-  /** The tx at `index` (0 = highest priority), if any. */
-  at(index: number): PooledTx | undefined {
-    return this.entries[index];
-  }
-
   /** Where `pooled` is, or undefined when this list does not hold it. */
   indexOf(pooled: PooledTx): number | undefined {
     const index = this.lowerBound(pooled);
