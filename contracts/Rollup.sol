@@ -30,6 +30,9 @@ contract Rollup {
     uint256 private immutable PROOF_SUBMISSION_EPOCHS;
     uint256 private immutable ROLLUP_VERSION;
     uint256 private immutable L1_START_BLOCK;
+    /// @dev Base currency (wei) per unit of fee asset, scaled by 10**12; fixed at deployment. Nodes convert the fee
+    /// floor, set in wei, into the fee asset with it (spec/constants.ts, MIN_COST_WEI_PER_MEGA_MANA).
+    uint256 private immutable ETH_PER_FEE_ASSET;
     IProofVerifier private immutable EPOCH_PROOF_VERIFIER;
 
     /// @dev Number of checkpoints proposed so far (checkpoint numbers start at 1; 0 is genesis).
@@ -88,6 +91,7 @@ contract Rollup {
 
     error ZeroSlotDuration();
     error ZeroEpochDuration();
+    error ZeroEthPerFeeAsset();
     error BeforeGenesis(uint256 timestamp, uint256 genesisTime);
     error WrongCheckpointNumber(uint256 expected, uint256 given);
     error WrongLastArchive(bytes32 expected, bytes32 given);
@@ -121,16 +125,19 @@ contract Rollup {
         uint256 epochDuration,
         uint256 proofSubmissionEpochs,
         uint256 rollupVersion,
+        uint256 ethPerFeeAsset,
         IProofVerifier epochProofVerifier
     ) {
         if (slotDuration == 0) revert ZeroSlotDuration();
         if (epochDuration == 0) revert ZeroEpochDuration();
+        if (ethPerFeeAsset == 0) revert ZeroEthPerFeeAsset();
         if (address(epochProofVerifier).code.length == 0) revert NoEpochProofVerifier(address(epochProofVerifier));
         GENESIS_TIME = genesisTime == 0 ? block.timestamp : genesisTime;
         SLOT_DURATION = slotDuration;
         EPOCH_DURATION = epochDuration;
         PROOF_SUBMISSION_EPOCHS = proofSubmissionEpochs;
         ROLLUP_VERSION = rollupVersion;
+        ETH_PER_FEE_ASSET = ethPerFeeAsset;
         L1_START_BLOCK = block.number;
         EPOCH_PROOF_VERIFIER = epochProofVerifier;
         OWNER = msg.sender;
@@ -302,6 +309,10 @@ contract Rollup {
 
     function getVersion() external view returns (uint256) {
         return ROLLUP_VERSION;
+    }
+
+    function getEthPerFeeAsset() external view returns (uint256) {
+        return ETH_PER_FEE_ASSET;
     }
 
     function getEpochProofVerifier() external view returns (address) {

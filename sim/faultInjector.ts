@@ -24,6 +24,7 @@ export interface FaultWorld {
   node(name: string): RollupNode;
   link(name: string): SimL1Link;
   crashAndRestart(name: string): Promise<void>;
+  upgradeNode(name: string, retiredIndex: number): Promise<{ readonly detail: string; readonly problem?: string }>;
   pauseNode(name: string): void;
   resumeNode(name: string): void;
   isPaused(name: string): boolean;
@@ -194,6 +195,8 @@ class FaultInjector {
         return { detail: `blobs unavailable for ${step.durationMs} ms`, heal: () => world.l1.setBlobsAvailable(true) };
       case 'node.crash':
         return world.crashAndRestart(step.node).then(() => ({ detail: 'crashed and restarted' }));
+      case 'node.upgrade':
+        return this.upgrade(step);
       case 'node.pause':
         world.pauseNode(step.node);
         return { detail: `paused for ${step.durationMs} ms`, heal: () => world.resumeNode(step.node) };
@@ -233,11 +236,19 @@ class FaultInjector {
     return { detail: `${step.depth} blocks reorged out, head ${l1.head().number}` };
   }
 
+  private async upgrade(step: SimStepOf<'node.upgrade'>): Promise<Applied> {
+    const { detail, problem } = await this.world.upgradeNode(step.node, step.retired);
+    if (problem !== undefined) this.observer.failure({ kind: 'upgradeMishandled', node: step.node, detail: problem });
+    return { detail: problem === undefined ? detail : `${detail}: ${problem}` };
+  }
+
   private async rollback(step: SimStepOf<'admin.rollback'>): Promise<Applied> {
     const node = this.world.node(step.node);
     const target = Math.max(0, node.chain.tips.proposed.number - step.blocksBack);
     const expected = await expectRollback(step.node, node, target);
     const pooled = node.txPool.current.ordered().map((p) => p.txHash);
+    // A forced rollback clears the pool's database: the pending txs and those of the blocks it removes are gone.
+    if (step.force) pooled.push(...(await minedAbove(node, target)));
     const outcome = await this.admin(step.node, () => node.service.admin.rollbackTo(target, step.force, false));
     if (outcome !== 'done') {
       for (const failure of checkRollbackRefused(node, expected, outcome)) this.observer.failure(failure);
@@ -285,4 +296,14 @@ class FaultInjector {
         return { detail: describe(await this.workload.drain(step)) };
     }
   }
+}
+
+/** The hashes of the txs in the node's blocks above `target`. */
+async function minedAbove(node: RollupNode, target: number): Promise<Hex[]> {
+  const hashes: Hex[] = [];
+  for (let n = target + 1; n <= node.chain.tips.proposed.number; n++) {
+    const block = await node.chain.store.getBlock(n);
+    for (const effect of block?.body.txEffects ?? []) hashes.push(effect.txHash);
+  }
+  return hashes;
 }

@@ -5,12 +5,16 @@
  * (`stepFieldRanges`), which every producer draws from and `parseStep` checks, so that one table says what a valid
  * step is. faultInjector.ts applies steps to a running world.
  *
+ * `node.upgrade` is the 3.x-to-4.x upgrade (sim/upgrade.ts): a clean stop, the node's configuration written with the
+ * `retired`-th 3.x name of RETIRED_CONFIG_NAMES (refused), then with 4.x names (a restart on the same data).
+ *
  * Faults with a duration heal on their own after it; the liveness phase heals whatever is still active. A network
  * partition cuts one node's validator gossip (sim/simNetwork.ts) off from the others; blocks still come from L1, so
  * it matters only in runs with validators, and it is skipped in runs without a gossip network. Swarms do not draw it
  * yet (SWARM_STEP_KINDS in swarm.ts): their runs have no validators.
  */
 import { assert } from '../core/assert.js';
+import { RETIRED_CONFIG_NAMES } from '../spec/config/retiredNames.js';
 import { GENESIS_TEST_ACCOUNT_COUNT } from '../spec/genesis.js';
 
 /** Every step kind; a swarm switches each on or off as a whole (a fault class). */
@@ -31,6 +35,7 @@ export const SIM_STEP_KINDS = [
   'tx.replace',
   'tx.burst',
   'tx.drain',
+  'node.upgrade',
 ] as const;
 
 export type SimStepKind = (typeof SIM_STEP_KINDS)[number];
@@ -67,6 +72,8 @@ export type SimStep = At &
     | { readonly kind: 'tx.burst'; readonly count: number; readonly feeSeed: number }
     /** A tx whose maximum cost is `sharePercent` of the payer's current balance: payers run dry. */
     | { readonly kind: 'tx.drain'; readonly payer: number; readonly sharePercent: number }
+    /** `retired` indexes RETIRED_CONFIG_NAMES: the 3.x name the node's old configuration used. */
+    | { readonly kind: 'node.upgrade'; readonly node: string; readonly retired: number }
   );
 
 export type SimStepOf<K extends SimStepKind> = Extract<SimStep, { kind: K }>;
@@ -169,6 +176,7 @@ export function stepFieldRanges(limits: SimStepLimits): SimStepFieldRanges {
     'tx.replace': { target: { int: [0, SIM_TX_REPLACE_TARGET_MAX] }, bump: { oneOf: SIM_REPLACEMENT_BUMPS } },
     'tx.burst': { count: { int: [2, SIM_TX_BURST_COUNT_MAX] }, feeSeed: { int: [0, SIM_TX_BURST_FEE_SEED_MAX] } },
     'tx.drain': { payer: { int: [0, GENESIS_TEST_ACCOUNT_COUNT - 1] }, sharePercent: { int: [SIM_TX_DRAIN_SHARE_PERCENT_MIN, SIM_TX_DRAIN_SHARE_PERCENT_MAX] } },
+    'node.upgrade': { node, retired: { int: [0, RETIRED_CONFIG_NAMES.length - 1] } },
   };
 }
 

@@ -32,6 +32,7 @@ export const SIM_EXIT_CODE = {
   rollbackRootsChanged: 29,
   noProgress: 30,
   notConverged: 31,
+  upgradeMishandled: 32,
 } as const satisfies Record<'ok' | SimFailure['kind'], number>;
 
 /**

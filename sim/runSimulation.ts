@@ -2,7 +2,7 @@ import type { AnyActorRef } from 'xstate';
 import type { Hex } from '../spec/chain.js';
 import { bigintToBytes, bytesToHex } from '../spec/codec/bytes.js';
 import { L1_CHAIN_ID_LOCAL_NETWORK } from '../spec/constants.js';
-import { createNode, TX_POOL_SETTINGS_DEFAULT, type NodeActivity, type RollupNode } from '../core/node/node.js';
+import { createNode, TX_POOL_SETTINGS_DEFAULT, type NodeActivity, type NodeConfig, type RollupNode } from '../core/node/node.js';
 import type { KeystoreSourcePort, NodePorts, StoragePort } from '../core/ports.js';
 import { devKeystoreFile, devValidators, type DevValidator } from '../core/validators/devValidators.js';
 import type { ValidatorLimits } from '../core/validators/validatorClient.js';
@@ -23,6 +23,7 @@ import { crashAndRecover, createSimStorage } from './simStorage.js';
 import type { SimSwarm } from './swarm.js';
 import { createTrace } from './trace.js';
 import { TxWorkload } from './txWorkload.js';
+import { upgradeConfiguration } from './upgrade.js';
 
 export type { SimFailure } from './checkers/simFailure.js';
 
@@ -43,6 +44,11 @@ export interface SimOptions {
   readonly epochDurationSlots?: number;
   /** Epochs after an epoch's end within which its proof is accepted (default PROOF_SUBMISSION_EPOCHS_DEFAULT). */
   readonly proofSubmissionEpochs?: number;
+  /**
+   * The rollup contract's base-currency-per-fee-asset rate, 12 decimals (`--initialEthPerFeeAsset`; default
+   * INITIAL_ETH_PER_FEE_ASSET_DEFAULT). A number so that options stay plain JSON in replay files.
+   */
+  readonly ethPerFeeAsset?: number;
   /** How far L1's finalized block trails its head (default SIM_L1_FINALITY_LAG_BLOCKS_DEFAULT). */
   readonly l1FinalityLagBlocks?: number;
   /** Faults and tx workload to apply (default: none); see sim/faults.ts. */
@@ -177,6 +183,11 @@ export interface SimWorld extends FaultWorld {
   at(offsetMs: number, action: () => Promise<void> | void): void;
   /** Crashes a node (its timers die, its unfinished storage batch is lost) and starts it again on what it stored. */
   crashAndRestart(name: string): Promise<void>;
+  /**
+   * The operator's upgrade of a node (sim/upgrade.ts): a clean stop, the 3.x configuration refused, a restart on
+   * the same data with the 4.x one. A problem is what the upgrade checker reports; the node is then left running.
+   */
+  upgradeNode(name: string, retiredIndex: number): Promise<{ readonly detail: string; readonly problem?: string }>;
   /** The current incarnation of a node (for admin actions and queries from a scenario). */
   node(name: string): RollupNode;
   /** The current incarnation's L1 connection (a restart opens a new one, without faults). */
@@ -217,6 +228,8 @@ interface SimNodeSlot {
   clock: SimClock;
   link: SimL1Link;
   skewMs: number;
+  /** The configuration an upgrade restarted the node with (sim/upgrade.ts); before one, the run's options decide. */
+  config?: NodeConfig;
 }
 
 /** Runs one seeded simulation: a sequencer and its followers over one simulated L1, for a fixed simulated time. */
@@ -242,6 +255,7 @@ export async function runSimulation(options: SimOptions, io: SimHooks = {}): Pro
     ...(options.epochDurationSlots !== undefined ? { epochDuration: options.epochDurationSlots } : {}),
     ...(options.proofSubmissionEpochs !== undefined ? { proofSubmissionEpochs: options.proofSubmissionEpochs } : {}),
     ...(options.l1FinalityLagBlocks !== undefined ? { finalityLagBlocks: options.l1FinalityLagBlocks } : {}),
+    ...(options.ethPerFeeAsset !== undefined ? { ethPerFeeAsset: BigInt(options.ethPerFeeAsset) } : {}),
     trace,
   });
   const nodesPrng = root.fork('nodes');
@@ -277,7 +291,14 @@ export async function runSimulation(options: SimOptions, io: SimHooks = {}): Pro
       ...(network ? { network: network.connect(label, clock) } : {}),
       ...(network && slot.validatorKeys.length > 0 ? { keystore: simKeystore(slot.validatorKeys, publisher?.publisherAddress) } : {}),
     };
-    const node = await createNode(ports, {
+    // The validator settings are the run's (its keystores come through the ports), also after an upgrade's restart.
+    const validatorSettings: Pick<NodeConfig, 'validatorSet' | 'validator'> = {
+      validatorSet: network ? 'enforced' : 'ignored',
+      ...(network && slot.validatorKeys.length > 0
+        ? { validator: { limits: options.validatorLimits ?? {}, publishers: publisher ? [publisher.publisherAddress] : [] } }
+        : {}),
+    };
+    const node = await createNode(ports, slot.config ? { ...slot.config, ...validatorSettings } : {
       rollupAddress: ROLLUP_ADDRESS,
       archiverPollIntervalMs: options.archiverPollIntervalMs,
       ...(options.txPoolCapacity !== undefined ? { txPool: { ...TX_POOL_SETTINGS_DEFAULT, capacity: options.txPoolCapacity } } : {}),
@@ -293,10 +314,7 @@ export async function runSimulation(options: SimOptions, io: SimHooks = {}): Pro
           }
         : {}),
       ...(proofPublisher ? { prover: { pollIntervalMs: options.archiverPollIntervalMs } } : {}),
-      validatorSet: network ? 'enforced' : 'ignored',
-      ...(network && slot.validatorKeys.length > 0
-        ? { validator: { limits: options.validatorLimits ?? {}, publishers: publisher ? [publisher.publisherAddress] : [] } }
-        : {}),
+      ...validatorSettings,
     });
     node.onActivity((activity) => {
       if (clock.isHalted()) return;
@@ -350,6 +368,23 @@ export async function runSimulation(options: SimOptions, io: SimHooks = {}): Pro
       slot.link = link;
       node.node.start();
       trace.record('node.restarted', { node: name, incarnation: slot.incarnation });
+    },
+    async upgradeNode(name, retiredIndex) {
+      const slot = slotOf(name);
+      const outcome = upgradeConfiguration(slot.current.node.currentConfig(), retiredIndex);
+      if (!outcome.ok) return { detail: 'upgrade refused', problem: outcome.problem };
+      await slot.current.node.stop();
+      slot.clock.halt();
+      trace.record('node.upgrading', { node: name, incarnation: slot.incarnation, refusal: outcome.refusal });
+      slot.config = outcome.config;
+      slot.incarnation++;
+      const { node, clock, link } = await startIncarnation(slot);
+      slot.current = node;
+      slot.clock = clock;
+      slot.link = link;
+      node.node.start();
+      trace.record('node.upgraded', { node: name, incarnation: slot.incarnation });
+      return { detail: `3.x configuration refused (${outcome.refusal}); restarted with the 4.x one` };
     },
     pauseNode(name) {
       slotOf(name).clock.pause();

@@ -15,6 +15,7 @@ import { slotAtTimestamp } from './simL1Contract.js';
 import type { SimProposalInput } from './simProposal.js';
 import { buildSimProposal } from './simProposal.js';
 import { createTrace } from './trace.js';
+import { INITIAL_ETH_PER_FEE_ASSET_DEFAULT } from '../spec/config/schema.js';
 
 const GENESIS_ARCHIVE = `0x${'11'.repeat(32)}` as Hex;
 const PUBLISHER = `0x${'aa'.repeat(20)}` as Hex;
@@ -116,6 +117,7 @@ describe('SimL1 chain', () => {
       rollupVersion: 7,
       l1StartBlock: 3n,
       l1GenesisTime: START_SECONDS,
+      ethPerFeeAsset: INITIAL_ETH_PER_FEE_ASSET_DEFAULT,
       slotDuration: 24,
       epochDuration: 8,
       ethereumSlotDuration: 12,

@@ -16,6 +16,7 @@ import type {
 } from '../core/ports.js';
 import { L1Error } from '../core/ports.js';
 import type { Hex, L1RollupConstants } from '../spec/chain.js';
+import { INITIAL_ETH_PER_FEE_ASSET_DEFAULT } from '../spec/config/schema.js';
 import { bytesToHex, isHex, zeroHex } from '../spec/codec/bytes.js';
 import {
   BLOB_SIZE_BYTES,
@@ -84,6 +85,8 @@ export interface SimL1Options {
   readonly epochDuration?: number;
   readonly proofSubmissionEpochs?: number;
   readonly rollupVersion?: number;
+  /** The rollup contract's fee-asset rate (`--initialEthPerFeeAsset`); default INITIAL_ETH_PER_FEE_ASSET_DEFAULT. */
+  readonly ethPerFeeAsset?: bigint;
   readonly l1ChainId?: number;
   /** Block the rollup contract is deployed in (default 0); blocks before it are mined back-dated at construction. */
   readonly l1StartBlock?: bigint;
@@ -639,6 +642,7 @@ export class SimL1 {
       ethereumSlotDuration: L1_SLOT_DURATION_SECONDS,
       proofSubmissionEpochs: checkedCount(options.proofSubmissionEpochs ?? PROOF_SUBMISSION_EPOCHS_DEFAULT, 'proofSubmissionEpochs'),
       genesisArchiveRoot,
+      ethPerFeeAsset: options.ethPerFeeAsset ?? INITIAL_ETH_PER_FEE_ASSET_DEFAULT,
     });
   }
 }

@@ -204,6 +204,11 @@ export interface L1RollupConstants {
   readonly proofSubmissionEpochs: number;
   /** Archive root of the genesis state (leaf 0 = genesis block hash). */
   readonly genesisArchiveRoot: Hex;
+  /**
+   * Base currency per unit of fee asset, scaled by ETH_PER_FEE_ASSET_PRECISION (10^12), fixed when the rollup
+   * contract was deployed (`--initialEthPerFeeAsset`): the rate the fee floors are converted with.
+   */
+  readonly ethPerFeeAsset: bigint;
 }
 
 export interface L1ContractAddresses {

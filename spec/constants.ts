@@ -87,9 +87,18 @@ export const CHECKPOINT_MANA_TARGET = CHECKPOINT_MANA_LIMIT / 2;
 export const DA_GAS_PER_BYTE = 16;
 /** DA gas one checkpoint may use: DA_GAS_PER_BYTE for every byte of payload its blobs can carry (6 x 4096 x 31). */
 export const CHECKPOINT_DA_GAS_LIMIT = DA_GAS_PER_BYTE * 6 * 4096 * 31;
-/** The floor of the minimum fee per unit of mana and per unit of DA gas, in the fee asset's smallest unit. */
-export const MIN_FEE_PER_MANA = 1_000n;
-export const MIN_FEE_PER_DA_GAS = 100n;
+/**
+ * The floor of the minimum fees, in base currency (wei) per million units of gas: 0.01 wei per unit of mana and
+ * 0.001 wei per unit of DA gas. Fees are paid in the fee asset, so the floor is converted with the rollup contract's
+ * base-currency-per-fee-asset rate (`--initialEthPerFeeAsset` at deployment, ETH_PER_FEE_ASSET_PRECISION scaled),
+ * rounding up and never below 1: at the default rate of 10^7 the floors are 1,000 and 100 fee-asset units per gas.
+ */
+export const MIN_COST_WEI_PER_MEGA_MANA = 10_000n;
+export const MIN_COST_WEI_PER_MEGA_DA_GAS = 1_000n;
+/** Units of gas in the "mega" above. */
+export const GAS_PER_MEGA_GAS = 1_000_000n;
+/** The rate's scale: a rate of ETH_PER_FEE_ASSET_PRECISION means one wei per unit of fee asset (12 decimals). */
+export const ETH_PER_FEE_ASSET_PRECISION = 10n ** 12n;
 /** A checkpoint moves the fee per mana by at most 1 / this of itself (EIP-1559's 1/8). */
 export const FEE_CHANGE_DENOMINATOR = 8n;
 /** Slots svc_getPredictedMinFees looks ahead, after the current fees. */

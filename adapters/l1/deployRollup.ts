@@ -19,6 +19,8 @@ export interface DeployRollupParameters {
   readonly epochDuration: number;
   readonly proofSubmissionEpochs: number;
   readonly rollupVersion: number;
+  /** Base currency per unit of fee asset, 12 decimals (`--initialEthPerFeeAsset`); fixed for the contract's life. */
+  readonly ethPerFeeAsset: bigint;
   /** How long to wait for the deployment to be included. */
   readonly inclusionTimeoutMs?: number;
   /** Validators the deployer registers right after deployment (before any checkpoint: active from epoch 0). */
@@ -53,6 +55,7 @@ export async function deployRollup(params: DeployRollupParameters): Promise<Depl
     BigInt(params.epochDuration),
     BigInt(params.proofSubmissionEpochs),
     BigInt(params.rollupVersion),
+    params.ethPerFeeAsset,
     verifier.address,
   ]);
   for (const validator of params.validators ?? []) {

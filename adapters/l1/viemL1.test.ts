@@ -176,6 +176,7 @@ describe('L1 adapters against anvil', () => {
       epochDuration: 32,
       proofSubmissionEpochs: 1,
       rollupVersion: 7,
+      ethPerFeeAsset: 20_000_000n,
     }));
     genesisTime = (await client.getBlock({ blockNumber: deployBlock })).timestamp;
     reader = createViemL1Reader({ l1RpcUrl: anvil.url, rollupAddress, chainId: 31337 });
@@ -198,6 +199,7 @@ describe('L1 adapters against anvil', () => {
       ethereumSlotDuration: 12,
       proofSubmissionEpochs: 1,
       genesisArchiveRoot: GENESIS_ARCHIVE,
+      ethPerFeeAsset: 20_000_000n,
     });
     expect(genesisTime).toBe(T0 + L1_BLOCK_SECONDS * deployBlock);
     expect(await reader.getChainId()).toBe(31337);

@@ -119,7 +119,7 @@ export function createViemL1Reader(options: ViemL1ReaderOptions): L1ReaderPort {
       if (code === undefined || code === '0x') {
         throw new L1Error('L1_NO_ROLLUP_CONTRACT', `no contract code at ${address} on ${url} (chain ${chainId}, L1 block ${atBlock})`);
       }
-      const [genesisTime, slotDuration, epochDuration, proofSubmissionEpochs, l1StartBlock, version, genesisArchiveRoot] =
+      const [genesisTime, slotDuration, epochDuration, proofSubmissionEpochs, l1StartBlock, version, genesisArchiveRoot, ethPerFeeAsset] =
         await Promise.all([
           readUint('getGenesisTime', atBlock),
           readUint('getSlotDuration', atBlock),
@@ -128,6 +128,7 @@ export function createViemL1Reader(options: ViemL1ReaderOptions): L1ReaderPort {
           readUint('getL1StartBlock', atBlock),
           readUint('getVersion', atBlock),
           readArchive(0, atBlock),
+          readUint('getEthPerFeeAsset', atBlock),
         ]);
       const constants: L1RollupConstants = {
         l1ChainId: chainId,
@@ -139,6 +140,7 @@ export function createViemL1Reader(options: ViemL1ReaderOptions): L1ReaderPort {
         ethereumSlotDuration: L1_SLOT_DURATION_SECONDS,
         proofSubmissionEpochs: toSafeNumber(proofSubmissionEpochs, 'proof submission epochs'),
         genesisArchiveRoot,
+        ethPerFeeAsset,
       };
       return constants;
     },
@@ -239,6 +241,7 @@ export function createViemL1Reader(options: ViemL1ReaderOptions): L1ReaderPort {
 }
 
 type RollupUintGetter =
+  | 'getEthPerFeeAsset'
   | 'getGenesisTime'
   | 'getSlotDuration'
   | 'getEpochDuration'

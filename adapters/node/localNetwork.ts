@@ -43,6 +43,11 @@ export interface LocalNetworkSettings extends Omit<NodeSettings, 'l1RpcUrl' | 'r
   readonly slotDurationSeconds: number;
   /** Seconds between L1 blocks (default 12, as on Ethereum; tests use less). */
   readonly l1BlockTimeSeconds?: number;
+  /**
+   * Anvil's slots per L1 epoch, which sets how far its `finalized` block trails the head (twice this many blocks;
+   * default LOCAL_NETWORK_L1_SLOTS_IN_AN_EPOCH). Reorg tests raise it to keep the blocks they reorg above finality.
+   */
+  readonly l1SlotsInAnEpoch?: number;
 }
 
 export type LocalNetworkOptions = RunNodeIo &
@@ -142,7 +147,7 @@ export async function runLocalNetwork(options: LocalNetworkOptions): Promise<Run
     port: values.localNetworkL1Port,
     host: '127.0.0.1',
     chainId: L1_CHAIN_ID_LOCAL_NETWORK,
-    slotsInAnEpoch: LOCAL_NETWORK_L1_SLOTS_IN_AN_EPOCH,
+    slotsInAnEpoch: ('l1SlotsInAnEpoch' in options ? options.l1SlotsInAnEpoch : undefined) ?? LOCAL_NETWORK_L1_SLOTS_IN_AN_EPOCH,
   });
   try {
     const validators = await localValidators(values.validatorKeystorePath, dataDirectory);
@@ -156,6 +161,7 @@ export async function runLocalNetwork(options: LocalNetworkOptions): Promise<Run
       proofSubmissionEpochs: PROOF_SUBMISSION_EPOCHS_DEFAULT,
       rollupVersion: ROLLUP_VERSION_LOCAL_NETWORK_DEFAULT,
       validators: validators.registrations,
+      ethPerFeeAsset: values.initialEthPerFeeAsset,
     });
     // Deployed instantly under automine; from now on L1 mines a block every l1BlockTime seconds like a real chain.
     const l1 = createPublicClient({ transport: http(anvil.url) });

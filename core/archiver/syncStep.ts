@@ -4,9 +4,9 @@ import type { Chain, ChainUpdate } from '../chain/chain.js';
 import type { L1SyncPosition } from '../chain/chainStore.js';
 import { NodeError } from '../errors.js';
 import type { ChainPrunedLog, CheckpointProposedLog, L1BlockRef, L1LogPosition, L1ReaderPort, LoggerPort } from '../ports.js';
-import { nextGasFees } from '../fees/minFees.js';
+import { checkpointedFeeBasis } from '../fees/feeBasis.js';
+import { feeFloor, nextGasFees } from '../fees/minFees.js';
 import { blockStateEffects } from '../sequencer/blockBuilder.js';
-import { checkpointedFeeBasis } from '../sequencer/sequencerDuties.js';
 import { decodeCheckpoint, type DecodedCheckpoint } from './checkpointDecoding.js';
 import { readL1Settlement, settleTips, type L1Settlement } from './settlement.js';
 import type { RefusedCheckpoints, SyncQuorumCheck } from '../validators/syncQuorum.js';
@@ -161,13 +161,14 @@ async function applyCheckpointLog(deps: SyncStepDeps, log: CheckpointProposedLog
     }
     deps.quorum.refused.forgetFrom(log.checkpointNumber);
   }
+  const floor = feeFloor(deps.constants.ethPerFeeAsset);
   const previous = await chain.update(async (u) => ({
     archiveTree: await u.getArchiveTree(u.tips.checkpointed.block.number),
-    feeBasis: await checkpointedFeeBasis(u),
+    feeBasis: await checkpointedFeeBasis(u, floor),
   }));
   const decoded = decodeCheckpoint(log, blobs, {
     previousArchiveTree: previous.archiveTree,
-    expectedGasFees: nextGasFees(previous.feeBasis),
+    expectedGasFees: nextGasFees(previous.feeBasis, floor),
     chainId: deps.constants.l1ChainId,
     rollupVersion: deps.constants.rollupVersion,
     l1BlockTimestamp,

@@ -7,7 +7,7 @@ import { createContractQueries } from './contractQueries.js';
 import { createLogQueries } from './logQueries.js';
 import { createWorldStateQueries } from './worldStateQueries.js';
 import { lastFeeBasis } from '../fees/feeBasis.js';
-import { nextGasFees, predictedGasFees } from '../fees/minFees.js';
+import { feeFloor, nextGasFees, predictedGasFees } from '../fees/minFees.js';
 
 function tipBlockNumber(tips: L2Tips, tip: 'latest' | BlockTipName): number {
   switch (tip) {
@@ -48,6 +48,7 @@ export interface NodeQueriesDeps {
 /** The read side of NodeService, over the chain store. */
 export function createNodeService(deps: NodeQueriesDeps): NodeService {
   const { chain, constants } = deps;
+  const floor = feeFloor(constants.ethPerFeeAsset);
   const store = chain.store;
   const resolveBlockNumber = async (query: BlockQuery): Promise<number | undefined> => {
     switch (query.kind) {
@@ -126,8 +127,8 @@ export function createNodeService(deps: NodeQueriesDeps): NodeService {
       return synced ? syncedEpochAt(constants, syncedSlotAt(constants, synced.timestamp)) : undefined;
     },
     getSyncedL1Timestamp: () => chain.l1Sync?.timestamp,
-    getCurrentMinFees: async () => nextGasFees(await lastFeeBasis(chain)),
-    getPredictedMinFees: async (usage) => predictedGasFees(await lastFeeBasis(chain), usage),
+    getCurrentMinFees: async () => nextGasFees(await lastFeeBasis(chain, floor), floor),
+    getPredictedMinFees: async (usage) => predictedGasFees(await lastFeeBasis(chain, floor), usage, floor),
     getL1Constants: () => constants,
     getNodeInfo: () => ({
       nodeVersion: NODE_VERSION,

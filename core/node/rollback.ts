@@ -2,8 +2,9 @@
  * svcAdmin_rollbackTo's work (spec: States, the rollback row): the chain, its indexes and the world state go back to
  * the target block, and the archiver's L1 position to the L1 block of the last checkpoint kept, so that resumed sync
  * fetches the later checkpoints from L1 again. Below the finalized block only with `force`, which also clears the
- * world state (rebuilt from the kept blocks) and the tx pool's database. Runs with sync paused and no sync step in
- * flight (operationsMachine.ts).
+ * world state (rebuilt from the kept blocks) and the tx pool's database (pending txs, and the mined txs of the removed
+ * blocks; those of the kept blocks stay, so a later prune still returns them). Runs with sync paused and no sync step
+ * in flight (operationsMachine.ts).
  */
 import type { L1RollupConstants } from '../../spec/chain.js';
 import type { Chain } from '../chain/chain.js';
@@ -63,7 +64,7 @@ export async function rollback(deps: RollbackDeps, request: RollbackRequest): Pr
   const target = request.targetBlockNumber;
   // Everything read from L1 is read before anything is changed: a failed read leaves the node as it was.
   const resumeFrom = await resumePositionFor(chain, target, deps);
-  if (request.force) await deps.txPool.clear();
+  if (request.force) await deps.txPool.clear(target);
   await chain.update(async (u) => {
     if (request.force) {
       // Rebuild the world state up to the target from the kept blocks, then prune the chain without unwinding it.

@@ -9,7 +9,8 @@ import { blobsHash, encodeCheckpointHeader } from '../../spec/codec/checkpointHe
 import { BLOCKS_PER_CHECKPOINT_MAX, DA_GAS_PER_BYTE } from '../../spec/constants.js';
 import { assert } from '../assert.js';
 import type { Chain, ChainUpdate } from '../chain/chain.js';
-import { feeBasisOf, nextGasFees, type FeeBasis } from '../fees/minFees.js';
+import { checkpointedFeeBasis } from '../fees/feeBasis.js';
+import { feeFloor, nextGasFees } from '../fees/minFees.js';
 import type { Timetable } from '../chain/timetable.js';
 import type { ClockPort, L1PublisherPort, L1ReaderPort, L1TxStatus, LoggerPort } from '../ports.js';
 import { buildBlock } from './blockBuilder.js';
@@ -146,7 +147,8 @@ export async function buildNextBlock(deps: SequencerDeps, plan: SlotPlan): Promi
     const parentSlot = parent.header.globalVariables.slotNumber;
     const onCheckpointed = u.tips.proposed.number === u.tips.checkpointed.block.number;
     assert(onCheckpointed || parentSlot === plan.slot, 'a slot builds on the checkpointed tip or on its own blocks');
-    const gasFees = nextGasFees(await checkpointedFeeBasis(u));
+    const floor = feeFloor(deps.constants.ethPerFeeAsset);
+    const gasFees = nextGasFees(await checkpointedFeeBasis(u, floor), floor);
     const timestamp = timetable.slotStartSeconds(plan.slot) + BigInt(Math.floor((plan.nextBlockIndex * config.blockDurationMs) / 1000));
     const budget = blockBudget(
       { ...config, perBlockAllocationMultiplier: config.perBlockAllocationMultiplier ?? SEQ_PER_BLOCK_ALLOCATION_MULTIPLIER_DEFAULT },
@@ -176,12 +178,6 @@ export async function buildNextBlock(deps: SequencerDeps, plan: SlotPlan): Promi
     deps.logger.info('built block', { block: built.block.header.globalVariables.blockNumber, slot: plan.slot, txs: selection.effects.length, hash: built.block.hash });
     return built.block;
   });
-}
-
-/** The fee basis of the update's checkpointed tip (genesis before the first checkpoint). */
-export async function checkpointedFeeBasis(u: ChainUpdate): Promise<FeeBasis> {
-  const n = u.tips.checkpointed.checkpoint.number;
-  return feeBasisOf(n === 0 ? undefined : (await u.getCheckpoint(n))?.header);
 }
 
 /** The blocks this node proposed for `slot` above the checkpointed tip. */

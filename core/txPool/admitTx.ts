@@ -7,7 +7,8 @@
  *    NULLIFIER_CONFLICT naming the conflicting tx that demands the most and the least fee that outbids them all.
  *    Outbid txs are removed (`replaced`).
  * 3. Fee payer balance: the payer's pending txs with the newcomer and without the replaced ones are walked
- *    (feePayerWalk.ts) against the balance the caller read. If the newcomer does not fit,
+ *    (feePayerWalk.ts) against the balance the caller read; when their max costs together fit the balance the walk
+ *    would keep them all, and is skipped (the common case costs no work per pending tx). If the newcomer does not fit,
  *    INSUFFICIENT_FEE_PAYER_BALANCE; other txs of the payer that do not fit are removed (`feePayerBalance`); they
  *    rank below the newcomer, or did not fit the balance even without it.
  * 4. Capacity: if the pool would still exceed its capacity, the newcomer must outbid the lowest-ranked remaining tx
@@ -18,7 +19,7 @@
 import type { Hex } from '../../spec/chain.js';
 import type { TxValue } from '../../spec/wire/tx.js';
 import { assert } from '../assert.js';
-import { walkFeePayerTxs } from './feePayerWalk.js';
+import { coversAll, walkFeePayerTxs } from './feePayerWalk.js';
 import type { TxPool, TxPoolChange } from './txPool.js';
 import { minimumOutbiddingFee, toPooledTx, type PooledTx } from './txPriority.js';
 import type { TxRejection } from './txRejection.js';
@@ -96,8 +97,8 @@ function replacementStep(pool: TxPool, newcomer: PooledTx, bumpPercentage: numbe
 
 function feePayerStep(pool: TxPool, newcomer: PooledTx, removedHashes: ReadonlySet<Hex>, balance: bigint): StepResult {
   const { feePayer } = newcomer.tx;
-  const pending = pool.feePayerTxs(feePayer).filter((pooled) => !removedHashes.has(pooled.txHash));
-  const walk = walkFeePayerTxs(feePayer, [...pending, newcomer], balance);
+  if (coversAll(payerTotalWith(pool, newcomer, removedHashes), balance)) return { removed: [] };
+  const walk = walkFeePayerTxs(feePayer, pool.feePayerTxsView(feePayer), balance, { excluded: removedHashes, newcomer });
   const newcomerUncovered = walk.uncovered.find((entry) => entry.pooled === newcomer);
   if (newcomerUncovered !== undefined) {
     const details = { txHash: newcomer.txHash, feePayer, balance, needed: newcomerUncovered.needed, txMaxCost: newcomer.maxCost };
@@ -107,6 +108,17 @@ function feePayerStep(pool: TxPool, newcomer: PooledTx, removedHashes: ReadonlyS
     ({ pooled, needed }): TxRemoval => ({ txHash: pooled.txHash, reason: 'feePayerBalance', feePayer, balance, needed }),
   );
   return { removed };
+}
+
+/** What the newcomer's payer's pending txs cost together with the newcomer and without the txs it removes. */
+function payerTotalWith(pool: TxPool, newcomer: PooledTx, removedHashes: ReadonlySet<Hex>): bigint {
+  let total = pool.feePayerMaxCostTotal(newcomer.tx.feePayer) + newcomer.maxCost;
+  for (const txHash of removedHashes) {
+    const removed = pool.get(txHash);
+    assert(removed !== undefined, `removed tx ${txHash} is pooled`);
+    if (removed.tx.feePayer === newcomer.tx.feePayer) total -= removed.maxCost;
+  }
+  return total;
 }
 
 function capacityStep(pool: TxPool, newcomer: PooledTx, removedHashes: ReadonlySet<Hex>, bumpPercentage: number): StepResult {

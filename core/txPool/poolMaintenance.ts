@@ -8,11 +8,12 @@
  * 3. `anchorPruned`: its anchor block is no longer kept;
  * 4. `expired`: its expiration timestamp is below the next slot's timestamp;
  * 5. `feeBelowMinimum`: its max fee per gas is below the minimum fee per gas, per DA gas or per L2 gas;
- * 6. `feePayerBalance`: for each payer with a new balance, the walk over its remaining txs (feePayerWalk.ts).
+ * 6. `feePayerBalance`: for each payer with a new balance, the walk over its remaining txs (feePayerWalk.ts), skipped
+ *    when all its pooled txs together fit the balance.
  */
 import type { GasFees, Hex } from '../../spec/chain.js';
 import { assert } from '../assert.js';
-import { walkFeePayerTxs } from './feePayerWalk.js';
+import { coversAll, walkFeePayerTxs } from './feePayerWalk.js';
 import type { TxPool, TxPoolChange } from './txPool.js';
 import { TX_POOL_MAINTENANCE_TXS_MAX } from '../../spec/constants.js';
 import type { PooledTx } from './txPriority.js';
@@ -86,9 +87,9 @@ export function feePayerBalanceRemovals(pool: TxPool, excluded: ReadonlySet<Hex>
   const removals: TxRemoval[] = [];
   for (const feePayer of pool.feePayers()) {
     const balance = balances.get(feePayer);
-    if (balance === undefined) continue;
-    const pending = pool.feePayerTxs(feePayer).filter((pooled) => !excluded.has(pooled.txHash));
-    for (const { pooled, needed } of walkFeePayerTxs(feePayer, pending, balance).uncovered) {
+    // Leaving txs out only lowers every running sum, so a payer whose whole total fits keeps all the others.
+    if (balance === undefined || coversAll(pool.feePayerMaxCostTotal(feePayer), balance)) continue;
+    for (const { pooled, needed } of walkFeePayerTxs(feePayer, pool.feePayerTxsView(feePayer), balance, { excluded }).uncovered) {
       removals.push({ txHash: pooled.txHash, reason: 'feePayerBalance', feePayer, balance, needed });
     }
   }

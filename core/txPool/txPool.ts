@@ -1,12 +1,16 @@
 /**
  * The pending-transaction pool's data structure: txs by hash, by nullifier and by fee payer, and the priority order
- * (txPriority.ts). Its state changes only through `apply(change)`; the decisions that compute a change (admitTx.ts,
+ * (txPriority.ts). The order is kept twice, as sorted lists (priorityList.ts): over the whole pool, and per fee payer
+ * with the sum of the payer's max costs, so the fee payer balance walk (feePayerWalk.ts) reads a payer's txs in order
+ * without sorting them, and skips the walk when the sum is covered. Its state changes only through `apply(change)`; the decisions that compute a change (admitTx.ts,
  * poolMaintenance.ts, pruneReturn.ts) are pure functions of the pool and their inputs.
  *
  * Invariants (checked by `verify()`, and by assertions on every change):
  * - no two pooled txs share a nullifier;
  * - the pool holds at most `capacity` txs;
  * - the order lists every pooled tx once, strictly sorted by `comparePooledTxs`;
+ * - each fee payer's list holds exactly the payer's pooled txs, in the same order, and its total is their max costs'
+ *   sum; a payer with no pooled tx has no entry;
  * - arrival sequences are unique and below `nextArrivalSequence`.
  *
  * A change carries the revision it was computed against; applying a stale change is a bug and fails an assertion,
@@ -16,6 +20,7 @@ import type { Hex } from '../../spec/chain.js';
 import { P2P_PENDING_TX_COUNT_MAX_DEFAULT } from '../../spec/config/schema.js';
 import { assert } from '../assert.js';
 import { NULLIFIERS_PER_TX_MAX, TX_POOL_CAPACITY_MAX } from '../../spec/constants.js';
+import { PriorityList } from './priorityList.js';
 import { comparePooledTxs, type PooledTx } from './txPriority.js';
 
 /** What one decision changes: txs removed (first), then txs added. */
@@ -32,9 +37,10 @@ export class TxPool {
   private readonly byHash = new Map<Hex, PooledTx>();
   /** Nullifier -> the one pooled tx emitting it. */
   private readonly byNullifier = new Map<Hex, Hex>();
-  private readonly byFeePayer = new Map<Hex, Set<Hex>>();
+  /** Fee payer -> its pooled txs, in pool order, with what they may cost together. */
+  private readonly byFeePayer = new Map<Hex, PriorityList>();
   /** Every pooled tx, highest priority first. */
-  private readonly order: PooledTx[] = [];
+  private order = PriorityList.empty();
   private revisionValue = 0;
 
   private constructor(
@@ -103,28 +109,32 @@ export class TxPool {
     return [...this.byFeePayer.keys()].sort();
   }
 
-  /** A fee payer's pooled txs, in pool order. */
+  /** A fee payer's pooled txs, in pool order (a copy; no sorting, the payer's list is kept in order). */
   feePayerTxs(feePayer: Hex): PooledTx[] {
-    const hashes = this.byFeePayer.get(feePayer);
-    if (hashes === undefined) return [];
-    return [...hashes].map((txHash) => this.getKnown(txHash)).sort(comparePooledTxs);
+    return this.byFeePayer.get(feePayer)?.slice() ?? [];
+  }
+
+  /** A fee payer's pooled txs, in pool order, without a copy: read it before the pool's next change. */
+  feePayerTxsView(feePayer: Hex): readonly PooledTx[] {
+    return this.byFeePayer.get(feePayer)?.view() ?? [];
+  }
+
+  /** What a fee payer's pooled txs may cost together (the sum of their max costs; 0 without any). */
+  feePayerMaxCostTotal(feePayer: Hex): bigint {
+    return this.byFeePayer.get(feePayer)?.maxCostTotal ?? 0n;
   }
 
   /** The lowest-ranked pooled tx not in `excluded`, if any. */
   lowest(excluded: ReadonlySet<Hex> = new Set()): PooledTx | undefined {
-    for (let index = this.order.length - 1; index >= 0; index--) {
-      const pooled = this.order[index]!;
-      if (!excluded.has(pooled.txHash)) return pooled;
-    }
-    return undefined;
+    return this.order.lowest(excluded);
   }
 
   /** Position of a pooled tx in the order (0 = highest priority). */
   rankOf(txHash: Hex): number | undefined {
     const pooled = this.byHash.get(txHash);
     if (pooled === undefined) return undefined;
-    const index = this.lowerBound(pooled);
-    assert(this.order[index]?.txHash === txHash, `pooled tx ${txHash} is in the order`);
+    const index = this.order.indexOf(pooled);
+    assert(index !== undefined, `pooled tx ${txHash} is in the order`);
     return index;
   }
 
@@ -135,7 +145,7 @@ export class TxPool {
 
   /** Every pooled tx, highest priority first (a copy). */
   ordered(): readonly PooledTx[] {
-    return [...this.order];
+    return this.order.slice();
   }
 
   /** Applies a change computed against this revision. */
@@ -156,8 +166,8 @@ export class TxPool {
     const copy = new TxPool(this.capacity, this.nextSequence);
     for (const [key, value] of this.byHash) copy.byHash.set(key, value);
     for (const [key, value] of this.byNullifier) copy.byNullifier.set(key, value);
-    for (const [key, value] of this.byFeePayer) copy.byFeePayer.set(key, new Set(value));
-    copy.order.push(...this.order);
+    for (const [key, value] of this.byFeePayer) copy.byFeePayer.set(key, value.clone());
+    copy.order = this.order.clone();
     copy.revisionValue = this.revisionValue;
     return copy;
   }
@@ -166,27 +176,34 @@ export class TxPool {
   verify(): void {
     assert(this.byHash.size === this.order.length, 'the order lists every pooled tx once');
     assert(this.order.length <= this.capacity, 'the pool is within its capacity');
+    assert(this.order.isStrictlyOrdered(), 'the order is strictly sorted');
     let nullifierCount = 0;
     const sequences = new Set<number>();
-    this.order.forEach((pooled, index) => {
-      const previous = this.order[index - 1];
-      assert(previous === undefined || comparePooledTxs(previous, pooled) < 0, `the order is strictly sorted at ${index}`);
+    const payerLists = new Map<Hex, PooledTx[]>();
+    for (const pooled of this.order.slice()) {
       assert(this.byHash.get(pooled.txHash) === pooled, `tx ${pooled.txHash} is indexed by hash`);
-      assert(this.byFeePayer.get(pooled.tx.feePayer)?.has(pooled.txHash) === true, `tx ${pooled.txHash} is indexed by fee payer`);
+      const payerList = payerLists.get(pooled.tx.feePayer) ?? [];
+      payerList.push(pooled);
+      payerLists.set(pooled.tx.feePayer, payerList);
       for (const nullifier of new Set(pooled.tx.sideEffects.nullifiers)) {
         assert(this.byNullifier.get(nullifier) === pooled.txHash, `nullifier ${nullifier} belongs to one pooled tx`);
         nullifierCount += 1;
       }
       assert(pooled.arrivalSequence < this.nextSequence && !sequences.has(pooled.arrivalSequence), 'arrival sequences are unique and issued');
       sequences.add(pooled.arrivalSequence);
-    });
-    assert(this.byNullifier.size === nullifierCount, 'the nullifier index holds only pooled txs');
-    let payerTxCount = 0;
-    for (const hashes of this.byFeePayer.values()) {
-      assert(hashes.size > 0, 'a fee payer entry lists at least one tx');
-      payerTxCount += hashes.size;
     }
-    assert(payerTxCount === this.order.length, 'the fee payer index holds only pooled txs');
+    assert(this.byNullifier.size === nullifierCount, 'the nullifier index holds only pooled txs');
+    assert(this.byFeePayer.size === payerLists.size, 'the fee payer index has an entry for exactly the pooled payers');
+    for (const [feePayer, expected] of payerLists) this.verifyFeePayer(feePayer, expected);
+  }
+
+  /** The payer's entry lists `expected` (its pooled txs, in pool order) and totals their max costs. */
+  private verifyFeePayer(feePayer: Hex, expected: readonly PooledTx[]): void {
+    const payerTxs = this.byFeePayer.get(feePayer);
+    assert(payerTxs !== undefined, `fee payer ${feePayer} is indexed`);
+    const listed = payerTxs.slice();
+    assert(listed.length === expected.length && listed.every((pooled, index) => pooled === expected[index]), `fee payer ${feePayer} lists its pooled txs in pool order`);
+    assert(payerTxs.isTotalExact(), `fee payer ${feePayer}'s total ${payerTxs.maxCostTotal} is its txs' max cost sum`);
   }
 
   private getKnown(txHash: Hex): PooledTx {
@@ -205,34 +222,22 @@ export class TxPool {
       assert(holder === undefined || holder === txHash, `nullifier ${nullifier} of ${txHash} is not held by pooled tx ${holder}`);
       this.byNullifier.set(nullifier, txHash);
     }
-    const payerTxs = this.byFeePayer.get(tx.feePayer) ?? new Set<Hex>();
-    payerTxs.add(txHash);
-    this.byFeePayer.set(tx.feePayer, payerTxs);
+    const payerTxs = this.byFeePayer.get(tx.feePayer);
+    // Most payers have one pooled tx: its list starts with an array of exactly one entry.
+    if (payerTxs === undefined) this.byFeePayer.set(tx.feePayer, PriorityList.fromOrdered([pooled]));
+    else payerTxs.insert(pooled);
     this.byHash.set(txHash, pooled);
-    this.order.splice(this.lowerBound(pooled), 0, pooled);
+    this.order.insert(pooled);
   }
 
   private remove(txHash: Hex): void {
     const pooled = this.getKnown(txHash);
-    const index = this.lowerBound(pooled);
-    assert(this.order[index]?.txHash === txHash, `pooled tx ${txHash} is in the order`);
-    this.order.splice(index, 1);
+    this.order.remove(pooled);
     this.byHash.delete(txHash);
     for (const nullifier of pooled.tx.sideEffects.nullifiers) this.byNullifier.delete(nullifier);
     const payerTxs = this.byFeePayer.get(pooled.tx.feePayer);
-    payerTxs?.delete(txHash);
-    if (payerTxs?.size === 0) this.byFeePayer.delete(pooled.tx.feePayer);
-  }
-
-  /** First position whose tx does not rank above `pooled` (binary search). */
-  private lowerBound(pooled: PooledTx): number {
-    let low = 0;
-    let high = this.order.length;
-    while (low < high) {
-      const middle = (low + high) >>> 1;
-      if (comparePooledTxs(this.order[middle]!, pooled) < 0) low = middle + 1;
-      else high = middle;
-    }
-    return low;
+    assert(payerTxs !== undefined, `the fee payer of pooled tx ${txHash} is indexed`);
+    payerTxs.remove(pooled);
+    if (payerTxs.length === 0) this.byFeePayer.delete(pooled.tx.feePayer);
   }
 }

@@ -21,11 +21,16 @@ export function archiveOps(blockNumber: number, txs: readonly TxValue[]): Archiv
 
 /** The archived txs of blocks above `blockNumber`, in chain order, and the ops removing them. */
 export async function archivedAbove(storage: StoragePort, blockNumber: number): Promise<{ txs: TxValue[]; ops: ArchiveOp[] }> {
-  const entries = await storage.iterator({ gt: `${PREFIX}${pad(blockNumber)};`, lt: END, limit: TX_POOL_MAINTENANCE_TXS_MAX }).all();
+  const entries = await storage.iterator({ ...minedAboveRange(blockNumber), limit: TX_POOL_MAINTENANCE_TXS_MAX }).all();
   return {
     txs: entries.map(([, value]) => fromStoredJson<TxValue>(value)),
     ops: entries.map(([key]) => ({ type: 'del', key })),
   };
+}
+
+/** The key range of the archived txs of blocks above `blockNumber`. */
+export function minedAboveRange(blockNumber: number): { readonly gt: string; readonly lt: string } {
+  return { gt: `${PREFIX}${pad(blockNumber)};`, lt: END };
 }
 
 /** Ops dropping the archive of blocks at or below `blockNumber` (finalized: they can no longer be pruned). */

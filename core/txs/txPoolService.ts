@@ -12,7 +12,7 @@ import type { TxValue } from '../../spec/wire/tx.js';
 import type { Chain } from '../chain/chain.js';
 import { createTimetable } from '../chain/timetable.js';
 import { NodeError } from '../errors.js';
-import { nextGasFees } from '../fees/minFees.js';
+import { feeFloor, nextGasFees } from '../fees/minFees.js';
 import { batchWithoutFlush, type ClockPort, type LoggerPort, type StoragePort, type VerifierPort } from '../ports.js';
 import { decideAdmission } from '../txPool/admitTx.js';
 import { decideAfterBlocksAdded, type PoolConditions } from '../txPool/poolMaintenance.js';
@@ -23,7 +23,7 @@ import { loadTxPool, txPoolBatchOps } from '../txPool/txPoolStore.js';
 import type { TxRemoval } from '../txPool/txRemoval.js';
 import { validateTx, type TxValidationContext, type TxValidationOptions, type TxValidationResult } from '../validation/txValidator.js';
 import { verifyTxProof } from '../verifier/commitmentVerifier.js';
-import { archivedAbove, archiveOps, archiveReleaseOps, type ArchiveOp } from './minedTxArchive.js';
+import { archivedAbove, archiveOps, archiveReleaseOps, minedAboveRange, type ArchiveOp } from './minedTxArchive.js';
 import { lastFeeBasis } from '../fees/feeBasis.js';
 
 export interface TxPoolSettings {
@@ -101,10 +101,15 @@ export class TxPoolService {
     this.pool.apply(change);
   }
 
-  /** Empties the pool and its database (pending txs and the mined-tx archive): a forced rollback's reset. */
-  clear(): Promise<void> {
+  /**
+   * A forced rollback's reset: empties the pending pool and its database, and forgets the mined txs of the blocks
+   * above `keptBlockNumber` (the ones the rollback removes; their txs are not returned). The mined txs of the blocks
+   * that stay are kept, so that a later prune of those blocks still sends their txs back to the pool.
+   */
+  clear(keptBlockNumber: number): Promise<void> {
     return this.enqueue(async () => {
-      for (const [gte, lt] of [['txPool:', 'txPool;'], ['minedTx:', 'minedTx;']] as const) await this.deps.storage.clear({ gte, lt });
+      await this.deps.storage.clear({ gte: 'txPool:', lt: 'txPool;' });
+      await this.deps.storage.clear(minedAboveRange(keptBlockNumber));
       this.pool = TxPool.empty(this.deps.settings().capacity);
       this.deps.logger.warn('tx pool cleared');
     });
@@ -154,7 +159,8 @@ export class TxPoolService {
   }
 
   async currentMinFees(): Promise<GasFees> {
-    return nextGasFees(await lastFeeBasis(this.deps.chain));
+    const floor = feeFloor(this.deps.constants.ethPerFeeAsset);
+    return nextGasFees(await lastFeeBasis(this.deps.chain, floor), floor);
   }
 
   private async validationContext(skipBalance: boolean): Promise<TxValidationContext> {

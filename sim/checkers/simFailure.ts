@@ -14,6 +14,7 @@ export const SIM_NODE_FAILURE_KINDS = [
   'txUnaccounted',
   'replacementWithoutBump',
   'rollbackRootsChanged',
+  'upgradeMishandled',
 ] as const;
 
 /** Failures about the run. */

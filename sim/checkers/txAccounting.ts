@@ -1,8 +1,8 @@
 /**
  * Checker: every tx the workload submitted is accounted for at the end of the run. A rejected tx must carry an error
  * code; an accepted one must be pending in the sequencer's pool, mined in its chain, or have left the pool with a
- * reason (replaced, evicted, expired...) or through an operator's forced rollback (which empties the pool). An
- * accepted tx that is none of these was lost without a trace.
+ * reason (replaced, evicted, expired...) or through an operator's forced rollback (which empties the pool and drops
+ * the txs of the blocks it removes). An accepted tx that is none of these was lost without a trace.
  */
 import type { Hex } from '../../spec/chain.js';
 import type { RollupNode } from '../../core/node/node.js';
@@ -40,7 +40,7 @@ export class TxAccounting {
     }
   }
 
-  /** A forced rollback of the sequencer emptied its pool: what it held then is accounted for. */
+  /** A forced rollback of the sequencer emptied its pool: what it held then, and the txs of the blocks it removed, are accounted for. */
   onPoolCleared(node: string, pooledTxHashes: readonly Hex[]): void {
     if (node !== this.sequencerName) return;
     for (const txHash of pooledTxHashes) this.fates.set(txHash, { kind: 'clearedByForcedRollback' });

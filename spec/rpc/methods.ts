@@ -132,7 +132,7 @@ export const rpcMethods = {
     result: l1RollupConstants,
     errors: [],
     deprecated: false,
-    description: 'The rollup constants the chain runs with: slot and epoch timing, L1 start block, genesis.',
+    description: 'The rollup constants the chain runs with: slot and epoch timing, L1 start block, genesis, and the fee-asset rate the fee floors are converted with.',
   },
 
   svc_getSyncedL2SlotNumber: {

@@ -26,6 +26,7 @@ export const l1RollupConstants = z.object({
   ethereumSlotDuration: safeUint,
   proofSubmissionEpochs: safeUint,
   genesisArchiveRoot: fr,
+  ethPerFeeAsset: bigUint,
 });
 
 export const l1ContractAddresses = z.object({ rollupAddress: ethAddress });

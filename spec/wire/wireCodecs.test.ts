@@ -298,6 +298,7 @@ const arbitraries: Record<string, fc.Arbitrary<unknown>> = {
     rollupVersion: uintArb,
     l1StartBlock: bigArb,
     l1GenesisTime: bigArb,
+    ethPerFeeAsset: bigArb,
     slotDuration: uintArb,
     epochDuration: uintArb,
     ethereumSlotDuration: uintArb,

@@ -7,6 +7,7 @@ import { createPinoLogger } from '../../adapters/logger/pinoLogger.js';
 import { LOCAL_DEPLOYER_PRIVATE_KEY } from '../../adapters/node/localNetwork.js';
 import { runNode, type RunningNode } from '../../adapters/node/runNode.js';
 import { createGenesis } from '../../core/worldState/genesis.js';
+import { INITIAL_ETH_PER_FEE_ASSET_DEFAULT } from '../../spec/config/schema.js';
 
 const call = async (url: string, method: string, params: unknown[] = []) => {
   const response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }) });
@@ -27,6 +28,7 @@ describe('configuration over the admin API', () => {
       epochDuration: 32,
       proofSubmissionEpochs: 1,
       rollupVersion: 1,
+      ethPerFeeAsset: INITIAL_ETH_PER_FEE_ASSET_DEFAULT,
     });
     const config = resolveConfig({
       flags: { '--port': '0', '--admin-port': '0', '--disable-admin-api-key': true },

@@ -13,6 +13,7 @@ import { resolveConfig } from '../../adapters/config/resolveConfig.js';
 import { runNode, type NodeSettings, type RunNodeOptions } from '../../adapters/node/runNode.js';
 import type { Hex } from '../../spec/chain.js';
 import { createGenesis } from '../../core/worldState/genesis.js';
+import { INITIAL_ETH_PER_FEE_ASSET_DEFAULT } from '../../spec/config/schema.js';
 
 const exec = promisify(execFile);
 const logger = createPinoLogger({ level: 'silent' });
@@ -30,6 +31,7 @@ describe('startup faults give a clear error, never a hang or a bare stack trace'
         epochDuration: 32,
         proofSubmissionEpochs: 1,
         rollupVersion,
+        ethPerFeeAsset: INITIAL_ETH_PER_FEE_ASSET_DEFAULT,
       })
     ).rollupAddress;
   const options = (overrides: Partial<NodeSettings>): RunNodeOptions => ({

@@ -92,6 +92,7 @@ export const l1Constants: L1RollupConstants = {
   rollupVersion: 1,
   l1StartBlock: 17n,
   l1GenesisTime: 1_700_000_000n,
+  ethPerFeeAsset: 10_000_000n,
   slotDuration: 36,
   epochDuration: 32,
   ethereumSlotDuration: 12,

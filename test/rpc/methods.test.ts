@@ -193,7 +193,7 @@ describe('svc_getBlockData', () => {
 
 describe('node information', () => {
   test('svc_getL1Constants: bigints and the slot as decimal strings, the rest as is', async () => {
-    expect(await result('svc_getL1Constants')).toEqual({ ...l1Constants, l1StartBlock: '17', l1GenesisTime: '1700000000' });
+    expect(await result('svc_getL1Constants')).toEqual({ ...l1Constants, l1StartBlock: '17', l1GenesisTime: '1700000000', ethPerFeeAsset: '10000000' });
     expect(await client.request('svc_getL1Constants')).toEqual(l1Constants);
   });
 

@@ -92,6 +92,8 @@ function everyKindOnce(): { options: SimOptions; schedule: SimSchedule } {
     { atMs: 100_000, kind: 'l1.reorg', depth: 2 },
     // No validators here, so no gossip to cut: the step is skipped (test/simulation/validators.test.ts partitions one).
     { atMs: 101_000, kind: 'network.partition', node: 'follower-1', durationMs: 5_000 },
+    { atMs: 111_000, kind: 'node.upgrade', node: 'sequencer-0', retired: 2 },
+    { atMs: 101_500, kind: 'node.upgrade', node: 'prover-1', retired: 4 },
   ];
   return { options, schedule: { safetyEndMs: safetyEndMs(options), steps } };
 }
@@ -129,6 +131,11 @@ describe('applying a schedule', () => {
     expect(detail('admin.pauseSync')).toBe('sync paused for 5000 ms');
     expect(detail('node.pause')).toBe('paused for 15000 ms');
     expect(detail('node.crash')).toBe('crashed and restarted');
+    const upgrades = result.events.filter((e) => e.kind === 'node.upgrade').map((e) => e.detail);
+    expect(upgrades).toEqual([
+      expect.stringMatching(/^3\.x configuration refused \(the flag --maxBlockSizeInBytes was removed in 4\.x: .*\); restarted with the 4\.x one$/),
+      '3.x configuration refused (the environment variable SEQ_MAX_TX_PER_BLOCK was renamed in 4.x: use SEQ_MAX_TX_PER_CHECKPOINT (the limit now counts the transactions of a whole checkpoint)); restarted with the 4.x one',
+    ]);
     expect(slotOutcomesWhilePaused).toBe(0);
     expect(applied).toContain('sim.healed');
     expect(applied).toContain('sim.converged');

@@ -3,8 +3,10 @@
  * balance, checkpointed on L1, and known to a follower that learned the block from L1 alone.
  */
 import { expect, it } from 'vitest';
-import type { Hex } from '../../spec/chain.js';
+import { feeFloor } from '../../core/fees/minFees.js';
+import type { GasFees, Hex } from '../../spec/chain.js';
 import { PROTOCOL_CONTRACT_ADDRESSES } from '../../spec/config/allowList.js';
+import { INITIAL_ETH_PER_FEE_ASSET_DEFAULT } from '../../spec/config/schema.js';
 import { GENESIS_TEST_ACCOUNT_BALANCE, genesisTestAccounts } from '../../spec/genesis.js';
 import { buildTx } from '../../spec/txBuilder.js';
 import { feePayerBalanceStorageSlot } from '../../spec/vm/storageSlots.js';
@@ -76,4 +78,52 @@ it('sends, mines, charges, checkpoints and serves a tx; its nullifier cannot be 
   );
   if (errors.length > 0) throw errors[0];
   expect(checked).toBe(true);
+});
+
+/** Sends one tx at 60 s on a network whose rollup contract has this fee-asset rate; its min fees and charged fee. */
+async function feesAtRate(ethPerFeeAsset: number): Promise<{ minFees: GasFees; transactionFee: bigint }> {
+  const payer = genesisTestAccounts()[1]!;
+  let minFees: GasFees | undefined;
+  let transactionFee: bigint | undefined;
+  const errors: unknown[] = [];
+  await runSimulation(
+    { ...drawOptions(12n, 240), followerCount: 0, ethPerFeeAsset, inclusionDelay: { probability: 0, blocksMax: 0 } },
+    {
+      scenario: (world) => {
+        let txHash: Hex | undefined;
+        world.at(60_000, async () => {
+          try {
+            const s = world.node('sequencer-0').service;
+            const latest = await s.getBlock({ kind: 'tag', tag: 'latest' });
+            minFees = await s.getCurrentMinFees();
+            const tx = buildTx({ chainId: s.getChainId(), version: s.getVersion(), anchorBlockHash: latest!.block.hash, feePayer: payer, nullifier: h(0x5eedn), minFees, expirationTimestamp: 2n ** 40n });
+            txHash = tx.txHash;
+            await s.sendTx(tx);
+          } catch (error) {
+            errors.push(error);
+          }
+        });
+        world.at(230_000, async () => {
+          try {
+            const receipt = await world.node('sequencer-0').service.getTxReceipt(txHash!, {});
+            transactionFee = (receipt as { transactionFee?: bigint }).transactionFee;
+          } catch (error) {
+            errors.push(error);
+          }
+        });
+      },
+    },
+  );
+  if (errors.length > 0) throw errors[0];
+  expect(minFees).toBeDefined();
+  expect(transactionFee).toBeDefined();
+  return { minFees: minFees!, transactionFee: transactionFee! };
+}
+
+it("converts the fee floor with the rollup contract's fee-asset rate: at twice the default rate a tx costs half", async () => {
+  const atDefault = await feesAtRate(Number(INITIAL_ETH_PER_FEE_ASSET_DEFAULT));
+  const atDouble = await feesAtRate(Number(INITIAL_ETH_PER_FEE_ASSET_DEFAULT) * 2);
+  expect(atDefault.minFees).toEqual(feeFloor(INITIAL_ETH_PER_FEE_ASSET_DEFAULT));
+  expect(atDouble.minFees).toEqual({ feePerDaGas: atDefault.minFees.feePerDaGas / 2n, feePerL2Gas: atDefault.minFees.feePerL2Gas / 2n });
+  expect(atDouble.transactionFee * 2n).toBe(atDefault.transactionFee);
 });

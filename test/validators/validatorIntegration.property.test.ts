@@ -25,6 +25,7 @@ const constants: L1RollupConstants = {
   ethereumSlotDuration: 12,
   proofSubmissionEpochs: 1,
   genesisArchiveRoot: hex32(1),
+  ethPerFeeAsset: 1n,
 };
 
 const fr = fc.bigInt({ min: 0n, max: (1n << 248n) - 1n }).map((n) => hex32(n));

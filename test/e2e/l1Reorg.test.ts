@@ -1,0 +1,78 @@
+/**
+ * The L1-reorg scenario on a real L1: anvil reorgs away the L1 blocks holding the newest checkpoint a follower has
+ * synced (`anvil_reorg`, above anvil's finalized block). Both the local network and the follower must drop what L1
+ * no longer holds and agree again, with every checkpoint they keep matching the rollup contract on the new chain.
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { createPublicClient, http, type Hex } from 'viem';
+import { afterAll, describe, expect, it } from 'vitest';
+import { rollupAbi } from '../../contracts/artifacts/rollup.js';
+import { createPinoLogger } from '../../adapters/logger/pinoLogger.js';
+import { runLocalNetwork } from '../../adapters/node/localNetwork.js';
+import { runNode } from '../../adapters/node/runNode.js';
+import { rpc, waitFor } from './rpc.js';
+
+type WireCheckpoint = { number: number; hash: string; archiveRoot: string; l1: { blockNumber: string; blockHash: Hex } };
+type WireTips = { checkpointed: { checkpoint: { number: number; hash: string } } };
+
+const logger = createPinoLogger({ level: 'silent' });
+const common = { port: 0, adminPort: 0, adminHost: '127.0.0.1', adminApiKey: { disabled: true, reset: false }, logger, print: () => undefined } as const;
+/** Anvil's finalized block trails its head by twice this; the reorg stays well above it. */
+const L1_SLOTS_IN_AN_EPOCH = 16;
+
+describe('L1 reorg on a real L1 (anvil)', () => {
+  const stops: (() => Promise<void>)[] = [];
+  let root = '';
+  afterAll(async () => {
+    for (const stop of stops.reverse()) await stop().catch(() => undefined);
+    if (root) await rm(root, { recursive: true, force: true });
+  });
+
+  it('a reorg removing a synced checkpoint is unwound by the proposer and a follower, which converge on the new L1 chain', async () => {
+    root = await mkdtemp(path.join(tmpdir(), 'svc-e2e-reorg-'));
+    const net = await runLocalNetwork({
+      ...common,
+      dataDirectory: path.join(root, 'local'),
+      l1Port: 0,
+      slotDurationSeconds: 4,
+      l1BlockTimeSeconds: 1,
+      l1SlotsInAnEpoch: L1_SLOTS_IN_AN_EPOCH,
+    });
+    stops.push(() => net.stop());
+    const follower = await runNode({ ...common, l1RpcUrl: net.l1RpcUrl, rollupAddress: net.rollupAddress });
+    stops.push(() => follower.stop());
+    const l1 = createPublicClient({ transport: http(net.l1RpcUrl) });
+    const checkpointed = async (url: string) => (await rpc<WireTips>(url, 'svc_getChainTips')).checkpointed.checkpoint.number;
+
+    await waitFor('the follower to sync two checkpoints', async () => (await checkpointed(follower.publicUrl)) >= 2, 40_000);
+    const target = await checkpointed(follower.publicUrl);
+    const before = await rpc<WireCheckpoint>(follower.publicUrl, 'svc_getCheckpoint', [target]);
+    const head = await l1.getBlockNumber({ cacheTime: 0 });
+    const depth = Number(head - BigInt(before.l1.blockNumber)) + 1;
+    expect(depth).toBeLessThan(2 * L1_SLOTS_IN_AN_EPOCH);
+    await l1.request({ method: 'anvil_reorg' as never, params: [depth, []] as never });
+    expect(await l1.getBlock({ blockNumber: BigInt(before.l1.blockNumber) })).not.toMatchObject({ hash: before.l1.blockHash });
+
+    // Both nodes go on past the checkpoint the reorg took, on the chain L1 now holds.
+    const onL1 = async (n: number) => l1.readContract({ address: net.rollupAddress, abi: rollupAbi, functionName: 'getArchive', args: [BigInt(n)] });
+    await waitFor('both nodes to pass the reorged checkpoint', async () => {
+      const [a, b] = await Promise.all([checkpointed(net.publicUrl), checkpointed(follower.publicUrl)]);
+      return a > target && b > target;
+    }, 60_000);
+    const upTo = Math.min(await checkpointed(net.publicUrl), await checkpointed(follower.publicUrl));
+    for (let n = 1; n <= upTo; n++) {
+      const [ours, theirs] = await Promise.all([
+        rpc<WireCheckpoint>(net.publicUrl, 'svc_getCheckpoint', [n]),
+        rpc<WireCheckpoint>(follower.publicUrl, 'svc_getCheckpoint', [n]),
+      ]);
+      expect(theirs).toEqual(ours);
+      expect(theirs.archiveRoot).toBe(await onL1(n));
+      // Published in an L1 block that is on the canonical chain now.
+      expect((await l1.getBlock({ blockNumber: BigInt(theirs.l1.blockNumber) })).hash).toBe(theirs.l1.blockHash);
+    }
+    const after = await rpc<WireCheckpoint>(follower.publicUrl, 'svc_getCheckpoint', [target]);
+    expect(after.l1.blockHash).not.toBe(before.l1.blockHash);
+  }, 120_000);
+});
