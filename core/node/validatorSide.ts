@@ -75,7 +75,7 @@ export async function createValidatorSide(ports: NodePorts, config: NodeConfig, 
   };
   const sequencerValidator: SequencerValidator = {
     async proposerRefusal(slot) {
-      await duties.refreshAtHead();
+      await duties.refreshAtHead(slot);
       const slotDuties = await duties.dutiesOf(slot);
       if (slotDuties.proposer === undefined || client.ourProposer(slotDuties) !== undefined) return undefined;
       return 'notProposer';

@@ -265,7 +265,7 @@ export class ValidatorClient {
    */
   async collectAttestations(checkpoint: CheckpointToAttest, deadlineMs: number): Promise<Hex> {
     const { payload } = checkpoint;
-    await this.deps.duties.refreshAtHead();
+    await this.deps.duties.refreshAtHead(payload.slot);
     const duties = await this.deps.duties.dutiesOf(payload.slot);
     if (duties.committee.quorum === 0) return bytesToHex(encodeCheckpointAttestations([]));
     const proposer = this.ourProposer(duties);

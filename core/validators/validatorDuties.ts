@@ -35,6 +35,8 @@ export class ValidatorDuties {
   /** The set as last read, with the L1 block it was read at. */
   private set: { readonly atBlock: bigint; readonly usable: readonly L1Validator[] } | undefined;
   private readonly committees = new Map<number, CachedCommittee>();
+  /** The slot of the last read at L1's head. */
+  private headReadSlot: number | undefined;
 
   constructor(private readonly deps: ValidatorDutiesDeps) {}
 
@@ -54,10 +56,16 @@ export class ValidatorDuties {
     this.set = { atBlock, usable };
   }
 
-  /** Reads the set as of L1's latest block (gossip and proposing: duties of the present, not of a synced block). */
-  async refreshAtHead(): Promise<void> {
+  /**
+   * Reads the set as of L1's latest block (gossip and proposing: duties of the present, not of a synced block), at
+   * most once per L2 slot: a registration changes committees only two epochs on, so a read per slot is plenty, and
+   * the proposer's planning then costs no more L1 reads than one per slot.
+   */
+  async refreshAtHead(slot?: number): Promise<void> {
+    if (slot !== undefined && slot === this.headReadSlot && this.set !== undefined) return;
     const head = await this.deps.l1.getBlock('latest');
     await this.refreshValidatorSet(head.number);
+    this.headReadSlot = slot;
   }
 
   /** The slot's duties, reading the validator set first if it was never read; undefined when L1 cannot be read. */
