@@ -233,7 +233,9 @@ async function assertAdopted(u: ChainUpdate, decoded: DecodedCheckpoint): Promis
 
 /**
  * L1 lost the block the node last synced: keep the longest prefix of local checkpoints whose archives L1 still
- * records as of its head, prune the rest, and resume from the L1 block of the last kept checkpoint.
+ * records as of its head (and whose L1 blocks are not past it), prune the rest, and resume from the L1 block of the
+ * last kept checkpoint. That block must be read: a failed read fails the step and changes nothing. Resuming from any
+ * earlier L1 block instead would replay proposals that L1 pruned since, on top of checkpoints that replaced them.
  */
 async function unwindAfterL1Reorg(deps: SyncStepDeps, head: L1BlockRef): Promise<SyncStepResult> {
   const { l1, chain, constants, logger } = deps;
@@ -242,14 +244,14 @@ async function unwindAfterL1Reorg(deps: SyncStepDeps, head: L1BlockRef): Promise
     let keep = Math.min(u.tips.checkpointed.checkpoint.number, l1Count);
     for (; keep >= 1; keep--) {
       const local = await u.getCheckpoint(keep);
-      if (local && (await l1.getArchiveAt(keep, head.number)) === local.archiveRoot) break;
+      if (local && local.l1.blockNumber <= head.number && (await l1.getArchiveAt(keep, head.number)) === local.archiveRoot) break;
     }
     const kept = keep >= 1 ? await u.getCheckpoint(keep) : undefined;
     const keptBlock = kept ? kept.firstBlockNumber + kept.blockCount - 1 : 0;
+    const resumeFrom = kept ? toPosition(await l1.getBlock(kept.l1.blockNumber)) : await startPosition(l1, constants);
     // Proposed blocks above an intact checkpointed chain stay: only lost checkpoints are unwound.
     if (keep < u.tips.checkpointed.checkpoint.number) await u.pruneTo(keptBlock, 'l1Reorg');
-    const resumeFrom = kept ? await l1.getBlock(kept.l1.blockNumber).catch(() => undefined) : undefined;
-    u.l1Sync = resumeFrom ? toPosition(resumeFrom) : await startPosition(l1, constants);
+    u.l1Sync = resumeFrom;
     return keep;
   });
   logger.warn('L1 reorg detected; unwound to the last checkpoint L1 still holds', { checkpoint: keptCheckpoint });
