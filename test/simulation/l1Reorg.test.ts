@@ -34,3 +34,37 @@ describe('L1 reorgs', () => {
     expect(Math.abs(sequencer!.checkpoint - follower!.checkpoint)).toBeLessThanOrEqual(1);
   });
 });
+
+describe('an L1 reorg right after a prune, unwound over a failing L1 link', () => {
+  // No prover and 2-slot epochs: L1 prunes the pending chain every few checkpoints, so the L1 history holds
+  // proposals of pruned checkpoints (here checkpoints 1 to 3 in L1 blocks 4 to 8, pruned in block 9).
+  const options = { ...drawOptions(5n, 400), followerCount: 1, inclusionDelay: { probability: 0, blocksMax: 0 }, epochDurationSlots: 2, proofSubmissionEpochs: 1 };
+
+  it('the unwind fails and is retried; it never resumes from before the checkpoint it keeps', async () => {
+    const seen: { checkpointBefore?: number; l1CheckpointsAfter?: number; keptL1Block?: bigint; failedReads: number } = { failedReads: 0 };
+    const result = await runSimulation(options, {
+      scenario: (world) => {
+        // By 133 s the follower has synced the new chain's checkpoints 1 (L1 block 10) and 2 (L1 block 12, the head).
+        world.at(133_000, async () => {
+          const follower = world.node('follower-1');
+          seen.checkpointBefore = follower.chain.tips.checkpointed.checkpoint.number;
+          seen.keptL1Block = (await follower.chain.store.getCheckpoint(1))?.l1.blockNumber;
+          world.l1.reorg(1);
+          seen.l1CheckpointsAfter = world.l1.checkpointCount();
+          // The unwind's read of the kept checkpoint's L1 block fails, once.
+          world.link('follower-1').failCallsWhere((method, args) => {
+            const fails = seen.failedReads === 0 && method === 'getBlock' && args[0] === seen.keptL1Block;
+            if (fails) seen.failedReads++;
+            return fails;
+          });
+        });
+      },
+    });
+    expect(seen).toEqual({ checkpointBefore: 2, l1CheckpointsAfter: 1, keptL1Block: 10n, failedReads: 1 });
+    // Resuming from the rollup's first L1 block would replay the pruned checkpoint 2 (L1 block 6) on top of the new
+    // checkpoint 1 and stop sync for good (notConverged).
+    expect(result.failures).toEqual([]);
+    const [sequencer, follower] = result.nodes;
+    expect(follower!.checkpoint).toBe(sequencer!.checkpoint);
+  });
+});
