@@ -1,24 +1,40 @@
 /**
  * svcAdmin_rollbackTo on a simulated network: the follower goes back to the target block, syncs the later
- * checkpoints from L1 again and converges with the sequencer; with resumeSync false it waits paused; with force its
- * world state is rebuilt and its pool emptied; a target above the chain is refused.
+ * checkpoints from L1 again and converges with the sequencer; with resumeSync false it waits paused; with force and a
+ * target below the finalized block its world state is rebuilt and its pool database cleared, while with force and a
+ * target above it the rollback is an ordinary one; a target above the chain is refused.
  */
 import { describe, expect, it } from 'vitest';
 import type { NodeError } from '../../core/errors.js';
 import { drawOptions, runSimulation } from '../../sim/runSimulation.js';
 
-const options = { ...drawOptions(21n, 420), followerCount: 1, inclusionDelay: { probability: 0, blocksMax: 0 } };
+// A prover, short epochs and a short L1 finality lag: blocks are finalized by the time of the rollback.
+const options = {
+  ...drawOptions(21n, 420),
+  followerCount: 1,
+  inclusionDelay: { probability: 0, blocksMax: 0 },
+  proverNode: true,
+  epochDurationSlots: 2,
+  l1FinalityLagBlocks: 2,
+};
 
-async function scenario(force: boolean, resumeSync: boolean) {
+type Target = 'belowFinalized' | 'aboveFinalized';
+
+async function scenario(force: boolean, resumeSync: boolean, targetAt: Target = 'aboveFinalized') {
   const errors: unknown[] = [];
   const seen: Record<string, unknown> = {};
+  const cleared: string[] = [];
   const result = await runSimulation(options, {
+    print: (line) => {
+      if (line.includes('tx pool cleared')) cleared.push(line);
+    },
     scenario: (world) => {
       world.at(200_000, async () => {
         try {
           const follower = world.node('follower-1');
           const before = follower.chain.tips;
-          const target = Math.max(1, before.checkpointed.block.number - 3);
+          const target = targetAt === 'aboveFinalized' ? Math.max(before.finalized.block.number, before.checkpointed.block.number - 3) : before.finalized.block.number - 2;
+          seen['finalizedBefore'] = before.finalized.block.number;
           await expect(follower.service.admin.rollbackTo(before.proposed.number + 5, false, true)).rejects.toMatchObject({ code: 'OPERATION_REFUSED' } satisfies Partial<NodeError>);
           await follower.service.admin.rollbackTo(target, force, resumeSync);
           const after = follower.chain.tips;
@@ -43,16 +59,21 @@ async function scenario(force: boolean, resumeSync: boolean) {
     },
   });
   if (errors.length > 0) throw errors[0];
-  return { result, seen };
+  return { result, seen, cleared };
 }
 
 describe('rollbackTo', () => {
   it.each([
-    ['resuming sync', false, true],
-    ['staying paused until resumed', false, false],
-    ['with force (world state rebuilt, pool cleared)', true, true],
-  ])('%s: rolls back, then syncs the same chain again', async (_name, force, resumeSync) => {
-    const { result, seen } = await scenario(force, resumeSync);
+    ['resuming sync', false, true, 'aboveFinalized'],
+    ['staying paused until resumed', false, false, 'aboveFinalized'],
+    ['with force, above the finalized block (an ordinary rollback: the pool database stays)', true, true, 'aboveFinalized'],
+    ['with force, below the finalized block (world state rebuilt, pool database cleared)', true, true, 'belowFinalized'],
+  ] as const)('%s: rolls back, then syncs the same chain again', async (_name, force, resumeSync, targetAt) => {
+    const { result, seen, cleared } = await scenario(force, resumeSync, targetAt);
+    expect(seen['target'] as number).toBeGreaterThanOrEqual(1);
+    if (targetAt === 'belowFinalized') expect(seen['target'] as number).toBeLessThan(seen['finalizedBefore'] as number);
+    else expect(seen['target'] as number).toBeGreaterThanOrEqual(seen['finalizedBefore'] as number);
+    expect(cleared.length).toBe(targetAt === 'belowFinalized' ? 1 : 0);
     expect(seen['proposedAfter']).toBe(seen['target']);
     expect(seen['worldStateAfter']).toBe(seen['target']);
     expect(seen['checkpointedAfter'] as number).toBeLessThanOrEqual(seen['target'] as number);
