@@ -53,18 +53,20 @@ export function rollbackClearsDatabases(chain: Chain, request: RollbackRequest):
 
 /**
  * The L1 position to resume sync from after rolling back to `target`: the L1 block of the last checkpoint whose
- * blocks all stay (or the rollup's start), read before the rollback changes anything.
+ * blocks all stay, exactly as recorded when the checkpoint was synced (hash included), or else the block before the
+ * rollup's start, read before the rollback changes anything. The recorded hash matters: if L1 reorged that block
+ * while sync was paused, the archiver's next step sees the hash differ and unwinds the checkpoints L1 lost, where a
+ * hash read now would hide the reorg and sync would resume on top of a checkpoint L1 no longer holds.
  */
 async function resumePositionFor(chain: Chain, target: number, deps: RollbackDeps): Promise<L1SyncPosition> {
-  let blockNumber = deps.constants.l1StartBlock - 1n;
   for (let n = chain.tips.checkpointed.checkpoint.number; n >= 1; n--) {
     const checkpoint = await chain.store.getCheckpoint(n);
     if (checkpoint !== undefined && checkpoint.firstBlockNumber + checkpoint.blockCount - 1 <= target) {
-      blockNumber = checkpoint.l1.blockNumber;
-      break;
+      const { blockNumber, blockHash, timestamp } = checkpoint.l1;
+      return { blockNumber, blockHash, timestamp };
     }
   }
-  const block = await deps.l1.getBlock(blockNumber);
+  const block = await deps.l1.getBlock(deps.constants.l1StartBlock - 1n);
   return { blockNumber: block.number, blockHash: block.hash, timestamp: block.timestamp };
 }
 

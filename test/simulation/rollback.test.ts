@@ -83,3 +83,50 @@ describe('rollbackTo', () => {
     expect(result.failures).toEqual([]);
   });
 });
+
+describe('rollbackTo after an L1 reorg it has not synced yet', () => {
+  // Sync paused, L1 reorgs away the block of the follower's last checkpoint and the sequencer publishes a new one;
+  // then an ordinary rollback to the follower's own tip. Resuming from the kept checkpoint's L1 block as recorded
+  // (not as L1 holds it now) lets the archiver see the reorg and unwind, instead of building on a lost checkpoint.
+  const reorgOptions = { ...drawOptions(11n, 400), followerCount: 1, inclusionDelay: { probability: 0, blocksMax: 0 } };
+
+  it('the archiver still sees the reorg, unwinds and converges', async () => {
+    const errors: unknown[] = [];
+    const seen: { checkpoint?: number; lostL1Block?: bigint; l1CheckpointsAfterReorg?: number; l1CheckpointsAtRollback?: number; reorgUnwinds: number } = { reorgUnwinds: 0 };
+    const result = await runSimulation(reorgOptions, {
+      onActivity: (node, a) => {
+        if (node === 'follower-1' && a.kind === 'chain' && a.event.type === 'chainPruned' && a.event.reason === 'l1Reorg') seen.reorgUnwinds++;
+      },
+      scenario: (world) => {
+        world.at(150_500, async () => {
+          try {
+            const follower = world.node('follower-1');
+            await follower.service.admin.pauseSync();
+            seen.checkpoint = follower.chain.tips.checkpointed.checkpoint.number;
+            seen.lostL1Block = (await follower.chain.store.getCheckpoint(seen.checkpoint))!.l1.blockNumber;
+            world.l1.reorg(Number(world.l1.head().number - seen.lostL1Block) + 1);
+            seen.l1CheckpointsAfterReorg = world.l1.checkpointCount();
+          } catch (error) {
+            errors.push(error);
+          }
+        });
+        world.at(230_000, async () => {
+          try {
+            const follower = world.node('follower-1');
+            seen.l1CheckpointsAtRollback = world.l1.checkpointCount();
+            await follower.service.admin.rollbackTo(follower.chain.tips.proposed.number, false, true);
+          } catch (error) {
+            errors.push(error);
+          }
+        });
+      },
+    });
+    if (errors.length > 0) throw errors[0];
+    expect(seen.l1CheckpointsAfterReorg).toBe(seen.checkpoint! - 1);
+    expect(seen.l1CheckpointsAtRollback).toBeGreaterThanOrEqual(seen.checkpoint!);
+    expect(seen.reorgUnwinds).toBe(1);
+    expect(result.failures).toEqual([]);
+    const [sequencer, follower] = result.nodes;
+    expect(Math.abs(sequencer!.checkpoint - follower!.checkpoint)).toBeLessThanOrEqual(1);
+  });
+});
