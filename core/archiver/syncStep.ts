@@ -8,7 +8,7 @@ import { nextGasFees } from '../fees/minFees.js';
 import { blockStateEffects } from '../sequencer/blockBuilder.js';
 import { checkpointedFeeBasis } from '../sequencer/sequencerDuties.js';
 import { decodeCheckpoint, type DecodedCheckpoint } from './checkpointDecoding.js';
-import { readL1Settlement, settleTips, type L1Settlement } from './settlement.js';
+import { readL1Settlement, settleProofTips, settleTips, type L1Settlement } from './settlement.js';
 
 export interface SyncStepDeps {
   readonly l1: L1ReaderPort;
@@ -47,7 +47,8 @@ export async function runSyncStep(deps: SyncStepDeps): Promise<SyncStepResult> {
   const { l1, chain, constants } = deps;
   const head = await l1.getBlock('latest');
   const last = chain.l1Sync;
-  if (last && (await lastSyncedBlockWasReorged(l1, last, head))) {
+  if (last && last.blockNumber > head.number && head.timestamp <= last.timestamp) return settleBelowSyncedBlock(deps, head, last);
+  if (last && (last.blockNumber > head.number || (await lastSyncedBlockWasReorged(l1, last)))) {
     return unwindAfterL1Reorg(deps, head);
   }
   const from = last ? last.blockNumber + 1n : constants.l1StartBlock;
@@ -124,8 +125,21 @@ async function settle(deps: SyncStepDeps, settlement: L1Settlement, to: L1BlockR
   for (const change of changes) deps.logger[change.level](change.message, change.fields);
 }
 
-async function lastSyncedBlockWasReorged(l1: L1ReaderPort, last: L1SyncPosition, head: L1BlockRef): Promise<boolean> {
-  if (last.blockNumber > head.number) return true;
+/**
+ * L1's head is below the block the node last synced and no newer than it: its RPC node is stale, or L1 reorged to a
+ * shorter chain and has not mined on it yet. The two look alike until L1 mines a block newer than the one synced
+ * (a lower head with a later timestamp is another chain: a reorg), or passes its number and its hash tells them
+ * apart; so nothing is unwound or pruned yet (a stale RPC node must never cause a prune), and the position stays.
+ * Proven and finalized follow L1 as of the head it sees, so a proof that a reorg removed stops counting at once.
+ */
+async function settleBelowSyncedBlock(deps: SyncStepDeps, head: L1BlockRef, last: L1SyncPosition): Promise<SyncStepResult> {
+  const settlement = await readL1Settlement(deps.l1, deps.constants, head);
+  const changes = await deps.chain.update((u) => settleProofTips(u, settlement));
+  for (const change of changes) deps.logger[change.level](change.message, change.fields);
+  return { l1Head: head, syncedTo: last, checkpointsAdded: 0, caughtUp: true };
+}
+
+async function lastSyncedBlockWasReorged(l1: L1ReaderPort, last: L1SyncPosition): Promise<boolean> {
   const now = await l1.getBlock(last.blockNumber);
   return now.hash !== last.blockHash;
 }

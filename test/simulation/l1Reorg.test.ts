@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ChainPruneReason } from '../../spec/chain.js';
-import { drawOptions, runSimulation } from '../../sim/runSimulation.js';
+import { drawOptions, runSimulation, type SimWorld } from '../../sim/runSimulation.js';
 
 describe('L1 reorgs', () => {
   it.each([1, 2, 4, 8])('after a reorg of depth %i every node unwinds to what L1 still holds and converges again', async (depth) => {
@@ -66,5 +66,50 @@ describe('an L1 reorg right after a prune, unwound over a failing L1 link', () =
     expect(result.failures).toEqual([]);
     const [sequencer, follower] = result.nodes;
     expect(follower!.checkpoint).toBe(sequencer!.checkpoint);
+  });
+});
+
+describe('a stale L1 link', () => {
+  it('never unwinds or prunes: a head below the last synced block is waited out, not taken for a reorg', async () => {
+    const prunes: string[] = [];
+    const options = { ...drawOptions(11n, 400), followerCount: 1, inclusionDelay: { probability: 0, blocksMax: 0 } };
+    const result = await runSimulation(options, {
+      scenario: (world) => {
+        // Just after the follower synced a checkpoint from the L1 head, its link falls 2 blocks behind for 30 s.
+        world.at(160_000, () => world.link('follower-1').setStale(2));
+        world.at(190_000, () => world.link('follower-1').setStale(0));
+      },
+      onActivity: (node, a) => {
+        if (a.kind === 'chain' && a.event.type === 'chainPruned') prunes.push(`${node}: ${a.event.reason} to block ${a.event.toBlock.number}`);
+      },
+    });
+    expect(prunes).toEqual([]);
+    expect(result.failures).toEqual([]);
+  });
+});
+
+describe('a reorg to a shorter chain', () => {
+  it('is unwound as soon as L1 mines a block on it, before L1 is back at the height the node synced', async () => {
+    let world: SimWorld | undefined;
+    let reorgedAtMs = 0;
+    const unwoundAtMs: number[] = [];
+    const options = { ...drawOptions(11n, 300), followerCount: 1, inclusionDelay: { probability: 0, blocksMax: 0 } };
+    const result = await runSimulation(options, {
+      scenario: (w) => {
+        world = w;
+        // Right after the follower synced a checkpoint from the head, drop 4 blocks: L1 is back at that height only
+        // 48 s later, but its first new block (within 12 s) is already newer than the block the follower synced.
+        w.at(160_000, () => {
+          w.l1.reorg(4);
+          reorgedAtMs = w.elapsedMs();
+        });
+      },
+      onActivity: (node, a) => {
+        if (node === 'follower-1' && a.kind === 'chain' && a.event.type === 'chainPruned' && a.event.reason === 'l1Reorg') unwoundAtMs.push(world!.elapsedMs());
+      },
+    });
+    expect(result.failures).toEqual([]);
+    expect(unwoundAtMs.length).toBe(1);
+    expect(unwoundAtMs[0]! - reorgedAtMs).toBeLessThan(30_000);
   });
 });
