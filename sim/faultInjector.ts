@@ -9,6 +9,7 @@
  */
 import type { Hex } from '../spec/chain.js';
 import type { RollupNode } from '../core/node/node.js';
+import { rollbackClearsDatabases } from '../core/node/rollback.js';
 import type { SimL1, SimL1Link } from './simL1.js';
 import { describeStep, sortedSteps, stepDurationMs, type SimEvent, type SimSchedule, type SimStep, type SimStepOf } from './faults.js';
 import { checkRollback, checkRollbackRefused, expectRollback } from './checkers/rollbackRoots.js';
@@ -246,15 +247,16 @@ class FaultInjector {
     const node = this.world.node(step.node);
     const target = Math.max(0, node.chain.tips.proposed.number - step.blocksBack);
     const expected = await expectRollback(step.node, node, target);
-    const pooled = node.txPool.current.ordered().map((p) => p.txHash);
-    // A forced rollback clears the pool's database: the pending txs and those of the blocks it removes are gone.
-    if (step.force) pooled.push(...(await minedAbove(node, target)));
+    // A rollback that clears the databases (forced, below finalized or the oldest state kept) loses the pooled txs
+    // and those mined in the blocks it removes that L1 does not hold: all are accounted for as cleared.
+    const clears = rollbackClearsDatabases(node.chain, { targetBlockNumber: target, force: step.force, resumeSync: false });
+    const cleared = clears ? [...node.txPool.current.ordered().map((p) => p.txHash), ...(await txsMinedAbove(node, target))] : [];
     const outcome = await this.admin(step.node, () => node.service.admin.rollbackTo(target, step.force, false));
     if (outcome !== 'done') {
       for (const failure of checkRollbackRefused(node, expected, outcome)) this.observer.failure(failure);
       return { detail: `rollback to ${target}${step.force ? ' (forced)' : ''}: ${outcome}` };
     }
-    if (step.force) this.observer.poolCleared(step.node, pooled);
+    if (clears) this.observer.poolCleared(step.node, cleared);
     for (const failure of await checkRollback(node, expected)) this.observer.failure(failure);
     // Sync stays paused if a pauseSync fault holds the node; else it resumes, as the rollback's resumeSync would.
     if (!this.active.has(`admin.pauseSync:${step.node}`)) await this.admin(step.node, () => node.service.admin.resumeSync());
@@ -298,12 +300,12 @@ class FaultInjector {
   }
 }
 
-/** The hashes of the txs in the node's blocks above `target`. */
-async function minedAbove(node: RollupNode, target: number): Promise<Hex[]> {
+/** Hashes of the txs in the node's blocks above `target`. */
+async function txsMinedAbove(node: RollupNode, target: number): Promise<Hex[]> {
   const hashes: Hex[] = [];
   for (let n = target + 1; n <= node.chain.tips.proposed.number; n++) {
     const block = await node.chain.store.getBlock(n);
-    for (const effect of block?.body.txEffects ?? []) hashes.push(effect.txHash);
+    for (const effect of block?.body.txEffects ?? []) hashes.push(effect.txHash.toLowerCase() as Hex);
   }
   return hashes;
 }

@@ -357,6 +357,20 @@ describe('SimL1 faults', () => {
     expect(l1.head().hash).not.toBe(before.hash);
   });
 
+  it('a targeted fault fails exactly the calls its predicate picks, on its link only, until removed', async () => {
+    const { l1, link, reader, scheduler } = setup();
+    const other: L1ReaderPort = l1.connect('other').reader;
+    await scheduler.runFor(36_000);
+    link.failCallsWhere((method, args) => method === 'getBlock' && args[0] === 1n);
+    expect(await l1ErrorCode(reader.getBlock(1n))).toBe('L1_UNREACHABLE');
+    expect((await reader.getBlock(2n)).number).toBe(2n);
+    expect((await reader.getBlock('latest')).number).toBe(l1.head().number);
+    expect(await reader.getCheckpointCount(1n)).toBe(0);
+    expect((await other.getBlock(1n)).number).toBe(1n);
+    link.failCallsWhere(undefined);
+    expect((await reader.getBlock(1n)).number).toBe(1n);
+  });
+
   it('RPC failures come from the link stream and affect only that link', async () => {
     const { l1, link } = setup();
     const other: L1ReaderPort = l1.connect('other').reader;

@@ -128,7 +128,15 @@ export interface SimL1Link {
   setStale(lagBlocks: number): void;
   /** Every call is answered `latencyMs` of simulated time after it is made. */
   setLatencyMs(latencyMs: number): void;
+  /**
+   * A targeted fault for tests: each reader call the predicate picks (by method name and arguments) fails with
+   * L1_UNREACHABLE; `undefined` removes it. It draws nothing from the link's PRNG, so the rest of a run is unchanged.
+   */
+  failCallsWhere(predicate: SimL1CallPredicate | undefined): void;
 }
+
+/** Picks reader calls by method name and arguments (SimL1Link.failCallsWhere). */
+export type SimL1CallPredicate = (method: string, args: readonly unknown[]) => boolean;
 
 /** The rule a failed transaction broke. */
 export type SimL1TxFailure = SimL1ProposeFailure | SimL1EpochProofFailure;
@@ -658,10 +666,11 @@ function createLink(l1: SimL1, name: string, prng: Prng, scheduler: Scheduler): 
   let failureRate = 0;
   let staleBlocks = 0;
   let latencyMs = 0;
+  let targeted: SimL1CallPredicate | undefined;
 
   /** One RPC call: the failure draw happens when the call is made, the answer is computed when it is delivered. */
-  const call = async <T>(method: string, answer: (visibleHead: bigint) => T): Promise<T> => {
-    const fails = failureRate > 0 && prng.bool(failureRate);
+  const call = async <T>(method: string, answer: (visibleHead: bigint) => T, args: readonly unknown[] = []): Promise<T> => {
+    const fails = (failureRate > 0 && prng.bool(failureRate)) || targeted?.(method, args) === true;
     if (latencyMs > 0) await scheduler.sleep(latencyMs, { owner: `${SIM_L1_OWNER}/${name}`, label: method });
     if (fails) throw new L1Error('L1_UNREACHABLE', `simulated RPC failure of ${method} on link ${name}`);
     return answer(l1.visibleHeadNumber(staleBlocks));
@@ -669,16 +678,16 @@ function createLink(l1: SimL1, name: string, prng: Prng, scheduler: Scheduler): 
 
   const reader: L1ReaderPort = {
     getChainId: () => call('getChainId', () => l1.constants.l1ChainId),
-    getBlock: (tag) => call('getBlock', (head) => l1.resolveTag(tag, head)),
+    getBlock: (tag) => call('getBlock', (head) => l1.resolveTag(tag, head), [tag]),
     getRollupConstants: () => call('getRollupConstants', () => l1.constants),
-    getCheckpointCount: (atBlock) => call('getCheckpointCount', (head) => l1.checkpointCountAt(atBlock, head)),
-    getArchiveAt: (checkpointNumber, atBlock) => call('getArchiveAt', (head) => l1.archiveAt(checkpointNumber, atBlock, head)),
-    getCheckpointProposedLogs: (fromBlock, toBlock) => call('getCheckpointProposedLogs', (head) => l1.logsIn('checkpointProposed', fromBlock, toBlock, head)),
-    getBlobs: (log) => call('getBlobs', () => l1.blobsOf(log)),
-    getProvenCheckpoint: (atBlock) => call('getProvenCheckpoint', (head) => l1.provenAt(atBlock, head)),
-    getEpochProvenLogs: (fromBlock, toBlock) => call('getEpochProvenLogs', (head) => l1.logsIn('epochProven', fromBlock, toBlock, head)),
-    getChainPrunedLogs: (fromBlock, toBlock) => call('getChainPrunedLogs', (head) => l1.logsIn('chainPruned', fromBlock, toBlock, head)),
-    getValidators: (atBlock) => call('getValidators', (head) => l1.validatorsAt(atBlock, head)),
+    getCheckpointCount: (atBlock) => call('getCheckpointCount', (head) => l1.checkpointCountAt(atBlock, head), [atBlock]),
+    getArchiveAt: (checkpointNumber, atBlock) => call('getArchiveAt', (head) => l1.archiveAt(checkpointNumber, atBlock, head), [checkpointNumber, atBlock]),
+    getCheckpointProposedLogs: (fromBlock, toBlock) => call('getCheckpointProposedLogs', (head) => l1.logsIn('checkpointProposed', fromBlock, toBlock, head), [fromBlock, toBlock]),
+    getBlobs: (log) => call('getBlobs', () => l1.blobsOf(log), [log]),
+    getProvenCheckpoint: (atBlock) => call('getProvenCheckpoint', (head) => l1.provenAt(atBlock, head), [atBlock]),
+    getEpochProvenLogs: (fromBlock, toBlock) => call('getEpochProvenLogs', (head) => l1.logsIn('epochProven', fromBlock, toBlock, head), [fromBlock, toBlock]),
+    getChainPrunedLogs: (fromBlock, toBlock) => call('getChainPrunedLogs', (head) => l1.logsIn('chainPruned', fromBlock, toBlock, head), [fromBlock, toBlock]),
+    getValidators: (atBlock) => call('getValidators', (head) => l1.validatorsAt(atBlock, head), [atBlock]),
   };
 
   return {
@@ -704,6 +713,9 @@ function createLink(l1: SimL1, name: string, prng: Prng, scheduler: Scheduler): 
     },
     setLatencyMs(ms: number): void {
       latencyMs = checkedCount(ms, 'latency');
+    },
+    failCallsWhere(predicate: SimL1CallPredicate | undefined): void {
+      targeted = predicate;
     },
   };
 }

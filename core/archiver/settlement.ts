@@ -10,6 +10,9 @@
  *   as pruned), before L1 applies the prune in the next proposal: the node's own rule (proofWindow.ts) and L1's
  *   answer must both say so, so a stale or failing L1 read never causes a prune;
  * - proposed blocks whose slot is over without a checkpoint are dropped: L1 no longer accepts a checkpoint for it.
+ *
+ * When L1's head is below the block the node last synced (a stale RPC node, or a reorg to a shorter chain), only
+ * proven and finalized are settled (settleProofTips), as of that head: nothing is pruned on such a view.
  */
 import type { L1RollupConstants } from '../../spec/chain.js';
 import type { ChainUpdate } from '../chain/chain.js';
@@ -50,6 +53,13 @@ export async function settleTips(u: ChainUpdate, constants: L1RollupConstants, s
   const changes: TipChange[] = [];
   const pruned = (await pruneUnprovenEpoch(u, constants, s)) ?? (await dropExpiredProposedBlocks(u, constants, s));
   if (pruned) changes.push(pruned);
+  changes.push(...(await settleProofTips(u, s)));
+  return changes;
+}
+
+/** Applies only the settlement's proven and finalized checkpoints to the update's tips: no prune. */
+export async function settleProofTips(u: ChainUpdate, s: L1Settlement): Promise<TipChange[]> {
+  const changes: TipChange[] = [];
   const proven = await settleProven(u, s);
   if (proven) changes.push(proven);
   const finalized = await settleFinalized(u, s);

@@ -8,7 +8,7 @@ import { checkpointedFeeBasis } from '../fees/feeBasis.js';
 import { feeFloor, nextGasFees } from '../fees/minFees.js';
 import { blockStateEffects } from '../sequencer/blockBuilder.js';
 import { decodeCheckpoint, type DecodedCheckpoint } from './checkpointDecoding.js';
-import { readL1Settlement, settleTips, type L1Settlement } from './settlement.js';
+import { readL1Settlement, settleProofTips, settleTips, type L1Settlement } from './settlement.js';
 import type { RefusedCheckpoints, SyncQuorumCheck } from '../validators/syncQuorum.js';
 
 export interface SyncStepDeps {
@@ -50,7 +50,8 @@ export async function runSyncStep(deps: SyncStepDeps): Promise<SyncStepResult> {
   const { l1, chain, constants } = deps;
   const head = await l1.getBlock('latest');
   const last = chain.l1Sync;
-  if (last && (await lastSyncedBlockWasReorged(l1, last, head))) {
+  if (last && last.blockNumber > head.number && head.timestamp <= last.timestamp) return settleBelowSyncedBlock(deps, head, last);
+  if (last && (last.blockNumber > head.number || (await lastSyncedBlockWasReorged(l1, last)))) {
     return unwindAfterL1Reorg(deps, head);
   }
   const from = last ? last.blockNumber + 1n : constants.l1StartBlock;
@@ -127,8 +128,21 @@ async function settle(deps: SyncStepDeps, settlement: L1Settlement, to: L1BlockR
   for (const change of changes) deps.logger[change.level](change.message, change.fields);
 }
 
-async function lastSyncedBlockWasReorged(l1: L1ReaderPort, last: L1SyncPosition, head: L1BlockRef): Promise<boolean> {
-  if (last.blockNumber > head.number) return true;
+/**
+ * L1's head is below the block the node last synced and no newer than it: its RPC node is stale, or L1 reorged to a
+ * shorter chain and has not mined on it yet. The two look alike until L1 mines a block newer than the one synced
+ * (a lower head with a later timestamp is another chain: a reorg), or passes its number and its hash tells them
+ * apart; so nothing is unwound or pruned yet (a stale RPC node must never cause a prune), and the position stays.
+ * Proven and finalized follow L1 as of the head it sees, so a proof that a reorg removed stops counting at once.
+ */
+async function settleBelowSyncedBlock(deps: SyncStepDeps, head: L1BlockRef, last: L1SyncPosition): Promise<SyncStepResult> {
+  const settlement = await readL1Settlement(deps.l1, deps.constants, head);
+  const changes = await deps.chain.update((u) => settleProofTips(u, settlement));
+  for (const change of changes) deps.logger[change.level](change.message, change.fields);
+  return { l1Head: head, syncedTo: last, checkpointsAdded: 0, caughtUp: true };
+}
+
+async function lastSyncedBlockWasReorged(l1: L1ReaderPort, last: L1SyncPosition): Promise<boolean> {
   const now = await l1.getBlock(last.blockNumber);
   return now.hash !== last.blockHash;
 }
@@ -251,7 +265,9 @@ async function assertAdopted(u: ChainUpdate, decoded: DecodedCheckpoint): Promis
 
 /**
  * L1 lost the block the node last synced: keep the longest prefix of local checkpoints whose archives L1 still
- * records as of its head, prune the rest, and resume from the L1 block of the last kept checkpoint.
+ * records as of its head (and whose L1 blocks are not past it), prune the rest, and resume from the L1 block of the
+ * last kept checkpoint. That block must be read: a failed read fails the step and changes nothing. Resuming from any
+ * earlier L1 block instead would replay proposals that L1 pruned since, on top of checkpoints that replaced them.
  */
 async function unwindAfterL1Reorg(deps: SyncStepDeps, head: L1BlockRef): Promise<SyncStepResult> {
   const { l1, chain, constants, logger } = deps;
@@ -260,14 +276,14 @@ async function unwindAfterL1Reorg(deps: SyncStepDeps, head: L1BlockRef): Promise
     let keep = Math.min(u.tips.checkpointed.checkpoint.number, l1Count);
     for (; keep >= 1; keep--) {
       const local = await u.getCheckpoint(keep);
-      if (local && (await l1.getArchiveAt(keep, head.number)) === local.archiveRoot) break;
+      if (local && local.l1.blockNumber <= head.number && (await l1.getArchiveAt(keep, head.number)) === local.archiveRoot) break;
     }
     const kept = keep >= 1 ? await u.getCheckpoint(keep) : undefined;
     const keptBlock = kept ? kept.firstBlockNumber + kept.blockCount - 1 : 0;
+    const resumeFrom = kept ? toPosition(await l1.getBlock(kept.l1.blockNumber)) : await startPosition(l1, constants);
     // Proposed blocks above an intact checkpointed chain stay: only lost checkpoints are unwound.
     if (keep < u.tips.checkpointed.checkpoint.number) await u.pruneTo(keptBlock, 'l1Reorg');
-    const resumeFrom = kept ? await l1.getBlock(kept.l1.blockNumber).catch(() => undefined) : undefined;
-    u.l1Sync = resumeFrom ? toPosition(resumeFrom) : await startPosition(l1, constants);
+    u.l1Sync = resumeFrom;
     return keep;
   });
   logger.warn('L1 reorg detected; unwound to the last checkpoint L1 still holds', { checkpoint: keptCheckpoint });

@@ -1,10 +1,11 @@
 /**
  * svcAdmin_rollbackTo's work (spec: States, the rollback row): the chain, its indexes and the world state go back to
  * the target block, and the archiver's L1 position to the L1 block of the last checkpoint kept, so that resumed sync
- * fetches the later checkpoints from L1 again. Below the finalized block only with `force`, which also clears the
- * world state (rebuilt from the kept blocks) and the tx pool's database (pending txs, and the mined txs of the removed
- * blocks; those of the kept blocks stay, so a later prune still returns them). Runs with sync paused and no sync step
- * in flight (operationsMachine.ts).
+ * fetches the later checkpoints from L1 again. Below the finalized block (or the oldest world state kept) only with
+ * `force`, and only such a rollback clears the world state (rebuilt from the kept blocks) and the tx pool's database
+ * (rollbackClearsDatabases); a forced rollback to a block above both is an ordinary one, so txs mined in the blocks
+ * it keeps can still return to the pool if those blocks are pruned later. Runs with sync paused and no sync step in
+ * flight (operationsMachine.ts).
  */
 import type { L1RollupConstants } from '../../spec/chain.js';
 import type { Chain } from '../chain/chain.js';
@@ -42,19 +43,30 @@ export function checkRollback(chain: Chain, request: RollbackRequest): void {
 }
 
 /**
+ * True when the rollback resets the databases: forced, to a block below the finalized one or below the oldest world
+ * state kept. Decided before the rollback, from the chain as it is.
+ */
+export function rollbackClearsDatabases(chain: Chain, request: RollbackRequest): boolean {
+  const target = request.targetBlockNumber;
+  return request.force && (target < chain.tips.finalized.block.number || target < chain.worldState.oldestBlockNumber);
+}
+
+/**
  * The L1 position to resume sync from after rolling back to `target`: the L1 block of the last checkpoint whose
- * blocks all stay (or the rollup's start), read before the rollback changes anything.
+ * blocks all stay, exactly as recorded when the checkpoint was synced (hash included), or else the block before the
+ * rollup's start, read before the rollback changes anything. The recorded hash matters: if L1 reorged that block
+ * while sync was paused, the archiver's next step sees the hash differ and unwinds the checkpoints L1 lost, where a
+ * hash read now would hide the reorg and sync would resume on top of a checkpoint L1 no longer holds.
  */
 async function resumePositionFor(chain: Chain, target: number, deps: RollbackDeps): Promise<L1SyncPosition> {
-  let blockNumber = deps.constants.l1StartBlock - 1n;
   for (let n = chain.tips.checkpointed.checkpoint.number; n >= 1; n--) {
     const checkpoint = await chain.store.getCheckpoint(n);
     if (checkpoint !== undefined && checkpoint.firstBlockNumber + checkpoint.blockCount - 1 <= target) {
-      blockNumber = checkpoint.l1.blockNumber;
-      break;
+      const { blockNumber, blockHash, timestamp } = checkpoint.l1;
+      return { blockNumber, blockHash, timestamp };
     }
   }
-  const block = await deps.l1.getBlock(blockNumber);
+  const block = await deps.l1.getBlock(deps.constants.l1StartBlock - 1n);
   return { blockNumber: block.number, blockHash: block.hash, timestamp: block.timestamp };
 }
 
@@ -62,11 +74,12 @@ export async function rollback(deps: RollbackDeps, request: RollbackRequest): Pr
   const { chain, logger } = deps;
   checkRollback(chain, request);
   const target = request.targetBlockNumber;
+  const reset = rollbackClearsDatabases(chain, request);
   // Everything read from L1 is read before anything is changed: a failed read leaves the node as it was.
   const resumeFrom = await resumePositionFor(chain, target, deps);
-  if (request.force) await deps.txPool.clear(target);
+  if (reset) await deps.txPool.clear(target);
   await chain.update(async (u) => {
-    if (request.force) {
+    if (reset) {
       // Rebuild the world state up to the target from the kept blocks, then prune the chain without unwinding it.
       await chain.worldState.clear();
       await reconcileWorldState(chain.store, chain.worldState, logger, target);

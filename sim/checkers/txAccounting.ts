@@ -40,7 +40,7 @@ export class TxAccounting {
     }
   }
 
-  /** A forced rollback of the sequencer emptied its pool: what it held then, and the txs of the blocks it removed, are accounted for. */
+  /** A forced rollback of the sequencer cleared its pool: what it held then, and what the removed blocks held, is accounted for. */
   onPoolCleared(node: string, pooledTxHashes: readonly Hex[]): void {
     if (node !== this.sequencerName) return;
     for (const txHash of pooledTxHashes) this.fates.set(txHash, { kind: 'clearedByForcedRollback' });

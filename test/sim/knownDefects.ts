@@ -14,15 +14,7 @@ export interface KnownDefect {
   readonly explains: (failure: SimFailure, run: readonly SimFailure[]) => boolean;
 }
 
-export const KNOWN_DEFECTS: readonly KnownDefect[] = [
-  {
-    name:
-      'archiver (suspected): after shallow L1 reorgs that remove epoch proofs, a stale and a flaky L1 link and a crash, the prover node prunes an ' +
-      "unproven epoch and then never syncs again: L1's next checkpoint does not follow the checkpoint it kept",
-    replay: 'test/regressions/proverStuckAfterReorgs.json',
-    explains: (failure) => failure.kind === 'notConverged' && /is invalid: header lastArchiveRoot is not the previous archive/.test(failure.detail),
-  },
-];
+export const KNOWN_DEFECTS: readonly KnownDefect[] = [];
 
 /** The failures of a run that no known defect explains. */
 export function unexplainedFailures(failures: readonly SimFailure[]): SimFailure[] {

@@ -1,0 +1,71 @@
+/**
+ * A forced svcAdmin_rollbackTo whose target is above the finalized block is an ordinary rollback: the tx pool's
+ * database, mined-tx archive included, stays. So a tx mined in a proposed block the rollback keeps comes back to the
+ * pool when that block is dropped later (its slot passed without a checkpoint), and is mined again.
+ */
+import { expect, it } from 'vitest';
+import type { Hex } from '../../spec/chain.js';
+import { genesisTestAccounts } from '../../spec/genesis.js';
+import { buildTx } from '../../spec/txBuilder.js';
+import type { TxValue } from '../../spec/wire/tx.js';
+import { drawOptions, runSimulation } from '../../sim/runSimulation.js';
+
+it('a tx mined in a block kept by a forced rollback returns to the pool when the block is dropped', async () => {
+  const errors: unknown[] = [];
+  const seen: { minedIn?: number; finalized?: number; pooledAfterDrop?: boolean; dropped?: boolean; receiptAtEnd?: string } = {};
+  let tx: TxValue | undefined;
+  const result = await runSimulation(
+    { ...drawOptions(11n, 300), followerCount: 0, slotDurationSeconds: 24, blockDurationMs: 4_000, publishingAllowanceSeconds: 12, inclusionDelay: { probability: 0, blocksMax: 0 } },
+    {
+      onActivity: (node, a) => {
+        if (node === 'sequencer-0' && a.kind === 'chain' && a.event.type === 'chainPruned' && a.event.reason === 'slotPassedWithoutCheckpoint') seen.dropped = true;
+      },
+      scenario: (world) => {
+        const guarded = (action: () => Promise<void>) => async () => {
+          try {
+            await action();
+          } catch (error) {
+            errors.push(error);
+          }
+        };
+        // Sent just before the block built at 100 s, the second of slot 4 (96 s to 120 s; published at 104 s).
+        world.at(99_000, guarded(async () => {
+          const s = world.node('sequencer-0').service;
+          const latest = await s.getBlock({ kind: 'tag', tag: 'latest' });
+          tx = buildTx({
+            chainId: s.getChainId(),
+            version: s.getVersion(),
+            anchorBlockHash: latest!.block.hash,
+            feePayer: genesisTestAccounts()[0]!,
+            nullifier: `0x${'0c'.repeat(32)}` as Hex,
+            minFees: await s.getCurrentMinFees(),
+            expirationTimestamp: 2n ** 40n,
+          });
+          await s.sendTx(tx);
+        }));
+        // The tx is in a proposed block: roll back, forced, to the proposed tip (nothing removed), then keep the
+        // sequencer from publishing slot 4's checkpoint, so the archiver drops the slot's blocks.
+        world.at(101_000, guarded(async () => {
+          const node = world.node('sequencer-0');
+          const receipt = await node.service.getTxReceipt(tx!.txHash, {});
+          seen.minedIn = (receipt as { blockNumber?: number }).blockNumber;
+          seen.finalized = node.chain.tips.finalized.block.number;
+          await node.service.admin.rollbackTo(node.chain.tips.proposed.number, true, true);
+          await node.service.admin.pauseSequencer();
+        }));
+        world.at(125_000, guarded(async () => {
+          const node = world.node('sequencer-0');
+          seen.pooledAfterDrop = node.txPool.current.has(tx!.txHash);
+          await node.service.admin.resumeSequencer();
+        }));
+        world.at(290_000, guarded(async () => {
+          seen.receiptAtEnd = (await world.node('sequencer-0').service.getTxReceipt(tx!.txHash, {})).status;
+        }));
+      },
+    },
+  );
+  if (errors.length > 0) throw errors[0];
+  expect(seen.minedIn).toBeGreaterThan(seen.finalized!);
+  expect(seen).toMatchObject({ dropped: true, pooledAfterDrop: true, receiptAtEnd: 'checkpointed' });
+  expect(result.failures).toEqual([]);
+});
