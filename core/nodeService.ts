@@ -20,6 +20,7 @@ import type { TxReceiptValue, TxValue } from '../spec/wire/tx.js';
 import type { TxValidationResult } from './validation/txValidator.js';
 import type { AllowListEntry } from '../spec/config/allowList.js';
 import type { DataInBlock, MembershipWitness, NullifierMembershipWitness, PublicDataWitness } from './worldState/witnesses.js';
+import type { MessageService } from './messages/messageQueries.js';
 
 /** A block as named by a client: number, hash, archive root, or tip (`latest` is the proposed tip). */
 export type BlockQuery =
@@ -182,7 +183,7 @@ export interface TxService {
   getAllowedPublicSetup(): readonly AllowListEntry[];
 }
 
-export interface NodeService extends WorldStateService, LogService, ContractService, TxService {
+export interface NodeService extends WorldStateService, LogService, ContractService, TxService, MessageService {
   getBlockNumber(tip?: BlockTipName): Promise<number>;
   getCheckpointNumber(tip?: CheckpointTipName): Promise<number>;
   getChainTips(): Promise<L2Tips>;

@@ -124,6 +124,25 @@ export interface ChainPrunedLog {
   readonly l1: L1LogPosition;
 }
 
+/** One `MessageSent` event of the rollup's inbox: an L1-to-L2 message (spec/messages/inbox.ts). */
+export interface InboxMessageLog {
+  /** The inbox tree the message went into: the checkpoint that consumes it. */
+  readonly checkpointNumber: number;
+  /** Global index: the message's leaf position in the L1-to-L2 message tree. */
+  readonly index: bigint;
+  /** The message's leaf. */
+  readonly leaf: Hex;
+  /** The tree's running hash after the message. */
+  readonly treeHash: Hex;
+  readonly l1: L1LogPosition;
+}
+
+/** An outbox root: the L2-to-L1 messages of an epoch's first `checkpointsCovered` checkpoints. */
+export interface OutboxRoot {
+  readonly checkpointsCovered: number;
+  readonly root: Hex;
+}
+
 /** The rollup contract's proven checkpoint as of some L1 block. */
 export interface ProvenCheckpoint {
   /** 0 before any epoch is proven. */
@@ -172,6 +191,13 @@ export interface L1ReaderPort {
   getEpochProvenLogs(fromBlock: bigint, toBlock: bigint): Promise<EpochProvenLog[]>;
   /** `ChainPruned` logs in `[fromBlock, toBlock]`, in L1 order. */
   getChainPrunedLogs(fromBlock: bigint, toBlock: bigint): Promise<ChainPrunedLog[]>;
+  /** The inbox's `MessageSent` logs in `[fromBlock, toBlock]`, in L1 order. */
+  getInboxMessageLogs(fromBlock: bigint, toBlock: bigint): Promise<InboxMessageLog[]>;
+  /**
+   * The outbox root of `epoch` covering the fewest checkpoints, at least `checkpointsNeeded`, as of `atBlock`;
+   * undefined when there is none.
+   */
+  getOutboxRoot(epoch: number, checkpointsNeeded: number, atBlock: bigint): Promise<OutboxRoot | undefined>;
 }
 
 export interface ProposeCheckpointRequest {

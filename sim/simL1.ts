@@ -4,11 +4,13 @@ import type {
   ChainPrunedLog,
   CheckpointProposedLog,
   EpochProvenLog,
+  InboxMessageLog,
   L1BlockRef,
   L1BlockTag,
   L1PublisherPort,
   L1ReaderPort,
   L1TxStatus,
+  OutboxRoot,
   ProposeCheckpointRequest,
   ProvenCheckpoint,
   SubmitEpochProofRequest,
@@ -31,6 +33,10 @@ import {
   canPrune,
   checkEpochProof,
   checkProposal,
+  consumeInbox,
+  sendInboxMessage,
+  SIM_INBOX_DEPLOYED,
+  type SimInboxState,
   type SimL1ContractState,
   type SimL1EpochProofFailure,
   type SimL1ProofState,
@@ -123,10 +129,18 @@ export interface SimL1Link {
 /** The rule a failed transaction broke. */
 export type SimL1TxFailure = SimL1ProposeFailure | SimL1EpochProofFailure;
 
-/** What a transaction calls on the rollup contract. */
+/** An L1-to-L2 message as a sender hands it to the inbox (Inbox.sendL2Message). */
+export interface SimL1ToL2Message {
+  readonly recipient: Hex;
+  readonly content: Hex;
+  readonly secretHash: Hex;
+}
+
+/** What a transaction calls on the rollup contract (or its inbox). */
 type SimL1Call =
   | { readonly kind: 'propose'; readonly request: ProposeCheckpointRequest; readonly versionedHashes: readonly Hex[] }
-  | { readonly kind: 'epochProof'; readonly request: SubmitEpochProofRequest };
+  | { readonly kind: 'epochProof'; readonly request: SubmitEpochProofRequest }
+  | { readonly kind: 'inboxMessage'; readonly message: SimL1ToL2Message };
 
 interface TxRecord {
   readonly txHash: Hex;
@@ -146,10 +160,16 @@ interface CheckpointEntry {
   readonly previous: CheckpointEntry | undefined;
 }
 
-/** The rollup contract's storage after some block: the recorded chain's last checkpoint and the proven one. */
+/** Outbox roots by epoch, then by the number of checkpoints they cover (replaced, never mutated). */
+type SimOutboxRoots = ReadonlyMap<number, ReadonlyMap<number, Hex>>;
+
+/** The rollup contract's storage after some block: the recorded chain's last checkpoint and the proven one, and its
+ * inbox's and outbox's. */
 interface ContractState {
   readonly tip: CheckpointEntry;
   readonly proven: ProvenCheckpoint;
+  readonly inbox: SimInboxState;
+  readonly outbox: SimOutboxRoots;
 }
 
 /** The rollup contract's events by kind. */
@@ -157,6 +177,7 @@ interface SimL1LogsByKind {
   readonly checkpointProposed: CheckpointProposedLog;
   readonly epochProven: EpochProvenLog;
   readonly chainPruned: ChainPrunedLog;
+  readonly messageSent: InboxMessageLog;
 }
 
 /** One event of the rollup contract; a block keeps them in emission order. */
@@ -220,7 +241,9 @@ function txHashOf(publisher: Hex, nonce: number, call: SimL1Call): Hex {
   const fields =
     call.kind === 'propose'
       ? ['sim-l1-tx', publisher, nonce, call.request.checkpointNumber, call.request.slotNumber, call.request.archive, call.request.lastArchive, call.request.header, ...call.versionedHashes]
-      : ['sim-l1-proof-tx', publisher, nonce, call.request.epoch, call.request.fromCheckpoint, call.request.toCheckpoint, call.request.endArchive, call.request.outHash, call.request.proof];
+      : call.kind === 'epochProof'
+        ? ['sim-l1-proof-tx', publisher, nonce, call.request.epoch, call.request.fromCheckpoint, call.request.toCheckpoint, call.request.endArchive, call.request.outHash, call.request.proof]
+        : ['sim-l1-inbox-tx', publisher, nonce, call.message.recipient, call.message.content, call.message.secretHash];
   return bytesToHex(sha256(Buffer.from(fields.join(':'), 'utf8')));
 }
 
@@ -267,7 +290,12 @@ export class SimL1 {
     const l1StartBlock = options.l1StartBlock ?? 0n;
     assert(l1StartBlock >= 0n && l1StartBlock < BigInt(SIM_L1_BLOCKS_MAX), `l1StartBlock ${l1StartBlock} out of range`);
     const nowSeconds = BigInt(Math.floor(this.scheduler.now() / 1000));
-    const deployed: ContractState = { tip: { number: 0, archive: genesisArchive, slot: 0, previous: undefined }, proven: { checkpointNumber: 0, l1BlockNumber: 0n } };
+    const deployed: ContractState = {
+      tip: { number: 0, archive: genesisArchive, slot: 0, previous: undefined },
+      proven: { checkpointNumber: 0, l1BlockNumber: 0n },
+      inbox: SIM_INBOX_DEPLOYED,
+      outbox: new Map(),
+    };
     this.mineHistory(l1StartBlock, nowSeconds, deployed);
     this.contract = deployed;
     this.constants = this.makeConstants(options, l1StartBlock, nowSeconds, genesisArchive);
@@ -404,7 +432,7 @@ export class SimL1 {
   /** `contract` as a proposal in a block with this timestamp sees it: pruned back to the proven checkpoint if prunable. */
   private prunedView(contract: ContractState, timestamp: bigint): ContractState {
     if (!canPrune(proofStateOf(contract), timestamp, this.constants)) return contract;
-    return { tip: entryAt(contract.tip, contract.proven.checkpointNumber), proven: contract.proven };
+    return { ...contract, tip: entryAt(contract.tip, contract.proven.checkpointNumber) };
   }
 
   checkpointCountAt(atBlock: bigint, visibleHead: bigint): number {
@@ -420,6 +448,16 @@ export class SimL1 {
 
   provenAt(atBlock: bigint, visibleHead: bigint): ProvenCheckpoint {
     return this.contractViewAt(atBlock, visibleHead).proven;
+  }
+
+  /** Outbox.smallestCoveringRoot as of `atBlock`. */
+  outboxRootAt(epoch: number, checkpointsNeeded: number, atBlock: bigint, visibleHead: bigint): OutboxRoot | undefined {
+    const roots = this.contractViewAt(atBlock, visibleHead).outbox.get(epoch);
+    let best: OutboxRoot | undefined;
+    for (const [checkpointsCovered, root] of roots ?? []) {
+      if (checkpointsCovered >= checkpointsNeeded && (best === undefined || checkpointsCovered < best.checkpointsCovered)) best = { checkpointsCovered, root };
+    }
+    return best;
   }
 
   /** The contract's events of one kind in `[fromBlock, toBlock]`, in L1 order. */
@@ -476,6 +514,19 @@ export class SimL1 {
     return tx.txHash;
   }
 
+  /** Accepts an L1-to-L2 message for the inbox into the mempool (any account may send one). */
+  sendL2Message(sender: Hex, message: SimL1ToL2Message): Hex {
+    assert(isHex(sender) && sender.length === 42, `sender ${sender} must be 20 bytes of hex`);
+    const tx = this.enqueue(sender.toLowerCase() as Hex, { kind: 'inboxMessage', message: { ...message } });
+    this.trace?.record('l1.tx.submitted', { txHash: tx.txHash, publisher: sender, inboxMessage: true, notBeforeBlock: tx.notBeforeBlock });
+    return tx.txHash;
+  }
+
+  /** The inbox's MessageSent logs of the current chain (simulator and tests). */
+  inboxMessages(): InboxMessageLog[] {
+    return this.logsIn('messageSent', 0n, this.head().number, this.head().number);
+  }
+
   /** Accepts an epoch proof into the mempool. */
   submitEpochProof(publisher: Hex, request: SubmitEpochProofRequest): Hex {
     const tx = this.enqueue(publisher, { kind: 'epochProof', request: { ...request } });
@@ -526,7 +577,12 @@ export class SimL1 {
     const ref: L1BlockRef = { number, hash: l1BlockHash(parent.hash, number, timestamp, this.reorgCount, txHashes), parentHash: parent.hash, timestamp };
     const logs: SimL1Log[] = [];
     for (const tx of included) {
-      const failure = tx.call.kind === 'propose' ? this.applyProposal(tx.call, tx.txHash, ref, logs) : this.applyEpochProof(tx.call.request, tx.txHash, ref, logs);
+      const failure =
+        tx.call.kind === 'propose'
+          ? this.applyProposal(tx.call, tx.txHash, ref, logs)
+          : tx.call.kind === 'epochProof'
+            ? this.applyEpochProof(tx.call.request, tx.txHash, ref, logs)
+            : this.applyInboxMessage(tx.publisher, tx.call.message, tx.txHash, ref, logs);
       tx.state = 'included';
       tx.inclusion = { blockNumber: ref.number, blockHash: ref.hash, failure };
       this.trace?.record('l1.tx.included', { txHash: tx.txHash, blockNumber: ref.number, success: failure === undefined, failure });
@@ -548,7 +604,7 @@ export class SimL1 {
     const before = this.contract!;
     const view = this.prunedView(before, block.timestamp);
     const state: SimL1ContractState = { checkpointCount: view.tip.number, lastArchive: view.tip.archive, lastCheckpointSlot: view.tip.slot };
-    const failure = checkProposal(state, call.request, call.versionedHashes, block.timestamp, this.constants);
+    const failure = checkProposal(state, call.request, call.versionedHashes, block.timestamp, this.constants, view.inbox);
     if (failure !== undefined) return failure;
     const at = (logIndex: number) => Object.freeze({ blockNumber: block.number, blockHash: block.hash, txHash, logIndex });
     if (view !== before) {
@@ -558,7 +614,11 @@ export class SimL1 {
     }
     const { request } = call;
     const archive = request.archive.toLowerCase() as Hex;
-    this.contract = { tip: { number: request.checkpointNumber, archive, slot: request.slotNumber, previous: view.tip }, proven: view.proven };
+    this.contract = {
+      ...view,
+      tip: { number: request.checkpointNumber, archive, slot: request.slotNumber, previous: view.tip },
+      inbox: consumeInbox(view.inbox, request.checkpointNumber),
+    };
     const log = {
       checkpointNumber: request.checkpointNumber,
       archive,
@@ -576,7 +636,11 @@ export class SimL1 {
     const before = this.contract!;
     const failure = checkEpochProof(proofStateOf(before), request, block.timestamp, this.constants);
     if (failure !== undefined) return failure;
-    this.contract = { tip: before.tip, proven: { checkpointNumber: request.toCheckpoint, l1BlockNumber: block.number } };
+    this.contract = {
+      ...before,
+      proven: { checkpointNumber: request.toCheckpoint, l1BlockNumber: block.number },
+      outbox: withOutboxRoot(before.outbox, request),
+    };
     const log: EpochProvenLog = {
       epoch: request.epoch,
       fromCheckpoint: request.fromCheckpoint,
@@ -587,6 +651,22 @@ export class SimL1 {
     };
     logs.push({ kind: 'epochProven', log: Object.freeze(log) });
     this.trace?.record('l1.epochProven', { blockNumber: block.number, epoch: log.epoch, toCheckpoint: log.toCheckpoint });
+    return undefined;
+  }
+
+  /** Inbox.sendL2Message: always succeeds for field-sized inputs (the wire types guarantee 32 bytes). */
+  private applyInboxMessage(sender: Hex, message: SimL1ToL2Message, txHash: Hex, block: L1BlockRef, logs: SimL1Log[]): undefined {
+    const sent = sendInboxMessage(this.contract!.inbox, { sender, ...message });
+    this.contract = { ...this.contract!, inbox: sent.inbox };
+    const log: InboxMessageLog = {
+      checkpointNumber: sent.tree,
+      index: sent.index,
+      leaf: sent.leaf,
+      treeHash: sent.treeHash,
+      l1: Object.freeze({ blockNumber: block.number, blockHash: block.hash, txHash, logIndex: logs.length }),
+    };
+    logs.push({ kind: 'messageSent', log: Object.freeze(log) });
+    this.trace?.record('l1.messageSent', { blockNumber: block.number, checkpointNumber: sent.tree, index: sent.index, leaf: sent.leaf });
     return undefined;
   }
 
@@ -622,6 +702,15 @@ export class SimL1 {
   }
 }
 
+/** Outbox.insert after an accepted proof (nothing for an epoch without messages: outHash zero). */
+function withOutboxRoot(outbox: SimOutboxRoots, request: SubmitEpochProofRequest): SimOutboxRoots {
+  const root = request.outHash.toLowerCase() as Hex;
+  if (/^0x0*$/.test(root)) return outbox;
+  const next = new Map(outbox);
+  next.set(request.epoch, new Map(outbox.get(request.epoch) ?? []).set(request.toCheckpoint - request.fromCheckpoint + 1, root));
+  return next;
+}
+
 export function createSimL1(options: SimL1Options): SimL1 {
   return new SimL1(options);
 }
@@ -653,6 +742,8 @@ function createLink(l1: SimL1, name: string, prng: Prng, scheduler: Scheduler): 
     getProvenCheckpoint: (atBlock) => call('getProvenCheckpoint', (head) => l1.provenAt(atBlock, head)),
     getEpochProvenLogs: (fromBlock, toBlock) => call('getEpochProvenLogs', (head) => l1.logsIn('epochProven', fromBlock, toBlock, head)),
     getChainPrunedLogs: (fromBlock, toBlock) => call('getChainPrunedLogs', (head) => l1.logsIn('chainPruned', fromBlock, toBlock, head)),
+    getInboxMessageLogs: (fromBlock, toBlock) => call('getInboxMessageLogs', (head) => l1.logsIn('messageSent', fromBlock, toBlock, head)),
+    getOutboxRoot: (epoch, checkpointsNeeded, atBlock) => call('getOutboxRoot', (head) => l1.outboxRootAt(epoch, checkpointsNeeded, atBlock, head)),
   };
 
   return {

@@ -33,6 +33,8 @@ export function buildSimProposal(input: SimProposalInput): ProposeCheckpointRequ
     blockCount: 1,
     blobsHash: blobsHash(blobs.map(simVersionedHash)),
     totalManaUsed: 0n,
+    inHash: zeroHex(32),
+    outHash: zeroHex(32),
   };
   return {
     checkpointNumber: input.checkpointNumber,

@@ -19,7 +19,7 @@ import {
 import { EPOCH_OUT_HASH_NONE, epochProofFor } from '../../core/prover/epochProof.js';
 import { rollupAbi } from '../../contracts/artifacts/rollup.js';
 import type { BlockHeader, CheckpointHeader, Hex } from '../../spec/chain.js';
-import { bytesToHex } from '../../spec/codec/bytes.js';
+import { bytesToHex, zeroHex } from '../../spec/codec/bytes.js';
 import { minimalTxEffect } from '../../spec/codec/txEffect.js';
 import {
   blobsToPayload,
@@ -96,6 +96,8 @@ function makeProposal(args: {
     blockCount: args.blocks.length,
     blobsHash: blobsHash(blobVersionedHashes(blobs)),
     totalManaUsed: 42n,
+    inHash: zeroHex(32),
+    outHash: zeroHex(32),
   };
   return {
     checkpointNumber: args.checkpointNumber,

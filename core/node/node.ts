@@ -2,6 +2,8 @@ import { createActor, type Actor } from 'xstate';
 import type { ChainEvent, Hex, L1RollupConstants } from '../../spec/chain.js';
 import { createArchiverMachine } from '../archiver/archiverMachine.js';
 import { runSyncStep } from '../archiver/syncStep.js';
+import { InboxStore } from '../messages/inboxStore.js';
+import { createMessageQueries } from '../messages/messageQueries.js';
 import { Chain } from '../chain/chain.js';
 import { ChainStore } from '../chain/chainStore.js';
 import { txIndexer } from '../chain/txIndex.js';
@@ -103,7 +105,8 @@ export async function createNode(ports: NodePorts, initialConfig: NodeConfig, op
   );
   store.registerIndexer(txIndexer);
   const worldState = await WorldState.open(ports.storage, { genesisBlockHash: genesis.block.hash });
-  await reconcileWorldState(store, worldState, logger.child({ module: 'worldState' }));
+  const inbox = new InboxStore(ports.storage);
+  await reconcileWorldState(store, worldState, inbox, logger.child({ module: 'worldState' }));
   const chain = new Chain(store, worldState, ports.clock);
   const timetable = createTimetable(constants);
   const txPool = await TxPoolService.open({
@@ -136,7 +139,7 @@ export async function createNode(ports: NodePorts, initialConfig: NodeConfig, op
   const archiverActor = createActor(
     createArchiverMachine({
       runSyncStep: () => {
-        const step = runSyncStep({ l1: ports.l1, chain, constants, logger: archiverLogger });
+        const step = runSyncStep({ l1: ports.l1, chain, inbox, constants, logger: archiverLogger });
         syncInFlight = step.catch(() => undefined);
         return step;
       },
@@ -164,6 +167,7 @@ export async function createNode(ports: NodePorts, initialConfig: NodeConfig, op
       logger: logger.child({ module: 'sequencer' }),
       pendingTxs: () => txPool.current.ordered().map((pooled) => pooled.tx),
       publicState: latestPublicState,
+      inbox,
     };
     sequencerActor = createActor(
       createSequencerMachine({
@@ -219,6 +223,7 @@ export async function createNode(ports: NodePorts, initialConfig: NodeConfig, op
   };
   const operations = createNodeOperations({
     chain,
+    inbox,
     txPool,
     l1: ports.l1,
     constants,
@@ -268,6 +273,7 @@ export async function createNode(ports: NodePorts, initialConfig: NodeConfig, op
     ready: () => started && archiverActor.getSnapshot().context.everCaughtUp,
     admin,
     txService: createTxQueries({ chain, pool: txPool, latestPublicState }),
+    messageService: createMessageQueries({ chain, inbox, l1: ports.l1, constants, logger: logger.child({ module: 'messages' }) }),
   });
   return {
     service,

@@ -159,6 +159,8 @@ const checkpointHeader = fc.record({
   blockCount: uintArb,
   blobsHash: bytes32Arb,
   totalManaUsed: bigArb,
+  inHash: bytes32Arb,
+  outHash: bytes32Arb,
 });
 const checkpointDataFields = {
   number: uintArb,

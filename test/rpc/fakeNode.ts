@@ -71,6 +71,8 @@ export const checkpointOne: Checkpoint = {
     blockCount: 2,
     blobsHash: hex32(0xb0),
     totalManaUsed: 42_000n,
+    inHash: hex32(0xb1),
+    outHash: hex32(0xb2),
   },
   archiveRoot: archiveRootOf(2),
   hash: hex32(0xc1),
@@ -234,6 +236,13 @@ const fakeWorldState: Pick<
   getL1ToL2MessageMembershipWitness: (query, message) => atKnownBlock(query, () => (message === knownLeaf ? ([5n, fakeWitness] as const) : undefined)),
 };
 
+const fakeMessages: Pick<NodeService, 'getL1ToL2MessageCheckpoint' | 'getL2ToL1MembershipWitness' | 'getL2ToL1Messages'> = {
+  getL1ToL2MessageCheckpoint: async (message) => (message === knownLeaf ? 1 : undefined),
+  getL2ToL1MembershipWitness: async (_txHash, message) =>
+    message === knownLeaf ? { epochNumber: 0, root: hex32(0x0e1), leafIndex: 3n, siblingPath: fakeSiblingPath } : undefined,
+  getL2ToL1Messages: async (epoch) => (epoch === 0 ? [[[[knownLeaf]]]] : []),
+};
+
 export type FakeNodeOverrides = Partial<Omit<NodeService, 'admin'>> & { readonly admin?: Partial<NodeAdmin> };
 
 export interface FakeNode extends NodeService {
@@ -295,6 +304,7 @@ export function createFakeNode(overrides: FakeNodeOverrides = {}): FakeNode {
     ...fakeLogs,
     ...fakeContracts,
     ...fakeTxs,
+    ...fakeMessages,
   };
   const service = recorded({ ...base, ...serviceOverrides }, '', calls);
   const admin = recorded({ ...createFakeAdmin(adminState), ...adminOverrides }, 'admin.', calls);

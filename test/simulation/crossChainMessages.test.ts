@@ -1,0 +1,105 @@
+import { describe, expect, it } from 'vitest';
+import type { Hex } from '../../spec/chain.js';
+import { hashPair } from '../../spec/hash.js';
+import { firstMessageIndexOfCheckpoint } from '../../spec/messages/inbox.js';
+import { drawOptions, runSimulation, type SimOptions, type SimWorld } from '../../sim/runSimulation.js';
+import type { InboxMessageLog } from '../../core/ports.js';
+import type { RollupNode } from '../../core/node/node.js';
+
+/**
+ * L1-to-L2 messages on a simulated network (a sequencer and two followers, no L1 inclusion delay): a message sent to
+ * the simulated inbox is announced for a checkpoint, every node inserts it at that checkpoint's first block, and the
+ * node's witness proves it against the block header's L1-to-L2 message tree root.
+ */
+const NODES = ['sequencer-0', 'follower-1', 'follower-2'];
+const SENDER: Hex = '0x00000000000000000000000000000000000051e4';
+
+function options(seed: bigint, simulatedSeconds: number): SimOptions {
+  return { ...drawOptions(seed, simulatedSeconds), followerCount: 2, inclusionDelay: { probability: 0, blocksMax: 0 } };
+}
+
+const field = (n: number): Hex => `0x${n.toString(16).padStart(64, '0')}`;
+
+/** The root an append-only tree witness leads to (sibling nearest the leaf first). */
+function rootFromPath(leaf: Hex, index: bigint, siblingPath: readonly Hex[]): Hex {
+  let node = leaf;
+  let position = index;
+  for (const sibling of siblingPath) {
+    node = (position & 1n) === 0n ? hashPair(node, sibling) : hashPair(sibling, node);
+    position >>= 1n;
+  }
+  return node;
+}
+
+/** What every node must agree on for a message that L1 holds: its checkpoint, and a verifying witness from then on. */
+async function expectAvailable(node: RollupNode, log: InboxMessageLog): Promise<void> {
+  const service = node.service;
+  expect(await service.getL1ToL2MessageCheckpoint(log.leaf)).toBe(log.checkpointNumber);
+  const checkpoint = await service.getCheckpoint(log.checkpointNumber);
+  expect(checkpoint, `checkpoint ${log.checkpointNumber} reached`).toBeDefined();
+  expect(checkpoint!.header.inHash).not.toBe(field(0));
+  const first = checkpoint!.firstBlockNumber;
+  const before = await service.getL1ToL2MessageMembershipWitness({ kind: 'number', number: first - 1 }, log.leaf);
+  expect(before, 'not available before its checkpoint').toBeUndefined();
+  const witness = await service.getL1ToL2MessageMembershipWitness({ kind: 'number', number: first }, log.leaf);
+  expect(witness).toBeDefined();
+  const [index, path] = witness!;
+  expect(index).toBe(log.index);
+  const block = await service.getBlock({ kind: 'number', number: first });
+  expect(rootFromPath(log.leaf, index, path.siblingPath)).toBe(block!.block.header.state.l1ToL2MessageTree.root);
+  expect(block!.block.header.contentCommitment.inHash).toBe(checkpoint!.header.inHash);
+}
+
+describe('L1-to-L2 messages on a simulated network', () => {
+  it('messages sent to the inbox are available on every node in the checkpoint the inbox announced, with verifying witnesses', async () => {
+    let world: SimWorld | undefined;
+    const result = await runSimulation(options(7n, 420), {
+      scenario: (w) => {
+        world = w;
+        w.at(30_000, () => {
+          for (let i = 1; i <= 3; i++) w.l1.sendL2Message(SENDER, { recipient: field(0xa0 + i), content: field(0xc0 + i), secretHash: field(0x5e + i) });
+        });
+        // A later batch lands in a later tree (the lag of one checkpoint).
+        w.at(150_000, () => void w.l1.sendL2Message(SENDER, { recipient: field(0xb1), content: field(0xd1), secretHash: field(0x61) }));
+      },
+    });
+    expect(result.failures).toEqual([]);
+    const logs = world!.l1.inboxMessages();
+    expect(logs).toHaveLength(4);
+    expect(logs.map((log) => log.index - firstMessageIndexOfCheckpoint(log.checkpointNumber))).toEqual([0n, 1n, 2n, 0n]);
+    expect(logs[3]!.checkpointNumber).toBeGreaterThan(logs[0]!.checkpointNumber);
+    for (const name of NODES) {
+      const node = world!.node(name);
+      for (const log of logs) await expectAvailable(node, log);
+    }
+  });
+
+  it('an L1 reorg that removes an inbox message makes every node forget it; a message sent afterwards becomes available', async () => {
+    let world: SimWorld | undefined;
+    let lost: InboxMessageLog | undefined;
+    let knownBeforeReorg: (number | undefined)[] = [];
+    const result = await runSimulation(options(8n, 420), {
+      scenario: (w) => {
+        world = w;
+        w.at(30_000, () => void w.l1.sendL2Message(SENDER, { recipient: field(0xe1), content: field(0xe2), secretHash: field(0xe3) }));
+        w.at(40_000, async () => {
+          lost = w.l1.inboxMessages()[0];
+          knownBeforeReorg = await Promise.all(NODES.map((name) => w.node(name).service.getL1ToL2MessageCheckpoint(lost!.leaf)));
+          w.l1.reorg(Number(w.l1.head().number - lost!.l1.blockNumber) + 1);
+        });
+        w.at(60_000, () => void w.l1.sendL2Message(SENDER, { recipient: field(0xf1), content: field(0xf2), secretHash: field(0xf3) }));
+      },
+    });
+    expect(result.failures).toEqual([]);
+    expect(lost).toBeDefined();
+    expect(knownBeforeReorg).toEqual(NODES.map(() => lost!.checkpointNumber));
+    const logs = world!.l1.inboxMessages();
+    expect(logs).toHaveLength(1);
+    expect(logs[0]!.leaf).not.toBe(lost!.leaf);
+    for (const name of NODES) {
+      const node = world!.node(name);
+      expect(await node.service.getL1ToL2MessageCheckpoint(lost!.leaf)).toBeUndefined();
+      await expectAvailable(node, logs[0]!);
+    }
+  });
+});
