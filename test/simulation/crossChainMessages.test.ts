@@ -5,6 +5,11 @@ import { firstMessageIndexOfCheckpoint } from '../../spec/messages/inbox.js';
 import { drawOptions, runSimulation, type SimOptions, type SimWorld } from '../../sim/runSimulation.js';
 import type { InboxMessageLog } from '../../core/ports.js';
 import type { RollupNode } from '../../core/node/node.js';
+import { genesisTestAccounts } from '../../spec/genesis.js';
+import { outTreeRootFromPath } from '../../spec/messages/outbox.js';
+import { buildTx } from '../../spec/txBuilder.js';
+import { l2ToL1MessageHash } from '../../spec/vm/storageSlots.js';
+import type { TxValue } from '../../spec/wire/tx.js';
 
 /**
  * L1-to-L2 messages on a simulated network (a sequencer and two followers, no L1 inclusion delay): a message sent to
@@ -100,6 +105,97 @@ describe('L1-to-L2 messages on a simulated network', () => {
       const node = world!.node(name);
       expect(await node.service.getL1ToL2MessageCheckpoint(lost!.leaf)).toBeUndefined();
       await expectAvailable(node, logs[0]!);
+    }
+  });
+});
+
+/** A proving network: 24 s slots, 4-slot epochs, a prover node, L1 finality 4 blocks behind. */
+function provingOptions(seed: bigint, simulatedSeconds: number): SimOptions {
+  return {
+    ...options(seed, simulatedSeconds),
+    slotDurationSeconds: 24,
+    publishingAllowanceSeconds: 12,
+    proverNode: true,
+    epochDurationSlots: 4,
+    proofSubmissionEpochs: 1,
+    l1FinalityLagBlocks: 4,
+  };
+}
+
+const RECIPIENT: Hex = '0x00000000000000000000000000000000000000e1';
+
+async function sendMessageTx(node: RollupNode, nullifier: Hex, contents: readonly Hex[]): Promise<TxValue> {
+  const s = node.service;
+  const latest = await s.getBlock({ kind: 'tag', tag: 'latest' });
+  const tx = buildTx({
+    chainId: s.getChainId(),
+    version: s.getVersion(),
+    anchorBlockHash: latest!.block.hash,
+    feePayer: genesisTestAccounts()[0]!,
+    nullifier,
+    minFees: await s.getCurrentMinFees(),
+    expirationTimestamp: 2n ** 40n,
+    sideEffects: { l2ToL1Messages: contents.map((content) => ({ recipient: RECIPIENT, content })) },
+  });
+  await s.sendTx(tx);
+  return tx;
+}
+
+describe('L2-to-L1 messages on a simulated network', () => {
+  it('once the epoch proof lands, every node answers a witness that verifies against the outbox root on L1; bad input is refused', async () => {
+    let world: SimWorld | undefined;
+    const txs: TxValue[] = [];
+    const beforeProof: unknown[] = [];
+    const errors: unknown[] = [];
+    const result = await runSimulation(provingOptions(23n, 420), {
+      scenario: (w) => {
+        world = w;
+        w.at(30_000, async () => void txs.push(await sendMessageTx(w.node('sequencer-0'), field(0x7001), [field(0x11), field(0x12), field(0x11)])));
+        w.at(54_000, async () => void txs.push(await sendMessageTx(w.node('sequencer-0'), field(0x7002), [field(0x21)])));
+        // Checkpointed by now, but its epoch (slots 0..3, until 96 s) cannot be proven yet.
+        w.at(90_000, async () => {
+          try {
+            const leaf = l2ToL1MessageHash(RECIPIENT, field(0x21));
+            beforeProof.push(await w.node('follower-1').service.getL2ToL1MembershipWitness(txs[1]!.txHash, leaf, undefined));
+          } catch (error) {
+            errors.push(error);
+          }
+        });
+      },
+    });
+    expect(errors).toEqual([]);
+    expect(result.failures).toEqual([]);
+    expect(txs).toHaveLength(2);
+    expect(beforeProof).toEqual([undefined]);
+    const expected = [
+      { tx: txs[0]!, content: field(0x11), index: 0 },
+      { tx: txs[0]!, content: field(0x12), index: undefined },
+      { tx: txs[0]!, content: field(0x11), index: 2 },
+      { tx: txs[1]!, content: field(0x21), index: undefined },
+    ];
+    const l1 = world!.l1;
+    for (const name of [...NODES.slice(0, 2), 'prover-1']) {
+      const service = world!.node(name).service;
+      const positions = new Set<string>();
+      for (const { tx, content, index } of expected) {
+        const leaf = l2ToL1MessageHash(RECIPIENT, content);
+        const witness = await service.getL2ToL1MembershipWitness(tx.txHash, leaf, index);
+        expect(witness, `${name}: witness of ${content}`).toBeDefined();
+        expect(outTreeRootFromPath(leaf, witness!.leafIndex, witness!.siblingPath)).toBe(witness!.root);
+        const onL1 = l1.outboxRootAt(witness!.epochNumber, 1, l1.head().number, l1.head().number);
+        expect(onL1?.root).toBe(witness!.root);
+        positions.add(`${witness!.leafIndex}:${witness!.siblingPath.length}`);
+        const nested = await service.getL2ToL1Messages(witness!.epochNumber);
+        expect(nested.flat(3)).toContain(leaf);
+      }
+      expect(positions.size).toBe(expected.length);
+      const duplicate = l2ToL1MessageHash(RECIPIENT, field(0x11));
+      await expect(service.getL2ToL1MembershipWitness(txs[0]!.txHash, duplicate, undefined)).rejects.toMatchObject({ code: 'INVALID_PARAMS', message: /appears 2 times/ });
+      await expect(service.getL2ToL1MembershipWitness(txs[0]!.txHash, field(0x99), undefined)).rejects.toMatchObject({ code: 'INVALID_PARAMS', message: /params\[1\] \(message\)/ });
+      await expect(service.getL2ToL1MembershipWitness(txs[0]!.txHash, duplicate, 3)).rejects.toMatchObject({ code: 'INVALID_PARAMS', message: /out of range/ });
+      await expect(service.getL2ToL1MembershipWitness(txs[0]!.txHash, duplicate, 1)).rejects.toMatchObject({ code: 'INVALID_PARAMS', message: /params\[2\] \(messageIndexInTx\)/ });
+      expect(await service.getL2ToL1MembershipWitness(field(0xdead), duplicate, undefined)).toBeUndefined();
+      expect(await service.getL2ToL1Messages(10_000)).toEqual([]);
     }
   });
 });
