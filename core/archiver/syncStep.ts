@@ -105,7 +105,10 @@ async function fetchContractEvents(deps: SyncStepDeps, from: bigint, to: bigint)
  * before it), dropping first any message from after `after` that a crashed earlier step left behind.
  */
 async function syncInboxMessages(deps: SyncStepDeps, after: bigint, messages: readonly InboxMessageLog[]): Promise<void> {
+  const stale = await deps.inbox.unwindOps(after);
+  if (stale.length === 0 && messages.length === 0) return;
   await deps.chain.update(async (u) => {
+    // Read again inside the update: a rollback may have committed in between.
     u.syncedIndexOps.push(...(await deps.inbox.unwindOps(after)), ...deps.inbox.syncOps(messages));
   });
   if (messages.length > 0) deps.logger.debug('inbox messages synced from L1', { count: messages.length, lastIndex: messages[messages.length - 1]!.index });
