@@ -112,7 +112,7 @@ export interface EpochProvenLog {
   readonly toCheckpoint: number;
   /** Archive root after `toCheckpoint`. */
   readonly endArchive: Hex;
-  /** Commitment to the epoch's L2-to-L1 messages (zero until the outbox exists). */
+  /** Root of the epoch's L2-to-L1 messages, handed to the outbox (zero when the epoch has none). */
   readonly outHash: Hex;
   readonly l1: L1LogPosition;
 }
