@@ -199,3 +199,45 @@ describe('L2-to-L1 messages on a simulated network', () => {
     }
   });
 });
+
+describe('L2-to-L1 witnesses and L1 reorgs', () => {
+  it('an L1 reorg that removes the epoch proof takes the witness away until a proof lands again, with the same root', async () => {
+    let tx: TxValue | undefined;
+    const leaf = l2ToL1MessageHash(RECIPIENT, field(0x31));
+    const seen: { atMs: number; root: Hex | undefined }[] = [];
+    let reorgAtMs: number | undefined;
+    const errors: unknown[] = [];
+    const result = await runSimulation(provingOptions(29n, 420), {
+      scenario: (w) => {
+        w.at(30_000, async () => void (tx = await sendMessageTx(w.node('sequencer-0'), field(0x7003), [field(0x31)])));
+        for (let t = 100_000; t <= 400_000; t += 1_000) {
+          w.at(t, async () => {
+            try {
+              const witness = await w.node('follower-1').service.getL2ToL1MembershipWitness(tx!.txHash, leaf, undefined);
+              seen.push({ atMs: t, root: witness?.root });
+              if (witness !== undefined && reorgAtMs === undefined) {
+                // Drop the L1 blocks from the proof on: the proof, and the root the outbox got with it, are gone.
+                const proofs = w.l1.logsIn('epochProven', 0n, w.l1.head().number, w.l1.head().number);
+                const proofBlock = proofs[proofs.length - 1]!.l1.blockNumber;
+                w.l1.reorg(Number(w.l1.head().number - proofBlock) + 1);
+                reorgAtMs = t;
+              }
+            } catch (error) {
+              errors.push(error);
+            }
+          });
+        }
+      },
+    });
+    expect(errors).toEqual([]);
+    expect(result.failures).toEqual([]);
+    expect(reorgAtMs).toBeDefined();
+    const first = seen.find((s) => s.root !== undefined)!;
+    const afterReorg = seen.filter((s) => s.atMs > reorgAtMs!);
+    const goneAt = afterReorg.findIndex((s) => s.root === undefined);
+    expect(goneAt, 'the witness disappears once the node has synced the reorg').toBeGreaterThanOrEqual(0);
+    const back = afterReorg.slice(goneAt).find((s) => s.root !== undefined);
+    expect(back?.root, 'a new proof brings the same root back').toBe(first.root);
+    expect(seen[seen.length - 1]!.root).toBe(first.root);
+  });
+});
