@@ -6,7 +6,9 @@ pragma solidity ^0.8.24;
 /// the checkpoints the proof covers (spec/messages/outbox.ts gives the tree); a recipient then consumes a message once,
 /// proving it with a sibling path against one of the epoch's roots.
 /// @dev A message's leaf is hashToField(recipient left-padded to 32 bytes || content); the recipient is the caller.
-/// A position (leaf index and path length) of an epoch is consumed at most once, whichever of its roots proved it.
+/// A message is consumed at most once per epoch, whichever of the epoch's roots proves it. Its position is the leaf
+/// index with the path length below the epoch level (a root over k checkpoints adds ceil(log2(k)) levels on top and
+/// no index bits to the epoch's first checkpoint), which is the same under every root of the epoch, and unique.
 contract Outbox {
     bytes32 internal constant FIELD_HASH_MASK = 0x00ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff;
     /// @notice Longest sibling path accepted: four nested levels of at most 2^64 leaves each is far beyond any epoch.
@@ -17,7 +19,8 @@ contract Outbox {
     mapping(uint256 epoch => mapping(uint256 checkpointsCovered => bytes32 root)) private roots;
     /// @dev The checkpoint counts an epoch has roots for, in insertion order.
     mapping(uint256 epoch => uint256[] counts) private coveredCounts;
-    mapping(uint256 epoch => mapping(bytes32 root => bool known)) private knownRoots;
+    /// @dev The number of checkpoints each known root covers (zero: not a root of the epoch).
+    mapping(uint256 epoch => mapping(bytes32 root => uint256 checkpointsCovered)) private rootCoverage;
     mapping(uint256 epoch => mapping(bytes32 position => bool done)) private consumed;
 
     event RootAdded(uint256 indexed epoch, uint256 checkpointsCovered, bytes32 root);
@@ -28,6 +31,9 @@ contract Outbox {
     error AlreadyConsumed(uint256 epoch, uint256 leafIndex);
     error PathTooLong(uint256 length, uint256 max);
     error InvalidWitness(bytes32 computedRoot, bytes32 root);
+    error LeafIndexOutOfRange(uint256 leafIndex, uint256 siblingPathLength);
+    error PathShorterThanEpochLevel(uint256 siblingPathLength, uint256 epochLevelHeight);
+    error ZeroCheckpoints();
 
     constructor(address rollup) {
         ROLLUP = rollup;
@@ -36,18 +42,17 @@ contract Outbox {
     /// @notice Records `root`, the messages of the first `checkpointsCovered` checkpoints of `epoch`.
     function insert(uint256 epoch, uint256 checkpointsCovered, bytes32 root) external {
         if (msg.sender != ROLLUP) revert OnlyRollup(msg.sender);
+        if (checkpointsCovered == 0) revert ZeroCheckpoints();
         if (roots[epoch][checkpointsCovered] == bytes32(0)) coveredCounts[epoch].push(checkpointsCovered);
         roots[epoch][checkpointsCovered] = root;
-        knownRoots[epoch][root] = true;
+        rootCoverage[epoch][root] = checkpointsCovered;
         emit RootAdded(epoch, checkpointsCovered, root);
     }
 
     /// @notice Consumes the caller's message `content` of `epoch`, at `leafIndex` under `root` with `siblingPath`
     /// (nearest the leaf first); reverts when the root is unknown, the path does not lead to it, or it was consumed.
     function consume(uint256 epoch, bytes32 root, bytes32 content, uint256 leafIndex, bytes32[] calldata siblingPath) external returns (bytes32 leaf) {
-        if (!knownRoots[epoch][root]) revert UnknownRoot(epoch, root);
-        if (siblingPath.length > SIBLING_PATH_LENGTH_MAX) revert PathTooLong(siblingPath.length, SIBLING_PATH_LENGTH_MAX);
-        bytes32 position = keccak256(abi.encode(leafIndex, siblingPath.length));
+        bytes32 position = _position(epoch, root, leafIndex, siblingPath.length);
         if (consumed[epoch][position]) revert AlreadyConsumed(epoch, leafIndex);
         leaf = sha256(abi.encode(uint256(uint160(msg.sender)), content)) & FIELD_HASH_MASK;
         bytes32 node = leaf;
@@ -77,7 +82,20 @@ contract Outbox {
         return roots[epoch][checkpointsCovered];
     }
 
-    function isConsumed(uint256 epoch, uint256 leafIndex, uint256 siblingPathLength) external view returns (bool) {
-        return consumed[epoch][keccak256(abi.encode(leafIndex, siblingPathLength))];
+    /// @notice Whether the message at `leafIndex` with a path of `siblingPathLength` under `root` was consumed.
+    function isConsumed(uint256 epoch, bytes32 root, uint256 leafIndex, uint256 siblingPathLength) external view returns (bool) {
+        return consumed[epoch][_position(epoch, root, leafIndex, siblingPathLength)];
+    }
+
+    /// @dev The message's position in its epoch, the same under every root of the epoch (see the contract notes).
+    function _position(uint256 epoch, bytes32 root, uint256 leafIndex, uint256 siblingPathLength) private view returns (bytes32) {
+        uint256 covered = rootCoverage[epoch][root];
+        if (covered == 0) revert UnknownRoot(epoch, root);
+        if (siblingPathLength > SIBLING_PATH_LENGTH_MAX) revert PathTooLong(siblingPathLength, SIBLING_PATH_LENGTH_MAX);
+        if (siblingPathLength < 256 && leafIndex >> siblingPathLength != 0) revert LeafIndexOutOfRange(leafIndex, siblingPathLength);
+        uint256 epochLevelHeight = 0;
+        while ((uint256(1) << epochLevelHeight) < covered) epochLevelHeight++;
+        if (siblingPathLength < epochLevelHeight) revert PathShorterThanEpochLevel(siblingPathLength, epochLevelHeight);
+        return keccak256(abi.encode(leafIndex, siblingPathLength - epochLevelHeight));
     }
 }

@@ -3,6 +3,7 @@ import { checkpointOfMessageIndex, firstMessageIndexOfCheckpoint } from '../../s
 import { L1_TO_L2_MESSAGES_PER_CHECKPOINT } from '../../spec/constants.js';
 import { assert } from '../assert.js';
 import { fromStoredJson, toStoredJson } from '../chain/serde.js';
+import { NodeError } from '../errors.js';
 import type { InboxMessageLog, StorageOp, StoragePort } from '../ports.js';
 
 /**
@@ -32,11 +33,17 @@ const leafKey = (leaf: Hex) => `${LEAF_PREFIX}${leaf.toLowerCase()}`;
 export class InboxStore {
   constructor(private readonly storage: StoragePort) {}
 
-  /** Writes for the messages of newly synced L1 blocks (a re-synced message overwrites itself). */
+  /** Writes for the messages of newly synced L1 blocks (a re-synced message overwrites itself); SYNC_FAILED for a
+   * message whose index is not in the tree it is announced for. */
   syncOps(logs: readonly InboxMessageLog[]): StorageOp[] {
     const ops: StorageOp[] = [];
     for (const log of logs) {
-      assert(checkpointOfMessageIndex(log.index) === log.checkpointNumber, `inbox message ${log.index} belongs to tree ${checkpointOfMessageIndex(log.index)}, not ${log.checkpointNumber}`);
+      if (checkpointOfMessageIndex(log.index) !== log.checkpointNumber) {
+        throw new NodeError('SYNC_FAILED', `inbox message ${log.index} is announced for tree ${log.checkpointNumber}, but its index belongs to tree ${checkpointOfMessageIndex(log.index)}`, {
+          index: log.index.toString(),
+          l1TxHash: log.l1.txHash,
+        });
+      }
       const stored: StoredInboxMessage = { checkpointNumber: log.checkpointNumber, index: log.index, leaf: log.leaf.toLowerCase() as Hex, l1BlockNumber: log.l1.blockNumber };
       ops.push({ type: 'put', key: messageKey(log.index), value: toStoredJson(stored) });
       ops.push({ type: 'put', key: leafKey(log.leaf), value: log.index.toString() });

@@ -72,13 +72,15 @@ describe('cross-chain messages on a real L1 (anvil)', () => {
     await waitFor('a covering outbox root on L1', async () => (witness = await node.svc.getL2ToL1MembershipWitness(tx.txHash, message)) !== null, 60_000);
     const { epochNumber, root: outRoot, leafIndex, siblingPath } = witness!;
 
-    const consume = () =>
-      wallet(RECIPIENT_KEY).writeContract({ address: outbox, abi: outboxAbi, functionName: 'consume', args: [BigInt(epochNumber), outRoot, content, leafIndex, siblingPath], chain: null });
+    const consume = (index = leafIndex) =>
+      wallet(RECIPIENT_KEY).writeContract({ address: outbox, abi: outboxAbi, functionName: 'consume', args: [BigInt(epochNumber), outRoot, content, index, siblingPath], chain: null });
     const receipt = await publicClient.waitForTransactionReceipt({ hash: await consume() });
     expect(receipt.status).toBe('success');
     const [consumed] = parseEventLogs({ abi: outboxAbi, eventName: 'MessageConsumed', logs: receipt.logs });
     expect(consumed!.args.leaf).toBe(message);
-    expect(await publicClient.readContract({ address: outbox, abi: outboxAbi, functionName: 'isConsumed', args: [BigInt(epochNumber), leafIndex, BigInt(siblingPath.length)] })).toBe(true);
+    expect(await publicClient.readContract({ address: outbox, abi: outboxAbi, functionName: 'isConsumed', args: [BigInt(epochNumber), outRoot, leafIndex, BigInt(siblingPath.length)] })).toBe(true);
     await expect(consume()).rejects.toThrow(/AlreadyConsumed/);
+    // Index bits above the path would verify the same leaf under another position: refused.
+    await expect(consume(leafIndex + (1n << BigInt(siblingPath.length)))).rejects.toThrow(/LeafIndexOutOfRange/);
   }, 120_000);
 });
