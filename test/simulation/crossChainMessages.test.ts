@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { Hex } from '../../spec/chain.js';
 import { hashPair } from '../../spec/hash.js';
@@ -239,5 +240,61 @@ describe('L2-to-L1 witnesses and L1 reorgs', () => {
     const back = afterReorg.slice(goneAt).find((s) => s.root !== undefined);
     expect(back?.root, 'a new proof brings the same root back').toBe(first.root);
     expect(seen[seen.length - 1]!.root).toBe(first.root);
+  });
+});
+
+describe('L1-to-L2 messages under crashes, L1 reorgs and rollbacks', () => {
+  it('for any crash, reorg and rollback times, every node serves every message L1 holds, at the checkpoint L1 announced', async () => {
+    const applied = { rollbacks: 0 };
+    await fc.assert(
+      fc.asyncProperty(
+        fc.bigInt({ min: 0n, max: 2n ** 32n }),
+        fc.array(
+          fc.oneof(
+            fc.record({ kind: fc.constant('crash' as const), atSeconds: fc.integer({ min: 1, max: 260 }), node: fc.constantFrom(...NODES) }),
+            fc.record({ kind: fc.constant('reorg' as const), atSeconds: fc.integer({ min: 60, max: 260 }), depth: fc.integer({ min: 1, max: 4 }) }),
+            fc.record({ kind: fc.constant('rollback' as const), atSeconds: fc.integer({ min: 1, max: 260 }), node: fc.constantFrom(...NODES), back: fc.integer({ min: 1, max: 6 }), force: fc.boolean() }),
+          ),
+          { minLength: 1, maxLength: 4 },
+        ),
+        async (seed, faults) => {
+          let world: SimWorld | undefined;
+          const result = await runSimulation(options(seed, 420), {
+            scenario: (w) => {
+              world = w;
+              for (let t = 10; t <= 280; t += 15) {
+                w.at(t * 1000 + 59, () => void w.l1.sendL2Message(SENDER, { recipient: field(t), content: field(t + 1), secretHash: field(t + 2) }));
+              }
+              for (const fault of faults) {
+                w.at(fault.atSeconds * 1000 + 137, async () => {
+                  if (fault.kind === 'crash') return w.crashAndRestart(fault.node);
+                  if (fault.kind === 'reorg') return w.l1.reorg(fault.depth);
+                  // A forced rollback rebuilds the world state from the kept blocks and the synced inbox messages.
+                  const node = w.node(fault.node).service;
+                  const target = Math.max(0, (await node.getBlockNumber()) - fault.back);
+                  await node.admin.rollbackTo(target, fault.force, true).then(
+                    () => (applied.rollbacks += 1),
+                    () => undefined,
+                  );
+                });
+              }
+            },
+          });
+          expect(result.failures).toEqual([]);
+          const logs = world!.l1.inboxMessages();
+          expect(logs.length).toBeGreaterThan(0);
+          for (const name of NODES) {
+            const node = world!.node(name);
+            const checkpointed = await node.service.getCheckpointNumber('checkpointed');
+            for (const log of logs) {
+              expect(await node.service.getL1ToL2MessageCheckpoint(log.leaf)).toBe(log.checkpointNumber);
+              if (log.checkpointNumber <= checkpointed) await expectAvailable(node, log);
+            }
+          }
+        },
+      ),
+      { numRuns: 6, seed: 65 },
+    );
+    expect(applied.rollbacks, 'some rollbacks were not refused').toBeGreaterThan(0);
   });
 });
