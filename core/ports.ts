@@ -198,6 +198,8 @@ export interface L1ReaderPort {
    * undefined when there is none.
    */
   getOutboxRoot(epoch: number, checkpointsNeeded: number, atBlock: bigint): Promise<OutboxRoot | undefined>;
+  /** The inbox and outbox the rollup contract deployed (fixed for the contract's life). */
+  getMessageBoxAddresses(): Promise<{ readonly inboxAddress: Hex; readonly outboxAddress: Hex }>;
 }
 
 export interface ProposeCheckpointRequest {

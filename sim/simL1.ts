@@ -69,6 +69,9 @@ export const SIM_L1_BLOCKS_MAX = 1_000_000;
 export const SIM_L1_INCLUSION_DELAY_BLOCKS_MAX = 256;
 /** Owner name of the L1's events on the scheduler. */
 export const SIM_L1_OWNER = 'l1';
+/** Where the simulated rollup's inbox and outbox live (no code runs there; the addresses are for clients to read). */
+export const SIM_INBOX_ADDRESS: Hex = '0x00000000000000000000000000000000000001b0';
+export const SIM_OUTBOX_ADDRESS: Hex = '0x00000000000000000000000000000000000000b0';
 
 export interface SimL1InclusionDelay {
   /** Chance that a submitted transaction skips the next block(s). */
@@ -744,6 +747,7 @@ function createLink(l1: SimL1, name: string, prng: Prng, scheduler: Scheduler): 
     getChainPrunedLogs: (fromBlock, toBlock) => call('getChainPrunedLogs', (head) => l1.logsIn('chainPruned', fromBlock, toBlock, head)),
     getInboxMessageLogs: (fromBlock, toBlock) => call('getInboxMessageLogs', (head) => l1.logsIn('messageSent', fromBlock, toBlock, head)),
     getOutboxRoot: (epoch, checkpointsNeeded, atBlock) => call('getOutboxRoot', (head) => l1.outboxRootAt(epoch, checkpointsNeeded, atBlock, head)),
+    getMessageBoxAddresses: () => call('getMessageBoxAddresses', () => ({ inboxAddress: SIM_INBOX_ADDRESS, outboxAddress: SIM_OUTBOX_ADDRESS })),
   };
 
   return {

@@ -212,6 +212,10 @@ export interface L1RollupConstants {
 
 export interface L1ContractAddresses {
   readonly rollupAddress: Hex;
+  /** Where L1-to-L2 messages are sent (deployed by the rollup: contracts/Inbox.sol). */
+  readonly inboxAddress: Hex;
+  /** Where L2-to-L1 messages are consumed (deployed by the rollup: contracts/Outbox.sol). */
+  readonly outboxAddress: Hex;
 }
 
 export interface NodeInfo {

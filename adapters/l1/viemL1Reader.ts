@@ -247,6 +247,12 @@ export function createViemL1Reader(options: ViemL1ReaderOptions): L1ReaderPort {
       return covered === 0n ? undefined : { checkpointsCovered: toSafeNumber(covered, 'checkpoints covered'), root };
     },
 
+    async getMessageBoxAddresses() {
+      const atBlock = await callL1(url, 'eth_blockNumber', () => client.getBlockNumber({ cacheTime: 0 }));
+      const { inbox, outbox } = await getMessageBoxes(atBlock);
+      return { inboxAddress: inbox.toLowerCase() as Hex, outboxAddress: outbox.toLowerCase() as Hex };
+    },
+
     async getBlobs(log) {
       if (beacon !== undefined) {
         const block = await readBlock(client, url, log.l1.blockHash);

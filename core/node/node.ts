@@ -92,6 +92,7 @@ export async function createNode(ports: NodePorts, initialConfig: NodeConfig, op
   let config = initialConfig;
   const logger = ports.logger;
   const constants = await ports.l1.getRollupConstants();
+  const messageBoxAddresses = await ports.l1.getMessageBoxAddresses();
   const genesis = createGenesis(constants.l1ChainId, constants.rollupVersion);
   if (genesis.block.archive.root !== constants.genesisArchiveRoot) {
     throw new NodeError('GENESIS_MISMATCH', `the rollup contract's genesis archive ${constants.genesisArchiveRoot} is not this node's genesis ${genesis.block.archive.root}`);
@@ -270,6 +271,7 @@ export async function createNode(ports: NodePorts, initialConfig: NodeConfig, op
     chain,
     constants,
     rollupAddress: config.rollupAddress,
+    messageBoxAddresses,
     ready: () => started && archiverActor.getSnapshot().context.everCaughtUp,
     admin,
     txService: createTxQueries({ chain, pool: txPool, latestPublicState }),

@@ -40,6 +40,8 @@ export interface NodeQueriesDeps {
   readonly chain: Chain;
   readonly constants: L1RollupConstants;
   readonly rollupAddress: Hex;
+  /** The inbox and outbox the rollup deployed, read from L1 at startup. */
+  readonly messageBoxAddresses: { readonly inboxAddress: Hex; readonly outboxAddress: Hex };
   readonly ready: () => boolean;
   readonly admin: NodeAdmin;
   readonly txService: TxService;
@@ -82,7 +84,7 @@ export function createNodeService(deps: NodeQueriesDeps): NodeService {
         return store.getCheckpointNumberByHash(query.hash);
     }
   };
-  const l1ContractAddresses = { rollupAddress: deps.rollupAddress };
+  const l1ContractAddresses = { rollupAddress: deps.rollupAddress, ...deps.messageBoxAddresses };
   return {
     ...createWorldStateQueries({ chain, resolveBlockNumber }),
     ...createLogQueries(chain),

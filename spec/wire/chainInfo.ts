@@ -28,7 +28,7 @@ export const l1RollupConstants = z.object({
   genesisArchiveRoot: fr,
 });
 
-export const l1ContractAddresses = z.object({ rollupAddress: ethAddress });
+export const l1ContractAddresses = z.object({ rollupAddress: ethAddress, inboxAddress: ethAddress, outboxAddress: ethAddress });
 
 /** NodeInfo: node version, contract-language version, L1 chain id, rollup and protocol versions, L1 contracts. */
 export const nodeInfo = z.object({

@@ -42,6 +42,8 @@ describe('cross-chain messages on a real L1 (anvil)', () => {
       publicClient.readContract({ ...rollup, functionName: 'getInbox' }),
       publicClient.readContract({ ...rollup, functionName: 'getOutbox' }),
     ]);
+    // Clients learn the two addresses from the node.
+    expect(await node.svc.getL1ContractAddresses()).toEqual({ rollupAddress: net.rollupAddress.toLowerCase(), inboxAddress: inbox.toLowerCase(), outboxAddress: outbox.toLowerCase() });
 
     // L1 to L2: send through the inbox; the node announces the checkpoint and proves the leaf there.
     const sendHash = await wallet(SENDER_KEY).writeContract({ address: inbox, abi: inboxAbi, functionName: 'sendL2Message', args: [word(0xa1), word(0xc1), word(0x5e)], chain: null });

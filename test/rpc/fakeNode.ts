@@ -19,6 +19,8 @@ export const archiveRootOf = (n: number): Hex => hex32(0x2000n * 2n ** 200n + Bi
 const snapshot = (role: number, n: number) => ({ root: hex32(BigInt(role) * 2n ** 220n + BigInt(n)), nextAvailableLeafIndex: n * 64 });
 
 export const ROLLUP_ADDRESS: Hex = `0x${'ab'.repeat(20)}`;
+export const INBOX_ADDRESS: Hex = `0x${'1b'.repeat(20)}`;
+export const OUTBOX_ADDRESS: Hex = `0x${'0b'.repeat(20)}`;
 
 /** The one tx of block 1. */
 export const blockOneTxEffect = minimalTxEffect(hex32(0xbeef), hex32(0xbeef01));
@@ -107,7 +109,7 @@ export const nodeInfo: NodeInfo = {
   l1ChainId: 31337,
   rollupVersion: 1,
   protocolVersion: 4,
-  l1ContractAddresses: { rollupAddress: ROLLUP_ADDRESS },
+  l1ContractAddresses: { rollupAddress: ROLLUP_ADDRESS, inboxAddress: INBOX_ADDRESS, outboxAddress: OUTBOX_ADDRESS },
 };
 
 function tipBlockNumber(tag: 'latest' | 'proposed' | 'checkpointed' | 'proven' | 'finalized'): number {
