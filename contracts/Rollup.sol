@@ -2,6 +2,8 @@
 pragma solidity ^0.8.24;
 
 import {IProofVerifier} from "./CommitmentVerifier.sol";
+import {Inbox} from "./Inbox.sol";
+import {Outbox} from "./Outbox.sol";
 
 /// @title Rollup
 /// @notice Records the rollup's checkpoints on L1: one archive root per checkpoint, proposed in the L2 slot it belongs
@@ -17,11 +19,17 @@ import {IProofVerifier} from "./CommitmentVerifier.sol";
 /// checkpoint's epoch is past that window, the pending chain is prunable: the next `propose` (or `prune()`) rolls it
 /// back to the proven checkpoint. Views already answer as if the prune had happened (a reader pinned to a block sees
 /// the chain the next proposal in that block would build on).
+///
+/// Cross-chain messages: the rollup deploys its Inbox and Outbox. Proposing checkpoint n consumes inbox tree n, whose
+/// hash must be the header's inHash; an accepted epoch proof hands its outHash (the root of the epoch's L2-to-L1
+/// messages over the checkpoints it proves) to the outbox.
 contract Rollup {
     /// @notice At most this many blobs per checkpoint (the L1 per-transaction blob limit after Osaka).
     uint256 public constant BLOBS_PER_CHECKPOINT_MAX = 6;
     /// @notice Length of the encoded checkpoint header (spec/codec/checkpointHeader.ts, CHECKPOINT_HEADER_BYTES).
-    uint256 public constant CHECKPOINT_HEADER_BYTES = 174;
+    uint256 public constant CHECKPOINT_HEADER_BYTES = 238;
+    /// @notice Where the header's inHash sits (after totalManaUsed).
+    uint256 internal constant HEADER_IN_HASH_OFFSET = 174;
     bytes32 internal constant BLOBS_HASH_MASK = 0x00ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff;
 
     uint256 private immutable GENESIS_TIME;
@@ -34,6 +42,8 @@ contract Rollup {
     /// floor, set in wei, into the fee asset with it (spec/constants.ts, MIN_COST_WEI_PER_MEGA_MANA).
     uint256 private immutable ETH_PER_FEE_ASSET;
     IProofVerifier private immutable EPOCH_PROOF_VERIFIER;
+    Inbox private immutable INBOX;
+    Outbox private immutable OUTBOX;
 
     /// @dev Number of checkpoints proposed so far (checkpoint numbers start at 1; 0 is genesis).
     uint256 private checkpointCount;
@@ -117,6 +127,7 @@ contract Rollup {
     error ValidatorSetFull(uint256 max);
     error MalformedValidatorKey(uint256 publicKeyLength, uint256 proofLength);
     error AttestationsTooLong(uint256 length, uint256 max);
+    error WrongInHash(bytes32 expected, bytes32 given);
 
     constructor(
         bytes32 genesisArchive,
@@ -142,6 +153,8 @@ contract Rollup {
         EPOCH_PROOF_VERIFIER = epochProofVerifier;
         OWNER = msg.sender;
         archives[0] = genesisArchive;
+        INBOX = new Inbox(address(this));
+        OUTBOX = new Outbox(address(this));
     }
 
     /// @notice Registers a validator (deployer only). The proof of possession (a BLS signature by the key of its own
@@ -199,6 +212,7 @@ contract Rollup {
         if (slotNumber <= slots[count]) revert SlotNotAfterPreviousCheckpoint(slots[count], slotNumber);
 
         _checkBlobs(blobHashes);
+        _consumeInbox(checkpointNumber, header);
 
         archives[checkpointNumber] = archive;
         slots[checkpointNumber] = slotNumber;
@@ -210,7 +224,8 @@ contract Rollup {
     /// @notice Proves epoch `epoch`: checkpoints `fromCheckpoint` (the first unproven one) to `toCheckpoint` (the epoch's
     /// last), ending at archive `endArchive`. The verifier checks `proof` against the public inputs
     /// abi.encode(epoch, fromCheckpoint, toCheckpoint, previousArchive, endArchive, outHash), where previousArchive is the
-    /// archive of checkpoint fromCheckpoint - 1 and outHash commits to the epoch's L2-to-L1 messages (zero for now).
+    /// archive of checkpoint fromCheckpoint - 1 and outHash is the root of the epoch's L2-to-L1 messages over the
+    /// proven checkpoints (zero when there are none), which goes to the outbox.
     function submitEpochProof(
         uint256 epoch,
         uint256 fromCheckpoint,
@@ -229,6 +244,7 @@ contract Rollup {
         if (!EPOCH_PROOF_VERIFIER.verify(publicInputs, proof)) revert InvalidEpochProof();
         provenCheckpointNumber = toCheckpoint;
         provenAtL1Block = block.number;
+        if (outHash != bytes32(0)) OUTBOX.insert(epoch, toCheckpoint - fromCheckpoint + 1, outHash);
         emit EpochProven(epoch, fromCheckpoint, toCheckpoint, endArchive, outHash);
     }
 
@@ -251,6 +267,13 @@ contract Rollup {
         if (_epochOf(slots[fromCheckpoint]) != epoch) revert CheckpointNotInEpoch(fromCheckpoint, epoch);
         if (_epochOf(slots[toCheckpoint]) != epoch) revert CheckpointNotInEpoch(toCheckpoint, epoch);
         if (toCheckpoint < count && _epochOf(slots[toCheckpoint + 1]) == epoch) revert EpochIncomplete(epoch, toCheckpoint + 1);
+    }
+
+    /// @dev Checkpoint `checkpointNumber` consumes inbox tree `checkpointNumber`: its hash must be the header's inHash.
+    function _consumeInbox(uint256 checkpointNumber, bytes calldata header) private {
+        bytes32 given = bytes32(header[HEADER_IN_HASH_OFFSET:HEADER_IN_HASH_OFFSET + 32]);
+        bytes32 expected = INBOX.consume(checkpointNumber);
+        if (given != expected) revert WrongInHash(expected, given);
     }
 
     /// @dev Prunable: some checkpoint is unproven and the first one's epoch ended more than PROOF_SUBMISSION_EPOCHS
@@ -317,6 +340,14 @@ contract Rollup {
 
     function getEpochProofVerifier() external view returns (address) {
         return address(EPOCH_PROOF_VERIFIER);
+    }
+
+    function getInbox() external view returns (address) {
+        return address(INBOX);
+    }
+
+    function getOutbox() external view returns (address) {
+        return address(OUTBOX);
     }
 
     /// @notice Checkpoints on the pending chain; a chain that the next proposal would prune counts as pruned.

@@ -22,3 +22,17 @@ describe('contracts/build', () => {
     expect((compiled.verifier.abi as { name?: string }[]).map((item) => item.name)).toContain('verify');
   });
 });
+
+describe('contracts/build: cross-chain message contracts', () => {
+  const compiled = compileContracts();
+  const names = (abi: readonly unknown[]) => (abi as { name?: string }[]).map((item) => item.name);
+
+  it('the rollup exposes its inbox and outbox and refuses a wrong inHash', () => {
+    for (const name of ['getInbox', 'getOutbox', 'WrongInHash']) expect(names(compiled.rollup.abi)).toContain(name);
+  });
+
+  it('the inbox and outbox ABIs expose sending, consuming, their events and views', () => {
+    for (const name of ['sendL2Message', 'consume', 'MessageSent', 'getInProgress', 'getTreeHash']) expect(names(compiled.inbox.abi)).toContain(name);
+    for (const name of ['insert', 'consume', 'smallestCoveringRoot', 'RootAdded', 'MessageConsumed', 'isConsumed']) expect(names(compiled.outbox.abi)).toContain(name);
+  });
+});

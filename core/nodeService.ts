@@ -23,6 +23,7 @@ import type { CheckpointAttestationValue, ProposalsForSlotValue } from './valida
 import type { OffenseValue, SlashRoundQuery } from './validators/offenses.js';
 import type { SingleValidatorStatsValue, ValidatorsStatsValue } from './validators/stats.js';
 import type { DataInBlock, MembershipWitness, NullifierMembershipWitness, PublicDataWitness } from './worldState/witnesses.js';
+import type { MessageService } from './messages/messageQueries.js';
 
 /** A block as named by a client: number, hash, archive root, or tip (`latest` is the proposed tip). */
 export type BlockQuery =
@@ -197,7 +198,7 @@ export interface ValidatorService {
   reloadKeystore(): Promise<void>;
 }
 
-export interface NodeService extends WorldStateService, LogService, ContractService, TxService {
+export interface NodeService extends WorldStateService, LogService, ContractService, TxService, MessageService {
   /** Absent when the node ignores the L1 validator set. */
   readonly validators?: ValidatorService;
   getBlockNumber(tip?: BlockTipName): Promise<number>;

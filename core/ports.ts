@@ -115,7 +115,7 @@ export interface EpochProvenLog {
   readonly toCheckpoint: number;
   /** Archive root after `toCheckpoint`. */
   readonly endArchive: Hex;
-  /** Commitment to the epoch's L2-to-L1 messages (zero until the outbox exists). */
+  /** Root of the epoch's L2-to-L1 messages, handed to the outbox (zero when the epoch has none). */
   readonly outHash: Hex;
   readonly l1: L1LogPosition;
 }
@@ -125,6 +125,25 @@ export interface ChainPrunedLog {
   readonly provenCheckpointNumber: number;
   readonly pendingCheckpointCount: number;
   readonly l1: L1LogPosition;
+}
+
+/** One `MessageSent` event of the rollup's inbox: an L1-to-L2 message (spec/messages/inbox.ts). */
+export interface InboxMessageLog {
+  /** The inbox tree the message went into: the checkpoint that consumes it. */
+  readonly checkpointNumber: number;
+  /** Global index: the message's leaf position in the L1-to-L2 message tree. */
+  readonly index: bigint;
+  /** The message's leaf. */
+  readonly leaf: Hex;
+  /** The tree's running hash after the message. */
+  readonly treeHash: Hex;
+  readonly l1: L1LogPosition;
+}
+
+/** An outbox root: the L2-to-L1 messages of an epoch's first `checkpointsCovered` checkpoints. */
+export interface OutboxRoot {
+  readonly checkpointsCovered: number;
+  readonly root: Hex;
 }
 
 /** The rollup contract's proven checkpoint as of some L1 block. */
@@ -188,6 +207,15 @@ export interface L1ReaderPort {
   getChainPrunedLogs(fromBlock: bigint, toBlock: bigint): Promise<ChainPrunedLog[]>;
   /** The validator set as of `atBlock`, in registration order (the contract caps it at VALIDATOR_SET_SIZE_MAX). */
   getValidators(atBlock: bigint): Promise<L1Validator[]>;
+  /** The inbox's `MessageSent` logs in `[fromBlock, toBlock]`, in L1 order. */
+  getInboxMessageLogs(fromBlock: bigint, toBlock: bigint): Promise<InboxMessageLog[]>;
+  /**
+   * The outbox root of `epoch` covering the fewest checkpoints, at least `checkpointsNeeded`, as of `atBlock`;
+   * undefined when there is none.
+   */
+  getOutboxRoot(epoch: number, checkpointsNeeded: number, atBlock: bigint): Promise<OutboxRoot | undefined>;
+  /** The inbox and outbox the rollup contract deployed (fixed for the contract's life). */
+  getMessageBoxAddresses(): Promise<{ readonly inboxAddress: Hex; readonly outboxAddress: Hex }>;
 }
 
 export interface ProposeCheckpointRequest {

@@ -6,7 +6,8 @@ import { EPOCH_OUT_HASH_NONE, epochProofFor } from '../core/prover/epochProof.js
 import { L1Error } from '../core/ports.js';
 import type { Hex } from '../spec/chain.js';
 import { bytesToHex, zeroHex } from '../spec/codec/bytes.js';
-import { BLOB_SIZE_BYTES } from '../spec/constants.js';
+import { BLOB_SIZE_BYTES, L1_TO_L2_MESSAGES_PER_CHECKPOINT } from '../spec/constants.js';
+import { inboxTreeHash, l1ToL2MessageLeaf } from '../spec/messages/inbox.js';
 import { createPrng } from './prng.js';
 import { createScheduler, SIM_START_TIME_MS_DEFAULT } from './scheduler.js';
 import type { SimL1Options } from './simL1.js';
@@ -19,6 +20,8 @@ import { INITIAL_ETH_PER_FEE_ASSET_DEFAULT } from '../spec/config/schema.js';
 
 const GENESIS_ARCHIVE = `0x${'11'.repeat(32)}` as Hex;
 const PUBLISHER = `0x${'aa'.repeat(20)}` as Hex;
+const SENDER = `0x${'5e'.repeat(20)}` as Hex;
+const word = (n: number): Hex => `0x${n.toString(16).padStart(64, '0')}`;
 const START_SECONDS = BigInt(SIM_START_TIME_MS_DEFAULT / 1000);
 
 function archiveFor(checkpointNumber: number): Hex {
@@ -586,5 +589,57 @@ describe('SimL1 epoch proofs and prunes', () => {
     expect(l1.provenCheckpoint()).toEqual({ checkpointNumber: 0, l1BlockNumber: 0n });
     expect(await reader.getProvenCheckpoint(l1.head().number)).toEqual({ checkpointNumber: 0, l1BlockNumber: 0n });
     expect(l1.checkpointCount()).toBe(1);
+  });
+});
+
+describe('SimL1 inbox (contracts/Inbox.sol)', () => {
+  const message = (n: number) => ({ recipient: word(0xa0 + n), content: word(0xc0 + n), secretHash: word(0x50 + n) });
+
+  it('groups messages into the tree of the checkpoint after next, and propose checks that tree\'s hash as inHash', async () => {
+    const { l1, reader, scheduler, nextProposal, land, toSlotStart } = setup();
+    l1.sendL2Message(SENDER, message(1));
+    l1.sendL2Message(SENDER, message(2));
+    await scheduler.runFor(12_000);
+    const early = await reader.getInboxMessageLogs(0n, l1.head().number);
+    // Tree 1 is empty and sealed from the start: messages sent before checkpoint 1 go to tree 2.
+    expect(early.map((log) => [log.checkpointNumber, log.index])).toEqual([[2, 16n], [2, 17n]]);
+    expect(early[0]!.leaf).toBe(l1ToL2MessageLeaf({ sender: SENDER, ...message(1), index: 16n }));
+    expect(early[1]!.treeHash).toBe(inboxTreeHash(early.map((log) => log.leaf)));
+
+    await toSlotStart();
+    expect(failureOf((await land(nextProposal())).receipt)).toBeUndefined();
+    // Proposing checkpoint 1 sealed tree 2: a new message goes to tree 3.
+    l1.sendL2Message(SENDER, message(3));
+    await toSlotStart();
+    expect(failureOf((await land(nextProposal())).receipt)).toBe('IN_HASH_MISMATCH');
+    await toSlotStart();
+    expect(failureOf((await land(nextProposal({ inHash: early[1]!.treeHash }))).receipt)).toBeUndefined();
+    const late = await reader.getInboxMessageLogs(0n, l1.head().number);
+    expect(late.map((log) => [log.checkpointNumber, log.index])).toEqual([[2, 16n], [2, 17n], [3, 32n]]);
+  });
+
+  it('a full tree is sealed early: the next message opens the next tree at its first index', async () => {
+    const { l1, reader, scheduler } = setup();
+    for (let i = 0; i < L1_TO_L2_MESSAGES_PER_CHECKPOINT + 2; i++) l1.sendL2Message(SENDER, message(i));
+    await scheduler.runFor(12_000);
+    const logs = await reader.getInboxMessageLogs(0n, l1.head().number);
+    const perTree = L1_TO_L2_MESSAGES_PER_CHECKPOINT;
+    expect(logs.map((log) => log.checkpointNumber)).toEqual([...Array<number>(perTree).fill(2), 3, 3]);
+    expect(logs.map((log) => log.index)).toEqual(Array.from({ length: perTree + 2 }, (_, i) => BigInt(perTree + i)));
+  });
+
+  it('an L1 reorg takes the messages of the lost blocks with it', async () => {
+    const { l1, reader, scheduler } = setup();
+    l1.sendL2Message(SENDER, message(1));
+    await scheduler.runFor(12_000);
+    l1.sendL2Message(SENDER, message(2));
+    await scheduler.runFor(12_000);
+    l1.reorg(1);
+    expect((await reader.getInboxMessageLogs(0n, l1.head().number)).map((log) => log.index)).toEqual([16n]);
+    l1.sendL2Message(SENDER, message(3));
+    await scheduler.runFor(12_000);
+    const logs = await reader.getInboxMessageLogs(0n, l1.head().number);
+    expect(logs.map((log) => log.index)).toEqual([16n, 17n]);
+    expect(logs[1]!.leaf).toBe(l1ToL2MessageLeaf({ sender: SENDER, ...message(3), index: 17n }));
   });
 });

@@ -4,12 +4,14 @@ import type {
   ChainPrunedLog,
   CheckpointProposedLog,
   EpochProvenLog,
+  InboxMessageLog,
   L1BlockRef,
   L1BlockTag,
   L1PublisherPort,
   L1ReaderPort,
   L1TxStatus,
   L1Validator,
+  OutboxRoot,
   ProposeCheckpointRequest,
   ProvenCheckpoint,
   SubmitEpochProofRequest,
@@ -34,6 +36,10 @@ import {
   canPrune,
   checkEpochProof,
   checkProposal,
+  consumeInbox,
+  sendInboxMessage,
+  SIM_INBOX_DEPLOYED,
+  type SimInboxState,
   type SimL1ContractState,
   type SimL1EpochProofFailure,
   type SimL1ProofState,
@@ -66,6 +72,9 @@ export const SIM_L1_BLOCKS_MAX = 1_000_000;
 export const SIM_L1_INCLUSION_DELAY_BLOCKS_MAX = 256;
 /** Owner name of the L1's events on the scheduler. */
 export const SIM_L1_OWNER = 'l1';
+/** Where the simulated rollup's inbox and outbox live (no code runs there; the addresses are for clients to read). */
+export const SIM_INBOX_ADDRESS: Hex = '0x00000000000000000000000000000000000001b0';
+export const SIM_OUTBOX_ADDRESS: Hex = '0x00000000000000000000000000000000000000b0';
 
 export interface SimL1InclusionDelay {
   /** Chance that a submitted transaction skips the next block(s). */
@@ -141,10 +150,18 @@ export type SimL1CallPredicate = (method: string, args: readonly unknown[]) => b
 /** The rule a failed transaction broke. */
 export type SimL1TxFailure = SimL1ProposeFailure | SimL1EpochProofFailure;
 
-/** What a transaction calls on the rollup contract. */
+/** An L1-to-L2 message as a sender hands it to the inbox (Inbox.sendL2Message). */
+export interface SimL1ToL2Message {
+  readonly recipient: Hex;
+  readonly content: Hex;
+  readonly secretHash: Hex;
+}
+
+/** What a transaction calls on the rollup contract (or its inbox). */
 type SimL1Call =
   | { readonly kind: 'propose'; readonly request: ProposeCheckpointRequest; readonly versionedHashes: readonly Hex[] }
-  | { readonly kind: 'epochProof'; readonly request: SubmitEpochProofRequest };
+  | { readonly kind: 'epochProof'; readonly request: SubmitEpochProofRequest }
+  | { readonly kind: 'inboxMessage'; readonly message: SimL1ToL2Message };
 
 interface TxRecord {
   readonly txHash: Hex;
@@ -164,12 +181,18 @@ interface CheckpointEntry {
   readonly previous: CheckpointEntry | undefined;
 }
 
-/** The rollup contract's storage after some block: the recorded chain's last checkpoint and the proven one. */
+/** Outbox roots by epoch, then by the number of checkpoints they cover (replaced, never mutated). */
+type SimOutboxRoots = ReadonlyMap<number, ReadonlyMap<number, Hex>>;
+
+/** The rollup contract's storage after some block: the recorded chain's last checkpoint and the proven one, and its
+ * inbox's and outbox's. */
 interface ContractState {
   readonly tip: CheckpointEntry;
   readonly proven: ProvenCheckpoint;
   /** The validator set (fixed at deployment in the simulator). */
   readonly validators: readonly L1Validator[];
+  readonly inbox: SimInboxState;
+  readonly outbox: SimOutboxRoots;
 }
 
 /** The rollup contract's events by kind. */
@@ -177,6 +200,7 @@ interface SimL1LogsByKind {
   readonly checkpointProposed: CheckpointProposedLog;
   readonly epochProven: EpochProvenLog;
   readonly chainPruned: ChainPrunedLog;
+  readonly messageSent: InboxMessageLog;
 }
 
 /** One event of the rollup contract; a block keeps them in emission order. */
@@ -240,7 +264,9 @@ function txHashOf(publisher: Hex, nonce: number, call: SimL1Call): Hex {
   const fields =
     call.kind === 'propose'
       ? ['sim-l1-tx', publisher, nonce, call.request.checkpointNumber, call.request.slotNumber, call.request.archive, call.request.lastArchive, call.request.header, call.request.attestations, ...call.versionedHashes]
-      : ['sim-l1-proof-tx', publisher, nonce, call.request.epoch, call.request.fromCheckpoint, call.request.toCheckpoint, call.request.endArchive, call.request.outHash, call.request.proof];
+      : call.kind === 'epochProof'
+        ? ['sim-l1-proof-tx', publisher, nonce, call.request.epoch, call.request.fromCheckpoint, call.request.toCheckpoint, call.request.endArchive, call.request.outHash, call.request.proof]
+        : ['sim-l1-inbox-tx', publisher, nonce, call.message.recipient, call.message.content, call.message.secretHash];
   return bytesToHex(sha256(Buffer.from(fields.join(':'), 'utf8')));
 }
 
@@ -293,6 +319,8 @@ export class SimL1 {
     const deployed: ContractState = {
       tip: { number: 0, archive: genesisArchive, slot: 0, previous: undefined },
       proven: { checkpointNumber: 0, l1BlockNumber: 0n },
+      inbox: SIM_INBOX_DEPLOYED,
+      outbox: new Map(),
       validators: Object.freeze(validators),
     };
     this.mineHistory(l1StartBlock, nowSeconds, deployed);
@@ -431,7 +459,7 @@ export class SimL1 {
   /** `contract` as a proposal in a block with this timestamp sees it: pruned back to the proven checkpoint if prunable. */
   private prunedView(contract: ContractState, timestamp: bigint): ContractState {
     if (!canPrune(proofStateOf(contract), timestamp, this.constants)) return contract;
-    return { tip: entryAt(contract.tip, contract.proven.checkpointNumber), proven: contract.proven, validators: contract.validators };
+    return { ...contract, tip: entryAt(contract.tip, contract.proven.checkpointNumber) };
   }
 
   validatorsAt(atBlock: bigint, visibleHead: bigint): L1Validator[] {
@@ -451,6 +479,16 @@ export class SimL1 {
 
   provenAt(atBlock: bigint, visibleHead: bigint): ProvenCheckpoint {
     return this.contractViewAt(atBlock, visibleHead).proven;
+  }
+
+  /** Outbox.smallestCoveringRoot as of `atBlock`. */
+  outboxRootAt(epoch: number, checkpointsNeeded: number, atBlock: bigint, visibleHead: bigint): OutboxRoot | undefined {
+    const roots = this.contractViewAt(atBlock, visibleHead).outbox.get(epoch);
+    let best: OutboxRoot | undefined;
+    for (const [checkpointsCovered, root] of roots ?? []) {
+      if (checkpointsCovered >= checkpointsNeeded && (best === undefined || checkpointsCovered < best.checkpointsCovered)) best = { checkpointsCovered, root };
+    }
+    return best;
   }
 
   /** The contract's events of one kind in `[fromBlock, toBlock]`, in L1 order. */
@@ -507,6 +545,19 @@ export class SimL1 {
     return tx.txHash;
   }
 
+  /** Accepts an L1-to-L2 message for the inbox into the mempool (any account may send one). */
+  sendL2Message(sender: Hex, message: SimL1ToL2Message): Hex {
+    assert(isHex(sender) && sender.length === 42, `sender ${sender} must be 20 bytes of hex`);
+    const tx = this.enqueue(sender.toLowerCase() as Hex, { kind: 'inboxMessage', message: { ...message } });
+    this.trace?.record('l1.tx.submitted', { txHash: tx.txHash, publisher: sender, inboxMessage: true, notBeforeBlock: tx.notBeforeBlock });
+    return tx.txHash;
+  }
+
+  /** The inbox's MessageSent logs of the current chain (simulator and tests). */
+  inboxMessages(): InboxMessageLog[] {
+    return this.logsIn('messageSent', 0n, this.head().number, this.head().number);
+  }
+
   /** Accepts an epoch proof into the mempool. */
   submitEpochProof(publisher: Hex, request: SubmitEpochProofRequest): Hex {
     const tx = this.enqueue(publisher, { kind: 'epochProof', request: { ...request } });
@@ -557,7 +608,12 @@ export class SimL1 {
     const ref: L1BlockRef = { number, hash: l1BlockHash(parent.hash, number, timestamp, this.reorgCount, txHashes), parentHash: parent.hash, timestamp };
     const logs: SimL1Log[] = [];
     for (const tx of included) {
-      const failure = tx.call.kind === 'propose' ? this.applyProposal(tx.call, tx.txHash, ref, logs) : this.applyEpochProof(tx.call.request, tx.txHash, ref, logs);
+      const failure =
+        tx.call.kind === 'propose'
+          ? this.applyProposal(tx.call, tx.txHash, ref, logs)
+          : tx.call.kind === 'epochProof'
+            ? this.applyEpochProof(tx.call.request, tx.txHash, ref, logs)
+            : this.applyInboxMessage(tx.publisher, tx.call.message, tx.txHash, ref, logs);
       tx.state = 'included';
       tx.inclusion = { blockNumber: ref.number, blockHash: ref.hash, failure };
       this.trace?.record('l1.tx.included', { txHash: tx.txHash, blockNumber: ref.number, success: failure === undefined, failure });
@@ -579,7 +635,7 @@ export class SimL1 {
     const before = this.contract!;
     const view = this.prunedView(before, block.timestamp);
     const state: SimL1ContractState = { checkpointCount: view.tip.number, lastArchive: view.tip.archive, lastCheckpointSlot: view.tip.slot };
-    const failure = checkProposal(state, call.request, call.versionedHashes, block.timestamp, this.constants);
+    const failure = checkProposal(state, call.request, call.versionedHashes, block.timestamp, this.constants, view.inbox);
     if (failure !== undefined) return failure;
     const at = (logIndex: number) => Object.freeze({ blockNumber: block.number, blockHash: block.hash, txHash, logIndex });
     if (view !== before) {
@@ -589,7 +645,11 @@ export class SimL1 {
     }
     const { request } = call;
     const archive = request.archive.toLowerCase() as Hex;
-    this.contract = { tip: { number: request.checkpointNumber, archive, slot: request.slotNumber, previous: view.tip }, proven: view.proven, validators: view.validators };
+    this.contract = {
+      ...view,
+      tip: { number: request.checkpointNumber, archive, slot: request.slotNumber, previous: view.tip },
+      inbox: consumeInbox(view.inbox, request.checkpointNumber),
+    };
     const log = {
       checkpointNumber: request.checkpointNumber,
       archive,
@@ -608,7 +668,11 @@ export class SimL1 {
     const before = this.contract!;
     const failure = checkEpochProof(proofStateOf(before), request, block.timestamp, this.constants);
     if (failure !== undefined) return failure;
-    this.contract = { tip: before.tip, proven: { checkpointNumber: request.toCheckpoint, l1BlockNumber: block.number }, validators: before.validators };
+    this.contract = {
+      ...before,
+      proven: { checkpointNumber: request.toCheckpoint, l1BlockNumber: block.number },
+      outbox: withOutboxRoot(before.outbox, request),
+    };
     const log: EpochProvenLog = {
       epoch: request.epoch,
       fromCheckpoint: request.fromCheckpoint,
@@ -619,6 +683,22 @@ export class SimL1 {
     };
     logs.push({ kind: 'epochProven', log: Object.freeze(log) });
     this.trace?.record('l1.epochProven', { blockNumber: block.number, epoch: log.epoch, toCheckpoint: log.toCheckpoint });
+    return undefined;
+  }
+
+  /** Inbox.sendL2Message: always succeeds for field-sized inputs (the wire types guarantee 32 bytes). */
+  private applyInboxMessage(sender: Hex, message: SimL1ToL2Message, txHash: Hex, block: L1BlockRef, logs: SimL1Log[]): undefined {
+    const sent = sendInboxMessage(this.contract!.inbox, { sender, ...message });
+    this.contract = { ...this.contract!, inbox: sent.inbox };
+    const log: InboxMessageLog = {
+      checkpointNumber: sent.tree,
+      index: sent.index,
+      leaf: sent.leaf,
+      treeHash: sent.treeHash,
+      l1: Object.freeze({ blockNumber: block.number, blockHash: block.hash, txHash, logIndex: logs.length }),
+    };
+    logs.push({ kind: 'messageSent', log: Object.freeze(log) });
+    this.trace?.record('l1.messageSent', { blockNumber: block.number, checkpointNumber: sent.tree, index: sent.index, leaf: sent.leaf });
     return undefined;
   }
 
@@ -655,6 +735,15 @@ export class SimL1 {
   }
 }
 
+/** Outbox.insert after an accepted proof (nothing for an epoch without messages: outHash zero). */
+function withOutboxRoot(outbox: SimOutboxRoots, request: SubmitEpochProofRequest): SimOutboxRoots {
+  const root = request.outHash.toLowerCase() as Hex;
+  if (/^0x0*$/.test(root)) return outbox;
+  const next = new Map(outbox);
+  next.set(request.epoch, new Map(outbox.get(request.epoch) ?? []).set(request.toCheckpoint - request.fromCheckpoint + 1, root));
+  return next;
+}
+
 export function createSimL1(options: SimL1Options): SimL1 {
   return new SimL1(options);
 }
@@ -688,6 +777,9 @@ function createLink(l1: SimL1, name: string, prng: Prng, scheduler: Scheduler): 
     getEpochProvenLogs: (fromBlock, toBlock) => call('getEpochProvenLogs', (head) => l1.logsIn('epochProven', fromBlock, toBlock, head), [fromBlock, toBlock]),
     getChainPrunedLogs: (fromBlock, toBlock) => call('getChainPrunedLogs', (head) => l1.logsIn('chainPruned', fromBlock, toBlock, head), [fromBlock, toBlock]),
     getValidators: (atBlock) => call('getValidators', (head) => l1.validatorsAt(atBlock, head), [atBlock]),
+    getInboxMessageLogs: (fromBlock, toBlock) => call('getInboxMessageLogs', (head) => l1.logsIn('messageSent', fromBlock, toBlock, head)),
+    getOutboxRoot: (epoch, checkpointsNeeded, atBlock) => call('getOutboxRoot', (head) => l1.outboxRootAt(epoch, checkpointsNeeded, atBlock, head)),
+    getMessageBoxAddresses: () => call('getMessageBoxAddresses', () => ({ inboxAddress: SIM_INBOX_ADDRESS, outboxAddress: SIM_OUTBOX_ADDRESS })),
   };
 
   return {

@@ -7,6 +7,11 @@ import { blobsHash, decodeCheckpointHeader } from '../spec/codec/checkpointHeade
 import { BLOBS_PER_CHECKPOINT_MAX } from '../spec/constants.js';
 import { commitmentProof } from '../spec/proof.js';
 import { CHECKPOINT_ATTESTATIONS_BYTES_MAX as ATTESTATIONS_BYTES_MAX } from '../spec/validators/checkpointAttestations.js';
+import { assert } from '../core/assert.js';
+import { zeroHex } from '../spec/codec/bytes.js';
+import { L1_TO_L2_MESSAGES_PER_CHECKPOINT } from '../spec/constants.js';
+import { hashPair } from '../spec/hash.js';
+import { firstMessageIndexOfCheckpoint, l1ToL2MessageLeaf } from '../spec/messages/inbox.js';
 
 /**
  * The rollup contract's rules (`propose`, `submitEpochProof`, prunes), as the simulated L1 applies them to an
@@ -33,7 +38,9 @@ export type SimL1ProposeFailure =
   /** The header's blobsHash is not the hash of the blobs' versioned hashes. */
   | 'BLOBS_HASH_MISMATCH'
   /** The attestation list is not hex or longer than Rollup.ATTESTATIONS_BYTES_MAX. */
-  | 'ATTESTATIONS_TOO_LONG';
+  | 'ATTESTATIONS_TOO_LONG'
+  /** The header's inHash is not the hash of the inbox tree the checkpoint consumes. */
+  | 'IN_HASH_MISMATCH';
 
 export interface SimL1ContractState {
   readonly checkpointCount: number;
@@ -75,6 +82,7 @@ export function checkProposal(
   versionedHashes: readonly Hex[],
   blockTimestamp: bigint,
   rules: SimL1SlotRules,
+  inbox: SimInboxState,
 ): SimL1ProposeFailure | undefined {
   const header = decodeHeader(request);
   if (header === undefined) return 'PROPOSAL_MALFORMED';
@@ -88,7 +96,56 @@ export function checkProposal(
   if (request.slotNumber <= state.lastCheckpointSlot) return 'SLOT_NOT_AFTER_PREVIOUS';
   if (request.blobs.length < 1 || request.blobs.length > BLOBS_PER_CHECKPOINT_MAX) return 'BLOB_COUNT_INVALID';
   if (header.blobsHash !== blobsHash(versionedHashes)) return 'BLOBS_HASH_MISMATCH';
+  if (header.inHash !== inboxTree(inbox, request.checkpointNumber).hash) return 'IN_HASH_MISMATCH';
   return undefined;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Inbox (contracts/Inbox.sol)
+
+/** One inbox tree's size and running hash; trees link to the previous one (never mutated). */
+export interface SimInboxTree {
+  readonly tree: number;
+  readonly size: number;
+  readonly hash: Hex;
+  readonly previous: SimInboxTree | undefined;
+}
+
+export interface SimInboxState {
+  /** The tree new messages go into (Inbox.inProgress). */
+  readonly inProgress: number;
+  /** The newest tree that holds a message, linked to older ones. */
+  readonly newest: SimInboxTree | undefined;
+}
+
+export const SIM_INBOX_DEPLOYED: SimInboxState = Object.freeze({ inProgress: 2, newest: undefined });
+
+/** Tree `tree` of the inbox (empty: size 0, hash zero). */
+export function inboxTree(inbox: SimInboxState, tree: number): { readonly size: number; readonly hash: Hex } {
+  let entry = inbox.newest;
+  while (entry !== undefined && entry.tree > tree) entry = entry.previous;
+  return entry?.tree === tree ? entry : { size: 0, hash: zeroHex(32) };
+}
+
+/** Inbox.sendL2Message: the message's tree, global index and leaf, and the inbox after it. */
+export function sendInboxMessage(
+  inbox: SimInboxState,
+  message: { readonly sender: Hex; readonly recipient: Hex; readonly content: Hex; readonly secretHash: Hex },
+): { readonly inbox: SimInboxState; readonly tree: number; readonly index: bigint; readonly leaf: Hex; readonly treeHash: Hex } {
+  let tree = inbox.inProgress;
+  if (inboxTree(inbox, tree).size === L1_TO_L2_MESSAGES_PER_CHECKPOINT) tree += 1;
+  const current = inboxTree(inbox, tree);
+  const index = firstMessageIndexOfCheckpoint(tree) + BigInt(current.size);
+  const leaf = l1ToL2MessageLeaf({ ...message, index });
+  const treeHash = hashPair(current.hash, leaf);
+  const previous = inbox.newest?.tree === tree ? inbox.newest.previous : inbox.newest;
+  return { inbox: { inProgress: tree, newest: { tree, size: current.size + 1, hash: treeHash, previous } }, tree, index, leaf, treeHash };
+}
+
+/** Inbox.consume, as a successful proposal of `checkpointNumber` applies it: seals the tree in progress if due. */
+export function consumeInbox(inbox: SimInboxState, checkpointNumber: number): SimInboxState {
+  assert(checkpointNumber < inbox.inProgress, `inbox tree ${checkpointNumber} is sealed before its checkpoint is proposed`);
+  return checkpointNumber + 1 === inbox.inProgress ? { ...inbox, inProgress: inbox.inProgress + 1 } : inbox;
 }
 
 // ---------------------------------------------------------------------------------------------------------------

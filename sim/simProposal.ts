@@ -20,6 +20,8 @@ export interface SimProposalInput {
   readonly timestamp: bigint;
   /** Bytes carried by the blobs (any content; at most six blobs' worth). */
   readonly payload: Uint8Array;
+  /** The header's inHash (default zero: the hash of an empty inbox tree). */
+  readonly inHash?: Hex;
 }
 
 export function buildSimProposal(input: SimProposalInput): ProposeCheckpointRequest {
@@ -34,6 +36,8 @@ export function buildSimProposal(input: SimProposalInput): ProposeCheckpointRequ
     blockCount: 1,
     blobsHash: blobsHash(blobs.map(simVersionedHash)),
     totalManaUsed: 0n,
+    inHash: input.inHash ?? zeroHex(32),
+    outHash: zeroHex(32),
   };
   return {
     checkpointNumber: input.checkpointNumber,

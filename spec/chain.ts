@@ -157,6 +157,10 @@ export interface CheckpointHeader {
   /** hashToField of the concatenated blob versioned hashes. */
   readonly blobsHash: Hex;
   readonly totalManaUsed: bigint;
+  /** The running hash of the L1-to-L2 messages this checkpoint consumes (spec/messages/inbox.ts). */
+  readonly inHash: Hex;
+  /** Root of the checkpoint's L2-to-L1 messages over its blocks (spec/messages/outbox.ts). */
+  readonly outHash: Hex;
 }
 
 /** Where on L1 a checkpoint was published. */
@@ -213,6 +217,10 @@ export interface L1RollupConstants {
 
 export interface L1ContractAddresses {
   readonly rollupAddress: Hex;
+  /** Where L1-to-L2 messages are sent (deployed by the rollup: contracts/Inbox.sol). */
+  readonly inboxAddress: Hex;
+  /** Where L2-to-L1 messages are consumed (deployed by the rollup: contracts/Outbox.sol). */
+  readonly outboxAddress: Hex;
 }
 
 export interface NodeInfo {

@@ -187,3 +187,13 @@ export const PROVER_POLL_INTERVAL_MS_DEFAULT = 1_000;
 export const LOCAL_NETWORK_EPOCH_DURATION_SLOTS_DEFAULT = 2;
 /** Local network: anvil's `--slots-in-an-epoch`; its finalized block trails latest by twice this many blocks. */
 export const LOCAL_NETWORK_L1_SLOTS_IN_AN_EPOCH = 1;
+
+/**
+ * L1-to-L2 messages one inbox tree holds, and so the leaves each checkpoint inserts into the L1-to-L2 message tree
+ * (its messages, then zeros): checkpoint n's subtree starts at leaf (n - 1) x this (spec/messages/inbox.ts). When a
+ * tree is full, the inbox starts the next one and later messages wait one checkpoint more. Mirrors
+ * contracts/Inbox.sol MESSAGES_PER_CHECKPOINT.
+ */
+export const L1_TO_L2_MESSAGES_PER_CHECKPOINT = 16;
+/** Outbox roots a node keeps without re-reading L1 (those of L2-finalized epochs only). */
+export const OUTBOX_ROOT_CACHE_ENTRIES_MAX = 1_024;

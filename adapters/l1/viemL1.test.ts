@@ -3,7 +3,8 @@
  * block count: anvil starts at T0 and every block is 12 s after its parent (anvil_setBlockTimestampInterval), so
  * block n has timestamp T0 + 12n, its beacon slot is n, and L2 slots advance by mining empty blocks.
  */
-import { CHECKPOINT_HEADER_BLOBS_HASH_OFFSET, blobsHash as specBlobsHash } from '../../spec/codec/checkpointHeader.js';
+import { CHECKPOINT_HEADER_BLOBS_HASH_OFFSET, CHECKPOINT_HEADER_IN_HASH_OFFSET, blobsHash as specBlobsHash } from '../../spec/codec/checkpointHeader.js';
+import { inboxTreeHash, l1ToL2MessageLeaf } from '../../spec/messages/inbox.js';
 import { bytesToHex as specBytesToHex, hexToBytes as specHexToBytes } from '../../spec/codec/bytes.js';
 import { blobsToCommitments, blobsToProofs, createWalletClient, http, toBlobSidecars, type PublicClient } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
@@ -17,9 +18,9 @@ import {
   type SubmitEpochProofRequest,
 } from '../../core/ports.js';
 import { EPOCH_OUT_HASH_NONE, epochProofFor } from '../../core/prover/epochProof.js';
-import { rollupAbi } from '../../contracts/artifacts/rollup.js';
+import { inboxAbi, rollupAbi } from '../../contracts/artifacts/rollup.js';
 import type { BlockHeader, CheckpointHeader, Hex } from '../../spec/chain.js';
-import { bytesToHex } from '../../spec/codec/bytes.js';
+import { bytesToHex, zeroHex } from '../../spec/codec/bytes.js';
 import { minimalTxEffect } from '../../spec/codec/txEffect.js';
 import {
   blobsToPayload,
@@ -97,6 +98,8 @@ function makeProposal(args: {
     blockCount: args.blocks.length,
     blobsHash: blobsHash(blobVersionedHashes(blobs)),
     totalManaUsed: 42n,
+    inHash: zeroHex(32),
+    outHash: zeroHex(32),
   };
   return {
     checkpointNumber: args.checkpointNumber,
@@ -351,6 +354,41 @@ describe('L1 adapters against anvil', () => {
     const txHash = await client.sendRawTransaction({ serializedTransaction: serialized });
     expect(await waitForInclusion(txHash)).toMatchObject({ status: 'included', success: false });
   });
+
+  it('reads inbox messages back with the leaves and indices of spec/messages/inbox.ts, and rejects an inHash that is not the consumed tree\'s', async () => {
+    // The message would change what later checkpoints consume: the chain goes back to this point afterwards.
+    const snapshot = await rawRequest(client, 'evm_snapshot', []);
+    try {
+      await inboxMessageRoundTrip();
+    } finally {
+      await rawRequest(client, 'evm_revert', [snapshot]);
+    }
+  });
+
+  async function inboxMessageRoundTrip(): Promise<void> {
+    const sender = privateKeyToAccount(DEPLOYER_KEY);
+    const inbox = await client.readContract({ address: rollupAddress, abi: rollupAbi, functionName: 'getInbox' });
+    const wallet = createWalletClient({ account: sender, transport: http(anvil.url) });
+    const message = { recipient: fill(0x0a), content: fill(0x0c), secretHash: fill(0x05) };
+    const hash = await wallet.writeContract({ address: inbox, abi: inboxAbi, functionName: 'sendL2Message', args: [message.recipient, message.content, message.secretHash], chain: null });
+    const included = await client.waitForTransactionReceipt({ hash });
+    const logs = await reader.getInboxMessageLogs(deployBlock, included.blockNumber);
+    // Checkpoint 1 is on L1, so tree 2 is sealed: the message goes to tree 3, the first index of checkpoint 3's subtree.
+    const leaf = l1ToL2MessageLeaf({ sender: sender.address.toLowerCase() as Hex, ...message, index: 32n });
+    expect(logs.map((l) => [l.checkpointNumber, l.index, l.leaf, l.treeHash])).toEqual([[3, 32n, leaf, inboxTreeHash([leaf])]]);
+
+    const { slot, timestamp } = await pendingSlot();
+    const request = makeProposal({ checkpointNumber: 2, slotNumber: slot, timestamp, lastArchive: ARCHIVE_1, archive: ARCHIVE_2, blocks: [{ header: makeBlockHeader(3, slot, timestamp), txEffects: [] }] });
+    const header = specHexToBytes(request.header);
+    header.set(specHexToBytes(inboxTreeHash([leaf])), CHECKPOINT_HEADER_IN_HASH_OFFSET);
+    const call = { ...request, header: specBytesToHex(header), blobHashes: blobVersionedHashes(request.blobs) };
+    const from = privateKeyToAccount(PUBLISHER_KEY).address;
+    await expectL1Error(
+      simulatePropose({ l1RpcUrl: anvil.url, rollupAddress, from, call, txBlobVersionedHashes: call.blobHashes }),
+      'L1_TX_REJECTED',
+      new RegExp(`WrongInHash\\(expected: 0x0{64}, given: ${inboxTreeHash([leaf])}\\)`),
+    );
+  }
 
   it('reports a pending transaction, then its inclusion', async () => {
     const { slot } = await advanceToSlot(4);

@@ -8,12 +8,13 @@ import {
   ContractFunctionZeroDataError,
   type PublicClient,
 } from 'viem';
-import { rollupAbi } from '../../contracts/artifacts/rollup.js';
+import { inboxAbi, outboxAbi, rollupAbi } from '../../contracts/artifacts/rollup.js';
 import {
   L1Error,
   type ChainPrunedLog,
   type CheckpointProposedLog,
   type EpochProvenLog,
+  type InboxMessageLog,
   type L1BlockRef,
   type L1BlockTag,
   type L1LogPosition,
@@ -52,6 +53,10 @@ const epochProvenEvent = rollupAbi.find(
 
 const chainPrunedEvent = rollupAbi.find(
   (item): item is Extract<(typeof rollupAbi)[number], { type: 'event'; name: 'ChainPruned' }> => item.type === 'event' && item.name === 'ChainPruned',
+)!;
+
+const messageSentEvent = inboxAbi.find(
+  (item): item is Extract<(typeof inboxAbi)[number], { type: 'event'; name: 'MessageSent' }> => item.type === 'event' && item.name === 'MessageSent',
 )!;
 
 /** Where a (mined, strictly decoded) log was emitted. */
@@ -101,6 +106,17 @@ export function createViemL1Reader(options: ViemL1ReaderOptions): L1ReaderPort {
     pinnedRead(functionName, atBlock, () => client.readContract({ address, abi: rollupAbi, functionName, blockNumber: atBlock })) as Promise<bigint>;
 
   const getChainId = () => callL1(url, 'eth_chainId', () => client.getChainId());
+
+  /** The rollup deploys its inbox and outbox in its constructor: their addresses never change, so read them once. */
+  let messageBoxes: Promise<{ inbox: Hex; outbox: Hex }> | undefined;
+  const getMessageBoxes = (atBlock: bigint) => {
+    messageBoxes ??= Promise.all([
+      pinnedRead('getInbox', atBlock, () => client.readContract({ address, abi: rollupAbi, functionName: 'getInbox', blockNumber: atBlock })),
+      pinnedRead('getOutbox', atBlock, () => client.readContract({ address, abi: rollupAbi, functionName: 'getOutbox', blockNumber: atBlock })),
+    ]).then(([inbox, outbox]) => ({ inbox: inbox as Hex, outbox: outbox as Hex }));
+    messageBoxes.catch(() => (messageBoxes = undefined));
+    return messageBoxes;
+  };
 
   return {
     async getChainId() {
@@ -221,6 +237,39 @@ export function createViemL1Reader(options: ViemL1ReaderOptions): L1ReaderPort {
         validators.push({ address: attester.toLowerCase() as Hex, blsPublicKey, proofOfPossession, activeFromEpoch: toSafeNumber(activeFromEpoch, 'activation epoch') });
       }
       return validators;
+    },
+
+    async getInboxMessageLogs(fromBlock, toBlock) {
+      if (fromBlock > toBlock) return [];
+      const { inbox } = await getMessageBoxes(toBlock);
+      const logs = await callL1(url, 'eth_getLogs(MessageSent)', () =>
+        client.getLogs({ address: inbox, event: messageSentEvent, fromBlock, toBlock, strict: true }),
+      );
+      return logs
+        .filter((log) => !log.removed)
+        .map(
+          (log): InboxMessageLog => ({
+            checkpointNumber: toSafeNumber(log.args.checkpointNumber, 'inbox tree number'),
+            index: log.args.index,
+            leaf: log.args.leaf,
+            treeHash: log.args.treeHash,
+            l1: positionOf(log),
+          }),
+        );
+    },
+
+    async getOutboxRoot(epoch, checkpointsNeeded, atBlock) {
+      const { outbox } = await getMessageBoxes(atBlock);
+      const [covered, root] = await pinnedRead('smallestCoveringRoot', atBlock, () =>
+        client.readContract({ address: outbox, abi: outboxAbi, functionName: 'smallestCoveringRoot', args: [BigInt(epoch), BigInt(checkpointsNeeded)], blockNumber: atBlock }),
+      );
+      return covered === 0n ? undefined : { checkpointsCovered: toSafeNumber(covered, 'checkpoints covered'), root };
+    },
+
+    async getMessageBoxAddresses() {
+      const atBlock = await callL1(url, 'eth_blockNumber', () => client.getBlockNumber({ cacheTime: 0 }));
+      const { inbox, outbox } = await getMessageBoxes(atBlock);
+      return { inboxAddress: inbox.toLowerCase() as Hex, outboxAddress: outbox.toLowerCase() as Hex };
     },
 
     async getBlobs(log) {

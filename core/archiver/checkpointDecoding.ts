@@ -1,4 +1,6 @@
-import type { Block, Checkpoint, GasFees, Hex, L1PublishInfo } from '../../spec/chain.js';
+import type { Block, BlockHeader, Checkpoint, CheckpointHeader, GasFees, Hex, L1PublishInfo, TxEffect } from '../../spec/chain.js';
+import { zeroHex } from '../../spec/codec/bytes.js';
+import { blockOutHash, outTreeRoot } from '../../spec/messages/outbox.js';
 import { blockHash } from '../../spec/codec/blockHeader.js';
 import { blobsToPayload, decodeCheckpointPayload } from '../../spec/codec/checkpointBlobs.js';
 import { blobsHash, checkpointHash, decodeCheckpointHeader } from '../../spec/codec/checkpointHeader.js';
@@ -21,9 +23,28 @@ export interface CheckpointContext {
   readonly l1BlockTimestamp: bigint;
   /** The minimum fees the fee rule gives this checkpoint (core/fees/minFees.ts). */
   readonly expectedGasFees: GasFees;
+  /** The hash of the inbox tree this checkpoint consumes, from the messages the node synced (spec/messages/inbox.ts). */
+  readonly expectedInHash: Hex;
 }
 
 const sameFees = (a: GasFees, b: GasFees): boolean => a.feePerDaGas === b.feePerDaGas && a.feePerL2Gas === b.feePerL2Gas;
+
+/**
+ * The cross-chain message commitments: the first block's inHash is the checkpoint's (the others' zero: they insert no
+ * messages), each block's outHash is the root of its txs' L2-to-L1 messages, and the header's outHash their root.
+ */
+function checkMessageCommitments(header: CheckpointHeader, blocks: readonly { header: BlockHeader; txEffects: readonly TxEffect[] }[], inHash: Hex): string | undefined {
+  const blockOutHashes: Hex[] = [];
+  for (const [index, { header: bh, txEffects }] of blocks.entries()) {
+    const expectedInHash = index === 0 ? inHash : zeroHex(32);
+    if (bh.contentCommitment.inHash !== expectedInHash) return `block ${bh.globalVariables.blockNumber} inHash is not ${expectedInHash}`;
+    const outHash = blockOutHash(txEffects.map((effect) => effect.l2ToL1Messages));
+    if (bh.contentCommitment.outHash !== outHash) return `block ${bh.globalVariables.blockNumber} outHash is not the root of its L2-to-L1 messages`;
+    blockOutHashes.push(outHash);
+  }
+  if (header.outHash !== outTreeRoot(blockOutHashes)) return 'header outHash is not the root of its blocks\' L2-to-L1 messages';
+  return undefined;
+}
 
 /**
  * Rebuilds a checkpoint's blocks from its L1 log and blobs, checking everything the node relies on: the header
@@ -50,6 +71,9 @@ export function decodeCheckpoint(
     return { ok: false, reason: `header gas fees ${header.gasFees.feePerL2Gas}/${header.gasFees.feePerDaGas} are not the minimum fees ${ctx.expectedGasFees.feePerL2Gas}/${ctx.expectedGasFees.feePerDaGas}` };
   }
   if (payloadBlocks.length !== header.blockCount) return { ok: false, reason: `blobs carry ${payloadBlocks.length} blocks, header says ${header.blockCount}` };
+  if (header.inHash !== ctx.expectedInHash) return { ok: false, reason: `header inHash ${header.inHash} is not the inbox tree's hash ${ctx.expectedInHash}` };
+  const messages = checkMessageCommitments(header, payloadBlocks, ctx.expectedInHash);
+  if (messages !== undefined) return { ok: false, reason: messages };
 
   let tree = ctx.previousArchiveTree;
   const firstBlockNumber = tree.size;

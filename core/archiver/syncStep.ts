@@ -1,19 +1,23 @@
-import type { L1RollupConstants, StateReference } from '../../spec/chain.js';
+import type { Hex, L1RollupConstants, StateReference } from '../../spec/chain.js';
 import { ARCHIVER_L1_BLOCKS_PER_STEP_MAX } from '../../spec/constants.js';
 import type { Chain, ChainUpdate } from '../chain/chain.js';
 import type { L1SyncPosition } from '../chain/chainStore.js';
 import { NodeError } from '../errors.js';
-import type { ChainPrunedLog, CheckpointProposedLog, L1BlockRef, L1LogPosition, L1ReaderPort, LoggerPort } from '../ports.js';
+import type { ChainPrunedLog, CheckpointProposedLog, InboxMessageLog, L1BlockRef, L1LogPosition, L1ReaderPort, LoggerPort } from '../ports.js';
 import { checkpointedFeeBasis } from '../fees/feeBasis.js';
 import { feeFloor, nextGasFees } from '../fees/minFees.js';
 import { blockStateEffects } from '../sequencer/blockBuilder.js';
 import { decodeCheckpoint, type DecodedCheckpoint } from './checkpointDecoding.js';
 import { readL1Settlement, settleProofTips, settleTips, type L1Settlement } from './settlement.js';
 import type { RefusedCheckpoints, SyncQuorumCheck } from '../validators/syncQuorum.js';
+import type { InboxStore } from '../messages/inboxStore.js';
+import { checkpointMessageSubtree, inboxTreeHash } from '../../spec/messages/inbox.js';
 
 export interface SyncStepDeps {
   readonly l1: L1ReaderPort;
   readonly chain: Chain;
+  /** The inbox's messages, kept in step with the L1 sync position. */
+  readonly inbox: InboxStore;
   readonly constants: L1RollupConstants;
   readonly logger: LoggerPort;
   /** The committee's quorum check (core/validators/syncQuorum.ts); absent when the node ignores the validator set. */
@@ -61,7 +65,9 @@ export async function runSyncStep(deps: SyncStepDeps): Promise<SyncStepResult> {
   const lastInStep = from + BigInt(ARCHIVER_L1_BLOCKS_PER_STEP_MAX) - 1n;
   const to = lastInStep < head.number ? await l1.getBlock(lastInStep) : head;
   const events = await fetchContractEvents(deps, from, to.number);
+  const messages = await l1.getInboxMessageLogs(from, to.number);
   const settlement = await readL1Settlement(l1, constants, to);
+  await syncInboxMessages(deps, from - 1n, messages);
   let added = 0;
   for (const event of events) {
     if (event.kind === 'pruned') await applyL1Prune(deps, event.log);
@@ -96,6 +102,20 @@ async function fetchContractEvents(deps: SyncStepDeps, from: bigint, to: bigint)
     }
   }
   return fetched;
+}
+
+/**
+ * Stores the inbox messages of `(after, to]` before the step applies checkpoints (a checkpoint consumes messages sent
+ * before it), dropping first any message from after `after` that a crashed earlier step left behind.
+ */
+async function syncInboxMessages(deps: SyncStepDeps, after: bigint, messages: readonly InboxMessageLog[]): Promise<void> {
+  const stale = await deps.inbox.unwindOps(after);
+  if (stale.length === 0 && messages.length === 0) return;
+  await deps.chain.update(async (u) => {
+    // Read again inside the update: a rollback may have committed in between.
+    u.syncedIndexOps.push(...(await deps.inbox.unwindOps(after)), ...deps.inbox.syncOps(messages));
+  });
+  if (messages.length > 0) deps.logger.debug('inbox messages synced from L1', { count: messages.length, lastIndex: messages[messages.length - 1]!.index });
 }
 
 function l1Order(a: L1LogPosition, b: L1LogPosition): number {
@@ -180,15 +200,18 @@ async function applyCheckpointLog(deps: SyncStepDeps, log: CheckpointProposedLog
     archiveTree: await u.getArchiveTree(u.tips.checkpointed.block.number),
     feeBasis: await checkpointedFeeBasis(u, floor),
   }));
+  const inboxLeaves = await deps.inbox.leavesOfCheckpoint(log.checkpointNumber);
   const decoded = decodeCheckpoint(log, blobs, {
     previousArchiveTree: previous.archiveTree,
     expectedGasFees: nextGasFees(previous.feeBasis, floor),
+    expectedInHash: inboxTreeHash(inboxLeaves),
     chainId: deps.constants.l1ChainId,
     rollupVersion: deps.constants.rollupVersion,
     l1BlockTimestamp,
   });
   if (!decoded.ok) throw invalidCheckpoint(log, decoded.reason);
-  for (const entry of decoded.value.blocks) await adoptBlock(deps, log, entry);
+  const subtree = checkpointMessageSubtree(inboxLeaves);
+  for (const entry of decoded.value.blocks) await adoptBlock(deps, log, entry, entry.block.indexWithinCheckpoint === 0 ? subtree : []);
   const lastBlock = decoded.value.blocks[decoded.value.blocks.length - 1]!.block;
   await chain.update(async (u) => {
     await assertAdopted(u, decoded.value);
@@ -216,7 +239,7 @@ const BLOCK_ADOPTION_ATTEMPTS_MAX = 4;
  * anything else from that height up is pruned first; then the block is applied to the world state, whose roots
  * must be the ones its header claims, and added.
  */
-async function adoptBlock(deps: SyncStepDeps, log: CheckpointProposedLog, entry: DecodedCheckpoint['blocks'][number]): Promise<void> {
+async function adoptBlock(deps: SyncStepDeps, log: CheckpointProposedLog, entry: DecodedCheckpoint['blocks'][number], l1ToL2Messages: readonly Hex[]): Promise<void> {
   const { block, archiveTree } = entry;
   const n = block.header.globalVariables.blockNumber;
   for (let attempt = 0; attempt < BLOCK_ADOPTION_ATTEMPTS_MAX; attempt++) {
@@ -227,7 +250,7 @@ async function adoptBlock(deps: SyncStepDeps, log: CheckpointProposedLog, entry:
         await u.pruneTo(n - 1, 'checkpointMismatch');
         return false;
       }
-      const draft = await u.worldState.prepareBlock(n, blockStateEffects(block.body.txEffects));
+      const draft = await u.worldState.prepareBlock(n, blockStateEffects(block.body.txEffects, l1ToL2Messages));
       const mismatch = stateMismatch(draft.stateReference, block.header.state);
       if (mismatch !== undefined) throw invalidCheckpoint(log, `block ${n}: ${mismatch}`);
       u.addBlock(block, archiveTree, draft.finish(block.hash));
@@ -284,6 +307,8 @@ async function unwindAfterL1Reorg(deps: SyncStepDeps, head: L1BlockRef): Promise
     // Proposed blocks above an intact checkpointed chain stay: only lost checkpoints are unwound.
     if (keep < u.tips.checkpointed.checkpoint.number) await u.pruneTo(keptBlock, 'l1Reorg');
     u.l1Sync = resumeFrom;
+    // The inbox messages of the blocks to sync again go too; the forward steps bring back those L1 still has.
+    u.syncedIndexOps.push(...(await deps.inbox.unwindOps(u.l1Sync.blockNumber)));
     return keep;
   });
   logger.warn('L1 reorg detected; unwound to the last checkpoint L1 still holds', { checkpoint: keptCheckpoint });

@@ -2,7 +2,7 @@ import { createActor, type Actor } from 'xstate';
 import type { Block, BlockRef, ChainEvent, ChainPruneReason, Checkpoint, CheckpointRef, L2Tips } from '../../spec/chain.js';
 import { assert } from '../assert.js';
 import type { AppendOnlyTree } from '../merkle/appendOnlyTree.js';
-import type { ClockPort } from '../ports.js';
+import type { ClockPort, StorageOp } from '../ports.js';
 import type { PreparedBlock, PreparedWrite, WorldState } from '../worldState/worldState.js';
 import type { ChainStore, L1SyncPosition } from './chainStore.js';
 import { createChainTipsMachine } from './chainTipsMachine.js';
@@ -26,6 +26,8 @@ export class ChainUpdate {
   l1Sync: L1SyncPosition | undefined;
   /** The world state's part of this update's batch. */
   worldStateWrite: PreparedWrite | undefined;
+  /** Writes of indexes that follow the L1 sync position (the inbox's messages), committed in the same batch. */
+  readonly syncedIndexOps: StorageOp[] = [];
 
   constructor(
     private readonly store: ChainStore,
@@ -199,7 +201,7 @@ export class Chain {
     const run = this.queue.then(async () => {
       const u = new ChainUpdate(this.store, this.worldState);
       const result = await build(u);
-      if (u.events.length === 0 && u.l1Sync === undefined) return result;
+      if (u.events.length === 0 && u.l1Sync === undefined && u.syncedIndexOps.length === 0) return result;
       await this.store.commit({
         worldStateOps: u.worldStateWrite?.ops ?? [],
         ...(u.removeBlocksAbove !== undefined ? { removeBlocksAbove: u.removeBlocksAbove } : {}),
@@ -208,6 +210,7 @@ export class Chain {
         putCheckpoints: u.putCheckpoints,
         tips: u.tips,
         ...(u.l1Sync ? { l1Sync: u.l1Sync } : {}),
+        syncedIndexOps: u.syncedIndexOps,
       });
       u.worldStateWrite?.markCommitted();
       assert(this.worldState.latestBlockNumber === u.tips.proposed.number, 'world state follows the proposed tip');

@@ -34,6 +34,8 @@ export interface ChainChange {
   readonly l1Sync?: L1SyncPosition;
   /** The world state's operations for the same change (core/worldState), written in the same batch. */
   readonly worldStateOps?: readonly BatchOp[];
+  /** Other indexes kept in step with the L1 sync position (the inbox's messages, core/messages), same batch. */
+  readonly syncedIndexOps?: readonly BatchOp[];
 }
 
 type BatchOp = { type: 'put'; key: string; value: string } | { type: 'del'; key: string };
@@ -223,6 +225,7 @@ export class ChainStore {
     ops.push({ type: 'put', key: KEY.tips, value: toStoredJson(change.tips) });
     if (change.l1Sync) ops.push({ type: 'put', key: KEY.l1Sync, value: toStoredJson(change.l1Sync) });
     ops.push(...(change.worldStateOps ?? []));
+    ops.push(...(change.syncedIndexOps ?? []));
     // Durable: the production adapter (classic-level) syncs every batch unless told otherwise.
     await this.storage.batch(ops);
     this.tipsCache = change.tips;

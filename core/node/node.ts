@@ -2,6 +2,8 @@ import { createActor, type Actor } from 'xstate';
 import type { ChainEvent, Hex, L1RollupConstants } from '../../spec/chain.js';
 import { createArchiverMachine } from '../archiver/archiverMachine.js';
 import { runSyncStep } from '../archiver/syncStep.js';
+import { InboxStore } from '../messages/inboxStore.js';
+import { createMessageQueries } from '../messages/messageQueries.js';
 import { Chain } from '../chain/chain.js';
 import { ChainStore } from '../chain/chainStore.js';
 import { txIndexer } from '../chain/txIndex.js';
@@ -114,6 +116,7 @@ export async function createNode(ports: NodePorts, initialConfig: NodeConfig, op
   let config = initialConfig;
   const logger = ports.logger;
   const constants = await ports.l1.getRollupConstants();
+  const messageBoxAddresses = await ports.l1.getMessageBoxAddresses();
   const genesis = createGenesis(constants.l1ChainId, constants.rollupVersion);
   if (genesis.block.archive.root !== constants.genesisArchiveRoot) {
     throw new NodeError('GENESIS_MISMATCH', `the rollup contract's genesis archive ${constants.genesisArchiveRoot} is not this node's genesis ${genesis.block.archive.root}`);
@@ -127,7 +130,8 @@ export async function createNode(ports: NodePorts, initialConfig: NodeConfig, op
   );
   store.registerIndexer(txIndexer);
   const worldState = await WorldState.open(ports.storage, { genesisBlockHash: genesis.block.hash });
-  await reconcileWorldState(store, worldState, logger.child({ module: 'worldState' }));
+  const inbox = new InboxStore(ports.storage);
+  await reconcileWorldState(store, worldState, inbox, logger.child({ module: 'worldState' }));
   const chain = new Chain(store, worldState, ports.clock);
   const timetable = createTimetable(constants);
   const txPool = await TxPoolService.open({
@@ -162,7 +166,7 @@ export async function createNode(ports: NodePorts, initialConfig: NodeConfig, op
   const archiverActor = createActor(
     createArchiverMachine({
       runSyncStep: () => {
-        const step = runSyncStep({ l1: ports.l1, chain, constants, logger: archiverLogger, ...(validators ? { quorum: validators.quorum } : {}) });
+        const step = runSyncStep({ l1: ports.l1, chain, inbox, constants, logger: archiverLogger, ...(validators ? { quorum: validators.quorum } : {}) });
         syncInFlight = step.catch(() => undefined);
         return step;
       },
@@ -191,6 +195,7 @@ export async function createNode(ports: NodePorts, initialConfig: NodeConfig, op
       pendingTxs: () => txPool.current.ordered().map((pooled) => pooled.tx),
       publicState: latestPublicState,
       ...(validators ? { validator: validators.sequencerValidator } : {}),
+      inbox,
     };
     sequencerActor = createActor(
       createSequencerMachine({
@@ -247,6 +252,7 @@ export async function createNode(ports: NodePorts, initialConfig: NodeConfig, op
   };
   const operations = createNodeOperations({
     chain,
+    inbox,
     txPool,
     l1: ports.l1,
     constants,
@@ -293,10 +299,12 @@ export async function createNode(ports: NodePorts, initialConfig: NodeConfig, op
     chain,
     constants,
     rollupAddress: config.rollupAddress,
+    messageBoxAddresses,
     ready: () => started && archiverActor.getSnapshot().context.everCaughtUp,
     admin,
     txService: createTxQueries({ chain, pool: txPool, latestPublicState }),
     ...(validators ? { validatorService: validators.service } : {}),
+    messageService: createMessageQueries({ chain, inbox, l1: ports.l1, constants, logger: logger.child({ module: 'messages' }) }),
   });
   return {
     service,

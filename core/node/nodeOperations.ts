@@ -10,9 +10,11 @@ import type { ClockPort, L1ReaderPort, LoggerPort, SnapshotPort, StoragePort } f
 import type { TxPoolService } from '../txs/txPoolService.js';
 import { BUSY_REASON, createOperationsMachine, type OperationsEvent, type RollbackRequest } from './operationsMachine.js';
 import { checkRollback, rollback } from './rollback.js';
+import type { InboxStore } from '../messages/inboxStore.js';
 
 export interface NodeOperationsDeps {
   readonly chain: Chain;
+  readonly inbox: InboxStore;
   readonly txPool: TxPoolService;
   readonly l1: L1ReaderPort;
   readonly constants: L1RollupConstants;

@@ -3,6 +3,7 @@ import { CONTRACT_LANGUAGE_VERSION, L1_SLOT_DURATION_SECONDS, NODE_VERSION, PROT
 import type { Chain } from '../chain/chain.js';
 import { createTimetable } from '../chain/timetable.js';
 import type { BlockQuery, BlockWithContext, CheckpointQuery, NodeAdmin, NodeService, TxService, ValidatorService } from '../nodeService.js';
+import type { MessageService } from '../messages/messageQueries.js';
 import { createContractQueries } from './contractQueries.js';
 import { createLogQueries } from './logQueries.js';
 import { createWorldStateQueries } from './worldStateQueries.js';
@@ -39,10 +40,14 @@ export interface NodeQueriesDeps {
   readonly chain: Chain;
   readonly constants: L1RollupConstants;
   readonly rollupAddress: Hex;
+  /** The inbox and outbox the rollup deployed, read from L1 at startup. */
+  readonly messageBoxAddresses: { readonly inboxAddress: Hex; readonly outboxAddress: Hex };
   readonly ready: () => boolean;
   readonly admin: NodeAdmin;
   readonly txService: TxService;
   readonly validatorService?: ValidatorService;
+  /** Cross-chain messages (core/messages/messageQueries.ts). */
+  readonly messageService: MessageService;
 }
 
 /** The read side of NodeService, over the chain store. */
@@ -81,12 +86,13 @@ export function createNodeService(deps: NodeQueriesDeps): NodeService {
         return store.getCheckpointNumberByHash(query.hash);
     }
   };
-  const l1ContractAddresses = { rollupAddress: deps.rollupAddress };
+  const l1ContractAddresses = { rollupAddress: deps.rollupAddress, ...deps.messageBoxAddresses };
   return {
     ...createWorldStateQueries({ chain, resolveBlockNumber }),
     ...createLogQueries(chain),
     ...createContractQueries(chain, resolveBlockNumber),
     ...deps.txService,
+    ...deps.messageService,
     getBlockNumber: async (tip) => tipBlockNumber(chain.tips, tip ?? 'proposed'),
     getCheckpointNumber: async (tip: CheckpointTipName = 'checkpointed') => chain.tips[tip].checkpoint.number,
     getChainTips: async () => chain.tips,
@@ -152,7 +158,7 @@ export function createNodeService(deps: NodeQueriesDeps): NodeService {
  * Checkpoints whose slot lies in `epoch`. Slots grow with checkpoint numbers, so a binary search finds the first
  * one at or after the epoch's first slot in O(log n) reads; at most `epochDuration` checkpoints follow it.
  */
-async function checkpointsInEpoch(chain: Chain, constants: L1RollupConstants, epoch: number): Promise<Checkpoint[]> {
+export async function checkpointsInEpoch(chain: Chain, constants: L1RollupConstants, epoch: number): Promise<Checkpoint[]> {
   const firstSlot = epoch * constants.epochDuration;
   const endSlot = firstSlot + constants.epochDuration;
   let low = 1;

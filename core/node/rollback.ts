@@ -15,9 +15,12 @@ import type { L1ReaderPort, LoggerPort } from '../ports.js';
 import type { TxPoolService } from '../txs/txPoolService.js';
 import type { RollbackRequest } from './operationsMachine.js';
 import { reconcileWorldState } from './reconcileWorldState.js';
+import type { InboxStore } from '../messages/inboxStore.js';
 
 export interface RollbackDeps {
   readonly chain: Chain;
+  /** The synced inbox messages, which a forced rollback's world-state rebuild inserts again. */
+  readonly inbox: InboxStore;
   readonly txPool: TxPoolService;
   readonly l1: L1ReaderPort;
   readonly constants: L1RollupConstants;
@@ -82,7 +85,7 @@ export async function rollback(deps: RollbackDeps, request: RollbackRequest): Pr
     if (reset) {
       // Rebuild the world state up to the target from the kept blocks, then prune the chain without unwinding it.
       await chain.worldState.clear();
-      await reconcileWorldState(chain.store, chain.worldState, logger, target);
+      await reconcileWorldState(chain.store, chain.worldState, deps.inbox, logger, target);
       await u.pruneTo(target, 'rollback', { worldStateAt: target });
     } else {
       await u.pruneTo(target, 'rollback');

@@ -17,7 +17,7 @@ export interface EpochProofPublicInputs {
   readonly previousArchive: Hex;
   /** Archive root after checkpoint `toCheckpoint`. */
   readonly endArchive: Hex;
-  /** Commitment to the epoch's L2-to-L1 messages; zero until the outbox consumes it. */
+  /** Root of the epoch's L2-to-L1 messages over the proven checkpoints (spec/messages/outbox.ts); zero when none. */
   readonly outHash: Hex;
 }
 
@@ -25,7 +25,7 @@ export interface EpochProofPublicInputs {
 const WORD_BYTES = 32;
 export const EPOCH_PROOF_PUBLIC_INPUTS_BYTES = 6 * WORD_BYTES;
 
-/** The out hash while L2-to-L1 message roots are not yet carried by epoch proofs. */
+/** The out hash of an epoch without L2-to-L1 messages (the outbox records no root for it). */
 export const EPOCH_OUT_HASH_NONE: Hex = zeroHex(WORD_BYTES);
 
 /**

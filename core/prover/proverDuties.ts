@@ -10,6 +10,7 @@ import type { Chain } from '../chain/chain.js';
 import type { L1PublisherPort, L1ReaderPort, L1TxStatus, LoggerPort, VerifierPort } from '../ports.js';
 import { encodeEpochProofPublicInputs, EPOCH_OUT_HASH_NONE, epochProofFor, type EpochProofPublicInputs } from './epochProof.js';
 import { epochOfSlot, proofWindowEndMs, proofWindowStatus } from './proofWindow.js';
+import { outTreeRoot } from '../../spec/messages/outbox.js';
 
 export interface ProverConfig {
   /** How often the prover looks for an epoch to prove, and for its proof's inclusion. */
@@ -71,8 +72,24 @@ export async function planEpochProof(deps: ProverDeps): Promise<ProofPlan> {
   if ((await l1.getArchiveAt(to, head.number)) !== last.archiveRoot) return waiting('archiveMismatch');
   const previousArchive = from === 1 ? constants.genesisArchiveRoot : (await chain.store.getCheckpoint(from - 1))?.archiveRoot;
   if (previousArchive === undefined) return waiting('nodeBehindL1');
-  const inputs: EpochProofPublicInputs = { epoch, fromCheckpoint: from, toCheckpoint: to, previousArchive, endArchive: last.archiveRoot, outHash: EPOCH_OUT_HASH_NONE };
+  const outHash = await epochOutHashOf(deps, from, to);
+  const inputs: EpochProofPublicInputs = { epoch, fromCheckpoint: from, toCheckpoint: to, previousArchive, endArchive: last.archiveRoot, outHash };
   return { kind: 'ready', job: { inputs, proof: epochProofFor(inputs), deadlineMs: proofWindowEndMs(constants, epoch) } };
+}
+
+/**
+ * The root of the epoch's L2-to-L1 messages over checkpoints `from..to` (spec/messages/outbox.ts): the root of their
+ * headers' out hashes, which sync checked against their blocks. EPOCH_OUT_HASH_NONE when none has a message.
+ */
+async function epochOutHashOf(deps: ProverDeps, from: number, to: number): Promise<Hex> {
+  const outHashes: Hex[] = [];
+  for (let n = from; n <= to; n++) {
+    const checkpoint = await deps.chain.store.getCheckpoint(n);
+    assert(checkpoint !== undefined, `checkpoint ${n} of the epoch is stored`);
+    outHashes.push(checkpoint.header.outHash);
+  }
+  const root = outTreeRoot(outHashes);
+  return root === EPOCH_OUT_HASH_NONE ? EPOCH_OUT_HASH_NONE : root;
 }
 
 /**

@@ -3,6 +3,8 @@ import { zeroHex } from '../../spec/codec/bytes.js';
 import { blockHash } from '../../spec/codec/blockHeader.js';
 import { txsEffectsHash } from '../../spec/codec/txEffect.js';
 import { assert } from '../assert.js';
+import { checkpointMessageSubtree, inboxTreeHash } from '../../spec/messages/inbox.js';
+import { blockOutHash } from '../../spec/messages/outbox.js';
 import type { AppendOnlyTree } from '../merkle/appendOnlyTree.js';
 import { appendLeaves, treeSnapshot } from '../merkle/appendOnlyTree.js';
 import type { BlockStateEffects } from '../worldState/blockEffects.js';
@@ -19,8 +21,11 @@ export interface BlockBuildInput {
   readonly feeRecipient: Hex;
   readonly gasFees: GasFees;
   readonly txEffects: readonly TxEffect[];
-  /** L1-to-L2 messages the block makes available (the first block of a checkpoint), in inbox order. */
-  readonly l1ToL2Messages?: readonly Hex[];
+  /**
+   * The leaves of the inbox tree the checkpoint consumes, in index order (spec/messages/inbox.ts); only the first
+   * block of a checkpoint inserts them (padded to the checkpoint's subtree) and carries their hash as its inHash.
+   */
+  readonly inboxLeaves?: readonly Hex[];
   readonly totalFees?: bigint;
   readonly totalManaUsed?: bigint;
 }
@@ -51,7 +56,10 @@ export function blockStateEffects(txEffects: readonly TxEffect[], l1ToL2Messages
 export async function buildBlock(input: BlockBuildInput, worldState: WorldState): Promise<BuiltBlock> {
   const { parent } = input;
   const blockNumber = parent.header.globalVariables.blockNumber + 1;
-  const draft = await worldState.prepareBlock(blockNumber, blockStateEffects(input.txEffects, input.l1ToL2Messages));
+  const firstOfCheckpoint = input.indexWithinCheckpoint === 0;
+  assert(firstOfCheckpoint || (input.inboxLeaves ?? []).length === 0, 'only the first block of a checkpoint consumes inbox messages');
+  const l1ToL2Messages = firstOfCheckpoint ? checkpointMessageSubtree(input.inboxLeaves ?? []) : [];
+  const draft = await worldState.prepareBlock(blockNumber, blockStateEffects(input.txEffects, l1ToL2Messages));
   const lastArchive = treeSnapshot(input.parentArchiveTree);
   assert(draft.lastArchive.root === lastArchive.root, `world state's archive before block ${blockNumber} is the parent's`);
   const header: BlockHeader = {
@@ -67,7 +75,11 @@ export async function buildBlock(input: BlockBuildInput, worldState: WorldState)
       feeRecipient: input.feeRecipient,
       gasFees: input.gasFees,
     },
-    contentCommitment: { txsEffectsHash: txsEffectsHash(input.txEffects), inHash: zeroHex(32), outHash: zeroHex(32) },
+    contentCommitment: {
+      txsEffectsHash: txsEffectsHash(input.txEffects),
+      inHash: firstOfCheckpoint ? inboxTreeHash(input.inboxLeaves ?? []) : zeroHex(32),
+      outHash: blockOutHash(input.txEffects.map((effect) => effect.l2ToL1Messages)),
+    },
     totalFees: input.totalFees ?? 0n,
     totalManaUsed: input.totalManaUsed ?? 0n,
   };

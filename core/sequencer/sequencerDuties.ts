@@ -14,6 +14,8 @@ import { feeFloor, nextGasFees } from '../fees/minFees.js';
 import type { Timetable } from '../chain/timetable.js';
 import type { ClockPort, L1PublisherPort, L1ReaderPort, L1TxStatus, LoggerPort } from '../ports.js';
 import { buildBlock } from './blockBuilder.js';
+import type { InboxStore } from '../messages/inboxStore.js';
+import { outTreeRoot } from '../../spec/messages/outbox.js';
 import { blockBudget, type CheckpointUsage } from './blockBudget.js';
 import { selectTxs } from './txSelection.js';
 import type { PublicStateView } from '../publicVm/stateView.js';
@@ -51,6 +53,8 @@ export interface SequencerDeps {
   readonly pendingTxs: () => readonly TxValue[];
   /** Public state of the latest block, for executing txs. */
   readonly publicState: () => PublicStateView;
+  /** The inbox messages the node synced: the first block of each checkpoint consumes its tree. */
+  readonly inbox: InboxStore;
   /**
    * The node's validator side when the L1 validator set is enforced: whether this node holds the slot's proposer key
    * (a reason when not), and the committee's attestations of a checkpoint before it goes to L1. Absent: the node
@@ -157,11 +161,13 @@ export async function buildNextBlock(deps: SequencerDeps, plan: SlotPlan): Promi
     );
     const selection = await selectTxs({ candidates: deps.pendingTxs(), budget, gasFees, timestamp, state: deps.publicState() });
     for (const skipped of selection.skipped) deps.logger.debug('tx left out of block', { ...skipped });
+    const checkpointNumber = u.tips.checkpointed.checkpoint.number + 1;
     const built = await buildBlock(
       {
         parent,
         parentArchiveTree: await u.getArchiveTree(parent.header.globalVariables.blockNumber),
-        checkpointNumber: u.tips.checkpointed.checkpoint.number + 1,
+        checkpointNumber,
+        inboxLeaves: onCheckpointed ? await deps.inbox.leavesOfCheckpoint(checkpointNumber) : [],
         indexWithinCheckpoint: onCheckpointed ? 0 : parent.indexWithinCheckpoint + 1,
         slotNumber: plan.slot,
         timestamp,
@@ -210,6 +216,8 @@ export async function publishCheckpoint(deps: SequencerDeps, plan: SlotPlan): Pr
     blockCount: blocks.length,
     blobsHash: blobsHash(versionedHashes),
     totalManaUsed: blocks.reduce((sum, b) => sum + b.header.totalManaUsed, 0n),
+    inHash: blocks[0]!.header.contentCommitment.inHash,
+    outHash: outTreeRoot(blocks.map((b) => b.header.contentCommitment.outHash)),
   };
   const header = bytesToHex(encodeCheckpointHeader(checkpointHeader));
   const checkpointNumber = chain.tips.checkpointed.checkpoint.number + 1;

@@ -5,11 +5,13 @@ import { ByteReader, ByteWriter, CodecError, hexToBytes } from './bytes.js';
 /**
  * Checkpoint header encoding, published to L1 with each checkpoint:
  * lastArchiveRoot 32 | slotNumber 8 | timestamp 8 | coinbase 20 | feeRecipient 32 | feePerDaGas 16 |
- * feePerL2Gas 16 | blockCount 2 | blobsHash 32 | totalManaUsed 8.
+ * feePerL2Gas 16 | blockCount 2 | blobsHash 32 | totalManaUsed 8 | inHash 32 | outHash 32.
  */
-export const CHECKPOINT_HEADER_BYTES = 32 + 8 + 8 + 20 + 32 + 16 + 16 + 2 + 32 + 8;
+export const CHECKPOINT_HEADER_BYTES = 32 + 8 + 8 + 20 + 32 + 16 + 16 + 2 + 32 + 8 + 32 + 32;
 /** Where blobsHash sits in the encoding (the rollup contract checks it against the blob hashes argument). */
 export const CHECKPOINT_HEADER_BLOBS_HASH_OFFSET = 32 + 8 + 8 + 20 + 32 + 16 + 16 + 2;
+/** Where inHash sits (the rollup contract checks it against the inbox). */
+export const CHECKPOINT_HEADER_IN_HASH_OFFSET = CHECKPOINT_HEADER_BLOBS_HASH_OFFSET + 32 + 8;
 
 export function encodeCheckpointHeader(h: CheckpointHeader): Uint8Array {
   return new ByteWriter()
@@ -23,6 +25,8 @@ export function encodeCheckpointHeader(h: CheckpointHeader): Uint8Array {
     .uint(h.blockCount, 2)
     .hex(h.blobsHash, 32)
     .uint(h.totalManaUsed, 8)
+    .hex(h.inHash, 32)
+    .hex(h.outHash, 32)
     .finish();
 }
 
@@ -41,6 +45,8 @@ export function decodeCheckpointHeader(bytes: Uint8Array): CheckpointHeader {
     blockCount: r.number(2),
     blobsHash: r.hex(32),
     totalManaUsed: r.bigint(8),
+    inHash: r.hex(32),
+    outHash: r.hex(32),
   };
 }
 

@@ -41,6 +41,8 @@ const checkpointHeader: fc.Arbitrary<CheckpointHeader> = fc.record({
   blockCount: fc.integer({ min: 0, max: 65_535 }),
   blobsHash: hexOf(32),
   totalManaUsed: uint(64),
+  inHash: hexOf(32),
+  outHash: hexOf(32),
 });
 
 describe('byte codecs', () => {

@@ -74,6 +74,8 @@ describe('checkpoint proposal payload', () => {
       blockCount: 2,
       blobsHash: h(5),
       totalManaUsed: 6n,
+      inHash: h(7),
+      outHash: h(8),
     };
     const built = checkpointProposalPayloadOf({ l1ChainId: 1, rollupVersion: 2 }, { number: 9, header, archiveRoot: h(0xcc) });
     expect(built).toMatchObject({ slot: 77, checkpointNumber: 9, archiveRoot: h(0xcc), checkpointHeaderHash: checkpointHeaderHash(header) });

@@ -4,7 +4,7 @@
  *
  * CheckpointData = { number, hash, archiveRoot, firstBlockNumber, blockCount, blobVersionedHashes,
  *                    header: { lastArchiveRoot, slotNumber, timestamp, coinbase, feeRecipient, gasFees, blockCount,
- *                              blobsHash, totalManaUsed },
+ *                              blobsHash, totalManaUsed, inHash, outHash },
  *                    l1: L1PublishInfo }
  * CheckpointResponse = CheckpointData + { blocks?: BlockResponse[] }, the blocks present only with `includeBlocks`
  *                      (their bodies only with `includeTransactions` too).
@@ -43,6 +43,8 @@ export const checkpointHeader = z.object({
   blockCount: safeUint,
   blobsHash: bytes32,
   totalManaUsed: bigUint,
+  inHash: bytes32,
+  outHash: bytes32,
 });
 
 const checkpointDataFields = {

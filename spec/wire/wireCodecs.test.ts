@@ -147,7 +147,7 @@ const blockIncludeOptions = partial({
 
 const blockRef = fc.record({ number: uintArb, hash: bytes32Arb });
 const settledTip = fc.record({ block: blockRef, checkpoint: blockRef });
-const l1ContractAddresses = fc.record({ rollupAddress: ethAddressArb });
+const l1ContractAddresses = fc.record({ rollupAddress: ethAddressArb, inboxAddress: ethAddressArb, outboxAddress: ethAddressArb });
 
 const checkpointHeader = fc.record({
   lastArchiveRoot: frArb,
@@ -159,6 +159,8 @@ const checkpointHeader = fc.record({
   blockCount: uintArb,
   blobsHash: bytes32Arb,
   totalManaUsed: bigArb,
+  inHash: bytes32Arb,
+  outHash: bytes32Arb,
 });
 const checkpointDataFields = {
   number: uintArb,

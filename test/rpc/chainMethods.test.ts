@@ -41,6 +41,8 @@ const checkpointOneWire = {
     blockCount: 2,
     blobsHash: hex32(0xb0),
     totalManaUsed: '42000',
+    inHash: hex32(0xb1),
+    outHash: hex32(0xb2),
   },
   l1: { blockNumber: '123', blockHash: hex32(0x7a), timestamp: '1700000048', txHash: hex32(0x7b) },
 };

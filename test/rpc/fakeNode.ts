@@ -19,6 +19,8 @@ export const archiveRootOf = (n: number): Hex => hex32(0x2000n * 2n ** 200n + Bi
 const snapshot = (role: number, n: number) => ({ root: hex32(BigInt(role) * 2n ** 220n + BigInt(n)), nextAvailableLeafIndex: n * 64 });
 
 export const ROLLUP_ADDRESS: Hex = `0x${'ab'.repeat(20)}`;
+export const INBOX_ADDRESS: Hex = `0x${'1b'.repeat(20)}`;
+export const OUTBOX_ADDRESS: Hex = `0x${'0b'.repeat(20)}`;
 
 /** The one tx of block 1. */
 export const blockOneTxEffect = minimalTxEffect(hex32(0xbeef), hex32(0xbeef01));
@@ -71,6 +73,8 @@ export const checkpointOne: Checkpoint = {
     blockCount: 2,
     blobsHash: hex32(0xb0),
     totalManaUsed: 42_000n,
+    inHash: hex32(0xb1),
+    outHash: hex32(0xb2),
   },
   archiveRoot: archiveRootOf(2),
   hash: hex32(0xc1),
@@ -106,7 +110,7 @@ export const nodeInfo: NodeInfo = {
   l1ChainId: 31337,
   rollupVersion: 1,
   protocolVersion: 4,
-  l1ContractAddresses: { rollupAddress: ROLLUP_ADDRESS },
+  l1ContractAddresses: { rollupAddress: ROLLUP_ADDRESS, inboxAddress: INBOX_ADDRESS, outboxAddress: OUTBOX_ADDRESS },
 };
 
 function tipBlockNumber(tag: 'latest' | 'proposed' | 'checkpointed' | 'proven' | 'finalized'): number {
@@ -235,6 +239,13 @@ const fakeWorldState: Pick<
   getL1ToL2MessageMembershipWitness: (query, message) => atKnownBlock(query, () => (message === knownLeaf ? ([5n, fakeWitness] as const) : undefined)),
 };
 
+const fakeMessages: Pick<NodeService, 'getL1ToL2MessageCheckpoint' | 'getL2ToL1MembershipWitness' | 'getL2ToL1Messages'> = {
+  getL1ToL2MessageCheckpoint: async (message) => (message === knownLeaf ? 1 : undefined),
+  getL2ToL1MembershipWitness: async (_txHash, message) =>
+    message === knownLeaf ? { epochNumber: 0, root: hex32(0x0e1), leafIndex: 3n, siblingPath: fakeSiblingPath } : undefined,
+  getL2ToL1Messages: async (epoch) => (epoch === 0 ? [[[[knownLeaf]]]] : []),
+};
+
 export type FakeNodeOverrides = Partial<Omit<NodeService, 'admin'>> & { readonly admin?: Partial<NodeAdmin> };
 
 export interface FakeNode extends NodeService {
@@ -296,6 +307,7 @@ export function createFakeNode(overrides: FakeNodeOverrides = {}): FakeNode {
     ...fakeLogs,
     ...fakeContracts,
     ...fakeTxs,
+    ...fakeMessages,
   };
   const service = recorded({ ...base, ...serviceOverrides }, '', calls);
   const admin = recorded({ ...createFakeAdmin(adminState), ...adminOverrides }, 'admin.', calls);

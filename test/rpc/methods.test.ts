@@ -2,7 +2,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createRpcClient, RpcClientError, type RpcClient } from '../../adapters/rpc/jsonRpcClient.js';
 import { FR_MODULUS } from '../../spec/constants.js';
-import { archiveRootOf, blockHashOf, blockOneTxEffectWire, checkpointOne, hex32, l1Constants, nodeInfo, ROLLUP_ADDRESS, tips } from './fakeNode.js';
+import { archiveRootOf, blockHashOf, blockOneTxEffectWire, checkpointOne, hex32, l1Constants, nodeInfo, INBOX_ADDRESS, OUTBOX_ADDRESS, ROLLUP_ADDRESS, tips } from './fakeNode.js';
 import { rpc, startTestServers, type TestServers } from './harness.js';
 
 let servers: TestServers;
@@ -202,7 +202,7 @@ describe('node information', () => {
     expect(await result('svc_getNodeVersion')).toBe('4.0.0-test');
     expect(await result('svc_getVersion')).toBe(1);
     expect(await result('svc_getChainId')).toBe(31337);
-    expect(await result('svc_getL1ContractAddresses')).toEqual({ rollupAddress: ROLLUP_ADDRESS });
+    expect(await result('svc_getL1ContractAddresses')).toEqual({ rollupAddress: ROLLUP_ADDRESS, inboxAddress: INBOX_ADDRESS, outboxAddress: OUTBOX_ADDRESS });
     expect(await result('svc_isReady')).toBe(true);
   });
 

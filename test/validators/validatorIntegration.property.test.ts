@@ -38,6 +38,8 @@ const header: fc.Arbitrary<CheckpointHeader> = fc.record({
   feeRecipient: fr,
   gasFees: fc.record({ feePerDaGas: fc.bigInt({ min: 0n, max: 2n ** 64n }), feePerL2Gas: fc.bigInt({ min: 0n, max: 2n ** 64n }) }),
   blockCount: fc.integer({ min: 1, max: 8 }),
+  inHash: fr,
+  outHash: fr,
   blobsHash: fr,
   totalManaUsed: fc.bigInt({ min: 0n, max: 2n ** 63n }),
 });
@@ -84,7 +86,7 @@ describe('validator integration rules', () => {
 
   it('remembers at most its bound of refused checkpoints and forgets a number, and those above it, once adopted', () => {
     const refused = new RefusedCheckpoints();
-    const h = { lastArchiveRoot: hex32(1), slotNumber: 3, timestamp: 0n, coinbase: `0x${'00'.repeat(20)}` as Hex, feeRecipient: hex32(0), gasFees: { feePerDaGas: 0n, feePerL2Gas: 0n }, blockCount: 1, blobsHash: hex32(2), totalManaUsed: 0n };
+    const h = { lastArchiveRoot: hex32(1), slotNumber: 3, timestamp: 0n, coinbase: `0x${'00'.repeat(20)}` as Hex, feeRecipient: hex32(0), gasFees: { feePerDaGas: 0n, feePerL2Gas: 0n }, blockCount: 1, blobsHash: hex32(2), totalManaUsed: 0n, inHash: hex32(0), outHash: hex32(0) };
     for (let n = 1; n <= REFUSED_CHECKPOINTS_KEPT_MAX + 10; n++) refused.add(logOf(n, hex32(n), h));
     expect(refused.size).toBe(REFUSED_CHECKPOINTS_KEPT_MAX);
     expect(refused.has(1)).toBe(false);

@@ -1,10 +1,4 @@
-import { subsystemUnavailable } from '../../../core/errors.js';
 import type { MethodHandler } from '../methodHandler.js';
 
-/**
- * Needs the cross-chain message index, which this node version does not have yet: params are checked (by the
- * dispatcher), then the call answers -32004 naming it.
- */
-export const svc_getL1ToL2MessageCheckpoint: MethodHandler<'svc_getL1ToL2MessageCheckpoint'> = () => {
-  throw subsystemUnavailable('messages', 'notBuilt');
-};
+/** The checkpoint from which an L1-to-L2 message (its leaf) can be consumed; null when the node has not synced it. */
+export const svc_getL1ToL2MessageCheckpoint: MethodHandler<'svc_getL1ToL2MessageCheckpoint'> = (node, [message]) => node.getL1ToL2MessageCheckpoint(message);

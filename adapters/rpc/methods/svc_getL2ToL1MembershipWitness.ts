@@ -1,10 +1,8 @@
-import { subsystemUnavailable } from '../../../core/errors.js';
 import type { MethodHandler } from '../methodHandler.js';
 
 /**
- * Needs the cross-chain message index, which this node version does not have yet: params are checked (by the
- * dispatcher), then the call answers -32004 naming it.
+ * A tx's L2-to-L1 message witness against the smallest outbox root covering it, or null until one lands on L1 (the
+ * node's INVALID_PARAMS, e.g. a message the tx does not hold, maps to -32602).
  */
-export const svc_getL2ToL1MembershipWitness: MethodHandler<'svc_getL2ToL1MembershipWitness'> = () => {
-  throw subsystemUnavailable('messages', 'notBuilt');
-};
+export const svc_getL2ToL1MembershipWitness: MethodHandler<'svc_getL2ToL1MembershipWitness'> = (node, [txHash, message, messageIndexInTx]) =>
+  node.getL2ToL1MembershipWitness(txHash, message, messageIndexInTx?.index);

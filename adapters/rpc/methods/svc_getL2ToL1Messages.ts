@@ -1,10 +1,4 @@
-import { subsystemUnavailable } from '../../../core/errors.js';
 import type { MethodHandler } from '../methodHandler.js';
 
-/**
- * Needs the cross-chain message index, which this node version does not have yet: params are checked (by the
- * dispatcher), then the call answers -32004 naming it.
- */
-export const svc_getL2ToL1Messages: MethodHandler<'svc_getL2ToL1Messages'> = () => {
-  throw subsystemUnavailable('messages', 'notBuilt');
-};
+/** Deprecated: an epoch's L2-to-L1 messages nested per checkpoint, per block, per tx ([] for an unknown epoch). */
+export const svc_getL2ToL1Messages: MethodHandler<'svc_getL2ToL1Messages'> = (node, [epoch]) => node.getL2ToL1Messages(epoch);
