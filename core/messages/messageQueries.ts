@@ -6,7 +6,7 @@ import type { Chain } from '../chain/chain.js';
 import { findTx } from '../chain/txIndex.js';
 import { NodeError } from '../errors.js';
 import { checkpointsInEpoch } from '../node/nodeQueries.js';
-import type { L1ReaderPort, LoggerPort, OutboxRoot } from '../ports.js';
+import { L1Error, type L1ReaderPort, type LoggerPort, type OutboxRoot } from '../ports.js';
 import { epochOfSlot } from '../prover/proofWindow.js';
 import type { InboxStore } from './inboxStore.js';
 
@@ -94,7 +94,12 @@ export function createMessageQueries(deps: MessageQueriesDeps): MessageService {
     if (cached !== undefined) return cached;
     const synced = chain.l1Sync;
     if (synced === undefined) return undefined;
-    const root = await deps.l1.getOutboxRoot(epoch, needed, synced.blockNumber);
+    // The synced block can be gone for a moment: L1 reorged to a shorter chain that the archiver holds its position
+    // on until L1 mines past it (core/archiver/syncStep.ts). No root is known as of a block L1 no longer holds.
+    const root = await deps.l1.getOutboxRoot(epoch, needed, synced.blockNumber).catch((error: unknown) => {
+      if (error instanceof L1Error && error.code === 'L1_BLOCK_NOT_FOUND') return undefined;
+      throw error;
+    });
     const lastCovered = root === undefined ? undefined : epochCheckpoints[root.checkpointsCovered - 1];
     if (root !== undefined && lastCovered !== undefined && lastCovered.number <= chain.tips.finalized.checkpoint.number) {
       if (finalizedRoots.size >= OUTBOX_ROOT_CACHE_ENTRIES_MAX) finalizedRoots.delete(finalizedRoots.keys().next().value!);
