@@ -633,7 +633,7 @@ export const rpcMethods = {
     result: voidResult,
     errors: ['INVALID_PARAMS', 'OPERATION_REFUSED', 'SUBSYSTEM_DISABLED'],
     deprecated: false,
-    description: 'Pauses sync and unwinds the chain to a block (below finalized only with force), then resumes unless told not to.',
+    description: 'Pauses sync and unwinds the chain to a block, then resumes unless told not to. Below the finalized block only with force, which also rebuilds the world state and clears the tx pool database.',
   },
   svcAdmin_startSnapshotUpload: {
     namespace: 'admin',
