@@ -346,6 +346,21 @@ export async function runSimulation(options: SimOptions, io: SimHooks = {}): Pro
     return slot;
   };
 
+  /** Stops the slot's current incarnation where it is: its clock halts and it leaves the gossip network. */
+  const haltIncarnation = (slot: SimNodeSlot): void => {
+    slot.clock.halt();
+    network?.disconnect(slot.incarnation === 0 ? slot.name : `${slot.name}#${slot.incarnation}`);
+  };
+  /** Starts the slot's next incarnation over its storage (and its configuration, if an upgrade set one). */
+  const startNextIncarnation = async (slot: SimNodeSlot): Promise<void> => {
+    slot.incarnation++;
+    const { node, clock, link } = await startIncarnation(slot);
+    slot.current = node;
+    slot.clock = clock;
+    slot.link = link;
+    node.node.start();
+  };
+
   const interventions: { atMs: number; seq: number; action: () => Promise<void> | void }[] = [];
   const world: SimWorld = {
     scheduler,
@@ -357,16 +372,10 @@ export async function runSimulation(options: SimOptions, io: SimHooks = {}): Pro
     link: (name) => slotOf(name).link,
     async crashAndRestart(name) {
       const slot = slotOf(name);
-      slot.clock.halt();
-      network?.disconnect(slot.incarnation === 0 ? slot.name : `${slot.name}#${slot.incarnation}`);
+      haltIncarnation(slot);
       trace.record('node.crashed', { node: name, incarnation: slot.incarnation });
       slot.storage = await crashAndRecover(slot.storage);
-      slot.incarnation++;
-      const { node, clock, link } = await startIncarnation(slot);
-      slot.current = node;
-      slot.clock = clock;
-      slot.link = link;
-      node.node.start();
+      await startNextIncarnation(slot);
       trace.record('node.restarted', { node: name, incarnation: slot.incarnation });
     },
     async upgradeNode(name, retiredIndex) {
@@ -374,15 +383,10 @@ export async function runSimulation(options: SimOptions, io: SimHooks = {}): Pro
       const outcome = upgradeConfiguration(slot.current.node.currentConfig(), retiredIndex);
       if (!outcome.ok) return { detail: 'upgrade refused', problem: outcome.problem };
       await slot.current.node.stop();
-      slot.clock.halt();
+      haltIncarnation(slot);
       trace.record('node.upgrading', { node: name, incarnation: slot.incarnation, refusal: outcome.refusal });
       slot.config = outcome.config;
-      slot.incarnation++;
-      const { node, clock, link } = await startIncarnation(slot);
-      slot.current = node;
-      slot.clock = clock;
-      slot.link = link;
-      node.node.start();
+      await startNextIncarnation(slot);
       trace.record('node.upgraded', { node: name, incarnation: slot.incarnation });
       return { detail: `3.x configuration refused (${outcome.refusal}); restarted with the 4.x one` };
     },
