@@ -137,6 +137,9 @@ class FaultInjector {
     this.active.clear();
     world.l1.setFinalityStalled(false);
     world.l1.setBlobsAvailable(true);
+    // A delayed L1 inclusion can push a checkpoint into the next slot, where L1 refuses it; each slot is then a fresh
+    // draw, so with the delay left on no bound holds. The liveness phase runs on a prompt L1, as on a healed network.
+    world.l1.setInclusionDelay({ probability: 0, blocksMax: 0 });
     for (const name of world.nodeNames()) {
       if (world.isPaused(name)) world.resumeNode(name);
       world.setClockSkewMs(name, 0);

@@ -2,7 +2,8 @@
  * Checker (liveness phase): once every fault is healed, every node converges within a bound: each holds L1's
  * checkpointed chain (same checkpoint count, same checkpointed block) and a checkpoint proposed after the heal has
  * landed on L1, so the sequencer is producing again. The bound is a few L2 slots plus the worst L1 inclusion delay
- * and two archiver polls.
+ * and two archiver polls. The heal switches the simulated L1's inclusion delay off (sim/faultInjector.ts): a delay that
+ * carries a checkpoint into the next slot costs a whole slot, and a run of such draws has no bound.
  */
 import type { Hex } from '../../spec/chain.js';
 import { L1_SLOT_DURATION_SECONDS } from '../../spec/constants.js';

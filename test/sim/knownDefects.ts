@@ -14,15 +14,7 @@ export interface KnownDefect {
   readonly explains: (failure: SimFailure, run: readonly SimFailure[]) => boolean;
 }
 
-export const KNOWN_DEFECTS: readonly KnownDefect[] = [
-  {
-    name:
-      'sequencer (suspected publisher nonce after restarts, or inclusion on the simulated L1): after seven restarts and healed faults, ' +
-      'seed 618 publishes checkpoint 3 every slot and none is included, so the chain never moves past checkpoint 2 (found by the 1,000-seed campaign at e99c1fb)',
-    replay: 'test/regressions/sequencerStuckNotIncluded.json',
-    explains: (failure) => failure.kind === 'notConverged' && /sequencer-0 checkpoint \d+ \(block \d+\), machines \{[^}]*"chainTips":"AheadOfL1"/.test(failure.detail),
-  },
-];
+export const KNOWN_DEFECTS: readonly KnownDefect[] = [];
 
 /** The failures of a run that no known defect explains. */
 export function unexplainedFailures(failures: readonly SimFailure[]): SimFailure[] {
