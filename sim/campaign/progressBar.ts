@@ -29,9 +29,11 @@ export interface ProgressStream {
   readonly columns?: number;
 }
 
-function formatSeconds(seconds: number): string {
+/** `95s`, or `2m05s` from two minutes on; rounded to the whole second first, so 539.6 s reads 9m00s, not 8m60s. */
+export function formatSeconds(seconds: number): string {
   if (!Number.isFinite(seconds)) return '?';
-  return seconds >= 120 ? `${Math.floor(seconds / 60)}m${String(Math.round(seconds % 60)).padStart(2, '0')}s` : `${Math.round(seconds)}s`;
+  const whole = Math.round(seconds);
+  return whole >= 120 ? `${Math.floor(whole / 60)}m${String(whole % 60).padStart(2, '0')}s` : `${whole}s`;
 }
 
 function describe(label: string, total: number, state: ProgressState, elapsedMs: number, bar: boolean): string {
