@@ -1,8 +1,13 @@
 /**
- * Transition coverage of the nodes' machines over a run: every transition of each machine's graph (eventless and
- * delayed ones included), and which of them some node took. Recorded through xstate's inspection API on each
- * actor's system, so the machines run unchanged. The keys are those of test/helpers/transitionCoverage.ts (the same
- * small logic, kept here so that sim/ does not import from test/).
+ * Coverage of the nodes' machines over a run, against each machine's graph, in three views:
+ * - transitions: every transition of the graph (eventless and delayed ones included), and which some node took;
+ * - events: every event type the graph handles (delays and actor completions included), and which some node's
+ *   machine received;
+ * - guards: each guarded transition, seen holding (it was taken) and seen failing (the same state and event went on
+ *   to a later alternative, which xstate tries only after the guard said no).
+ * Recorded through xstate's inspection API on each actor's system, so the machines run unchanged. The transition
+ * keys are those of test/helpers/transitionCoverage.ts (the same small logic, kept here so that sim/ does not import
+ * from test/).
  */
 import type { AnyActorRef, AnyStateMachine, InspectionEvent } from 'xstate';
 
@@ -10,6 +15,7 @@ interface TransitionLike {
   readonly source: { readonly id: string };
   readonly eventType: string;
   readonly target?: readonly { readonly id: string }[] | undefined;
+  readonly guard?: unknown;
 }
 
 interface StateNodeLike {
@@ -23,54 +29,129 @@ function transitionKey(t: TransitionLike, index: number): string {
   return `${t.source.id} --${t.eventType}#${index}--> ${targets}`;
 }
 
-function indexInSource(t: TransitionLike): number {
+function alternativesOf(t: TransitionLike): readonly TransitionLike[] {
   const source = t.source as unknown as StateNodeLike;
-  const list = t.eventType === '' ? (source.always ?? []) : (source.transitions.get(t.eventType) ?? []);
-  return Math.max(0, list.indexOf(t));
+  return t.eventType === '' ? (source.always ?? []) : (source.transitions.get(t.eventType) ?? []);
+}
+
+function indexInSource(t: TransitionLike): number {
+  return Math.max(0, alternativesOf(t).indexOf(t));
+}
+
+/** A guard's name as the machine's setup declares it (`inline` for an anonymous function). */
+function guardName(guard: unknown): string {
+  if (typeof guard === 'string') return guard;
+  if (typeof guard === 'object' && guard !== null && 'type' in guard && typeof guard.type === 'string') return guard.type;
+  return 'inline';
+}
+
+function guardKey(t: TransitionLike, index: number, outcome: 'held' | 'failed'): string {
+  return `${t.source.id} --${t.eventType}#${index}-- [${guardName(t.guard)}] ${outcome}`;
+}
+
+interface MachineGraph {
+  readonly transitions: readonly string[];
+  readonly events: readonly string[];
+  readonly guards: readonly string[];
+}
+
+function forEachTransition(machine: AnyStateMachine, visit: (t: TransitionLike, index: number) => void): void {
+  const walk = (node: StateNodeLike) => {
+    for (const list of node.transitions.values()) list.forEach(visit);
+    (node.always ?? []).forEach(visit);
+    for (const child of Object.values(node.states)) walk(child as StateNodeLike);
+  };
+  walk(machine.root as unknown as StateNodeLike);
 }
 
 /** Every transition of a machine, keyed by source, event, index among the event's transitions, and targets. */
 export function machineTransitions(machine: AnyStateMachine): string[] {
   const keys = new Set<string>();
-  const visit = (node: StateNodeLike) => {
-    for (const list of node.transitions.values()) list.forEach((t, i) => keys.add(transitionKey(t, i)));
-    (node.always ?? []).forEach((t, i) => keys.add(transitionKey(t, i)));
-    for (const child of Object.values(node.states)) visit(child as StateNodeLike);
-  };
-  visit(machine.root as unknown as StateNodeLike);
+  forEachTransition(machine, (t, i) => keys.add(transitionKey(t, i)));
   return [...keys].sort();
+}
+
+/** The graph's transitions, the event types it handles, and both outcomes of each guarded transition. */
+export function machineGraph(machine: AnyStateMachine): MachineGraph {
+  const transitions = new Set<string>();
+  const events = new Set<string>();
+  const guards = new Set<string>();
+  forEachTransition(machine, (t, i) => {
+    transitions.add(transitionKey(t, i));
+    if (t.eventType !== '') events.add(t.eventType);
+    if (t.guard !== undefined) {
+      guards.add(guardKey(t, i, 'held'));
+      guards.add(guardKey(t, i, 'failed'));
+    }
+  });
+  return { transitions: [...transitions].sort(), events: [...events].sort(), guards: [...guards].sort() };
+}
+
+/** Items of one view: those observed and those never observed. */
+export interface CoverageView {
+  readonly hit: readonly string[];
+  readonly missed: readonly string[];
 }
 
 export interface MachineCoverageReport {
   readonly machine: string;
+  /** Transitions taken and never taken. */
   readonly hit: readonly string[];
   readonly missed: readonly string[];
+  readonly events: CoverageView;
+  readonly guards: CoverageView;
 }
 
 /** A machine actor as the node exposes it: its logic is the machine, its system takes inspectors. */
 type MachineActor = AnyActorRef & { readonly logic: AnyStateMachine };
 
-export class MachineCoverage {
-  private readonly graphs = new Map<string, readonly string[]>();
-  private readonly taken = new Map<string, Set<string>>();
+interface Observed {
+  readonly transitions: Set<string>;
+  readonly events: Set<string>;
+  readonly guards: Set<string>;
+}
 
-  /** Records the transitions `actor` takes from now on, under the machine name `machine`. */
+function viewOf(all: readonly string[], seen: ReadonlySet<string>): CoverageView {
+  return { hit: all.filter((k) => seen.has(k)), missed: all.filter((k) => !seen.has(k)) };
+}
+
+export class MachineCoverage {
+  private readonly graphs = new Map<string, MachineGraph>();
+  private readonly observed = new Map<string, Observed>();
+
+  /** Records what `actor` does from now on, under the machine name `machine`. */
   attach(machine: string, actor: AnyActorRef | undefined): void {
     if (actor === undefined) return;
     const machineActor = actor as MachineActor;
-    if (!this.graphs.has(machine)) this.graphs.set(machine, machineTransitions(machineActor.logic));
-    const taken = this.taken.get(machine) ?? new Set<string>();
-    this.taken.set(machine, taken);
+    if (!this.graphs.has(machine)) this.graphs.set(machine, machineGraph(machineActor.logic));
+    const seen = this.observed.get(machine) ?? { transitions: new Set<string>(), events: new Set<string>(), guards: new Set<string>() };
+    this.observed.set(machine, seen);
     machineActor.system.inspect((event: InspectionEvent) => {
-      if (event.type !== '@xstate.microstep' || event.actorRef !== actor) return;
-      for (const t of event._transitions as unknown as TransitionLike[]) taken.add(transitionKey(t, indexInSource(t)));
+      if (event.actorRef !== actor) return;
+      if (event.type === '@xstate.event') {
+        seen.events.add(event.event.type);
+        return;
+      }
+      if (event.type !== '@xstate.microstep') return;
+      for (const t of event._transitions as unknown as TransitionLike[]) {
+        const index = indexInSource(t);
+        seen.transitions.add(transitionKey(t, index));
+        if (t.guard !== undefined) seen.guards.add(guardKey(t, index, 'held'));
+        // The alternatives before the one taken were tried first: each guarded one said no.
+        alternativesOf(t)
+          .slice(0, index)
+          .forEach((earlier, i) => {
+            if (earlier.guard !== undefined) seen.guards.add(guardKey(earlier, i, 'failed'));
+          });
+      }
     });
   }
 
   report(): MachineCoverageReport[] {
-    return [...this.graphs].map(([machine, all]) => {
-      const taken = this.taken.get(machine)!;
-      return { machine, hit: all.filter((k) => taken.has(k)), missed: all.filter((k) => !taken.has(k)) };
+    return [...this.graphs].map(([machine, graph]) => {
+      const seen = this.observed.get(machine)!;
+      const transitions = viewOf(graph.transitions, seen.transitions);
+      return { machine, ...transitions, events: viewOf(graph.events, seen.events), guards: viewOf(graph.guards, seen.guards) };
     });
   }
 }

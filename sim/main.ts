@@ -99,7 +99,13 @@ async function runAndPrint(options: SimOptions, verbose: boolean | undefined): P
   }
   const hit = result.coverage.reduce((sum, m) => sum + m.hit.length, 0);
   const all = result.coverage.reduce((sum, m) => sum + m.hit.length + m.missed.length, 0);
-  process.stdout.write(`faults and workload: ${result.events.length} events; machine transitions taken: ${hit} of ${all}\n`);
+  const count = (pick: (m: (typeof result.coverage)[number]) => { readonly hit: readonly string[]; readonly missed: readonly string[] }) =>
+    result.coverage.reduce((sum, m) => [sum[0]! + pick(m).hit.length, sum[1]! + pick(m).hit.length + pick(m).missed.length], [0, 0]);
+  const [eventsHit, eventsAll] = count((m) => m.events);
+  const [guardsHit, guardsAll] = count((m) => m.guards);
+  process.stdout.write(
+    `faults and workload: ${result.events.length} events; machine transitions taken: ${hit} of ${all}, events received: ${eventsHit} of ${eventsAll}, guard outcomes seen: ${guardsHit} of ${guardsAll}\n`,
+  );
   process.stdout.write(
     `summary: ${result.eventsRun} events, ${result.traceEntries} trace entries, ${options.simulatedSeconds} simulated s in ${wallSeconds.toFixed(2)} wall s (${(options.simulatedSeconds / wallSeconds).toFixed(0)}x)\n`,
   );

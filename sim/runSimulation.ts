@@ -327,6 +327,7 @@ export async function runSimulation(options: SimOptions, io: SimHooks = {}): Pro
     coverage.attach('sequencer', node.sequencerActor);
     coverage.attach('chainTips', chainTipsActorOf(node));
     coverage.attach('prover', node.proverActor);
+    coverage.attach('operations', node.operationsActor);
     return { node: { name: slot.name, role: slot.role, node }, clock, link };
   };
 

@@ -12,7 +12,7 @@ import { genesisTips } from '../chain/tips.js';
 import { NodeError } from '../errors.js';
 import type { AdminConfigView, NodeAdmin, NodeService } from '../nodeService.js';
 import { createNodeService } from './nodeQueries.js';
-import { createNodeOperations } from './nodeOperations.js';
+import { createNodeOperations, type NodeOperations } from './nodeOperations.js';
 import { TxPoolService, type TxPoolSettings } from '../txs/txPoolService.js';
 import { createTxQueries, latestPublicStateOf } from '../txs/txQueries.js';
 import { commitmentVerifier } from '../verifier/commitmentVerifier.js';
@@ -104,6 +104,8 @@ export interface RollupNode {
   archiverActor: Actor<ReturnType<typeof createArchiverMachine>>;
   sequencerActor: Actor<ReturnType<typeof createSequencerMachine>> | undefined;
   proverActor: ProverActor | undefined;
+  /** The node's operational states (Syncing, SyncPaused, a rollback or snapshot upload in progress). */
+  operationsActor: NodeOperations['actor'];
   /** The validator side (attestation pool, offenses, statistics); undefined when the validator set is ignored. */
   readonly validatorClient: ValidatorClient | undefined;
 }
@@ -314,6 +316,7 @@ export async function createNode(ports: NodePorts, initialConfig: NodeConfig, op
     archiverActor,
     sequencerActor,
     proverActor,
+    operationsActor: operations.actor,
     validatorClient: validators?.client,
     start() {
       started = true;

@@ -51,7 +51,19 @@ describe('campaign report', () => {
     expect(mergeCoverage([a, b, run(3n, false)])).toEqual([{ machine: 'archiver', hit: ['x', 'y'], missed: ['z'] }]);
     expect(mergeCoverage([run(3n, false)])).toBeUndefined();
     const html = render([a, b]);
-    expect(html).toContain('2 / 3');
+    expect(html).toContain('2 / 3 (67%)');
     expect(html).not.toContain('not recorded');
+  });
+
+  it('merges the events received and the guard outcomes seen the same way', () => {
+    const guards = (hit: string[], missed: string[]) => ({ hit, missed });
+    const a = run(1n, false, { coverage: [{ machine: 'prover', hit: [], missed: ['t'], events: guards(['e1'], ['e2']), guards: guards([], ['g held', 'g failed']) }] });
+    const b = run(2n, false, { coverage: [{ machine: 'prover', hit: ['t'], missed: [], events: guards([], ['e1', 'e2']), guards: guards(['g failed'], ['g held']) }] });
+    expect(mergeCoverage([a, b])).toEqual([
+      { machine: 'prover', hit: ['t'], missed: [], events: { hit: ['e1'], missed: ['e2'] }, guards: { hit: ['g failed'], missed: ['g held'] } },
+    ]);
+    const html = render([a, b]);
+    expect(html).toContain('1 never received');
+    expect(html).toContain('1 never seen');
   });
 });

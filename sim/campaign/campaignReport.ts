@@ -3,7 +3,7 @@
  * summary, transition coverage, plots of the selected runs (every failing one up to a bound, a few passing ones)
  * and a table of all runs.
  */
-import { replayCommand, type CampaignMachineCoverage, type CampaignRun } from './campaignRun.js';
+import { replayCommand, type CampaignCoverageView, type CampaignMachineCoverage, type CampaignRun } from './campaignRun.js';
 import type { CampaignSummary } from './campaignSummary.js';
 import { escapeHtml, eventTimelineSvg, tipChartSvg, tipLegendHtml } from './reportCharts.js';
 
@@ -32,18 +32,43 @@ export function selectRunsToPlot(runs: readonly CampaignRun[]): CampaignRun[] {
   return [...failing, ...picked];
 }
 
-/** Union of the transitions taken over all runs that recorded coverage, and those no run took. */
+interface ViewUnion {
+  readonly hit: Set<string>;
+  readonly all: Set<string>;
+}
+
+function addView(union: ViewUnion, view: { readonly hit: readonly string[]; readonly missed: readonly string[] } | undefined): void {
+  if (view === undefined) return;
+  for (const key of view.hit) union.hit.add(key);
+  for (const key of [...view.hit, ...view.missed]) union.all.add(key);
+}
+
+function viewOfUnion(union: ViewUnion): CampaignCoverageView {
+  return { hit: [...union.hit].sort(), missed: [...union.all].filter((k) => !union.hit.has(k)).sort() };
+}
+
+/**
+ * Union over all runs that recorded coverage: per machine, the transitions some run took and those no run took, and
+ * likewise the events received and the guard outcomes seen.
+ */
 export function mergeCoverage(runs: readonly CampaignRun[]): CampaignMachineCoverage[] | undefined {
   const recorded = runs.filter((r) => r.coverage !== undefined);
   if (recorded.length === 0) return undefined;
-  const machines = new Map<string, { hit: Set<string>; all: Set<string> }>();
+  const empty = (): ViewUnion => ({ hit: new Set<string>(), all: new Set<string>() });
+  const machines = new Map<string, { transitions: ViewUnion; events: ViewUnion; guards: ViewUnion }>();
   for (const machine of recorded.flatMap((r) => r.coverage!)) {
-    const entry = machines.get(machine.machine) ?? { hit: new Set<string>(), all: new Set<string>() };
+    const entry = machines.get(machine.machine) ?? { transitions: empty(), events: empty(), guards: empty() };
     machines.set(machine.machine, entry);
-    for (const key of machine.hit) entry.hit.add(key);
-    for (const key of [...machine.hit, ...machine.missed]) entry.all.add(key);
+    addView(entry.transitions, machine);
+    addView(entry.events, machine.events);
+    addView(entry.guards, machine.guards);
   }
-  return [...machines].map(([machine, { hit, all }]) => ({ machine, hit: [...hit].sort(), missed: [...all].filter((k) => !hit.has(k)).sort() }));
+  return [...machines].map(([machine, { transitions, events, guards }]) => ({
+    machine,
+    ...viewOfUnion(transitions),
+    ...(events.all.size > 0 ? { events: viewOfUnion(events) } : {}),
+    ...(guards.all.size > 0 ? { guards: viewOfUnion(guards) } : {}),
+  }));
 }
 
 const STYLE = `
@@ -81,15 +106,24 @@ function summaryHtml(summary: CampaignSummary): string {
   return `<table>${rows.map(([k, v]) => `<tr><th>${k}</th><td>${v}</td></tr>`).join('')}</table>`;
 }
 
+function coverageCells(view: CampaignCoverageView | undefined, never: string): string {
+  if (view === undefined) return '<td class="num">-</td><td></td>';
+  const total = view.hit.length + view.missed.length;
+  const percent = total > 0 ? ` (${((100 * view.hit.length) / total).toFixed(0)}%)` : '';
+  const missed =
+    view.missed.length === 0 ? 'none' : `<details><summary>${view.missed.length} ${never}</summary>${view.missed.map((k) => `<code>${escapeHtml(k)}</code>`).join('<br>')}</details>`;
+  return `<td class="num">${view.hit.length} / ${total}${percent}</td><td>${missed}</td>`;
+}
+
 function coverageHtml(runs: readonly CampaignRun[]): string {
   const coverage = mergeCoverage(runs);
-  if (coverage === undefined) return '<p class="muted">Machine transition coverage: not recorded (no run result carried it).</p>';
-  const rows = coverage.map((m) => {
-    const total = m.hit.length + m.missed.length;
-    const missed = m.missed.length === 0 ? 'none' : `<details><summary>${m.missed.length} never taken</summary>${m.missed.map((k) => `<code>${escapeHtml(k)}</code>`).join('<br>')}</details>`;
-    return `<tr><td>${escapeHtml(m.machine)}</td><td class="num">${m.hit.length} / ${total}</td><td class="num">${total > 0 ? ((100 * m.hit.length) / total).toFixed(0) : '-'}%</td><td>${missed}</td></tr>`;
-  });
-  return `<table><tr><th>machine</th><th>transitions taken</th><th></th><th>never taken in any run</th></tr>${rows.join('')}</table>`;
+  if (coverage === undefined) return '<p class="muted">Machine coverage: not recorded (no run result carried it).</p>';
+  const rows = coverage.map(
+    (m) =>
+      `<tr><td>${escapeHtml(m.machine)}</td>${coverageCells(m, 'never taken')}${coverageCells(m.events, 'never received')}${coverageCells(m.guards, 'never seen')}</tr>`,
+  );
+  const head = '<tr><th>machine</th><th>transitions taken</th><th>never taken in any run</th><th>events received</th><th>never received</th><th>guard outcomes seen (held / failed)</th><th>never seen</th></tr>';
+  return `<table>${head}${rows.join('')}</table>`;
 }
 
 function eventsHtml(run: CampaignRun, endMs: number): string {
@@ -110,7 +144,8 @@ function runSectionHtml(run: CampaignRun): string {
   return [
     `<div class="run" id="seed-${run.seed}"><h3>seed ${run.seed}: ${status}</h3>`,
     `<p>replay: <code>${escapeHtml(replayCommand(run.seed, run.simulatedSeconds))}</code><br>`,
-    `options: <code>${escapeHtml(stringifyOptions(run))}</code><br>trace hash: <code>${run.traceHash ?? 'none'}</code></p>`,
+    `trace hash: <code>${run.traceHash ?? 'none'}</code></p>`,
+    `<details><summary>options and schedule</summary><code>${escapeHtml(stringifyOptions(run))}</code></details>`,
     charts,
     eventsHtml(run, endMs),
     '</div>',

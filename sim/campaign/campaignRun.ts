@@ -17,11 +17,20 @@ export interface CampaignEvent {
   readonly node?: string;
 }
 
-/** Which transitions of one machine a run took and which it never took (keys as the coverage recorder names them). */
-export interface CampaignMachineCoverage {
-  readonly machine: string;
+/** Items of one coverage view that a run observed and those it never did. */
+export interface CampaignCoverageView {
   readonly hit: readonly string[];
   readonly missed: readonly string[];
+}
+
+/**
+ * Which transitions of one machine a run took and which it never took, and likewise the events it received and the
+ * guard outcomes it saw (keys as the coverage recorder, sim/machineCoverage.ts, names them).
+ */
+export interface CampaignMachineCoverage extends CampaignCoverageView {
+  readonly machine: string;
+  readonly events?: CampaignCoverageView;
+  readonly guards?: CampaignCoverageView;
 }
 
 /** What a worker posts back for one seed: small, structured-clone safe, enough for the summary and the report. */
