@@ -182,6 +182,21 @@ export interface Checkpoint {
   readonly blockCount: number;
   readonly blobVersionedHashes: readonly Hex[];
   readonly l1: L1PublishInfo;
+  /**
+   * The committee's attestations published on L1 with the checkpoint, in committee order, each with its attester
+   * resolved from the seat it named (the quorum check resolved and verified them when the node synced it). Empty
+   * when the checkpoint's epoch had no committee, and on a node that ignores the validator set: without the
+   * committee it cannot tell who signed.
+   */
+  readonly attestations: readonly CommitteeSignature[];
+}
+
+/** One committee member's signature of a checkpoint's proposal payload hash, in the attester role. */
+export interface CommitteeSignature {
+  /** The member's L1 address. */
+  readonly attester: Hex;
+  /** Its compressed BLS signature, 96 bytes. */
+  readonly signature: Hex;
 }
 
 /** L2Tips, 4.0.0 shape (spec: Resources, Chain tips). */

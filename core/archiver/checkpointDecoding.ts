@@ -1,4 +1,4 @@
-import type { Block, BlockHeader, Checkpoint, CheckpointHeader, GasFees, Hex, L1PublishInfo, TxEffect } from '../../spec/chain.js';
+import type { Block, BlockHeader, Checkpoint, CheckpointHeader, CommitteeSignature, GasFees, Hex, L1PublishInfo, TxEffect } from '../../spec/chain.js';
 import { zeroHex } from '../../spec/codec/bytes.js';
 import { blockOutHash, outTreeRoot } from '../../spec/messages/outbox.js';
 import { blockHash } from '../../spec/codec/blockHeader.js';
@@ -25,6 +25,8 @@ export interface CheckpointContext {
   readonly expectedGasFees: GasFees;
   /** The hash of the inbox tree this checkpoint consumes, from the messages the node synced (spec/messages/inbox.ts). */
   readonly expectedInHash: Hex;
+  /** The checkpoint's attestations as the quorum check resolved them (empty when the node checks none). */
+  readonly attestations: readonly CommitteeSignature[];
 }
 
 const sameFees = (a: GasFees, b: GasFees): boolean => a.feePerDaGas === b.feePerDaGas && a.feePerL2Gas === b.feePerL2Gas;
@@ -110,6 +112,7 @@ export function decodeCheckpoint(
     blockCount: blocks.length,
     blobVersionedHashes: log.blobVersionedHashes,
     l1,
+    attestations: ctx.attestations,
   };
   return { ok: true, value: { checkpoint, blocks } };
 }

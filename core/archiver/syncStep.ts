@@ -1,4 +1,4 @@
-import type { Hex, L1RollupConstants, StateReference } from '../../spec/chain.js';
+import type { CommitteeSignature, Hex, L1RollupConstants, StateReference } from '../../spec/chain.js';
 import { ARCHIVER_L1_BLOCKS_PER_STEP_MAX } from '../../spec/constants.js';
 import type { Chain, ChainUpdate } from '../chain/chain.js';
 import type { L1SyncPosition } from '../chain/chainStore.js';
@@ -185,16 +185,8 @@ async function applyCheckpointLog(deps: SyncStepDeps, log: CheckpointProposedLog
       checkpointNumber: log.checkpointNumber,
     });
   }
-  if (deps.quorum !== undefined) {
-    const refusal = await deps.quorum.check(log);
-    if (refusal !== undefined) {
-      deps.quorum.refused.add(log);
-      deps.logger.warn('checkpoint refused: its attestations do not carry the quorum', { checkpoint: log.checkpointNumber, slot: log.slotNumber, txHash: log.l1.txHash, reason: refusal });
-      deps.quorum.onRefused?.(log, refusal);
-      return false;
-    }
-    deps.quorum.refused.forgetFrom(log.checkpointNumber);
-  }
+  const attestations = await checkedAttestations(deps, log);
+  if (attestations === undefined) return false;
   const floor = feeFloor(deps.constants.ethPerFeeAsset);
   const previous = await chain.update(async (u) => ({
     archiveTree: await u.getArchiveTree(u.tips.checkpointed.block.number),
@@ -208,6 +200,7 @@ async function applyCheckpointLog(deps: SyncStepDeps, log: CheckpointProposedLog
     chainId: deps.constants.l1ChainId,
     rollupVersion: deps.constants.rollupVersion,
     l1BlockTimestamp,
+    attestations,
   });
   if (!decoded.ok) throw invalidCheckpoint(log, decoded.reason);
   const subtree = checkpointMessageSubtree(inboxLeaves);
@@ -223,6 +216,23 @@ async function applyCheckpointLog(deps: SyncStepDeps, log: CheckpointProposedLog
     l1Block: log.l1.blockNumber,
   });
   return true;
+}
+
+/**
+ * The checkpoint's attestations as the archive keeps them, or undefined when the quorum check refuses it (recorded
+ * and reported here). A node that ignores the validator set checks nothing and, not knowing the committee, keeps none.
+ */
+async function checkedAttestations(deps: SyncStepDeps, log: CheckpointProposedLog): Promise<readonly CommitteeSignature[] | undefined> {
+  if (deps.quorum === undefined) return [];
+  const verdict = await deps.quorum.check(log);
+  if (!verdict.accepted) {
+    deps.quorum.refused.add(log);
+    deps.logger.warn('checkpoint refused: its attestations do not carry the quorum', { checkpoint: log.checkpointNumber, slot: log.slotNumber, txHash: log.l1.txHash, reason: verdict.reason });
+    deps.quorum.onRefused?.(log, verdict.reason);
+    return undefined;
+  }
+  deps.quorum.refused.forgetFrom(log.checkpointNumber);
+  return verdict.attestations;
 }
 
 const invalidCheckpoint = (log: CheckpointProposedLog, reason: string) =>

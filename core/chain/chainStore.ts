@@ -67,6 +67,14 @@ const KEY = {
   checkpointByHash: (h: Hex) => `checkpointByHash:${h}`,
 } as const;
 
+/** A checkpoint as stored: data directories written before attestations were kept hold none. */
+type StoredCheckpoint = Omit<Checkpoint, 'attestations'> & { readonly attestations?: Checkpoint['attestations'] };
+
+/** The stored checkpoint, an older record answering an empty attestation list (the node did not keep it). */
+function checkpointOfStored(stored: StoredCheckpoint): Checkpoint {
+  return stored.attestations === undefined ? { ...stored, attestations: [] } : (stored as Checkpoint);
+}
+
 /**
  * Blocks, checkpoints, tips and the L1 sync position, persisted through the storage port. Reads go to storage;
  * tips and the sync position are cached because every query needs them. Writes are serialized and atomic.
@@ -185,7 +193,7 @@ export class ChainStore {
     if (!Number.isSafeInteger(checkpointNumber) || checkpointNumber < 1) return undefined;
     if (checkpointNumber > this.tipsCache.checkpointed.checkpoint.number) return undefined;
     const text = await this.storage.get(KEY.checkpoint(checkpointNumber));
-    return text === undefined ? undefined : fromStoredJson<Checkpoint>(text);
+    return text === undefined ? undefined : checkpointOfStored(fromStoredJson<StoredCheckpoint>(text));
   }
 
   /** Applies one change atomically; changes are applied one at a time in call order. */

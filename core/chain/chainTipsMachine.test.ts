@@ -33,7 +33,7 @@ async function chainOf(count: number): Promise<Block[]> {
 const blocks = await chainOf(6);
 const ref = (n: number) => ({ number: n, hash: blocks[n]!.hash });
 const checkpointOf = (n: number): Checkpoint => ({
-  number: n, archiveRoot: blocks[n]!.archive.root, hash: blocks[n]!.archive.root, firstBlockNumber: n, blockCount: 1, blobVersionedHashes: [],
+  number: n, archiveRoot: blocks[n]!.archive.root, hash: blocks[n]!.archive.root, firstBlockNumber: n, blockCount: 1, blobVersionedHashes: [], attestations: [],
   header: { lastArchiveRoot: blocks[n - 1]!.archive.root, slotNumber: n, timestamp: 0n, coinbase: zeroHex(20), feeRecipient: zeroHex(32), gasFees: { feePerDaGas: 0n, feePerL2Gas: 0n }, blockCount: 1, blobsHash: zeroHex(32), totalManaUsed: 0n, inHash: zeroHex(32), outHash: zeroHex(32) },
   l1: { blockNumber: BigInt(n), blockHash: zeroHex(32), timestamp: 0n, txHash: zeroHex(32) },
 });

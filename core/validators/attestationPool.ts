@@ -16,7 +16,7 @@
 import type { z } from 'zod';
 import type { Hex } from '../../spec/chain.js';
 import { CodecError } from '../../spec/codec/bytes.js';
-import type { checkpointAttestation, proposalsForSlot } from '../../spec/wire/p2p.js';
+import type { CheckpointAttestationValue, proposalsForSlot } from '../../spec/wire/p2p.js';
 import {
   ATTESTATION_POOL_FUTURE_SLOTS_MAX,
   ATTESTATION_POOL_PAYLOADS_PER_SIGNER_MAX,
@@ -38,7 +38,7 @@ import { verifyPayloadSignature } from './bls.js';
 import { committeeMemberOf, type SlotDuties } from './committee.js';
 import { OffenseLog, type OffenseType, type OffenseValue, type SignedEntry, type SlashRoundQuery } from './offenses.js';
 
-export type CheckpointAttestationValue = z.output<typeof checkpointAttestation>;
+export type { CheckpointAttestationValue };
 export type ProposalsForSlotValue = z.output<typeof proposalsForSlot>;
 
 /** A signed entry as the pool receives it (from gossip, or from this node's own validators). */

@@ -6,12 +6,13 @@
  * again. `RefusedCheckpoints` remembers the refusals, so that the archiver can tell a checkpoint building on a
  * refused one from a gap in what L1 reports.
  */
-import type { Hex, L1RollupConstants } from '../../spec/chain.js';
+import type { CommitteeSignature, Hex, L1RollupConstants } from '../../spec/chain.js';
 import { CodecError, hexToBytes } from '../../spec/codec/bytes.js';
 import { hashToField } from '../../spec/hash.js';
 import { decodeCheckpointAttestations, type CommitteeAttestation } from '../../spec/validators/checkpointAttestations.js';
 import { REFUSED_CHECKPOINTS_KEPT_MAX } from '../../spec/validators/constants.js';
 import type { CheckpointProposalPayload } from '../../spec/validators/signingPayloads.js';
+import { assert } from '../assert.js';
 import type { CheckpointProposedLog } from '../ports.js';
 import { epochOfSlot } from './committee.js';
 import { checkQuorum, describeQuorumFailure } from './quorum.js';
@@ -29,8 +30,15 @@ export function payloadOfLog(constants: L1RollupConstants, log: CheckpointPropos
   };
 }
 
-/** Why the checkpoint's attestations do not carry its committee's quorum, or undefined when they do. */
-export type SyncQuorumCheck = (log: CheckpointProposedLog) => Promise<string | undefined>;
+/**
+ * The quorum check's answer for one checkpoint: refused with the reason, or accepted with its attestations as the
+ * node keeps them (attesters resolved from their seats, in committee order).
+ */
+export type SyncQuorumVerdict =
+  | { readonly accepted: true; readonly attestations: readonly CommitteeSignature[] }
+  | { readonly accepted: false; readonly reason: string };
+
+export type SyncQuorumCheck = (log: CheckpointProposedLog) => Promise<SyncQuorumVerdict>;
 
 export function createSyncQuorumCheck(duties: ValidatorDuties, constants: L1RollupConstants): SyncQuorumCheck {
   return async (log) => {
@@ -38,15 +46,28 @@ export function createSyncQuorumCheck(duties: ValidatorDuties, constants: L1Roll
     try {
       attestations = decodeCheckpointAttestations(hexToBytes(log.attestations));
     } catch (error) {
-      if (error instanceof CodecError) return `its attestation list does not decode: ${error.message}`;
+      if (error instanceof CodecError) return { accepted: false, reason: `its attestation list does not decode: ${error.message}` };
       throw error;
     }
     // The set as of the checkpoint's own L1 block: what the proposer could see when it drew the committee.
     await duties.refreshValidatorSet(log.l1.blockNumber);
     const committee = await duties.committeeOf(epochOfSlot(log.slotNumber, constants.epochDuration));
     const verdict = checkQuorum(committee, payloadOfLog(constants, log), attestations, constants.epochDuration);
-    return verdict.valid ? undefined : describeQuorumFailure(verdict.failure);
+    if (!verdict.valid) return { accepted: false, reason: describeQuorumFailure(verdict.failure) };
+    return { accepted: true, attestations: committeeSignatures(attestations, verdict.attesters) };
   };
+}
+
+/**
+ * The verified list as the archive keeps it: each entry with the address of the member whose seat it named
+ * (`attesters[i]` is entry i's), sorted by seat. The quorum check has ruled out duplicate and unknown seats.
+ */
+export function committeeSignatures(attestations: readonly CommitteeAttestation[], attesters: readonly Hex[]): CommitteeSignature[] {
+  assert(attesters.length === attestations.length, 'one attester per attestation');
+  return attestations
+    .map((attestation, position) => ({ seat: attestation.committeeIndex, attester: attesters[position]!, signature: attestation.signature }))
+    .sort((a, b) => a.seat - b.seat)
+    .map(({ attester, signature }) => ({ attester, signature }));
 }
 
 /** Checkpoints refused for their quorum, by number, with the L1 tx that published each. */

@@ -116,7 +116,8 @@ export const rpcMethods = {
     deprecated: false,
     description:
       'One block by number, hash, archive root or tag, null if unknown; options add tx effects, L1 publish info, ' +
-      'and attestations (served as an empty list until attestations are kept).',
+      "and attestations: the committee's CheckpointAttestations published on L1 with the block's checkpoint, one per " +
+      'member that signed, in committee order (an empty list while the block is proposed only).',
   },
   svc_getBlockData: {
     namespace: 'public',

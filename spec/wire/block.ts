@@ -6,14 +6,19 @@
  *               header: { lastArchive, state: { noteHashTree, nullifierTree, publicDataTree, l1ToL2MessageTree },
  *                         globalVariables, contentCommitment, totalFees, totalManaUsed } }
  * BlockResponse = BlockData + { indexWithinCheckpoint, body?: { txEffects: TxEffect[] }, l1?: L1PublishInfo | null,
- *                               attestations?: [] }, the optional parts present only when asked for.
+ *                               attestations?: CheckpointAttestation[] }, the optional parts present only when asked for.
+ *   `attestations`: the committee's attestations published on L1 with the block's checkpoint, one per member that
+ *   signed, in committee order, in the shape of svc_getCheckpointAttestationsForSlot (spec/wire/p2p.ts); empty while
+ *   the block is in no L1 checkpoint (proposed only), and for a checkpoint the node keeps none of (see Checkpoint).
  * GasFees = { feePerDaGas, feePerL2Gas } (bigints): fees per unit of DA gas and of L2 gas.
  *
  * `bigint` fields travel as decimal strings, and so does `globalVariables.slotNumber` (PROTOCOL.md's SlotNumber);
  * every other number is a JSON number.
  */
 import { z } from 'zod';
-import type { Block, L1PublishInfo } from '../chain.js';
+import type { Block, Checkpoint } from '../chain.js';
+import { checkpointProposalPayloadHash, checkpointProposalPayloadOf, type SigningChain } from '../validators/signingPayloads.js';
+import { checkpointAttestation, type CheckpointAttestationValue } from './p2p.js';
 import { bigUint, blockHash, blockNumber, bytes32, checkpointNumber, ethAddress, fr, safeUint, slotNumber } from './scalars.js';
 import { txEffect, txEffectValueOf } from './txEffect.js';
 
@@ -72,8 +77,8 @@ export const blockResponse = z.object({
   body: z.object({ txEffects: z.array(txEffect) }).optional(),
   /** Present only with `includeL1PublishInfo`; null while the block is not in an L1 checkpoint. */
   l1: l1PublishInfo.nullable().optional(),
-  /** Present only with `includeAttestations`; always empty until attestations are served. */
-  attestations: z.array(z.never()).optional(),
+  /** Present only with `includeAttestations`; empty while the block is in no L1 checkpoint. */
+  attestations: z.array(checkpointAttestation).optional(),
 });
 
 /** `BlockIncludeOptions`: narrowing flags of svc_getBlock; unknown keys are refused. */
@@ -101,17 +106,41 @@ export function blockDataOf(block: Block): BlockDataValue {
   };
 }
 
-/** The BlockResponse of a core block, with the parts the options ask for. */
+/**
+ * The BlockResponse of a core block, with the parts the options ask for; `checkpoint` is the L1 checkpoint holding
+ * the block, undefined while it is proposed only.
+ */
 export function blockResponseOf(
   block: Block,
-  l1: L1PublishInfo | undefined,
+  checkpoint: Checkpoint | undefined,
   options: BlockIncludeOptionsValue = {},
 ): BlockResponseValue {
+  const { chainId, version } = block.header.globalVariables;
   return {
     ...blockDataOf(block),
     indexWithinCheckpoint: block.indexWithinCheckpoint,
     ...(options.includeTransactions === true ? { body: { txEffects: block.body.txEffects.map(txEffectValueOf) } } : {}),
-    ...(options.includeL1PublishInfo === true ? { l1: l1 ?? null } : {}),
-    ...(options.includeAttestations === true ? { attestations: [] } : {}),
+    ...(options.includeL1PublishInfo === true ? { l1: checkpoint?.l1 ?? null } : {}),
+    ...(options.includeAttestations === true
+      ? { attestations: checkpoint === undefined ? [] : checkpointAttestationsOf(checkpoint, { l1ChainId: chainId, rollupVersion: version }) }
+      : {}),
   };
+}
+
+/**
+ * A checkpoint's attestations in the wire's CheckpointAttestation shape. Each signs the checkpoint's proposal
+ * payload hash, which is rebuilt from the checkpoint and `chain` (a block's chain id and version are the chain's: the
+ * archiver checks them), so a client can verify every signature against the committee's public keys.
+ */
+export function checkpointAttestationsOf(checkpoint: Checkpoint, chain: SigningChain): CheckpointAttestationValue[] {
+  if (checkpoint.attestations.length === 0) return [];
+  const proposalPayloadHash = checkpointProposalPayloadHash(checkpointProposalPayloadOf(chain, checkpoint));
+  return checkpoint.attestations.map(({ attester, signature }) => ({
+    slot: checkpoint.header.slotNumber,
+    checkpointNumber: checkpoint.number,
+    archiveRoot: checkpoint.archiveRoot,
+    proposalPayloadHash,
+    attester,
+    signature,
+  }));
 }

@@ -25,6 +25,8 @@ export const checkpointAttestation = z.object({
   signature: blsSignature,
 });
 
+export type CheckpointAttestationValue = z.output<typeof checkpointAttestation>;
+
 export const blockProposal = z.object({
   blockNumber,
   indexWithinCheckpoint: safeUint,

@@ -48,6 +48,8 @@ const frArb = fc.bigInt({ min: 0n, max: FR_MODULUS - 1n }).map(hex32Of);
 const bytes32Arb = hexOfBytes(32);
 const ethAddressArb = hexOfBytes(20);
 const uintArb = fc.maxSafeNat();
+const slotArb = uintArb;
+const blsSignatureArb = hexOfBytes(96);
 const bigArb = fc.bigInt({ min: 0n, max: 2n ** 256n - 1n });
 const frs = fc.array(frArb, { maxLength: 4 });
 const nullable = <T>(arb: fc.Arbitrary<T>) => fc.option(arb, { nil: null });
@@ -129,13 +131,21 @@ const blockDataFields = {
   checkpointNumber: uintArb,
   header: blockHeader,
 };
+const checkpointAttestation = fc.record({
+  slot: slotArb,
+  checkpointNumber: uintArb,
+  archiveRoot: frArb,
+  proposalPayloadHash: bytes32Arb,
+  attester: ethAddressArb,
+  signature: blsSignatureArb,
+});
 const blockResponse = fc.record(
   {
     ...blockDataFields,
     indexWithinCheckpoint: uintArb,
     body: fc.record({ txEffects: fc.array(txEffect, { maxLength: 2 }) }),
     l1: nullable(l1PublishInfo),
-    attestations: fc.constant([]),
+    attestations: fc.array(checkpointAttestation, { maxLength: 3 }),
   },
   { requiredKeys: ['number', 'hash', 'archive', 'checkpointNumber', 'header', 'indexWithinCheckpoint'] },
 );
@@ -207,7 +217,6 @@ const allowedElementFlags = {
 };
 
 const membershipWitness = fc.record({ leafIndex: bigArb, siblingPath: frs });
-const slotArb = uintArb;
 const validatorStats = fc.record({
   address: ethAddressArb,
   proposalsMade: uintArb,
@@ -230,7 +239,6 @@ const logResult = fc.record(
   },
   { requiredKeys: ['txHash', 'l2BlockNumber', 'l2BlockHash', 'txIndexInBlock', 'logIndexInTx', 'fields'] },
 );
-const blsSignatureArb = hexOfBytes(96);
 const blockProposal = fc.record({
   blockNumber: uintArb,
   indexWithinCheckpoint: uintArb,
@@ -425,14 +433,7 @@ const arbitraries: Record<string, fc.Arbitrary<unknown>> = {
     status: fc.constantFrom(...p2pModule.PEER_STATUSES),
     addresses: fc.array(fc.string(), { maxLength: 2 }),
   }),
-  'p2p.checkpointAttestation': fc.record({
-    slot: slotArb,
-    checkpointNumber: uintArb,
-    archiveRoot: frArb,
-    proposalPayloadHash: bytes32Arb,
-    attester: ethAddressArb,
-    signature: blsSignatureArb,
-  }),
+  'p2p.checkpointAttestation': checkpointAttestation,
   'p2p.blockProposal': blockProposal,
   'p2p.checkpointProposal': checkpointProposal,
   'p2p.proposalsForSlot': fc.record({

@@ -1,7 +1,8 @@
 /**
  * The local network's validators on a real L1 (anvil): the committee is the four development validators registered
- * at deployment, each checkpoint carries their attestations, the validator methods answer from the node's pool and
- * statistics, and svcAdmin_reloadKeystore rereads the file from disk, refusing one that names an unknown publisher.
+ * at deployment, each checkpoint carries their attestations (which its blocks answer with includeAttestations), the
+ * validator methods answer from the node's pool and statistics, and svcAdmin_reloadKeystore rereads the file from
+ * disk, refusing one that names an unknown publisher.
  */
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -54,8 +55,19 @@ describe('validators on the local network', () => {
     const slot = checkpoint.header.slotNumber;
     const proposals = await rpc<{ checkpointProposals: { archiveRoot: string; payloadHash: string }[] }>(publicUrl, 'svc_getProposalsForSlot', [slot]);
     expect(proposals.checkpointProposals.map((p) => p.archiveRoot)).toEqual([checkpoint.archiveRoot]);
-    const attestations = await rpc<unknown[]>(publicUrl, 'svc_getCheckpointAttestationsForSlot', [slot, proposals.checkpointProposals[0]!.payloadHash]);
+    const payloadHash = proposals.checkpointProposals[0]!.payloadHash;
+    const attestations = await rpc<unknown[]>(publicUrl, 'svc_getCheckpointAttestationsForSlot', [slot, payloadHash]);
     expect(attestations).toHaveLength(LOCAL_NETWORK_VALIDATOR_COUNT);
+    // The checkpoint's blocks answer the attestations L1 stored with it: a quorum of those the pool heard, same payload.
+    const block = await rpc<{ attestations: { attester: string; proposalPayloadHash: string }[] }>(publicUrl, 'svc_getBlock', [
+      { archive: checkpoint.archiveRoot },
+      { includeAttestations: true },
+    ]);
+    expect(block.attestations.length).toBeGreaterThanOrEqual(Math.floor((2 * LOCAL_NETWORK_VALIDATOR_COUNT) / 3) + 1);
+    for (const published of block.attestations) {
+      expect(published.proposalPayloadHash).toBe(payloadHash);
+      expect(attestations).toContainEqual(published);
+    }
 
     await waitFor('statistics of a finished slot', async () => (await rpc<{ lastProcessedSlot: string | null }>(publicUrl, 'svc_getValidatorsStats')).lastProcessedSlot !== null, 20_000);
     const stats = await rpc<{ validators: { address: string; attestationsSent: number }[] }>(publicUrl, 'svc_getValidatorsStats');

@@ -1,7 +1,7 @@
 /** The chain methods added on top of blocks: block ranges, checkpoints, checkpoint data, and the synced positions. */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createRpcClient, type RpcClient } from '../../adapters/rpc/jsonRpcClient.js';
-import { archiveRootOf, blockHashOf, blockOneTxEffect, blockOneTxEffectWire, checkpointOne, hex32, SYNCED_L1_TIMESTAMP, SYNCED_L2_SLOT } from './fakeNode.js';
+import { archiveRootOf, blockHashOf, blockOneTxEffect, blockOneTxEffectWire, CHECKPOINT_ONE_ATTESTERS, checkpointOne, hex32, SYNCED_L1_TIMESTAMP, SYNCED_L2_SLOT } from './fakeNode.js';
 import { rpc, startTestServers, type TestServers } from './harness.js';
 
 let servers: TestServers;
@@ -59,6 +59,8 @@ describe('svc_getBlocks', () => {
       [3, true],
     ]);
     expect(toTip[0]!['body']).toEqual({ txEffects: [] });
+    const attested = (await result('svc_getBlocks', [1, 3, { includeAttestations: true }])) as { attestations: { attester: string }[] }[];
+    expect(attested.map((block) => block.attestations.map((a) => a.attester))).toEqual([CHECKPOINT_ONE_ATTESTERS, CHECKPOINT_ONE_ATTESTERS, []]);
     expect(await result('svc_getBlocks', [99, 5])).toEqual([]);
     expect(await result('svc_getBlocks', [0, 0])).toEqual([]);
   });

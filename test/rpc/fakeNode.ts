@@ -1,7 +1,8 @@
 /**
  * A NodeService over a fixed, small chain, for the RPC tests: genesis (block 0), checkpoint 1 holding blocks 1 and 2
- * (published on L1, slot 11, epoch 0), and block 3 proposed in checkpoint 2, not yet on L1. The admin side keeps a
- * small configuration and pause flags, and runs a sequencer. Any method can be overridden, admin methods one by one.
+ * (published on L1 with three committee attestations, slot 11, epoch 0), and block 3 proposed in checkpoint 2, not
+ * yet on L1. The admin side keeps a small configuration and pause flags, and runs a sequencer. Any method can be
+ * overridden, admin methods one by one.
  */
 import { NodeError } from '../../core/errors.js';
 import { minimalTxEffect } from '../../spec/codec/txEffect.js';
@@ -61,6 +62,9 @@ function makeBlock(n: number, checkpointNumber: number, indexWithinCheckpoint: n
 
 export const blocks: readonly Block[] = [makeBlock(0, 0, 0), makeBlock(1, 1, 0), makeBlock(2, 1, 1), makeBlock(3, 2, 0)];
 
+/** The committee members whose attestations L1 published with checkpoint 1, in committee order. */
+export const CHECKPOINT_ONE_ATTESTERS: readonly Hex[] = [`0x${'a1'.repeat(20)}`, `0x${'a2'.repeat(20)}`, `0x${'a3'.repeat(20)}`];
+
 export const checkpointOne: Checkpoint = {
   number: 1,
   header: {
@@ -82,6 +86,7 @@ export const checkpointOne: Checkpoint = {
   blockCount: 2,
   blobVersionedHashes: [hex32(0x01)],
   l1: { blockNumber: 123n, blockHash: hex32(0x7a), timestamp: 1_700_000_048n, txHash: hex32(0x7b) },
+  attestations: CHECKPOINT_ONE_ATTESTERS.map((attester, seat) => ({ attester, signature: `0x${(seat + 0xa1).toString(16).repeat(96)}` as Hex })),
 };
 
 export const tips: L2Tips = {

@@ -2,7 +2,8 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createRpcClient, RpcClientError, type RpcClient } from '../../adapters/rpc/jsonRpcClient.js';
 import { FR_MODULUS } from '../../spec/constants.js';
-import { archiveRootOf, blockHashOf, blockOneTxEffectWire, checkpointOne, hex32, l1Constants, nodeInfo, INBOX_ADDRESS, OUTBOX_ADDRESS, ROLLUP_ADDRESS, tips } from './fakeNode.js';
+import { checkpointProposalPayloadHash, checkpointProposalPayloadOf } from '../../spec/validators/signingPayloads.js';
+import { archiveRootOf, blockHashOf, blockOneTxEffectWire, CHECKPOINT_ONE_ATTESTERS, checkpointOne, hex32, l1Constants, nodeInfo, INBOX_ADDRESS, OUTBOX_ADDRESS, ROLLUP_ADDRESS, tips } from './fakeNode.js';
 import { rpc, startTestServers, type TestServers } from './harness.js';
 
 let servers: TestServers;
@@ -83,6 +84,22 @@ describe('svc_getChainTips', () => {
   });
 });
 
+/**
+ * Checkpoint 1's attestations as the wire shows them: one CheckpointAttestation per signer in committee order, each
+ * naming the proposal payload hash of checkpoint 1 on the fake node's chain (chain id 31337, rollup version 1).
+ */
+const checkpointOneAttestationsWire = () => {
+  const proposalPayloadHash = checkpointProposalPayloadHash(checkpointProposalPayloadOf({ l1ChainId: 31337, rollupVersion: 1 }, checkpointOne));
+  return CHECKPOINT_ONE_ATTESTERS.map((attester, seat) => ({
+    slot: '11',
+    checkpointNumber: 1,
+    archiveRoot: archiveRootOf(2),
+    proposalPayloadHash,
+    attester,
+    signature: checkpointOne.attestations[seat]!.signature,
+  }));
+};
+
 describe('svc_getBlock', () => {
   const blockKeys = ['number', 'hash', 'archive', 'checkpointNumber', 'header', 'indexWithinCheckpoint'];
 
@@ -125,18 +142,30 @@ describe('svc_getBlock', () => {
     }
   });
 
-  test('options add the body, L1 publish info (null before L1) and an empty attestation list', async () => {
+  test('options add the body, L1 publish info and attestations (null and empty before L1)', async () => {
     const all = { includeTransactions: true, includeL1PublishInfo: true, includeAttestations: true };
     const checkpointed = (await result('svc_getBlock', [1, all])) as Record<string, unknown>;
     expect(Object.keys(checkpointed)).toEqual([...blockKeys, 'body', 'l1', 'attestations']);
     expect(checkpointed['body']).toEqual({ txEffects: [blockOneTxEffectWire] });
     expect(checkpointed['l1']).toEqual({ blockNumber: '123', blockHash: hex32(0x7a), timestamp: '1700000048', txHash: hex32(0x7b) });
-    expect(checkpointed['attestations']).toEqual([]);
+    expect(checkpointed['attestations']).toEqual(checkpointOneAttestationsWire());
     const proposed = (await result('svc_getBlock', ['latest', all])) as Record<string, unknown>;
     expect(proposed['l1']).toBeNull();
+    expect(proposed['attestations']).toEqual([]);
     const some = (await result('svc_getBlock', [1, { includeL1PublishInfo: true, includeTransactions: false }])) as object;
     expect(Object.keys(some)).toEqual([...blockKeys, 'l1']);
     expect(Object.keys((await result('svc_getBlock', [1, null])) as object)).toEqual(blockKeys);
+  });
+
+  test('every block of a checkpoint answers its attestations, which the typed client decodes', async () => {
+    const second = (await result('svc_getBlock', [2, { includeAttestations: true }])) as Record<string, unknown>;
+    expect(Object.keys(second)).toEqual([...blockKeys, 'attestations']);
+    expect(second['attestations']).toEqual(checkpointOneAttestationsWire());
+    const decoded = await client.request('svc_getBlock', { kind: 'number', number: 1 }, { includeAttestations: true });
+    expect(decoded?.attestations?.map((a) => [a.slot, a.attester, a.signature])).toEqual(
+      checkpointOne.attestations.map(({ attester, signature }) => [11, attester, signature]),
+    );
+    expect(Object.keys((await result('svc_getBlock', [1, { includeAttestations: false }])) as object)).toEqual(blockKeys);
   });
 
   test('an unknown block is null', async () => {

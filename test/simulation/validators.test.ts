@@ -1,10 +1,18 @@
 import { describe, expect, it } from 'vitest';
+import { createRpcDispatcher } from '../../adapters/rpc/dispatcher.js';
+import { rpcHandlers } from '../../adapters/rpc/handlers.js';
+import { silentLogger } from '../../adapters/rpc/jsonRpcServer.js';
 import type { NodeActivity } from '../../core/node/node.js';
+import { epochOfSlot } from '../../core/validators/committee.js';
+import { checkQuorum } from '../../core/validators/quorum.js';
+import { payloadOfLog } from '../../core/validators/syncQuorum.js';
 import { drawOptions, runSimulation, type SimOptions, type SimWorld } from '../../sim/runSimulation.js';
 import { safetyEndMs } from '../../sim/schedule.js';
 import { hexToBytes } from '../../spec/codec/bytes.js';
 import { decodeCheckpointHeader } from '../../spec/codec/checkpointHeader.js';
+import { PUBLIC_RPC_LIMITS_DEFAULT, RPC_BLOCKS_PER_CALL_MAX, RPC_LIST_LIMITS_DEFAULT } from '../../spec/rpc/limits.js';
 import { decodeCheckpointAttestations } from '../../spec/validators/checkpointAttestations.js';
+import { blockResponse } from '../../spec/wire/block.js';
 
 const baseOptions = (seed: bigint, seconds: number): SimOptions => ({
   ...drawOptions(seed, seconds),
@@ -58,6 +66,63 @@ describe('validators in the simulation', () => {
       expect(one?.history.length).toBeGreaterThan(0);
       expect(await validators.getValidatorStats(`0x${'12'.repeat(20)}`)).toBeUndefined();
     }
+  });
+
+  it('svc_getBlock with includeAttestations answers, for every checkpointed block, the attestations L1 published, which carry its committee quorum', async () => {
+    let world: SimWorld | undefined;
+    // While the run goes on: the sequencer's blocks not yet in an L1 checkpoint answer an empty list.
+    const proposedOnly: { number: number; attestations: unknown }[] = [];
+    const result = await runSimulation(baseOptions(5n, 200), {
+      scenario: (w) => {
+        world = w;
+        for (let atMs = 30_000; atMs <= 180_000; atMs += 5_000) {
+          w.at(atMs, async () => {
+            const sequencer = w.node('sequencer-0');
+            const { proposed, checkpointed } = sequencer.chain.tips;
+            for (let n = checkpointed.block.number + 1; n <= proposed.number; n++) {
+              const answer = await rpcHandlers.svc_getBlock(sequencer.service, [{ kind: 'number', number: n }, { includeAttestations: true }], { limits: RPC_LIST_LIMITS_DEFAULT });
+              proposedOnly.push({ number: n, attestations: answer?.attestations });
+            }
+          });
+        }
+      },
+    });
+    expect(result.failures).toEqual([]);
+    expect(proposedOnly.length).toBeGreaterThan(0);
+    for (const entry of proposedOnly) expect(entry.attestations).toEqual([]);
+    const follower = world!.node('follower-1');
+    const { constants } = follower;
+    const duties = follower.validatorClient!.duties;
+    const dispatch = createRpcDispatcher({ node: follower.service, namespace: 'public', limits: PUBLIC_RPC_LIMITS_DEFAULT, logger: silentLogger });
+    const call = async (method: string, params: unknown[]): Promise<unknown> => {
+      const reply = (await dispatch({ jsonrpc: '2.0', id: 1, method, params })) as { result?: unknown; error?: unknown };
+      expect(reply.error).toBeUndefined();
+      return reply.result;
+    };
+    const l1 = world!.l1;
+    const logs = l1.logsIn('checkpointProposed', 0n, l1.head().number, l1.head().number);
+    const tips = follower.chain.tips;
+    expect(tips.checkpointed.checkpoint.number).toBeGreaterThan(1);
+    const options = { includeAttestations: true };
+    for (let n = 1; n <= tips.checkpointed.block.number; n++) {
+      const block = blockResponse.parse(await call('svc_getBlock', [n, options]));
+      const log = logs.find((l) => l.checkpointNumber === block.checkpointNumber && l.archive === block.attestations![0]?.archiveRoot);
+      expect(log, `block ${n}: its attestations name its checkpoint's archive`).toBeDefined();
+      const committee = await duties.committeeOf(epochOfSlot(log!.slotNumber, constants.epochDuration));
+      // Each entry names its signer by address: back to seats, they are the list L1 published, in committee order.
+      const published = decodeCheckpointAttestations(hexToBytes(log!.attestations));
+      const served = block.attestations!.map((a) => ({ committeeIndex: committee.seatByAddress.get(a.attester)!, signature: a.signature }));
+      expect(served).toEqual([...published].sort((a, b) => a.committeeIndex - b.committeeIndex));
+      const verdict = checkQuorum(committee, payloadOfLog(constants, log!), served, constants.epochDuration);
+      expect(verdict.valid).toBe(true);
+      for (const attestation of block.attestations!) {
+        expect(attestation).toMatchObject({ slot: log!.slotNumber, checkpointNumber: log!.checkpointNumber, proposalPayloadHash: verdict.payloadHash });
+      }
+    }
+    // svc_getBlocks answers each block as svc_getBlock does.
+    const count = Math.min(tips.checkpointed.block.number, RPC_BLOCKS_PER_CALL_MAX);
+    const range = await call('svc_getBlocks', [1, count, options]);
+    expect(range).toEqual(await Promise.all(Array.from({ length: count }, (_, i) => call('svc_getBlock', [i + 1, options]))));
   });
 
   it('a run with validators, gossip loss and a partition replays to the same trace hash', async () => {

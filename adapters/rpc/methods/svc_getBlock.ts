@@ -1,8 +1,8 @@
 import { blockResponseOf } from '../../../spec/wire/block.js';
 import type { MethodHandler } from '../methodHandler.js';
 
-/** Attestations are not kept yet: `includeAttestations` answers an empty list (see the method's description). */
+/** L1 publish info and attestations come from the block's L1 checkpoint (none while the block is proposed only). */
 export const svc_getBlock: MethodHandler<'svc_getBlock'> = async (node, [param, options]) => {
   const found = await node.getBlock(param);
-  return found && blockResponseOf(found.block, found.checkpoint?.l1, options);
+  return found && blockResponseOf(found.block, found.checkpoint, options);
 };

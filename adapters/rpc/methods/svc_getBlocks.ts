@@ -4,5 +4,5 @@ import { assertWithinLimit, type MethodHandler } from '../methodHandler.js';
 export const svc_getBlocks: MethodHandler<'svc_getBlocks'> = async (node, [from, limit, options], { limits }) => {
   assertWithinLimit(limits, 'blocksPerCallMax', limit);
   const found = await node.getBlocks(from, limit);
-  return found.map(({ block, checkpoint }) => blockResponseOf(block, checkpoint?.l1, options));
+  return found.map(({ block, checkpoint }) => blockResponseOf(block, checkpoint, options));
 };
