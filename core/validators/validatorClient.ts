@@ -197,7 +197,8 @@ export class ValidatorClient {
   /**
    * Keeps a block proposal's header and body when the pool holds its payload, for a slot we may still attest, and
    * they pass the checks that need no chain state; true when newly kept. A copy whose content fails is logged and
-   * dropped (the signed payload stays in the pool); a later copy of the same payload may still bring a good one.
+   * dropped (the signed payload stays in the pool); a later copy of the same payload may still bring a good one, and
+   * a proposal refused for the missing body is then checked again.
    */
   private keepBlockContent(message: BlockProposalMessage, outcome: PoolAddOutcome): boolean {
     if (outcome.kind === 'rejected' || message.payload.slot < this.pool.currentSlot) return false;
@@ -223,11 +224,12 @@ export class ValidatorClient {
     if (members.length === 0) return;
     const refusal = await this.attestationRefusal(payload, header);
     this.awaitingBlocks.delete(payload.slot);
-    if (refusal === 'blockProposalsMissing') {
-      // Held until the missing block proposals arrive; one slot's worth at most, dropped with the slot.
+    if (refusal === 'blockProposalsMissing' || refusal === 'blockBodyMismatch') {
+      // Held until the missing block proposals, or a copy of one whose body passes, arrive; one slot's worth at most,
+      // dropped with the slot. A bad body is still reported now: a good copy may never come.
       for (const slot of [...this.awaitingBlocks.keys()]) if (slot < payload.slot) this.awaitingBlocks.delete(slot);
       this.awaitingBlocks.set(payload.slot, { payload, header });
-      return;
+      if (refusal === 'blockProposalsMissing') return;
     }
     if (refusal !== undefined) {
       this.deps.logger.info('not attesting a checkpoint proposal', { slot: payload.slot, reason: refusal });
