@@ -37,12 +37,13 @@ export function encodeBlockProposalContent(content: BlockProposalContent): { rea
 
 /**
  * Decodes a peer's header and body; CodecError when either is not hex, the header is not BLOCK_HEADER_BYTES, the
- * body is over BLOCK_PROPOSAL_BODY_BYTES_MAX (checked on the hex length, before anything is allocated), holds more
+ * body is over BLOCK_PROPOSAL_BODY_BYTES_MAX (both sizes checked on the hex length, before decoding), holds more
  * than BLOCK_PROPOSAL_TX_HASHES_MAX effects, or does not decode to whole effects.
  */
 export function decodeBlockProposalContent(header: unknown, body: unknown): BlockProposalContent {
   if (!isHex(header) || !isHex(body)) throw new CodecError('a block proposal carries its header and body as hex');
+  if (header.length !== 2 + 2 * BLOCK_HEADER_BYTES) throw new CodecError(`a block header is ${BLOCK_HEADER_BYTES} bytes`);
   if (body.length > 2 + 2 * BLOCK_PROPOSAL_BODY_BYTES_MAX) throw new CodecError(`a block body is at most ${BLOCK_PROPOSAL_BODY_BYTES_MAX} bytes`);
-  const decodedHeader = decodeBlockHeader(new ByteReader(hexToBytes(header, BLOCK_HEADER_BYTES)));
+  const decodedHeader = decodeBlockHeader(new ByteReader(hexToBytes(header)));
   return { header: decodedHeader, txEffects: decodeTxEffects(hexToBytes(body), BLOCK_PROPOSAL_TX_HASHES_MAX) };
 }
