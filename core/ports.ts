@@ -278,9 +278,18 @@ export interface CheckpointAttestationMessage {
   readonly signature: Hex;
 }
 
+/**
+ * A block proposal as gossiped: the signed payload, and the block's header and body (spec/validators/
+ * blockProposalContent.ts) for the committee to measure against its limits. Header and body are not signed; a
+ * receiver checks that they are bound to the payload (core/validators/blockContent.ts).
+ */
 export interface BlockProposalMessage {
   readonly kind: 'blockProposal';
   readonly payload: BlockProposalPayload;
+  /** Encoded BlockHeader; its hash is the archive leaf that payload.archiveRoot commits to. */
+  readonly header: Hex;
+  /** The block's encoded tx effects, in order; their tx hashes hash to the payload's txHashesHash. */
+  readonly body: Hex;
   readonly proposer: Hex;
   readonly signature: Hex;
 }

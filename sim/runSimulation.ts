@@ -5,7 +5,7 @@ import { L1_CHAIN_ID_LOCAL_NETWORK } from '../spec/constants.js';
 import { createNode, TX_POOL_SETTINGS_DEFAULT, type NodeActivity, type NodeConfig, type RollupNode } from '../core/node/node.js';
 import type { KeystoreSourcePort, NodePorts, StoragePort } from '../core/ports.js';
 import { devKeystoreFile, devValidators, type DevValidator } from '../core/validators/devValidators.js';
-import type { ValidatorLimits } from '../core/validators/validatorClient.js';
+import type { ValidatorLimits } from '../core/validators/validatorLimits.js';
 import { createSimNetwork, type SimNetwork } from './simNetwork.js';
 import { createGenesis } from '../core/worldState/genesis.js';
 import { livenessBoundMs } from './checkers/liveness.js';

@@ -13,7 +13,7 @@ import { configSchema, optionNames, type ConfigKey, type ConfigPatch, type Confi
 import type { RpcLimits } from '../../spec/rpc/limits.js';
 import { effectiveSetupAllowList, overrideConfig, resolveConfig, type ResolvedConfig } from '../config/resolveConfig.js';
 import type { TxPoolSettings } from '../../core/txs/txPoolService.js';
-import type { ValidatorLimits } from '../../core/validators/validatorClient.js';
+import type { ValidatorLimits } from '../../core/validators/validatorLimits.js';
 
 /** What a node needs from its configuration to start, once checked. */
 export interface NodeStartValues {

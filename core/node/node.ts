@@ -30,7 +30,8 @@ import { WorldState } from '../worldState/worldState.js';
 import { reconcileWorldState } from './reconcileWorldState.js';
 import { historyPruneTarget } from './worldStateHistory.js';
 import { WORLD_STATE_HISTORIC_CHECKPOINT_COUNT_DEFAULT } from '../../spec/config/schema.js';
-import type { ValidatorClient, ValidatorEvent, ValidatorLimits } from '../validators/validatorClient.js';
+import type { ValidatorClient, ValidatorEvent } from '../validators/validatorClient.js';
+import type { ValidatorLimits } from '../validators/validatorLimits.js';
 import { createValidatorSide } from './validatorSide.js';
 
 export interface NodeConfig {

@@ -6,7 +6,7 @@ import type { CheckpointToAttest } from '../validators/validatorClient.js';
 import { bytesToHex } from '../../spec/codec/bytes.js';
 import { encodeCheckpointPayload, payloadToBlobs } from '../../spec/codec/checkpointBlobs.js';
 import { blobsHash, encodeCheckpointHeader } from '../../spec/codec/checkpointHeader.js';
-import { BLOCKS_PER_CHECKPOINT_MAX, DA_GAS_PER_BYTE } from '../../spec/constants.js';
+import { BLOCKS_PER_CHECKPOINT_MAX } from '../../spec/constants.js';
 import { assert } from '../assert.js';
 import type { Chain, ChainUpdate } from '../chain/chain.js';
 import { checkpointedFeeBasis } from '../fees/feeBasis.js';
@@ -20,7 +20,7 @@ import { blockBudget, type CheckpointUsage } from './blockBudget.js';
 import { selectTxs } from './txSelection.js';
 import type { PublicStateView } from '../publicVm/stateView.js';
 import type { TxValue } from '../../spec/wire/tx.js';
-import { encodeTxEffects } from '../../spec/codec/txEffect.js';
+import { txEffectsDaGas } from '../../spec/codec/txEffect.js';
 import { SEQ_PER_BLOCK_ALLOCATION_MULTIPLIER_DEFAULT } from '../../spec/config/schema.js';
 
 export interface SequencerConfig {
@@ -136,7 +136,7 @@ async function checkpointUsage(u: ChainUpdate): Promise<CheckpointUsage> {
     const block = await u.getBlock(n);
     assert(block !== undefined, `proposed block ${n} is stored`);
     manaUsed += Number(block.header.totalManaUsed);
-    daGasUsed += DA_GAS_PER_BYTE * encodeTxEffects(block.body.txEffects).length;
+    daGasUsed += txEffectsDaGas(block.body.txEffects);
     txCount += block.body.txEffects.length;
   }
   return { manaUsed, daGasUsed, txCount };
@@ -237,7 +237,7 @@ export async function publishCheckpoint(deps: SequencerDeps, plan: SlotPlan): Pr
   return { txHash, checkpointNumber };
 }
 
-/** What the committee signs for a checkpoint: its payload, its header, and a block proposal per block. */
+/** What the committee signs for a checkpoint: its payload, its header, and a block proposal (with its content) per block. */
 function attestationRequest(
   deps: SequencerDeps,
   checkpoint: { checkpointNumber: number; header: Hex; checkpointHeader: CheckpointHeader; blocks: readonly Block[] },
@@ -246,12 +246,15 @@ function attestationRequest(
   const last = checkpoint.blocks[checkpoint.blocks.length - 1]!;
   const payload = checkpointProposalPayloadOf(chain, { number: checkpoint.checkpointNumber, header: checkpoint.checkpointHeader, archiveRoot: last.archive.root });
   const blocks = checkpoint.blocks.map((block) => ({
-    ...chain,
-    slot: payload.slot,
-    blockNumber: block.header.globalVariables.blockNumber,
-    indexWithinCheckpoint: block.indexWithinCheckpoint,
-    archiveRoot: block.archive.root,
-    txHashes: block.body.txEffects.map((effect) => effect.txHash),
+    payload: {
+      ...chain,
+      slot: payload.slot,
+      blockNumber: block.header.globalVariables.blockNumber,
+      indexWithinCheckpoint: block.indexWithinCheckpoint,
+      archiveRoot: block.archive.root,
+      txHashes: block.body.txEffects.map((effect) => effect.txHash),
+    },
+    content: { header: block.header, txEffects: block.body.txEffects },
   }));
   return { payload, header: checkpoint.header, blocks };
 }

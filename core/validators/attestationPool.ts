@@ -241,6 +241,14 @@ export class AttestationPool {
     return { slot, blockProposals, checkpointProposals };
   }
 
+  /** The slot's block proposals held, with their payload hashes, in arrival order. */
+  signedBlockProposals(slot: number): { readonly payload: BlockProposalPayload; readonly payloadHash: Hex }[] {
+    return (this.slots.get(slot)?.blockProposals ?? []).map((e) => {
+      assert(e.kind === 'blockProposal', 'the block proposal list holds block proposals');
+      return { payload: e.payload, payloadHash: e.payloadHash };
+    });
+  }
+
   /** Who did their duty in a slot, as far as the pool saw: proposers of a checkpoint proposal, and attesters. */
   slotActivity(slot: number): { readonly checkpointProposers: ReadonlySet<Hex>; readonly attesters: ReadonlySet<Hex> } {
     const entries = this.slots.get(slot);

@@ -7,36 +7,35 @@
  * What a committee member checks before attesting (`attestationRefusal`): the proposal is the first one the slot's
  * proposer signed (the pool admits it only with a valid proposer signature), it is for the current slot, its header
  * is the one the payload commits to and builds on this node's checkpointed archive, the proposer's block proposals
- * for the slot are all there and end at the payload's archive root, and it stays within the operator's
- * VALIDATOR_MAX_* limits (`validatorLimitRefusal`). It does not re-execute the txs: gossip carries tx hashes, not
- * txs; every node re-checks each block's state roots when it syncs the checkpoint from L1.
+ * for the slot are all there and end at the payload's archive root, each block's gossiped body and header are bound
+ * to its signed payload (core/validators/blockContent.ts: the body to txHashesHash, the header to the archive root),
+ * and every block stays within the operator's VALIDATOR_MAX_* limits, measured per block (core/validators/
+ * validatorLimits.ts): txs per block and per checkpoint, L2 gas from the block header's totalManaUsed, DA gas from the
+ * size of the block's encoded tx effects, as the sequencer measures them. It does not re-execute the txs: the L2 gas
+ * figure is the proposer's signed claim, and every node re-checks each block's state roots when it syncs the
+ * checkpoint from L1.
  */
 import type { Hex, L1RollupConstants } from '../../spec/chain.js';
 import { hexToBytes } from '../../spec/codec/bytes.js';
 import { decodeCheckpointHeader } from '../../spec/codec/checkpointHeader.js';
 import { encodeCheckpointAttestations, type CommitteeAttestation } from '../../spec/validators/checkpointAttestations.js';
 import { ATTESTATION_POOL_SLOTS_KEPT, ATTESTATION_WAIT_POLL_MS } from '../../spec/validators/constants.js';
+import { encodeBlockProposalContent, type BlockProposalContent } from '../../spec/validators/blockProposalContent.js';
 import { bytesToHex } from '../../spec/codec/bytes.js';
 import { checkpointHeaderHash, type BlockProposalPayload, type CheckpointProposalPayload } from '../../spec/validators/signingPayloads.js';
 import { assert } from '../assert.js';
 import type { Chain } from '../chain/chain.js';
 import { NodeError } from '../errors.js';
-import type { ClockPort, GossipMessage, LoggerPort, NetworkPort } from '../ports.js';
+import type { BlockProposalMessage, ClockPort, GossipMessage, LoggerPort, NetworkPort } from '../ports.js';
 import { AttestationPool, type PoolAddOutcome } from './attestationPool.js';
+import { BlockContentStore, checkedBlockContent, proposedBlocksRefusal, type BlockContentRefusal } from './blockContent.js';
 import { signBlockProposal, signCheckpointAttestation, signCheckpointProposal } from './bls.js';
 import { committeeMemberOf, type SlotDuties } from './committee.js';
 import type { KeystoreState, KeystoreValidator } from './keystore.js';
 import type { OffenseValue, SlashRoundQuery } from './offenses.js';
 import { slotRecordOf, ValidatorStatsHistory } from './stats.js';
 import type { ValidatorDuties } from './validatorDuties.js';
-
-/** The operator's limits on what its validators attest (VALIDATOR_MAX_*); unset means no limit beyond the protocol's. */
-export interface ValidatorLimits {
-  readonly maxL2BlockGas?: number;
-  readonly maxDABlockGas?: number;
-  readonly maxTxsPerBlock?: number;
-  readonly maxTxsPerCheckpoint?: number;
-}
+import type { ValidatorLimitRefusal, ValidatorLimits } from './validatorLimits.js';
 
 export interface ValidatorClientDeps {
   readonly chain: Chain;
@@ -52,11 +51,17 @@ export interface ValidatorClientDeps {
   readonly slotAt: (nowMs: number) => number;
 }
 
+/** One block of a checkpoint to attest: the payload its proposer signs and the content gossiped beside it. */
+export interface BlockToPropose {
+  readonly payload: BlockProposalPayload;
+  readonly content: BlockProposalContent;
+}
+
 /** What a proposer hands in to have its checkpoint signed and attested. */
 export interface CheckpointToAttest {
   readonly payload: CheckpointProposalPayload;
   readonly header: Hex;
-  readonly blocks: readonly BlockProposalPayload[];
+  readonly blocks: readonly BlockToPropose[];
 }
 
 /** Why a committee member does not attest a proposal (for logs and tests). */
@@ -66,9 +71,8 @@ export type AttestationRefusal =
   | 'notOnOurCheckpointedChain'
   | 'blockProposalsMissing'
   | 'archiveMismatch'
-  | 'tooManyTxsPerBlock'
-  | 'tooManyTxsPerCheckpoint'
-  | 'tooMuchL2Gas';
+  | BlockContentRefusal
+  | ValidatorLimitRefusal;
 
 export type ValidatorEvent =
   | { readonly kind: 'attested'; readonly slot: number; readonly attesters: readonly Hex[] }
@@ -76,20 +80,6 @@ export type ValidatorEvent =
   | { readonly kind: 'offense'; readonly offense: OffenseValue };
 
 const lower = (hex: Hex): Hex => hex.toLowerCase() as Hex;
-
-/**
- * The first VALIDATOR_MAX_* limit a proposed checkpoint breaks, from its blocks' tx counts (block proposals) and the
- * header's L2 gas total (at most maxL2BlockGas per block, summed: gossip carries no per-block gas). The limits are the
- * validator's own: an unset one is no limit, never the sequencer's SEQ_ value. DA gas is not checked here (gossip
- * carries tx hashes, not the effects whose size it measures); the protocol's own bounds are checked on sync.
- */
-export function validatorLimitRefusal(limits: ValidatorLimits, txCountsPerBlock: readonly number[], totalManaUsed: bigint): AttestationRefusal | undefined {
-  if (limits.maxTxsPerBlock !== undefined && txCountsPerBlock.some((count) => count > limits.maxTxsPerBlock!)) return 'tooManyTxsPerBlock';
-  const total = txCountsPerBlock.reduce((sum, count) => sum + count, 0);
-  if (limits.maxTxsPerCheckpoint !== undefined && total > limits.maxTxsPerCheckpoint) return 'tooManyTxsPerCheckpoint';
-  if (limits.maxL2BlockGas !== undefined && totalManaUsed > BigInt(limits.maxL2BlockGas) * BigInt(txCountsPerBlock.length)) return 'tooMuchL2Gas';
-  return undefined;
-}
 
 export class ValidatorClient {
   readonly pool: AttestationPool;
@@ -100,6 +90,8 @@ export class ValidatorClient {
   private readonly listeners: ((event: ValidatorEvent) => void)[] = [];
   /** Proposals our members would attest once the proposer's block proposals arrive (gossip may reorder them). */
   private readonly awaitingBlocks = new Map<number, { readonly payload: CheckpointProposalPayload; readonly header: Hex }>();
+  /** The checked header and body of each block proposal the pool holds for the slots we may still attest. */
+  private readonly blockContents = new BlockContentStore();
   /** Slots whose statistics are recorded up to (exclusive). */
   private statsFromSlot: number;
 
@@ -151,6 +143,7 @@ export class ValidatorClient {
     const slot = this.deps.slotAt(this.deps.clock.now());
     if (slot < 0) return;
     this.pool.advanceToSlot(slot);
+    this.blockContents.dropBefore(this.pool.currentSlot);
     if (this.statsFromSlot >= slot) return;
     const landed = await this.checkpointSlots();
     // Slots older than the pool's window have no activity left to count; the statistics start at the window.
@@ -177,13 +170,15 @@ export class ValidatorClient {
     await this.advance();
     await this.deps.duties.prepareDuties(message.payload.slot);
     const outcome = this.addToPool(message);
+    const contentKept = message.kind === 'blockProposal' && this.keepBlockContent(message, outcome);
     if (outcome.kind === 'offense') {
       this.deps.logger.warn('offense detected', { ...outcome.offense, round: String(outcome.offense.round), amount: String(outcome.offense.amount) });
       this.emit({ kind: 'offense', offense: outcome.offense });
     }
     if (message.kind === 'checkpointAttestation' && (outcome.kind === 'added' || outcome.kind === 'offense')) for (const wake of [...this.waiters]) wake();
     if (message.kind === 'checkpointProposal' && outcome.kind === 'added') await this.attest(message.payload, message.header);
-    const waiting = message.kind === 'blockProposal' && outcome.kind === 'added' ? this.awaitingBlocks.get(message.payload.slot) : undefined;
+    const blockArrived = message.kind === 'blockProposal' && (outcome.kind === 'added' || contentKept);
+    const waiting = blockArrived ? this.awaitingBlocks.get(message.payload.slot) : undefined;
     if (waiting !== undefined) await this.attest(waiting.payload, waiting.header);
     return outcome;
   }
@@ -199,6 +194,24 @@ export class ValidatorClient {
     }
   }
 
+  /**
+   * Keeps a block proposal's header and body when the pool holds its payload, for a slot we may still attest, and
+   * they pass the checks that need no chain state; true when newly kept. A copy whose content fails is logged and
+   * dropped (the signed payload stays in the pool); a later copy of the same payload may still bring a good one, and
+   * a proposal refused for the missing body is then checked again.
+   */
+  private keepBlockContent(message: BlockProposalMessage, outcome: PoolAddOutcome): boolean {
+    if (outcome.kind === 'rejected' || message.payload.slot < this.pool.currentSlot) return false;
+    if (this.blockContents.has(message.payload.slot, outcome.payloadHash)) return false;
+    const checked = checkedBlockContent(message.payload, message.header, message.body);
+    if (!checked.ok) {
+      this.deps.logger.warn('block proposal content refused', { slot: message.payload.slot, block: message.payload.blockNumber, reason: checked.reason });
+      return false;
+    }
+    this.blockContents.add(message.payload.slot, outcome.payloadHash, checked.content);
+    return true;
+  }
+
   private emit(event: ValidatorEvent): void {
     for (const listener of this.listeners) listener(event);
   }
@@ -211,11 +224,12 @@ export class ValidatorClient {
     if (members.length === 0) return;
     const refusal = await this.attestationRefusal(payload, header);
     this.awaitingBlocks.delete(payload.slot);
-    if (refusal === 'blockProposalsMissing') {
-      // Held until the missing block proposals arrive; one slot's worth at most, dropped with the slot.
+    if (refusal === 'blockProposalsMissing' || refusal === 'blockBodyMismatch') {
+      // Held until the missing block proposals, or a copy of one whose body passes, arrive; one slot's worth at most,
+      // dropped with the slot. A bad body is still reported now: a good copy may never come.
       for (const slot of [...this.awaitingBlocks.keys()]) if (slot < payload.slot) this.awaitingBlocks.delete(slot);
       this.awaitingBlocks.set(payload.slot, { payload, header });
-      return;
+      if (refusal === 'blockProposalsMissing') return;
     }
     if (refusal !== undefined) {
       this.deps.logger.info('not attesting a checkpoint proposal', { slot: payload.slot, reason: refusal });
@@ -250,11 +264,15 @@ export class ValidatorClient {
     const tip = chain.tips.checkpointed;
     const ourArchive = (await chain.store.getBlock(tip.block.number))?.archive.root;
     if (payload.checkpointNumber !== tip.checkpoint.number + 1 || decoded.lastArchiveRoot !== ourArchive) return 'notOnOurCheckpointedChain';
-    const blocks = this.pool.proposalsForSlot(payload.slot).blockProposals;
-    const byIndex = new Map(blocks.map((b) => [b.indexWithinCheckpoint, b]));
+    const blocks = this.pool.signedBlockProposals(payload.slot);
+    const byIndex = new Map(blocks.map((b) => [b.payload.indexWithinCheckpoint, b]));
     if (byIndex.size !== decoded.blockCount || blocks.length !== decoded.blockCount) return 'blockProposalsMissing';
-    if (byIndex.get(decoded.blockCount - 1)?.archiveRoot !== payload.archiveRoot) return 'archiveMismatch';
-    return validatorLimitRefusal(this.deps.limits(), blocks.map((b) => b.txHashes.length), decoded.totalManaUsed);
+    if (byIndex.get(decoded.blockCount - 1)?.payload.archiveRoot !== payload.archiveRoot) return 'archiveMismatch';
+    const previousArchive = await chain.store.getArchiveTree(tip.block.number);
+    if (previousArchive === undefined) return 'notOnOurCheckpointedChain';
+    const ordered = [...blocks].sort((a, b) => a.payload.indexWithinCheckpoint - b.payload.indexWithinCheckpoint);
+    const proposed = ordered.map((b) => ({ payload: b.payload, content: this.blockContents.get(payload.slot, b.payloadHash) }));
+    return proposedBlocksRefusal(previousArchive, decoded, proposed, this.deps.limits());
   }
 
   /**
@@ -272,8 +290,10 @@ export class ValidatorClient {
     if (proposer === undefined) throw new NodeError('OPERATION_REFUSED', `slot ${payload.slot}'s proposer is not in this node's keystore`, { slot: payload.slot });
     await this.advance();
     for (const block of checkpoint.blocks) {
-      const message = { kind: 'blockProposal', payload: block, proposer: lower(proposer.attester), signature: signBlockProposal(proposer.blsSecretKey, block).signature } as const;
-      this.pool.addBlockProposal(message);
+      const { header, body } = encodeBlockProposalContent(block.content);
+      const signature = signBlockProposal(proposer.blsSecretKey, block.payload).signature;
+      const message = { kind: 'blockProposal', payload: block.payload, header, body, proposer: lower(proposer.attester), signature } as const;
+      this.keepBlockContent(message, this.pool.addBlockProposal(message));
       this.deps.network?.publish(message);
     }
     const signed = signCheckpointProposal(proposer.blsSecretKey, payload);

@@ -12,6 +12,7 @@
 import type { ExecutionResult, Hex, PrivateLog, PublicDataWrite, PublicLog, TxEffect } from '../chain.js';
 import {
   CONTRACT_CLASS_PUBLICATIONS_PER_TX_MAX,
+  DA_GAS_PER_BYTE,
   CONTRACT_INSTANCE_PUBLICATIONS_PER_TX_MAX,
   L2_TO_L1_MESSAGES_PER_TX_MAX,
   LOG_FIELDS_MAX,
@@ -22,7 +23,7 @@ import {
   PUBLIC_LOGS_PER_TX_MAX,
 } from '../constants.js';
 import { hashToField } from '../hash.js';
-import { type ByteReader, ByteWriter, CodecError } from './bytes.js';
+import { ByteReader, ByteWriter, CodecError } from './bytes.js';
 import { readContractClass, readContractInstance, writeContractClass, writeContractInstance } from './contracts.js';
 
 /** Wire order of execution results; the byte is the index. */
@@ -113,6 +114,25 @@ export function encodeTxEffects(effects: readonly TxEffect[]): Uint8Array {
   const w = new ByteWriter();
   for (const effect of effects) writeTxEffect(w, effect);
   return w.finish();
+}
+
+/**
+ * Decodes a list of encoded effects that fills `bytes` exactly (a block's body as gossiped); CodecError when an
+ * effect is malformed, bytes are left over, or there are more than `countMax` effects.
+ */
+export function decodeTxEffects(bytes: Uint8Array, countMax: number): TxEffect[] {
+  const reader = new ByteReader(bytes);
+  const effects: TxEffect[] = [];
+  while (reader.remaining > 0) {
+    if (effects.length >= countMax) throw new CodecError(`a tx effect list holds at most ${countMax} effects`);
+    effects.push(readTxEffect(reader));
+  }
+  return effects;
+}
+
+/** DA gas of a list of effects: DA_GAS_PER_BYTE for every byte of their encoding (what the blobs carry for them). */
+export function txEffectsDaGas(effects: readonly TxEffect[]): number {
+  return DA_GAS_PER_BYTE * encodeTxEffects(effects).length;
 }
 
 /** The block header's commitment to its tx effects: hashToField of their encodings, in block order. */

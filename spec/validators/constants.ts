@@ -3,7 +3,7 @@
  * statistics and the keystore. They sit here beside the validator encodings (spec/validators/) rather than in
  * spec/constants.ts so that the validator subsystem is one reviewable unit; names carry their unit last.
  */
-import { BLOCKS_PER_CHECKPOINT_MAX, TXS_PER_BLOCK_MAX } from '../constants.js';
+import { BLOB_PAYLOAD_BYTES_MAX, BLOBS_PER_CHECKPOINT_MAX, BLOCKS_PER_CHECKPOINT_MAX, TXS_PER_BLOCK_MAX } from '../constants.js';
 
 // BLS12-381, min-pk: public keys in G1, signatures in G2 (the layout @chainsafe/blst hard-wires, as Ethereum does).
 /** A compressed public key (G1 point). */
@@ -62,6 +62,13 @@ export const BLOCK_PROPOSALS_PER_SLOT_MAX = ATTESTATION_POOL_PAYLOADS_PER_SIGNER
 export const CHECKPOINT_ATTESTATIONS_PER_SLOT_MAX = ATTESTATION_POOL_PAYLOADS_PER_SIGNER_MAX * COMMITTEE_SIZE;
 /** Tx hashes one block proposal may list. */
 export const BLOCK_PROPOSAL_TX_HASHES_MAX = TXS_PER_BLOCK_MAX;
+/**
+ * Bytes of encoded tx effects one gossiped block body may carry: the payload capacity of a checkpoint's blobs
+ * (BLOBS_PER_CHECKPOINT_MAX x BLOB_PAYLOAD_BYTES_MAX, 761,856 bytes). A block's effects travel in its checkpoint's
+ * blobs, so a real body is always smaller (the blobs also carry framing and block headers); a larger one is refused
+ * before it is decoded.
+ */
+export const BLOCK_PROPOSAL_BODY_BYTES_MAX = BLOBS_PER_CHECKPOINT_MAX * BLOB_PAYLOAD_BYTES_MAX;
 
 // Slashing (offenses recorded by the attestation pool).
 /** Slots in one slashing round: round r covers slots [r * SLASH_ROUND_SLOTS, (r + 1) * SLASH_ROUND_SLOTS). */

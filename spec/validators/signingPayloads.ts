@@ -15,6 +15,9 @@
  *   domain(blockProposalPayload) 32 | l1ChainId 8 | rollupVersion 8 | slot 8 | blockNumber 8 |
  *   indexWithinCheckpoint 2 | archiveRoot 32 | txHashesHash 32
  *   with txHashesHash = keccak256(txHash_0 || txHash_1 || ...), 32 bytes each, in block order.
+ *   The gossip message carries the block's header and body beside the payload, unsigned
+ *   (spec/validators/blockProposalContent.ts): the body's tx hashes hash to txHashesHash, and the header's hash,
+ *   appended to the archive the block builds on, gives archiveRoot, so both are bound to this signature.
  * Payload hash: keccak256(payload). For a checkpoint proposal it is the wire's `payloadHash` / `proposalPayloadHash`.
  *
  * Signing message (the 32 bytes BLS signs): keccak256(domain(role) 32 | payloadHash 32), role `proposer` or

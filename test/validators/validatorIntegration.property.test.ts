@@ -1,18 +1,22 @@
 /**
  * Rules of the validator integration that hold for all inputs: the payload a proposer signs is the one every node
- * rebuilds from the L1 log; a proposed checkpoint is refused exactly when it breaks one of the validator's own
- * limits (never the sequencer's); the refusal memory stays bounded and forgets a number once it is adopted.
+ * rebuilds from the L1 log; a proposed checkpoint is refused exactly when one of its blocks breaks one of the
+ * validator's own limits, each measured on that block (never the sequencer's limits); the refusal memory stays
+ * bounded and forgets a number once it is adopted.
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { CheckpointProposedLog } from '../../core/ports.js';
 import { payloadOfLog, RefusedCheckpoints } from '../../core/validators/syncQuorum.js';
-import { validatorLimitRefusal, type ValidatorLimits } from '../../core/validators/validatorClient.js';
+import { checkedBlockContent, proposedBlocksRefusal } from '../../core/validators/blockContent.js';
+import type { ValidatorLimits } from '../../core/validators/validatorLimits.js';
 import type { CheckpointHeader, Hex, L1RollupConstants } from '../../spec/chain.js';
 import { bytesToHex } from '../../spec/codec/bytes.js';
 import { encodeCheckpointHeader } from '../../spec/codec/checkpointHeader.js';
+import { DA_GAS_PER_BYTE } from '../../spec/constants.js';
 import { REFUSED_CHECKPOINTS_KEPT_MAX } from '../../spec/validators/constants.js';
 import { checkpointProposalPayloadOf } from '../../spec/validators/signingPayloads.js';
+import { proposedCheckpoint, sizedTxEffect, type BlockSpec } from './proposedBlocksFixture.js';
 import { hex32 } from './validatorFixtures.js';
 
 const constants: L1RollupConstants = {
@@ -65,22 +69,32 @@ describe('validator integration rules', () => {
     );
   });
 
-  it('a proposal is refused exactly when it breaks one of the validator limits; unset limits never refuse', () => {
-    const limit = fc.option(fc.integer({ min: 0, max: 20 }), { nil: undefined });
+  it('a proposal is refused exactly when one of its blocks breaks one of the validator limits; unset limits never refuse', () => {
+    const limit = (max: number) => fc.option(fc.integer({ min: 0, max }), { nil: undefined });
     const limits: fc.Arbitrary<ValidatorLimits> = fc
-      .record({ maxTxsPerBlock: limit, maxTxsPerCheckpoint: limit, maxL2BlockGas: fc.option(fc.integer({ min: 0, max: 1_000 }), { nil: undefined }) })
+      .record({ maxTxsPerBlock: limit(6), maxTxsPerCheckpoint: limit(12), maxL2BlockGas: limit(1_000), maxDABlockGas: limit(16 * 1_500) })
       .map((l) => Object.fromEntries(Object.entries(l).filter(([, v]) => v !== undefined)) as ValidatorLimits);
+    // Each block: its txs' note hash counts (an effect's size) and its mana.
+    const block = fc.record({ noteHashCounts: fc.array(fc.integer({ min: 0, max: 8 }), { maxLength: 6 }), manaUsed: fc.bigInt({ min: 0n, max: 1_200n }) });
     fc.assert(
-      fc.property(limits, fc.array(fc.integer({ min: 0, max: 20 }), { minLength: 1, maxLength: 8 }), fc.bigInt({ min: 0n, max: 10_000n }), (l, counts, mana) => {
-        const total = counts.reduce((a, b) => a + b, 0);
+      fc.property(limits, fc.array(block, { minLength: 1, maxLength: 4 }), (l, blocks) => {
+        let txNumber = 0;
+        const specs: BlockSpec[] = blocks.map((b) => ({ txEffects: b.noteHashCounts.map((count) => sizedTxEffect(txNumber++, count)), manaUsed: b.manaUsed }));
+        const fixture = proposedCheckpoint(specs);
+        const proposed = fixture.blocks.map((b) => ({ payload: b.payload, content: b.content }));
+        // Each block measured on its own: the encoded effect of a tx with n note hashes is 105 + 32n bytes.
+        const daGas = blocks.map((b) => b.noteHashCounts.reduce((sum, n) => sum + DA_GAS_PER_BYTE * (105 + 32 * n), 0));
         const breaks =
-          (l.maxTxsPerBlock !== undefined && counts.some((c) => c > l.maxTxsPerBlock!)) ||
-          (l.maxTxsPerCheckpoint !== undefined && total > l.maxTxsPerCheckpoint) ||
-          (l.maxL2BlockGas !== undefined && mana > BigInt(l.maxL2BlockGas * counts.length));
-        expect(validatorLimitRefusal(l, counts, mana) !== undefined).toBe(breaks);
-        expect(validatorLimitRefusal({}, counts, mana)).toBeUndefined();
+          (l.maxTxsPerBlock !== undefined && blocks.some((b) => b.noteHashCounts.length > l.maxTxsPerBlock!)) ||
+          (l.maxTxsPerCheckpoint !== undefined && txNumber > l.maxTxsPerCheckpoint) ||
+          (l.maxL2BlockGas !== undefined && blocks.some((b) => b.manaUsed > BigInt(l.maxL2BlockGas!))) ||
+          (l.maxDABlockGas !== undefined && daGas.some((gas) => gas > l.maxDABlockGas!));
+        expect(proposedBlocksRefusal(fixture.previousArchive, fixture.checkpointHeader, proposed, l) !== undefined).toBe(breaks);
+        expect(proposedBlocksRefusal(fixture.previousArchive, fixture.checkpointHeader, proposed, {})).toBeUndefined();
+        // Every gossiped form passes the content checks and gives back the block measured above.
+        for (const b of fixture.blocks) expect(checkedBlockContent(b.payload, b.header, b.body)).toEqual({ ok: true, content: b.content });
       }),
-      { seed: 62, numRuns: 300 },
+      { seed: 62, numRuns: 150 },
     );
   });
 
