@@ -33,6 +33,7 @@ export const SIM_EXIT_CODE = {
   noProgress: 30,
   notConverged: 31,
   upgradeMishandled: 32,
+  txLifecycleViolated: 33,
 } as const satisfies Record<'ok' | SimFailure['kind'], number>;
 
 /**

@@ -262,6 +262,9 @@ export async function runSimulation(options: SimOptions, io: SimHooks = {}): Pro
   const slots: SimNodeSlot[] = [];
   const events: SimEvent[] = [];
   const elapsedMs = () => scheduler.now() - startMs;
+  const coverage = new MachineCoverage();
+  /** The tx workload, built once the world is (the monitor reads its ledger from then on). */
+  const workloadRef: { current?: TxWorkload } = {};
   const monitor = new RunMonitor({
     sequencerName: SEQUENCER_NAME,
     l1,
@@ -269,8 +272,9 @@ export async function runSimulation(options: SimOptions, io: SimHooks = {}): Pro
     nodes: () => slots.map((s) => s.current),
     elapsedMs,
     event: (event) => events.push(event),
+    ledger: () => workloadRef.current?.ledger ?? [],
+    coverage,
   });
-  const coverage = new MachineCoverage();
 
   /** Builds one incarnation of a node over its storage; each incarnation has its own clock, link and streams. */
   const startIncarnation = async (slot: Omit<SimNodeSlot, 'current' | 'clock' | 'link'>): Promise<{ node: SimNode; clock: SimClock; link: SimL1Link }> => {
@@ -322,7 +326,7 @@ export async function runSimulation(options: SimOptions, io: SimHooks = {}): Pro
       io.onActivity?.(slot.name, activity);
       monitor.onActivity(slot.name, label, node, activity);
     });
-    monitor.attach(slot.name, node, () => !clock.isHalted());
+    await monitor.attach(slot.name, node, () => !clock.isHalted(), slot.incarnation > 0);
     coverage.attach('archiver', node.archiverActor);
     coverage.attach('sequencer', node.sequencerActor);
     coverage.attach('chainTips', chainTipsActorOf(node));
@@ -411,6 +415,7 @@ export async function runSimulation(options: SimOptions, io: SimHooks = {}): Pro
     validators,
   };
   const workload = new TxWorkload(world);
+  workloadRef.current = workload;
   if (options.schedule !== undefined) {
     installSchedule(world, options.schedule, workload, {
       event: (event) => events.push(event),

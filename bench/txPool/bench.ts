@@ -182,7 +182,7 @@ async function benchCheckpointBuild(node: RollupNode) {
   while (remaining.length > 0) {
     const budget = blockBudget({ perBlockAllocationMultiplier: 1 }, 4, used);
     if (budget.daGas <= 0 || budget.txCount <= 0) break;
-    const selection = await selectTxs({ candidates: remaining, budget, gasFees: MIN_FEES, timestamp: 0n, state });
+    const selection = await selectTxs({ candidates: remaining, budget, gasFees: MIN_FEES, timestamp: 0n, state, anchorOnChain: async () => true });
     if (selection.effects.length === 0) break;
     const draft = await worldState.prepareBlock(worldState.latestBlockNumber + 1, blockStateEffects(selection.effects));
     await draft.finish(field(blocks)).commit();

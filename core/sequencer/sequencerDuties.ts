@@ -159,7 +159,13 @@ export async function buildNextBlock(deps: SequencerDeps, plan: SlotPlan): Promi
       plan.blockCount,
       await checkpointUsage(u),
     );
-    const selection = await selectTxs({ candidates: deps.pendingTxs(), budget, gasFees, timestamp, state: deps.publicState() });
+    const parentNumber = parent.header.globalVariables.blockNumber;
+    const anchorOnChain = async (blockHash: Hex) => {
+      const number = await chain.store.getBlockNumberByHash(blockHash);
+      if (number === undefined || number > parentNumber) return false;
+      return (await u.getBlock(number))?.hash.toLowerCase() === blockHash;
+    };
+    const selection = await selectTxs({ candidates: deps.pendingTxs(), budget, gasFees, timestamp, state: deps.publicState(), anchorOnChain });
     for (const skipped of selection.skipped) deps.logger.debug('tx left out of block', { ...skipped });
     const checkpointNumber = u.tips.checkpointed.checkpoint.number + 1;
     const built = await buildBlock(

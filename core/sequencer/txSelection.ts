@@ -21,6 +21,12 @@ export interface TxSelectionInput {
   readonly timestamp: bigint;
   /** The latest state, before the block. */
   readonly state: PublicStateView;
+  /**
+   * Whether a tx's anchor block is a block of the chain the new block extends (at or below its parent). A tx whose
+   * anchor a prune removed proves against a state the chain no longer has; the pool drops such txs after the prune,
+   * but a block built in between must not take them.
+   */
+  readonly anchorOnChain: (blockHash: Hex) => Promise<boolean>;
 }
 
 export interface SkippedTx {
@@ -40,6 +46,7 @@ export interface TxSelection {
 async function precheck(tx: TxValue, input: TxSelectionInput, used: { mana: number; daGas: number }, state: PublicStateView): Promise<string | undefined> {
   const { gasLimits } = tx.gasSettings;
   if (tx.expirationTimestamp < input.timestamp) return `expired at ${tx.expirationTimestamp}`;
+  if (!(await input.anchorOnChain(tx.anchorBlockHash.toLowerCase() as Hex))) return `its anchor block ${tx.anchorBlockHash} is not on the chain the block extends`;
   if (used.mana + gasLimits.l2Gas > input.budget.l2Gas) return 'its L2 gas limit does not fit what is left of the block budget';
   if (used.daGas + gasLimits.daGas > input.budget.daGas) return 'its DA gas limit does not fit what is left of the block budget';
   for (const nullifier of tx.sideEffects.nullifiers) {

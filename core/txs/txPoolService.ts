@@ -239,7 +239,7 @@ export class TxPoolService {
 
   private async afterPrune(toBlock: number): Promise<void> {
     const { txs, ops } = await archivedAbove(this.deps.storage, toBlock);
-    const unavailable = await this.prunedAnchors(toBlock);
+    const unavailable = await this.prunedAnchors(toBlock, txs);
     const payers = txs.map((tx) => tx.feePayer);
     const outcome = decideAfterChainPruned(this.pool, { ...(await this.conditions({ unavailableAnchorBlockHashes: unavailable }, payers)), returningTxs: txs });
     await this.commit(outcome.change, ops);
@@ -248,12 +248,16 @@ export class TxPoolService {
     if (removed.length > 0) this.emit({ kind: 'removed', removed });
   }
 
-  /** Anchors of pooled txs that no longer name a block of the chain (the prune removed them). */
-  private async prunedAnchors(toBlock: number): Promise<Set<Hex>> {
+  /**
+   * Anchors of pooled and returning txs that no longer name a block of the chain (the prune removed them): a tx of a
+   * pruned block may anchor to an earlier block of the same prune, and must not come back.
+   */
+  private async prunedAnchors(toBlock: number, returning: readonly TxValue[]): Promise<Set<Hex>> {
     const gone = new Set<Hex>();
-    for (const pooled of this.pool.ordered()) {
-      const n = await this.deps.chain.store.getBlockNumberByHash(pooled.tx.anchorBlockHash);
-      if (n === undefined || n > toBlock) gone.add(pooled.tx.anchorBlockHash);
+    const anchors = new Set([...this.pool.ordered().map((pooled) => pooled.tx.anchorBlockHash), ...returning.map((tx) => tx.anchorBlockHash)]);
+    for (const anchor of anchors) {
+      const n = await this.deps.chain.store.getBlockNumberByHash(anchor);
+      if (n === undefined || n > toBlock) gone.add(anchor);
     }
     return gone;
   }

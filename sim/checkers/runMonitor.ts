@@ -1,7 +1,7 @@
 /**
  * The checkers that watch a run as it goes, wired to the nodes: after every chain activity (tips ordered, finalized
- * never back, no conflicting finalized blocks, liveness convergence) and every pool activity (no shared nullifiers,
- * replacements with the bump, the tx accounting's record). End-of-run checkers run from `finish`.
+ * never back, no conflicting finalized blocks, liveness convergence, the txs' lifecycles) and every pool activity
+ * (no shared nullifiers, replacements with the bump, the tx accounting's record, the txs' lifecycles). End-of-run checkers run from `finish`.
  */
 import type { Hex } from '../../spec/chain.js';
 import { TX_POOL_SETTINGS_DEFAULT, type NodeActivity, type RollupNode } from '../../core/node/node.js';
@@ -19,6 +19,8 @@ import { checkReplacements } from './replacementBump.js';
 import { FailureLog, type SimFailure } from './simFailure.js';
 import { checkTipsOrdered } from './tipsOrdered.js';
 import { TxAccounting } from './txAccounting.js';
+import { TxLifecycleWatch } from './txLifecycle.js';
+import type { MachineCoverage } from '../machineCoverage.js';
 
 export interface RunMonitorOptions {
   readonly sequencerName: string;
@@ -30,6 +32,10 @@ export interface RunMonitorOptions {
   readonly elapsedMs: () => number;
   /** Where the monitor notes what it observed (the convergence after the heal). */
   readonly event: (event: SimEvent) => void;
+  /** The workload's submissions so far (the tx lifecycle checker reads the refused ones). */
+  readonly ledger: () => readonly TxLedgerEntry[];
+  /** Where the tx lifecycle machines' coverage goes. */
+  readonly coverage: MachineCoverage;
 }
 
 export class RunMonitor {
@@ -37,10 +43,12 @@ export class RunMonitor {
   private readonly finalizedNeverBack = new FinalizedNeverBack();
   private readonly finalizedAgreement = new FinalizedAgreement();
   private readonly accounting: TxAccounting;
+  private readonly lifecycle: TxLifecycleWatch;
   private readonly convergence: ConvergenceWatch;
 
   constructor(private readonly options: RunMonitorOptions) {
     this.accounting = new TxAccounting(options.sequencerName);
+    this.lifecycle = new TxLifecycleWatch(options.sequencerName, options.ledger, options.coverage, (failure) => this.log.add(failure));
     this.convergence = new ConvergenceWatch(options.l1, options.livenessBoundMs, (atMs, healedAtMs) =>
       options.event({ atMs, kind: 'sim.converged', detail: `every node holds L1's ${options.l1.checkpointCount()} checkpoints, ${atMs - healedAtMs} ms after the heal` }),
     );
@@ -54,8 +62,12 @@ export class RunMonitor {
     this.log.add(failure);
   }
 
-  /** Follows a new incarnation's pool (its chain activity arrives through `onActivity`). */
-  attach(name: string, node: RollupNode, isLive: () => boolean): void {
+  /**
+   * Follows a new incarnation's pool (its chain activity arrives through `onActivity`); a restarted one first
+   * resynchronises the tx lifecycles from its receipts.
+   */
+  async attach(name: string, node: RollupNode, isLive: () => boolean, restarted: boolean): Promise<void> {
+    if (restarted) await this.lifecycle.onRestart(name, node);
     node.txPool.onActivity((activity) => {
       if (isLive()) this.onPoolActivity(name, node, activity);
     });
@@ -68,6 +80,7 @@ export class RunMonitor {
     this.log.addAll(this.finalizedNeverBack.observe(name, tips, event));
     this.log.addAll(this.finalizedAgreement.observe(name, tips));
     if (event !== undefined) this.convergence.observe(this.options.elapsedMs(), this.options.nodes());
+    this.lifecycle.onChainActivity(name, node, activity);
   }
 
   private onPoolActivity(name: string, node: RollupNode, activity: TxPoolActivity): void {
@@ -75,10 +88,12 @@ export class RunMonitor {
     this.log.addAll(checkReplacements(name, activity, bump));
     this.log.addAll(checkPoolNullifiers(name, node.txPool.current));
     this.accounting.onPoolActivity(name, activity);
+    this.lifecycle.onPoolActivity(name, activity);
   }
 
   poolCleared(name: string, txHashes: readonly Hex[]): void {
     this.accounting.onPoolCleared(name, txHashes);
+    this.lifecycle.onPoolCleared(name, txHashes);
   }
 
   healed(atMs: number): void {

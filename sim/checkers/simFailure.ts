@@ -15,6 +15,7 @@ export const SIM_NODE_FAILURE_KINDS = [
   'replacementWithoutBump',
   'rollbackRootsChanged',
   'upgradeMishandled',
+  'txLifecycleViolated',
 ] as const;
 
 /** Failures about the run. */

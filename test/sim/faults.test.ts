@@ -141,7 +141,7 @@ describe('applying a schedule', () => {
     expect(applied).toContain('sim.converged');
     expect(result.nodes.find((n) => n.name === 'prover-1')!.finalizedBlock).toBeGreaterThan(0);
     const coverage = new Map(result.coverage.map((m) => [m.machine, m]));
-    expect([...coverage.keys()].sort()).toEqual(['archiver', 'chainTips', 'operations', 'prover', 'sequencer']);
+    expect([...coverage.keys()].sort()).toEqual(['archiver', 'chainTips', 'operations', 'prover', 'sequencer', 'txLifecycle']);
     expect(coverage.get('sequencer')!.hit.some((t) => t.includes('--admin.pauseSequencer'))).toBe(true);
     expect(coverage.get('sequencer')!.events.hit).toContain('admin.pauseSequencer');
     expect(coverage.get('operations')!.events.hit).toEqual(expect.arrayContaining(['admin.pauseSync', 'admin.resumeSync', 'admin.rollbackTo']));

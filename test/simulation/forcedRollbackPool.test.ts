@@ -1,7 +1,9 @@
 /**
  * A forced svcAdmin_rollbackTo whose target is above the finalized block is an ordinary rollback: the tx pool's
  * database, mined-tx archive included, stays. So a tx mined in a proposed block the rollback keeps comes back to the
- * pool when that block is dropped later (its slot passed without a checkpoint), and is mined again.
+ * pool when that block is dropped later (its slot passed without a checkpoint), and is mined again, unless the tx
+ * anchors to a block the same drop removed: then it proves against a state the chain no longer has, and the pool
+ * lets it go (anchorPruned).
  */
 import { expect, it } from 'vitest';
 import type { Hex } from '../../spec/chain.js';
@@ -10,7 +12,7 @@ import { buildTx } from '../../spec/txBuilder.js';
 import type { TxValue } from '../../spec/wire/tx.js';
 import { drawOptions, runSimulation } from '../../sim/runSimulation.js';
 
-it('a tx mined in a block kept by a forced rollback returns to the pool when the block is dropped', async () => {
+async function rollBackThenDrop(anchorTag: 'checkpointed' | 'latest') {
   const errors: unknown[] = [];
   const seen: { minedIn?: number; finalized?: number; pooledAfterDrop?: boolean; dropped?: boolean; receiptAtEnd?: string } = {};
   let tx: TxValue | undefined;
@@ -31,11 +33,11 @@ it('a tx mined in a block kept by a forced rollback returns to the pool when the
         // Sent just before the block built at 100 s, the second of slot 4 (96 s to 120 s; published at 104 s).
         world.at(99_000, guarded(async () => {
           const s = world.node('sequencer-0').service;
-          const latest = await s.getBlock({ kind: 'tag', tag: 'latest' });
+          const anchor = await s.getBlock({ kind: 'tag', tag: anchorTag });
           tx = buildTx({
             chainId: s.getChainId(),
             version: s.getVersion(),
-            anchorBlockHash: latest!.block.hash,
+            anchorBlockHash: anchor!.block.hash,
             feePayer: genesisTestAccounts()[0]!,
             nullifier: `0x${'0c'.repeat(32)}` as Hex,
             minFees: await s.getCurrentMinFees(),
@@ -65,7 +67,20 @@ it('a tx mined in a block kept by a forced rollback returns to the pool when the
     },
   );
   if (errors.length > 0) throw errors[0];
+  return { seen, result };
+}
+
+it('a tx mined in a block kept by a forced rollback returns to the pool when the block is dropped', async () => {
+  const { seen, result } = await rollBackThenDrop('checkpointed');
   expect(seen.minedIn).toBeGreaterThan(seen.finalized!);
   expect(seen).toMatchObject({ dropped: true, pooledAfterDrop: true, receiptAtEnd: 'checkpointed' });
+  expect(result.failures).toEqual([]);
+});
+
+it('a tx of a dropped block that anchors to a block the same drop removed does not come back', async () => {
+  const { seen, result } = await rollBackThenDrop('latest');
+  expect(seen.minedIn).toBeGreaterThan(seen.finalized!);
+  expect(seen).toMatchObject({ dropped: true, pooledAfterDrop: false, receiptAtEnd: 'dropped' });
+  // Neither lost (the tx accounting) nor mined after the pool let it go (the tx lifecycle).
   expect(result.failures).toEqual([]);
 });
