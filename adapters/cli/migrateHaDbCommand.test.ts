@@ -52,6 +52,17 @@ describe('svc migrate-ha-db up', () => {
     expect(first.printed.concat(second.printed).join()).not.toContain('s3cret');
   });
 
+  it('reads the URL from VALIDATOR_HA_DATABASE_URL when --database-url is not given', async () => {
+    const h = harness();
+    process.env.VALIDATOR_HA_DATABASE_URL = URL_;
+    try {
+      await h.run(['up']);
+    } finally {
+      delete process.env.VALIDATOR_HA_DATABASE_URL;
+    }
+    expect(h.connected).toEqual([URL_]);
+  });
+
   it('refuses a URL that is not PostgreSQL as a usage error, before connecting', async () => {
     const h = harness();
     await expect(h.run(['up', '--database-url', 'mysql://signer:s3cret@db:3306/ha'])).rejects.toSatisfy(
