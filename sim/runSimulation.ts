@@ -24,7 +24,7 @@ import type { SimSwarm } from './swarm.js';
 import { createTrace } from './trace.js';
 import { TxWorkload } from './txWorkload.js';
 import { upgradeConfiguration } from './upgrade.js';
-import { createMemorySigningDatabase } from '../adapters/signing/memorySigningGuard.js';
+import { createMemorySigningDatabase } from '../adapters/signing/memorySigningDatabase.js';
 
 export type { SimFailure } from './checkers/simFailure.js';
 
@@ -74,7 +74,7 @@ export interface SimOptions {
   /**
    * Adds `sequencer-1`, a redundant sequencer running the same validator keystore as sequencer-0 from its own L1
    * account, as an operator's standby node would. With `haSigning` every node claims its signatures in one shared
-   * in-memory HA signing database (adapters/signing/memorySigningGuard.ts); without it the two sequencers sign
+   * in-memory HA signing database (adapters/signing/memorySigningDatabase.ts); without it the two sequencers sign
    * conflicting proposals for the same slots. Needs `validatorCount`.
    */
   readonly redundantSequencer?: { readonly haSigning: boolean };

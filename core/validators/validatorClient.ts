@@ -31,7 +31,7 @@ import type { ClockPort, GossipMessage, LoggerPort, NetworkPort, SigningGuardPor
 import { AttestationPool, type PoolAddOutcome } from './attestationPool.js';
 import { signBlockProposal, signCheckpointAttestation, signCheckpointProposal } from './bls.js';
 import { committeeMemberOf, type SlotDuties } from './committee.js';
-import { SigningClaims, UNGUARDED_SIGNING } from './signingGuard.js';
+import { SigningClaims, UNGUARDED_SIGNING } from './signingClaims.js';
 import type { KeystoreState, KeystoreValidator } from './keystore.js';
 import type { OffenseValue, SlashRoundQuery } from './offenses.js';
 import { slotRecordOf, ValidatorStatsHistory } from './stats.js';

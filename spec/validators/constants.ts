@@ -87,7 +87,7 @@ export const KEYSTORE_VALIDATORS_MAX = 1_024;
 /** Bytes of keystore file the adapter reads at most; a larger file is refused before parsing. */
 export const KEYSTORE_FILE_BYTES_MAX = 1024 * 1024;
 
-// High-availability signing (core/validators/signingGuard.ts, adapters/signing/).
+// High-availability signing (core/validators/signingClaims.ts, adapters/signing/).
 /**
  * Slots of signing claims the shared database keeps behind the newest slot a node claimed; older claims are pruned.
  * A node signs only for the current slot (a proposal for another slot is refused as `notCurrentSlot`), so a claim

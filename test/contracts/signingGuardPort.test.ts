@@ -1,6 +1,6 @@
 import { PGlite } from '@electric-sql/pglite';
 import { afterAll, beforeAll } from 'vitest';
-import { createMemorySigningDatabase } from '../../adapters/signing/memorySigningGuard.js';
+import { createMemorySigningDatabase } from '../../adapters/signing/memorySigningDatabase.js';
 import { migrateHaSigningSchema } from '../../adapters/signing/haSigningSchema.js';
 import type { SqlQueryable } from '../../adapters/signing/sqlQueryable.js';
 import { createSqlSigningGuard } from '../../adapters/signing/sqlSigningGuard.js';

@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { createInProcessBus } from '../../adapters/network/inProcessBus.js';
-import { createMemorySigningDatabase } from '../../adapters/signing/memorySigningGuard.js';
+import { createMemorySigningDatabase } from '../../adapters/signing/memorySigningDatabase.js';
 import type { Chain } from '../../core/chain/chain.js';
 import type { L1ReaderPort, LoggerPort, NetworkPort, SigningGuardPort } from '../../core/ports.js';
 import { devKeystoreFile, devValidators } from '../../core/validators/devValidators.js';
