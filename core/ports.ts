@@ -314,6 +314,65 @@ export interface KeystoreSourcePort {
 }
 
 // ---------------------------------------------------------------------------------------------------------------
+// Signing guard (high-availability signing)
+
+/** What a validator signs: one kind of duty per role (spec/validators/signingPayloads.ts). */
+export type SigningDutyKind = 'blockProposal' | 'checkpointProposal' | 'checkpointAttestation';
+
+/**
+ * One signing duty of one validator: the unit at most one payload may be signed for. Two different payloads signed
+ * for one duty are a slashable offense (core/validators/offenses.ts), keyed the same way as the attestation pool keys
+ * its duties: a proposer signs one block proposal per block position, so the block's index is part of the duty.
+ */
+export interface SigningDuty {
+  /** The validator's attester address, lowercase. */
+  readonly validatorAddress: Hex;
+  readonly slot: number;
+  readonly kind: SigningDutyKind;
+  /** The block's index within its checkpoint for a block proposal; 0 for the other kinds. */
+  readonly blockIndex: number;
+}
+
+/** The answer to a claim: granted (sign), or refused because the duty is held with another payload or by another node. */
+export type SigningClaim =
+  | { readonly kind: 'granted' }
+  | { readonly kind: 'refused'; readonly holderNodeId: string; readonly holderPayloadHash: Hex };
+
+/** Stable codes of the signing guard's expected failures. */
+export type SigningGuardErrorCode =
+  /** The shared database did not answer (or answered with an error): the node must not sign. */
+  | 'SIGNING_GUARD_UNAVAILABLE'
+  /** The database has no schema, or an older one: the operator runs `svc migrate-ha-db up`. */
+  | 'SIGNING_GUARD_SCHEMA_MISSING'
+  /** The database's schema is newer than this node knows. */
+  | 'SIGNING_GUARD_SCHEMA_UNSUPPORTED';
+
+export class SigningGuardError extends Error {
+  constructor(
+    readonly code: SigningGuardErrorCode,
+    message: string,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+    this.name = 'SigningGuardError';
+  }
+}
+
+/**
+ * High-availability signing: redundant nodes running the same validator keys claim each duty in one shared store
+ * before signing it, so that at most one payload is ever signed per duty. The first claim of a duty wins, atomically
+ * across every node of the store; a later claim of the same duty by the same node with the same payload hash is
+ * granted again (a retry), any other is refused. A node signs only after a granted claim; when the store cannot be
+ * reached `claim` throws SigningGuardError('SIGNING_GUARD_UNAVAILABLE') and the node does not sign (fail closed).
+ * Without HA signing configured the guard grants every claim.
+ */
+export interface SigningGuardPort {
+  claim(duty: SigningDuty, payloadHash: Hex): Promise<SigningClaim>;
+  /** Forgets the claims of slots below `slot` (they can no longer be signed); resolves with how many were dropped. */
+  pruneBelow(slot: number): Promise<number>;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
 // Snapshots
 
 /** Where svcAdmin_startSnapshotUpload sends a backup of the node's database. */
@@ -357,4 +416,6 @@ export interface NodePorts {
   readonly network?: NetworkPort;
   /** The keystore file, when the node runs validators (NodeConfig.validator). */
   readonly keystore?: KeystoreSourcePort;
+  /** Claims each signing duty before a validator signs it (HA signing); absent: every claim is granted. */
+  readonly signingGuard?: SigningGuardPort;
 }

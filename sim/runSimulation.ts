@@ -24,6 +24,7 @@ import type { SimSwarm } from './swarm.js';
 import { createTrace } from './trace.js';
 import { TxWorkload } from './txWorkload.js';
 import { upgradeConfiguration } from './upgrade.js';
+import { createMemorySigningDatabase } from '../adapters/signing/memorySigningDatabase.js';
 
 export type { SimFailure } from './checkers/simFailure.js';
 
@@ -70,6 +71,13 @@ export interface SimOptions {
    * runs no sequencer) pass without a checkpoint.
    */
   readonly validatorKeysOnSequencer?: number;
+  /**
+   * Adds `sequencer-1`, a redundant sequencer running the same validator keystore as sequencer-0 from its own L1
+   * account, as an operator's standby node would. With `haSigning` every node claims its signatures in one shared
+   * in-memory HA signing database (adapters/signing/memorySigningDatabase.ts); without it the two sequencers sign
+   * conflicting proposals for the same slots. Needs `validatorCount`.
+   */
+  readonly redundantSequencer?: { readonly haSigning: boolean };
   /** VALIDATOR_MAX_* limits of every node's validators (default: none). */
   readonly validatorLimits?: ValidatorLimits;
   /** The gossip network's latency and loss (default SIM_NETWORK_LATENCY_MS_DEFAULT, no loss); with validators only. */
@@ -82,6 +90,8 @@ const ROLLUP_VERSION = 1;
 const ROLLUP_ADDRESS: Hex = `0x${'00'.repeat(19)}01`;
 /** The one node that runs a sequencer (and takes the tx workload). */
 export const SEQUENCER_NAME = 'sequencer-0';
+/** The redundant sequencer holding sequencer-0's validator keys, when `redundantSequencer` is set. */
+export const REDUNDANT_SEQUENCER_NAME = 'sequencer-1';
 /** The node that runs the prover, when `proverNode` is set. */
 export const PROVER_NAME = 'prover-1';
 
@@ -259,6 +269,7 @@ export async function runSimulation(options: SimOptions, io: SimHooks = {}): Pro
     trace,
   });
   const nodesPrng = root.fork('nodes');
+  const haSigningDatabase = options.redundantSequencer?.haSigning === true ? createMemorySigningDatabase() : undefined;
   const slots: SimNodeSlot[] = [];
   const events: SimEvent[] = [];
   const elapsedMs = () => scheduler.now() - startMs;
@@ -294,6 +305,8 @@ export async function runSimulation(options: SimOptions, io: SimHooks = {}): Pro
       ...(proofPublisher ? { l1ProofPublisher: proofPublisher } : {}),
       ...(network ? { network: network.connect(label, clock) } : {}),
       ...(network && slot.validatorKeys.length > 0 ? { keystore: simKeystore(slot.validatorKeys, publisher?.publisherAddress) } : {}),
+      // One HA node id per node, kept across its restarts (a restarted node may retry what it claimed before).
+      ...(haSigningDatabase ? { signingGuard: haSigningDatabase.guardFor(slot.name) } : {}),
     };
     // The validator settings are the run's (its keystores come through the ports), also after an upgrade's restart.
     const validatorSettings: Pick<NodeConfig, 'validatorSet' | 'validator'> = {
@@ -335,7 +348,7 @@ export async function runSimulation(options: SimOptions, io: SimHooks = {}): Pro
     return { node: { name: slot.name, role: slot.role, node }, clock, link };
   };
 
-  const names = [SEQUENCER_NAME, ...Array.from({ length: options.followerCount }, (_, i) => `follower-${i + 1}`), ...(options.proverNode ? [PROVER_NAME] : [])];
+  const names = [SEQUENCER_NAME, ...(options.redundantSequencer ? [REDUNDANT_SEQUENCER_NAME] : []), ...Array.from({ length: options.followerCount }, (_, i) => `follower-${i + 1}`), ...(options.proverNode ? [PROVER_NAME] : [])];
   for (const name of names) {
     const role = name.startsWith('sequencer') ? 'sequencer' : 'follower';
     const publisher = role === 'sequencer' ? publisherAddress(nodesPrng.fork(`${name}/publisher`)) : undefined;
@@ -464,7 +477,7 @@ export async function runSimulation(options: SimOptions, io: SimHooks = {}): Pro
 
 /** The validators node `name` runs: the sequencer's share first, the rest to the followers in turn. */
 function validatorKeysOf(name: string, names: readonly string[], validators: readonly DevValidator[], onSequencer = validators.length): DevValidator[] {
-  if (name === SEQUENCER_NAME) return validators.slice(0, onSequencer);
+  if (name === SEQUENCER_NAME || name === REDUNDANT_SEQUENCER_NAME) return validators.slice(0, onSequencer);
   const followers = names.filter((n) => n.startsWith('follower-'));
   const position = followers.indexOf(name);
   if (position < 0) return [];

@@ -1,7 +1,8 @@
 /**
  * The `svc` command line: `svc start --local-network` (an L1, the rollup contract and a node with a sequencer, all
  * on this machine) and `svc start --node` (a node on an existing L1 and rollup contract). Every other option comes
- * from the configuration schema (spec/config/schema.ts).
+ * from the configuration schema (spec/config/schema.ts). Beside them: `svc tx send`, and `svc migrate-ha-db up`
+ * (the schema of the HA signing database).
  */
 import { Command } from 'commander';
 import { NODE_VERSION } from '../../spec/constants.js';
@@ -13,7 +14,9 @@ import { runLocalNetwork } from '../node/localNetwork.js';
 import { nodeStartValues } from '../node/nodeConfig.js';
 import { runNode, type RunNodeIo } from '../node/runNode.js';
 import { addConfigOptions, configHelpTable, flagsOf } from './configOptions.js';
+import { migrateHaDbCommand } from './migrateHaDbCommand.js';
 import { txCommand } from './txCommand.js';
+import { connectPostgres } from '../signing/postgresSigningGuard.js';
 
 /** A mistake in how svc was called: exit code 2. */
 export class UsageError extends Error {}
@@ -65,6 +68,7 @@ export function buildProgram(): Command {
     stopOnSignals(running, io);
   });
   program.addCommand(txCommand((line) => process.stdout.write(`${line}\n`), (message) => new UsageError(message)));
+  program.addCommand(migrateHaDbCommand({ print: (line) => process.stdout.write(`${line}\n`), connect: connectPostgres, usageError: (message) => new UsageError(message) }));
   return program;
 }
 

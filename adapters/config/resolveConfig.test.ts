@@ -104,6 +104,22 @@ describe('errors', () => {
       expect(problemsOf({ env: { VALIDATOR_HA_DATABASE_URL: url } })[0], url).toContain(part);
     }
   });
+
+  it('accept only a PostgreSQL database for HA signing, naming the variable and never the password', () => {
+    expect(resolveConfig({ env: { VALIDATOR_HA_DATABASE_URL: 'POSTGRES://signer:s3cret@db:5432/ha' } }).values.validatorHaDatabaseUrl).toBe('POSTGRES://signer:s3cret@db:5432/ha');
+    for (const scheme of ['mysql', 'sqlite', 'http']) {
+      const problems = problemsOf({ env: { VALIDATOR_HA_DATABASE_URL: `${scheme}://signer:s3cret@db:5432/ha` } });
+      expect(problems).toEqual([expect.stringMatching(/^VALIDATOR_HA_DATABASE_URL=<secret, not shown>: .*the scheme must be postgres or postgresql$/)]);
+      expect(problems.join()).not.toContain('s3cret');
+    }
+  });
+
+  it('refuse HA signing without its node id or its database, naming what is missing', () => {
+    expect(problemsOf({ env: { VALIDATOR_HA_SIGNING_ENABLED: 'true', VALIDATOR_HA_DATABASE_URL: 'postgres://signer:pw@db:5432/ha' } })).toEqual([
+      '--validator.haSigningEnabled / VALIDATOR_HA_SIGNING_ENABLED needs --validator.haNodeId / VALIDATOR_HA_NODE_ID',
+    ]);
+    expect(problemsOf({ env: { VALIDATOR_HA_SIGNING_ENABLED: 'true' } })).toHaveLength(2);
+  });
 });
 
 describe('3.x names refuse startup', () => {

@@ -90,6 +90,23 @@ describe('what a node needs to start', () => {
     expect(coreNodeConfigOf(values, ROLLUP, undefined).prover).toEqual({ pollIntervalMs: 250 });
     expect(coreNodeConfigOf(resolveConfig({ env: {} }).values, ROLLUP, undefined).prover).toBeUndefined();
   });
+
+  it('takes the HA signing database and node id only when HA signing is enabled, and names whichever is missing', () => {
+    const base = { ETHEREUM_HOSTS: 'http://a:8545', ROLLUP_CONTRACT_ADDRESS: ROLLUP, VALIDATOR_HA_DATABASE_URL: 'postgres://signer:pw@db:5432/ha', VALIDATOR_HA_NODE_ID: 'node-2' };
+    expect(nodeStartValues(resolveConfig({ env: base }).values).haSigning).toBeUndefined();
+    expect(nodeStartValues(resolveConfig({ env: { ...base, VALIDATOR_HA_SIGNING_ENABLED: 'true' } }).values).haSigning).toEqual({ databaseUrl: 'postgres://signer:pw@db:5432/ha', nodeId: 'node-2' });
+    // resolveConfig refuses these already; a programmatic configuration is checked again at the start.
+    const enabled = { ...resolveConfig({ env: { ETHEREUM_HOSTS: 'http://a:8545', ROLLUP_CONTRACT_ADDRESS: ROLLUP } }).values, validatorHaSigningEnabled: true };
+    expect(() => nodeStartValues(enabled)).toThrow(ConfigError);
+    try {
+      nodeStartValues(enabled);
+    } catch (error) {
+      expect((error as ConfigError).problems.map((p) => p.message)).toEqual([
+        '--validator.haSigningEnabled needs the database the redundant nodes share: set --validator.haDatabaseUrl / VALIDATOR_HA_DATABASE_URL',
+        '--validator.haSigningEnabled needs an id unique to this node: set --validator.haNodeId / VALIDATOR_HA_NODE_ID',
+      ]);
+    }
+  });
 });
 
 describe('the settings form', () => {

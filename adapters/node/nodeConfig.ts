@@ -24,6 +24,8 @@ export interface NodeStartValues {
   readonly sequencerPrivateKey?: Hex;
   /** Set when this node runs a prover: the key it submits epoch proofs from. */
   readonly proverPrivateKey?: Hex;
+  /** Set when HA signing is enabled: the shared database and this node's id among the redundant nodes. */
+  readonly haSigning?: { readonly databaseUrl: string; readonly nodeId: string };
 }
 
 const missing = (key: ConfigKey, what: string): ConfigProblem => ({
@@ -45,12 +47,20 @@ export function nodeStartValues(values: ConfigValues): NodeStartValues {
   if (values.proverNode && proverPrivateKey === undefined) {
     problems.push(missing('proverPublisherPrivateKey', `${configSchema.proverNode.flag} needs the key of the L1 account it submits proofs from`));
   }
+  if (values.validatorHaSigningEnabled) {
+    const needs = `${configSchema.validatorHaSigningEnabled.flag} needs`;
+    if (values.validatorHaDatabaseUrl === undefined) problems.push(missing('validatorHaDatabaseUrl', `${needs} the database the redundant nodes share`));
+    if (values.validatorHaNodeId === undefined) problems.push(missing('validatorHaNodeId', `${needs} an id unique to this node`));
+  }
   if (problems.length > 0 || l1RpcUrl === undefined || values.rollupAddress === undefined) throw new ConfigError('CONFIG_INVALID', problems);
   return {
     l1RpcUrl,
     rollupAddress: values.rollupAddress,
     ...(values.sequencerEnabled && values.sequencerPublisherPrivateKey !== undefined ? { sequencerPrivateKey: values.sequencerPublisherPrivateKey } : {}),
     ...(proverPrivateKey !== undefined ? { proverPrivateKey } : {}),
+    ...(values.validatorHaSigningEnabled && values.validatorHaDatabaseUrl !== undefined && values.validatorHaNodeId !== undefined
+      ? { haSigning: { databaseUrl: values.validatorHaDatabaseUrl, nodeId: values.validatorHaNodeId } }
+      : {}),
   };
 }
 

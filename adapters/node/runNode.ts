@@ -14,9 +14,11 @@ import { createViemL1Reader } from '../l1/viemL1Reader.js';
 import { createCryptoRandomness } from '../randomness/cryptoRandomness.js';
 import { resolveAdminApiKey } from '../rpc/adminApiKey.js';
 import { startRpcServers } from '../rpc/jsonRpcServer.js';
+import { openPostgresSigningGuard, type OpenSigningGuard } from '../signing/postgresSigningGuard.js';
+import { databaseLocation } from '../signing/sqlQueryable.js';
 import { openClassicLevelStorage } from '../storage/classicLevelStorage.js';
 import { createMemoryStorage } from '../storage/memoryStorage.js';
-import { configFromSettings, coreConfigUpdateOf, coreNodeConfigOf, nodeStartValues, rpcLimitsOf, type NodeSettings } from './nodeConfig.js';
+import { configFromSettings, coreConfigUpdateOf, coreNodeConfigOf, nodeStartValues, rpcLimitsOf, type NodeSettings, type NodeStartValues } from './nodeConfig.js';
 
 export type { NodeSettings } from './nodeConfig.js';
 
@@ -50,6 +52,18 @@ async function openStorage(dataDirectory: string | undefined): Promise<StoragePo
   return openClassicLevelStorage(dataDirectory);
 }
 
+/**
+ * The HA signing guard when VALIDATOR_HA_SIGNING_ENABLED is set: refuses to start on a database it cannot reach or
+ * whose schema is missing (the message says to run `svc migrate-ha-db up`), so a node never signs unguarded.
+ */
+async function openSigningGuard(haSigning: NodeStartValues['haSigning'], logger: LoggerPort, hasKeystore: boolean): Promise<OpenSigningGuard | undefined> {
+  if (haSigning === undefined) return undefined;
+  if (!hasKeystore) logger.warn(`${configSchema.validatorHaSigningEnabled.env} is set but this node runs no validators: there is nothing to sign`);
+  const opened = await openPostgresSigningGuard({ ...haSigning, logger: logger.child({ module: 'haSigning' }) });
+  logger.info('HA signing enabled: every signature is claimed in the shared database first', { database: databaseLocation(haSigning.databaseUrl), nodeId: haSigning.nodeId });
+  return opened;
+}
+
 /** Starts a production node: real clock, LevelDB (or memory) storage, viem L1, JSON-RPC on two ports. */
 export async function runNode(options: RunNodeOptions): Promise<RunningNode> {
   const config = 'config' in options ? options.config : configFromSettings(options);
@@ -71,7 +85,14 @@ export async function runNode(options: RunNodeOptions): Promise<RunningNode> {
     start.proverPrivateKey !== undefined && start.proverPrivateKey !== start.sequencerPrivateKey
       ? createViemL1Publisher({ l1RpcUrl: start.l1RpcUrl, rollupAddress: start.rollupAddress, publisherPrivateKey: start.proverPrivateKey })
       : undefined;
-  const storage = await openStorage(values.dataDirectory);
+  const signing = await openSigningGuard(start.haSigning, logger, values.validatorKeystorePath !== undefined);
+  let storage: StoragePort;
+  try {
+    storage = await openStorage(values.dataDirectory);
+  } catch (error) {
+    await signing?.close();
+    throw error;
+  }
   const ports: NodePorts = {
     clock: createSystemClock(),
     randomness: createCryptoRandomness(),
@@ -83,6 +104,7 @@ export async function runNode(options: RunNodeOptions): Promise<RunningNode> {
     ...(l1ProofPublisher ? { l1ProofPublisher } : {}),
     ...(options.network ? { network: options.network } : {}),
     ...(values.validatorKeystorePath !== undefined ? { keystore: createFileKeystore(values.validatorKeystorePath) } : {}),
+    ...(signing !== undefined ? { signingGuard: signing.guard } : {}),
   };
   let node: RollupNode | undefined;
   const configAdmin = createConfigAdmin(config, (change, next) => {
@@ -116,6 +138,7 @@ export async function runNode(options: RunNodeOptions): Promise<RunningNode> {
     if (adminAuth.mode === 'disabled') options.print('admin API key: disabled (the admin port accepts every caller)');
   } catch (error) {
     await storage.close();
+    await signing?.close();
     throw error;
   }
   const running = node;
@@ -132,6 +155,7 @@ export async function runNode(options: RunNodeOptions): Promise<RunningNode> {
       await rpc.close();
       await running.stop();
       await storage.close();
+      await signing?.close();
     },
   };
 }

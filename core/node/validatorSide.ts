@@ -65,6 +65,7 @@ export async function createValidatorSide(ports: NodePorts, config: NodeConfig, 
     keystore: () => keystore,
     limits: () => context.currentConfig().validator?.limits ?? {},
     slotAt: (nowMs) => timetable.slotAt(BigInt(Math.floor(nowMs / 1000))),
+    ...(ports.signingGuard !== undefined ? { signingGuard: ports.signingGuard } : {}),
   });
   client.onEvent((event) => emit({ kind: 'validator', event }));
   const quorum = {

@@ -22,15 +22,22 @@ import { encodeCheckpointAttestations, type CommitteeAttestation } from '../../s
 import { ATTESTATION_POOL_SLOTS_KEPT, ATTESTATION_WAIT_POLL_MS } from '../../spec/validators/constants.js';
 import { encodeBlockProposalContent, type BlockProposalContent } from '../../spec/validators/blockProposalContent.js';
 import { bytesToHex } from '../../spec/codec/bytes.js';
-import { checkpointHeaderHash, type BlockProposalPayload, type CheckpointProposalPayload } from '../../spec/validators/signingPayloads.js';
+import {
+  blockProposalPayloadHash,
+  checkpointHeaderHash,
+  checkpointProposalPayloadHash,
+  type BlockProposalPayload,
+  type CheckpointProposalPayload,
+} from '../../spec/validators/signingPayloads.js';
 import { assert } from '../assert.js';
 import type { Chain } from '../chain/chain.js';
 import { NodeError } from '../errors.js';
-import type { BlockProposalMessage, ClockPort, GossipMessage, LoggerPort, NetworkPort } from '../ports.js';
+import type { BlockProposalMessage, ClockPort, GossipMessage, LoggerPort, NetworkPort, SigningGuardPort } from '../ports.js';
 import { AttestationPool, type PoolAddOutcome } from './attestationPool.js';
 import { BlockContentStore, checkedBlockContent, proposedBlocksRefusal, type BlockContentRefusal } from './blockContent.js';
 import { signBlockProposal, signCheckpointAttestation, signCheckpointProposal } from './bls.js';
 import { committeeMemberOf, type SlotDuties } from './committee.js';
+import { SigningClaims, UNGUARDED_SIGNING } from './signingClaims.js';
 import type { KeystoreState, KeystoreValidator } from './keystore.js';
 import type { OffenseValue, SlashRoundQuery } from './offenses.js';
 import { slotRecordOf, ValidatorStatsHistory } from './stats.js';
@@ -49,6 +56,8 @@ export interface ValidatorClientDeps {
   readonly limits: () => ValidatorLimits;
   /** The slot at the clock's time (timetable). */
   readonly slotAt: (nowMs: number) => number;
+  /** Claims each duty before it is signed (HA signing); absent: every claim is granted. */
+  readonly signingGuard?: SigningGuardPort;
 }
 
 /** One block of a checkpoint to attest: the payload its proposer signs and the content gossiped beside it. */
@@ -94,6 +103,7 @@ export class ValidatorClient {
   private readonly blockContents = new BlockContentStore();
   /** Slots whose statistics are recorded up to (exclusive). */
   private statsFromSlot: number;
+  private readonly signingClaims: SigningClaims;
 
   /** Who has which duty (read by tests and scenarios). */
   get duties(): ValidatorDuties {
@@ -108,6 +118,7 @@ export class ValidatorClient {
       currentSlot: Math.max(0, currentSlot),
     });
     this.statsFromSlot = Math.max(0, currentSlot);
+    this.signingClaims = new SigningClaims(deps.signingGuard ?? UNGUARDED_SIGNING, deps.logger);
   }
 
   onEvent(listener: (event: ValidatorEvent) => void): void {
@@ -238,6 +249,8 @@ export class ValidatorClient {
     }
     const attesters: Hex[] = [];
     for (const member of members) {
+      const duty = { validatorAddress: lower(member.attester), slot: payload.slot, kind: 'checkpointAttestation', blockIndex: 0 } as const;
+      if (!(await this.signingClaims.mayClaim(duty, checkpointProposalPayloadHash(payload)))) continue;
       const { signature } = signCheckpointAttestation(member.blsSecretKey, payload);
       const message = { kind: 'checkpointAttestation', payload, attester: lower(member.attester), signature } as const;
       const outcome = this.pool.addCheckpointAttestation(message);
@@ -289,6 +302,7 @@ export class ValidatorClient {
     const proposer = this.ourProposer(duties);
     if (proposer === undefined) throw new NodeError('OPERATION_REFUSED', `slot ${payload.slot}'s proposer is not in this node's keystore`, { slot: payload.slot });
     await this.advance();
+    await this.claimProposal(lower(proposer.attester), checkpoint);
     for (const block of checkpoint.blocks) {
       const { header, body } = encodeBlockProposalContent(block.content);
       const signature = signBlockProposal(proposer.blsSecretKey, block.payload).signature;
@@ -305,6 +319,24 @@ export class ValidatorClient {
     this.deps.network?.publish(message);
     await this.attest(payload, checkpoint.header);
     return this.awaitQuorum(duties, signed.payloadHash, deadlineMs);
+  }
+
+  /**
+   * Claims every signature of the slot's proposal (each block proposal, then the checkpoint proposal) before any is
+   * signed; OPERATION_REFUSED when one is refused, so that nothing of the slot is signed or gossiped (HA signing: a
+   * redundant node holding the same key proposes instead).
+   */
+  private async claimProposal(proposer: Hex, checkpoint: CheckpointToAttest): Promise<void> {
+    const slot = checkpoint.payload.slot;
+    const claims = [
+      ...checkpoint.blocks.map((b) => ({ duty: { kind: 'blockProposal', blockIndex: b.payload.indexWithinCheckpoint }, payloadHash: blockProposalPayloadHash(b.payload) }) as const),
+      { duty: { kind: 'checkpointProposal', blockIndex: 0 }, payloadHash: checkpointProposalPayloadHash(checkpoint.payload) } as const,
+    ];
+    for (const { duty, payloadHash } of claims) {
+      if (!(await this.signingClaims.mayClaim({ validatorAddress: proposer, slot, ...duty }, payloadHash))) {
+        throw new NodeError('OPERATION_REFUSED', `slot ${slot}: the HA signing guard did not grant this node the ${duty.kind} duty, so it does not propose`, { slot, duty: duty.kind });
+      }
+    }
   }
 
   /** The attestations of `payloadHash` in seat order, once there are at least a quorum of them. */

@@ -60,6 +60,9 @@ import {
   type ValueKind,
 } from './valueKinds.js';
 
+/** URL schemes of the HA signing database: PostgreSQL is the one database it runs on (adapters/signing/). */
+export const HA_DATABASE_URL_SCHEMES = ['postgres', 'postgresql'] as const;
+
 /** Operator-tunable defaults that no other spec file holds (STYLE: Names, limits). */
 /** Spec, Limits: the replacement price bump. */
 export const P2P_RPC_PRICE_BUMP_PERCENTAGE_DEFAULT = 10;
@@ -227,7 +230,7 @@ export const configSchema = {
   validateMaxTxsPerCheckpoint: optional({ flag: '--validateMaxTxsPerCheckpoint', valueName: 'n', env: 'VALIDATOR_MAX_TX_PER_CHECKPOINT', kind: positiveCount, mutability: 'runtime', scope: 'network', group: 'validator', description: 'transactions above which a proposed checkpoint is rejected (unset: only the protocol limit)' }),
   validatorKeystorePath: optional({ flag: '--validator.keystorePath', valueName: 'file', env: 'VALIDATOR_KEYSTORE_PATH', kind: patternKind('a file path', /^[^\0]+$/, 4096), mutability: 'restart', scope: 'local', group: 'validator', description: 'keystore file of the validators this node runs (attester BLS keys, coinbases, fee recipients, publishers); svcAdmin_reloadKeystore rereads it' }),
   validatorHaSigningEnabled: defaulted({ flag: '--validator.haSigningEnabled', env: 'VALIDATOR_HA_SIGNING_ENABLED', kind: booleanKind, mutability: 'restart', scope: 'local', group: 'validator', description: 'coordinate signing through a shared database so redundant nodes never sign twice (needs the two below)' }, false),
-  validatorHaDatabaseUrl: optional({ flag: '--validator.haDatabaseUrl', valueName: 'url', env: 'VALIDATOR_HA_DATABASE_URL', kind: databaseUrlKind, secret: true, mutability: 'restart', scope: 'local', group: 'validator', description: 'database of high-availability signing, <scheme>://<user>:<password>@<host>:<port>/<database>' }),
+  validatorHaDatabaseUrl: optional({ flag: '--validator.haDatabaseUrl', valueName: 'url', env: 'VALIDATOR_HA_DATABASE_URL', kind: databaseUrlKind(HA_DATABASE_URL_SCHEMES), secret: true, mutability: 'restart', scope: 'local', group: 'validator', description: 'database of high-availability signing, <scheme>://<user>:<password>@<host>:<port>/<database>' }),
   validatorHaNodeId: optional({ flag: '--validator.haNodeId', valueName: 'id', env: 'VALIDATOR_HA_NODE_ID', kind: patternKind('an id of letters, digits, ".", "_" or "-"', /^[A-Za-z0-9._-]+$/, 128), mutability: 'restart', scope: 'local', group: 'validator', description: 'name of this node among the redundant nodes sharing the signing database (unique per node)' }),
 
   // Transaction pool and p2p

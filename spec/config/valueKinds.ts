@@ -26,7 +26,7 @@ export type ValueShape =
   | { readonly type: 'urlList'; readonly schemes: readonly string[] }
   | { readonly type: 'originList' }
   | { readonly type: 'allowList' }
-  | { readonly type: 'databaseUrl' };
+  | { readonly type: 'databaseUrl'; readonly schemes: readonly string[] };
 
 export interface ValueKind<T> {
   /** What a value looks like, for help and errors: "a TCP port from 0 to 65535". */
@@ -192,16 +192,17 @@ export const allowListKind: ValueKind<readonly AllowListEntry[]> = (() => {
 })();
 
 /**
- * A database URL of the form `<scheme>://<user>:<password>@<host>:<port>/<database>`. It holds a password, so the
- * messages name the missing part and never the value.
+ * A database URL of the form `<scheme>://<user>:<password>@<host>:<port>/<database>`, with one of `schemes`. It holds
+ * a password, so the messages name the missing part and never the value.
  */
-export const databaseUrlKind: ValueKind<string> = (() => {
+export function databaseUrlKind(schemes: readonly string[]): ValueKind<string> {
   const shape = '<scheme>://<user>:<password>@<host>:<port>/<database>';
-  const label = `a database URL ${shape}`;
+  const label = `a database URL ${shape} (${schemes.join(', ')})`;
   const problemOf = (v: string): string | undefined => {
     const match = /^([a-zA-Z][a-zA-Z0-9+.-]*):\/\/([^:@/\s]*)(?::([^@/\s]*))?@([^:/\s]*)(?::([^/\s]*))?\/([^/?#\s]*)$/.exec(v);
     if (match === null) return `expected ${label}`;
-    const [, , user, password, host, port, database] = match;
+    const [, scheme, user, password, host, port, database] = match;
+    if (!schemes.includes(scheme!.toLowerCase())) return `expected ${label}: the scheme must be ${schemes.join(' or ')}`;
     if (!user) return `expected ${label}: the user is missing`;
     if (!password) return `expected ${label}: the password is missing`;
     if (!host) return `expected ${label}: the host is missing`;
@@ -213,8 +214,8 @@ export const databaseUrlKind: ValueKind<string> = (() => {
     const problem = problemOf(v);
     if (problem !== undefined) ctx.addIssue({ code: 'custom', message: problem });
   });
-  return kind(label, { type: 'databaseUrl' }, type, type, String, (v) => v);
-})();
+  return kind(label, { type: 'databaseUrl', schemes }, type, type, String, (v) => v);
+}
 
 /** The first message of a failed parse. */
 export function firstIssueMessage(error: z.ZodError): string {

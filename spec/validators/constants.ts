@@ -93,3 +93,20 @@ export const KEYSTORE_SCHEMA_VERSION = 1;
 export const KEYSTORE_VALIDATORS_MAX = 1_024;
 /** Bytes of keystore file the adapter reads at most; a larger file is refused before parsing. */
 export const KEYSTORE_FILE_BYTES_MAX = 1024 * 1024;
+
+// High-availability signing (core/validators/signingClaims.ts, adapters/signing/).
+/**
+ * Slots of signing claims the shared database keeps behind the newest slot a node claimed; older claims are pruned.
+ * A node signs only for the current slot (a proposal for another slot is refused as `notCurrentSlot`), so a claim
+ * this old can never be contested again; the margin (about 10 h at 36 s) covers clock skew between redundant nodes
+ * by far and leaves the operator a recent record of which node signed what.
+ */
+export const HA_SIGNING_CLAIMS_KEPT_SLOTS = 1_024;
+/** A node prunes the old claims at most once per this many slots (one DELETE, not one per claim). */
+export const HA_SIGNING_PRUNE_INTERVAL_SLOTS = 32;
+/** How long opening a connection to the HA signing database may take before the claim fails closed, in ms. */
+export const HA_DATABASE_CONNECT_TIMEOUT_MS = 2_000;
+/** How long one query of the HA signing database may take before the claim fails closed, in ms. */
+export const HA_DATABASE_QUERY_TIMEOUT_MS = 2_000;
+/** Connections one node holds open to the HA signing database. */
+export const HA_DATABASE_CONNECTIONS_MAX = 4;

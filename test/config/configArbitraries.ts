@@ -69,7 +69,7 @@ export function valueArbitrary(option: ConfigOption): fc.Arbitrary<unknown> {
       return allowListExtension;
     case 'databaseUrl':
       return fc
-        .tuple(fc.constantFrom('postgres', 'postgresql'), host, host, host, fc.integer({ min: 1, max: 65_535 }), host)
+        .tuple(fc.constantFrom(...shape.schemes), host, host, host, fc.integer({ min: 1, max: 65_535 }), host)
         .map(([scheme, user, password, h, port, db]) => `${scheme}://${user}:${password}@${h}:${port}/${db}`);
   }
 }

@@ -10,6 +10,7 @@ import { deployRollup } from '../../adapters/l1/deployRollup.js';
 import { createPinoLogger } from '../../adapters/logger/pinoLogger.js';
 import { LOCAL_DEPLOYER_PRIVATE_KEY } from '../../adapters/node/localNetwork.js';
 import { resolveConfig } from '../../adapters/config/resolveConfig.js';
+import { configFromSettings } from '../../adapters/node/nodeConfig.js';
 import { runNode, type NodeSettings, type RunNodeOptions } from '../../adapters/node/runNode.js';
 import type { Hex } from '../../spec/chain.js';
 import { createGenesis } from '../../core/worldState/genesis.js';
@@ -83,6 +84,18 @@ describe('startup faults give a clear error, never a hang or a bare stack trace'
     // The refused start released the database: the right rollup still opens it.
     const again = await runNode(options({ rollupAddress: first, dataDirectory }));
     await again.stop();
+  });
+
+  it('HA signing on an unreachable database refuses to start (a node never signs unguarded), naming the database but not its password', async () => {
+    const rollupAddress = await deploy(1);
+    const settings = { l1RpcUrl: anvil.url, rollupAddress, port: 0, adminPort: 0, adminHost: '127.0.0.1', adminApiKey: { disabled: true, reset: false } };
+    const config = configFromSettings(settings, { validatorHaSigningEnabled: true, validatorHaDatabaseUrl: 'postgres://signer:s3cret@127.0.0.1:1/ha', validatorHaNodeId: 'node-a' });
+    const error: unknown = await runNode({ config, logger, print: () => undefined }).then(
+      () => undefined,
+      (caught: unknown) => caught,
+    );
+    expect(error).toMatchObject({ code: 'SIGNING_GUARD_UNAVAILABLE', message: expect.stringContaining('127.0.0.1:1/ha') });
+    expect((error as Error).message).not.toContain('s3cret');
   });
 
   it('a port already in use is named, and the database is released', async () => {
