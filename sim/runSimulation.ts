@@ -70,6 +70,12 @@ export interface SimOptions {
    * runs no sequencer) pass without a checkpoint.
    */
   readonly validatorKeysOnSequencer?: number;
+  /**
+   * Followers that hold validator keys also run a sequencer, each with its own L1 publisher account, so that the slots
+   * whose proposer sits on them get proposed (default false: followers only attest, and those slots pass empty). The
+   * tx workload still goes to the sequencer (SEQUENCER_NAME) alone, and only its sequencer is an admin target.
+   */
+  readonly followersPropose?: boolean;
   /** VALIDATOR_MAX_* limits of every node's validators (default: none). */
   readonly validatorLimits?: ValidatorLimits;
   /** The gossip network's latency and loss (default SIM_NETWORK_LATENCY_MS_DEFAULT, no loss); with validators only. */
@@ -103,9 +109,12 @@ export function drawOptions(seed: bigint, simulatedSeconds = SIM_SECONDS_DEFAULT
   };
 }
 
+/** A node's part: the sequencer (takes the tx workload), a follower that also proposes (`followersPropose`), or a follower. */
+export type SimNodeRole = 'sequencer' | 'proposer' | 'follower';
+
 export interface SimNodeSummary {
   readonly name: string;
-  readonly role: 'sequencer' | 'follower';
+  readonly role: SimNodeRole;
   readonly proposed: number;
   readonly checkpointedBlock: number;
   readonly checkpoint: number;
@@ -131,7 +140,7 @@ export interface SimResult {
 
 interface SimNode {
   readonly name: string;
-  readonly role: 'sequencer' | 'follower';
+  readonly role: SimNodeRole;
   readonly node: RollupNode;
 }
 
@@ -216,7 +225,7 @@ export interface SimHooks {
 
 interface SimNodeSlot {
   readonly name: string;
-  readonly role: 'sequencer' | 'follower';
+  readonly role: SimNodeRole;
   readonly publisher: Hex | undefined;
   /** The L1 account this node submits epoch proofs from; set on the prover node. */
   readonly proofPublisher?: Hex;
@@ -332,10 +341,10 @@ export async function runSimulation(options: SimOptions, io: SimHooks = {}): Pro
 
   const names = [SEQUENCER_NAME, ...Array.from({ length: options.followerCount }, (_, i) => `follower-${i + 1}`), ...(options.proverNode ? [PROVER_NAME] : [])];
   for (const name of names) {
-    const role = name.startsWith('sequencer') ? 'sequencer' : 'follower';
-    const publisher = role === 'sequencer' ? publisherAddress(nodesPrng.fork(`${name}/publisher`)) : undefined;
-    const proofPublisher = name.startsWith('prover') ? publisherAddress(nodesPrng.fork(`${name}/proofPublisher`)) : undefined;
     const validatorKeys = validatorKeysOf(name, names, validators, options.validatorKeysOnSequencer);
+    const role = roleOf(name, validatorKeys, options);
+    const publisher = role !== 'follower' ? publisherAddress(nodesPrng.fork(`${name}/publisher`)) : undefined;
+    const proofPublisher = name.startsWith('prover') ? publisherAddress(nodesPrng.fork(`${name}/proofPublisher`)) : undefined;
     const base = { name, role, publisher, ...(proofPublisher ? { proofPublisher } : {}), validatorKeys, incarnation: 0, storage: createSimStorage(), skewMs: 0 } as const;
     const { node, clock, link } = await startIncarnation(base);
     slots.push({ ...base, current: node, clock, link });
@@ -456,13 +465,27 @@ export async function runSimulation(options: SimOptions, io: SimHooks = {}): Pro
   };
 }
 
-/** The validators node `name` runs: the sequencer's share first, the rest to the followers in turn. */
-function validatorKeysOf(name: string, names: readonly string[], validators: readonly DevValidator[], onSequencer = validators.length): DevValidator[] {
-  if (name === SEQUENCER_NAME) return validators.slice(0, onSequencer);
+/** The sequencer by name; a follower proposes when the run says followers do and it holds validator keys. */
+function roleOf(name: string, validatorKeys: readonly DevValidator[], options: Pick<SimOptions, 'followersPropose'>): SimNodeRole {
+  if (name === SEQUENCER_NAME) return 'sequencer';
+  return options.followersPropose === true && name.startsWith('follower-') && validatorKeys.length > 0 ? 'proposer' : 'follower';
+}
+
+/**
+ * Which validators (indexes in registration order) node `name` runs: the sequencer's share first, the rest to the
+ * followers in turn; the prover node runs none. The swarm reads the same split to choose partition-tolerant layouts.
+ */
+export function validatorIndexesOf(name: string, names: readonly string[], validatorCount: number, onSequencer = validatorCount): number[] {
+  const all = Array.from({ length: validatorCount }, (_, i) => i);
+  if (name === SEQUENCER_NAME) return all.slice(0, onSequencer);
   const followers = names.filter((n) => n.startsWith('follower-'));
   const position = followers.indexOf(name);
   if (position < 0) return [];
-  return validators.slice(onSequencer).filter((_, i) => i % followers.length === position);
+  return all.slice(onSequencer).filter((_, i) => i % followers.length === position);
+}
+
+function validatorKeysOf(name: string, names: readonly string[], validators: readonly DevValidator[], onSequencer?: number): DevValidator[] {
+  return validatorIndexesOf(name, names, validators.length, onSequencer).map((i) => validators[i]!);
 }
 
 /**
