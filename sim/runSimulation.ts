@@ -58,10 +58,11 @@ export interface SimOptions {
   /** Every node's tx pool capacity (default P2P_PENDING_TX_COUNT_MAX_DEFAULT); a small one makes the pool overflow. */
   readonly txPoolCapacity?: number;
   /**
-   * Validators registered with the L1 at deployment, all run by the sequencer's keystore (a committee of its own keys,
-   * as on the local network); every node then enforces the validator set, checks each checkpoint's quorum and hears
-   * validator gossip over a simulated network. Default 0: no validators, and nodes ignore the validator set (no
-   * validator reads from L1), which keeps the runs and traces of the simulator's other tests unchanged.
+   * Validators registered with the L1 at deployment, by default all run by the sequencer's keystore (a committee of
+   * its own keys, as on the local network; `validatorKeysOnSequencer` spreads them); every node then enforces the
+   * validator set, checks each checkpoint's quorum and hears validator gossip over a simulated network. Default 0: no
+   * validators, and nodes ignore the validator set (no validator reads from L1), which keeps the runs and traces of
+   * the simulator's other tests unchanged.
    */
   readonly validatorCount?: number;
   /**
@@ -211,7 +212,7 @@ export interface SimWorld extends FaultWorld {
   elapsedMs(): number;
   /** The validator gossip network; undefined without validators. */
   readonly network: SimNetwork | undefined;
-  /** The registered validators with their keys (all run by the sequencer), in registration order. */
+  /** The registered validators with their keys, in registration order (`validatorIndexesOf` says which node runs each). */
   readonly validators: readonly DevValidator[];
 }
 
@@ -241,7 +242,10 @@ interface SimNodeSlot {
   config?: NodeConfig;
 }
 
-/** Runs one seeded simulation: a sequencer and its followers over one simulated L1, for a fixed simulated time. */
+/**
+ * Runs one seeded simulation: a sequencer and its followers (some of which may propose too, `followersPropose`) over
+ * one simulated L1, for a fixed simulated time.
+ */
 export async function runSimulation(options: SimOptions, io: SimHooks = {}): Promise<SimResult> {
   const root = createPrng(options.seed);
   const scheduler = createScheduler();
