@@ -7,7 +7,7 @@ import * as bls from './bls.js';
 import { ValidatorDuties } from './validatorDuties.js';
 
 vi.mock('./bls.js', async (importOriginal) => {
-  const actual = await importOriginal<typeof import('./bls.js')>();
+  const actual = await importOriginal<typeof bls>();
   return { ...actual, verifyProofOfPossession: vi.fn(actual.verifyProofOfPossession) };
 });
 
