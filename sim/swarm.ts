@@ -178,7 +178,7 @@ export function drawSwarm(prng: Prng): SimSwarm {
 }
 
 /** The run options a swarm's validator part sets: keys over proposing nodes, the set enforced, gossip. */
-function validatorOptions(validators: SimSwarmValidators | undefined): Partial<SimOptions> {
+export function validatorOptions(validators: SimSwarmValidators | undefined): Partial<SimOptions> {
   if (validators === undefined) return {};
   const { followerCount, validatorCount, validatorKeysOnSequencer, network } = validators;
   return { followerCount, validatorCount, validatorKeysOnSequencer, followersPropose: true, network };
