@@ -6,38 +6,58 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { runJobsOnWorkers } from '../sim/campaign/workerPool.js';
-import { drawOptions, runSimulation } from '../sim/runSimulation.js';
+import { drawOptions, runSimulation, type SimOptions } from '../sim/runSimulation.js';
+import { SWARM_VALIDATOR_FOLLOWER_COUNT, SWARM_VALIDATOR_LAYOUTS, validatorOptions } from '../sim/swarm.js';
 
 interface BenchResult {
   readonly name: string;
   readonly figures: Record<string, number | string>;
 }
 
-/** Simulated seconds per wall second of the seeded simulator (1 sequencer + 0..2 followers, empty blocks). */
-async function benchSim(): Promise<BenchResult> {
-  const seeds = [1n, 2n, 3n, 4n, 5n, 6n, 7n, 8n];
-  const simulatedSecondsPerRun = 600;
+const BENCH_SIM_SEEDS = [1n, 2n, 3n, 4n, 5n, 6n, 7n, 8n];
+const BENCH_SIM_SECONDS_PER_RUN = 600;
+
+/** Runs the bench seeds with `options` drawn per seed, without faults; every run must pass its checkers. */
+async function timeSimRuns(optionsOf: (seed: bigint) => SimOptions): Promise<{ wallSeconds: number; events: number; nodes: number }> {
   let events = 0;
   let nodes = 0;
   const started = performance.now();
-  for (const seed of seeds) {
-    const result = await runSimulation(drawOptions(seed, simulatedSecondsPerRun));
+  for (const seed of BENCH_SIM_SEEDS) {
+    const result = await runSimulation(optionsOf(seed));
     if (result.failures.length > 0) throw new Error(`seed ${seed} failed: ${JSON.stringify(result.failures)}`);
     events += result.eventsRun;
     nodes += result.nodes.length;
   }
-  const wallSeconds = (performance.now() - started) / 1000;
-  const simulatedSeconds = seeds.length * simulatedSecondsPerRun;
+  return { wallSeconds: (performance.now() - started) / 1000, events, nodes };
+}
+
+/**
+ * Simulated seconds per wall second of the seeded simulator (1 sequencer + 0..2 followers, empty blocks), then of the
+ * same seeds with the swarm's largest validator layout (8 validators over the sequencer and three proposing
+ * followers, gossip without loss), where BLS signing and checking and the gossip timers add to every slot.
+ */
+async function benchSim(): Promise<BenchResult> {
+  const simulatedSeconds = BENCH_SIM_SEEDS.length * BENCH_SIM_SECONDS_PER_RUN;
+  const plain = await timeSimRuns((seed) => drawOptions(seed, BENCH_SIM_SECONDS_PER_RUN));
+  const layout = SWARM_VALIDATOR_LAYOUTS[SWARM_VALIDATOR_LAYOUTS.length - 1]!;
+  const network = { latencyMs: { min: 20, max: 200 }, lossProbability: 0 };
+  const withValidators = await timeSimRuns((seed) => ({
+    ...drawOptions(seed, BENCH_SIM_SECONDS_PER_RUN),
+    ...validatorOptions({ followerCount: SWARM_VALIDATOR_FOLLOWER_COUNT, ...layout, network }),
+  }));
   return {
     name: 'sim',
     figures: {
-      runs: seeds.length,
-      simulatedSecondsPerRun,
-      meanNodesPerRun: nodes / seeds.length,
-      wallSeconds: Number(wallSeconds.toFixed(2)),
-      simulatedSecondsPerWallSecond: Math.round(simulatedSeconds / wallSeconds),
-      schedulerEventsPerWallSecond: Math.round(events / wallSeconds),
-      ...(await benchSimCampaign(simulatedSecondsPerRun)),
+      runs: BENCH_SIM_SEEDS.length,
+      simulatedSecondsPerRun: BENCH_SIM_SECONDS_PER_RUN,
+      meanNodesPerRun: plain.nodes / BENCH_SIM_SEEDS.length,
+      wallSeconds: Number(plain.wallSeconds.toFixed(2)),
+      simulatedSecondsPerWallSecond: Math.round(simulatedSeconds / plain.wallSeconds),
+      schedulerEventsPerWallSecond: Math.round(plain.events / plain.wallSeconds),
+      validatorsNodesPerRun: withValidators.nodes / BENCH_SIM_SEEDS.length,
+      validatorsWallSeconds: Number(withValidators.wallSeconds.toFixed(2)),
+      validatorsSimulatedSecondsPerWallSecond: Math.round(simulatedSeconds / withValidators.wallSeconds),
+      ...(await benchSimCampaign(BENCH_SIM_SECONDS_PER_RUN)),
     },
   };
 }

@@ -10,8 +10,8 @@
  *
  * Faults with a duration heal on their own after it; the liveness phase heals whatever is still active. A network
  * partition cuts one node's validator gossip (sim/simNetwork.ts) off from the others; blocks still come from L1, so
- * it matters only in runs with validators, and it is skipped in runs without a gossip network. Swarms do not draw it
- * yet (SWARM_STEP_KINDS in swarm.ts): their runs have no validators.
+ * it matters only in runs with validators, and it is skipped in runs without a gossip network. A swarm draws it as a
+ * fault class only for the seeds it runs with validators (swarm.ts).
  */
 import { assert } from '../core/assert.js';
 import { RETIRED_CONFIG_NAMES } from '../spec/config/retiredNames.js';

@@ -59,10 +59,11 @@ export interface SimOptions {
   /** Every node's tx pool capacity (default P2P_PENDING_TX_COUNT_MAX_DEFAULT); a small one makes the pool overflow. */
   readonly txPoolCapacity?: number;
   /**
-   * Validators registered with the L1 at deployment, all run by the sequencer's keystore (a committee of its own keys,
-   * as on the local network); every node then enforces the validator set, checks each checkpoint's quorum and hears
-   * validator gossip over a simulated network. Default 0: no validators, and nodes ignore the validator set (no
-   * validator reads from L1), which keeps the runs and traces of the simulator's other tests unchanged.
+   * Validators registered with the L1 at deployment, by default all run by the sequencer's keystore (a committee of
+   * its own keys, as on the local network; `validatorKeysOnSequencer` spreads them); every node then enforces the
+   * validator set, checks each checkpoint's quorum and hears validator gossip over a simulated network. Default 0: no
+   * validators, and nodes ignore the validator set (no validator reads from L1), which keeps the runs and traces of
+   * the simulator's other tests unchanged.
    */
   readonly validatorCount?: number;
   /**
@@ -78,6 +79,12 @@ export interface SimOptions {
    * conflicting proposals for the same slots. Needs `validatorCount`.
    */
   readonly redundantSequencer?: { readonly haSigning: boolean };
+  /**
+   * Followers that hold validator keys also run a sequencer, each with its own L1 publisher account, so that the slots
+   * whose proposer sits on them get proposed (default false: followers only attest, and those slots pass empty). The
+   * tx workload still goes to the sequencer (SEQUENCER_NAME) alone, and only its sequencer is an admin target.
+   */
+  readonly followersPropose?: boolean;
   /** VALIDATOR_MAX_* limits of every node's validators (default: none). */
   readonly validatorLimits?: ValidatorLimits;
   /** The gossip network's latency and loss (default SIM_NETWORK_LATENCY_MS_DEFAULT, no loss); with validators only. */
@@ -113,9 +120,12 @@ export function drawOptions(seed: bigint, simulatedSeconds = SIM_SECONDS_DEFAULT
   };
 }
 
+/** A node's part: the sequencer (takes the tx workload), a follower that also proposes (`followersPropose`), or a follower. */
+export type SimNodeRole = 'sequencer' | 'proposer' | 'follower';
+
 export interface SimNodeSummary {
   readonly name: string;
-  readonly role: 'sequencer' | 'follower';
+  readonly role: SimNodeRole;
   readonly proposed: number;
   readonly checkpointedBlock: number;
   readonly checkpoint: number;
@@ -141,7 +151,7 @@ export interface SimResult {
 
 interface SimNode {
   readonly name: string;
-  readonly role: 'sequencer' | 'follower';
+  readonly role: SimNodeRole;
   readonly node: RollupNode;
 }
 
@@ -212,7 +222,7 @@ export interface SimWorld extends FaultWorld {
   elapsedMs(): number;
   /** The validator gossip network; undefined without validators. */
   readonly network: SimNetwork | undefined;
-  /** The registered validators with their keys (all run by the sequencer), in registration order. */
+  /** The registered validators with their keys, in registration order (`validatorIndexesOf` says which node runs each). */
   readonly validators: readonly DevValidator[];
 }
 
@@ -226,7 +236,7 @@ export interface SimHooks {
 
 interface SimNodeSlot {
   readonly name: string;
-  readonly role: 'sequencer' | 'follower';
+  readonly role: SimNodeRole;
   readonly publisher: Hex | undefined;
   /** The L1 account this node submits epoch proofs from; set on the prover node. */
   readonly proofPublisher?: Hex;
@@ -242,7 +252,10 @@ interface SimNodeSlot {
   config?: NodeConfig;
 }
 
-/** Runs one seeded simulation: a sequencer and its followers over one simulated L1, for a fixed simulated time. */
+/**
+ * Runs one seeded simulation: a sequencer and its followers (some of which may propose too, `followersPropose`) over
+ * one simulated L1, for a fixed simulated time.
+ */
 export async function runSimulation(options: SimOptions, io: SimHooks = {}): Promise<SimResult> {
   const root = createPrng(options.seed);
   const scheduler = createScheduler();
@@ -350,10 +363,10 @@ export async function runSimulation(options: SimOptions, io: SimHooks = {}): Pro
 
   const names = [SEQUENCER_NAME, ...(options.redundantSequencer ? [REDUNDANT_SEQUENCER_NAME] : []), ...Array.from({ length: options.followerCount }, (_, i) => `follower-${i + 1}`), ...(options.proverNode ? [PROVER_NAME] : [])];
   for (const name of names) {
-    const role = name.startsWith('sequencer') ? 'sequencer' : 'follower';
-    const publisher = role === 'sequencer' ? publisherAddress(nodesPrng.fork(`${name}/publisher`)) : undefined;
-    const proofPublisher = name.startsWith('prover') ? publisherAddress(nodesPrng.fork(`${name}/proofPublisher`)) : undefined;
     const validatorKeys = validatorKeysOf(name, names, validators, options.validatorKeysOnSequencer);
+    const role = roleOf(name, validatorKeys, options);
+    const publisher = role !== 'follower' ? publisherAddress(nodesPrng.fork(`${name}/publisher`)) : undefined;
+    const proofPublisher = name.startsWith('prover') ? publisherAddress(nodesPrng.fork(`${name}/proofPublisher`)) : undefined;
     const base = { name, role, publisher, ...(proofPublisher ? { proofPublisher } : {}), validatorKeys, incarnation: 0, storage: createSimStorage(), skewMs: 0 } as const;
     const { node, clock, link } = await startIncarnation(base);
     slots.push({ ...base, current: node, clock, link });
@@ -475,13 +488,27 @@ export async function runSimulation(options: SimOptions, io: SimHooks = {}): Pro
   };
 }
 
-/** The validators node `name` runs: the sequencer's share first, the rest to the followers in turn. */
-function validatorKeysOf(name: string, names: readonly string[], validators: readonly DevValidator[], onSequencer = validators.length): DevValidator[] {
-  if (name === SEQUENCER_NAME || name === REDUNDANT_SEQUENCER_NAME) return validators.slice(0, onSequencer);
+/** The sequencer by name; a follower proposes when the run says followers do and it holds validator keys. */
+function roleOf(name: string, validatorKeys: readonly DevValidator[], options: Pick<SimOptions, 'followersPropose'>): SimNodeRole {
+  if (name === SEQUENCER_NAME || name === REDUNDANT_SEQUENCER_NAME) return 'sequencer';
+  return options.followersPropose === true && name.startsWith('follower-') && validatorKeys.length > 0 ? 'proposer' : 'follower';
+}
+
+/**
+ * Which validators (indexes in registration order) node `name` runs: the sequencer's share first, the rest to the
+ * followers in turn; the prover node runs none. The swarm reads the same split to choose partition-tolerant layouts.
+ */
+export function validatorIndexesOf(name: string, names: readonly string[], validatorCount: number, onSequencer = validatorCount): number[] {
+  const all = Array.from({ length: validatorCount }, (_, i) => i);
+  if (name === SEQUENCER_NAME || name === REDUNDANT_SEQUENCER_NAME) return all.slice(0, onSequencer);
   const followers = names.filter((n) => n.startsWith('follower-'));
   const position = followers.indexOf(name);
   if (position < 0) return [];
-  return validators.slice(onSequencer).filter((_, i) => i % followers.length === position);
+  return all.slice(onSequencer).filter((_, i) => i % followers.length === position);
+}
+
+function validatorKeysOf(name: string, names: readonly string[], validators: readonly DevValidator[], onSequencer?: number): DevValidator[] {
+  return validatorIndexesOf(name, names, validators.length, onSequencer).map((i) => validators[i]!);
 }
 
 /**

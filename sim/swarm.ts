@@ -3,12 +3,22 @@
  * off and draws their knobs, so that a campaign covers runs with a few faults hammered hard as well as runs with a
  * bit of everything. A fault class here is a step kind of the vocabulary (faults.ts).
  *
+ * Besides the fault classes, a seed switches on whole parts of the network: a prover with short epochs (so that
+ * blocks are proven and finalized), and validators. With validators, the L1 set holds dev validators spread over the
+ * sequencer and three followers (one or two keys each), every follower with keys runs a sequencer of its own (so
+ * each slot's proposer can propose), every node enforces the validator set, and gossip crosses a simulated network
+ * with the seed's latency and loss. Only then is `network.partition` a fault class the seed may draw: without a
+ * gossip network a partition cuts nothing. The layouts are chosen so that cutting any one node off leaves the others
+ * the committee's quorum (`survivesOneIsolated`): a partition stalls only the isolated node's own slots.
+ *
  * `drawSwarmOptions(seed)` is what `npm run sim -- --seed` and the campaign run: the network drawn by `drawOptions`,
- * the swarm, the schedule it implies (schedule.ts), and the small pool a pool-overflow workload needs.
+ * the swarm, the schedule it implies (schedule.ts), and the small pool a pool-overflow workload needs. The new parts
+ * draw from streams of their own, so a seed without validators draws exactly what it drew before they existed.
  */
 import { assert } from '../core/assert.js';
+import { quorumSize } from '../core/validators/committee.js';
 import { createPrng, type Prng } from './prng.js';
-import { drawOptions, SIM_SECONDS_DEFAULT, type SimOptions } from './runSimulation.js';
+import { drawOptions, SIM_SECONDS_DEFAULT, validatorIndexesOf, type SimOptions } from './runSimulation.js';
 import { SIM_L1_FINALITY_LAG_BLOCKS_DEFAULT } from './simL1.js';
 import {
   SIM_CLOCK_SKEW_MS_MAX,
@@ -21,7 +31,7 @@ import {
   type SimStepKind,
   type SimStepLimits,
 } from './faults.js';
-import { drawSchedule } from './schedule.js';
+import { drawSchedule, scheduleNodeNames } from './schedule.js';
 
 export interface SimSwarm {
   /** The step kinds this seed applies; the others never happen in its run. */
@@ -34,6 +44,20 @@ export interface SimSwarm {
   readonly txPoolCapacity: number | undefined;
   /** When on: a prover node, short epochs and a short L1 finality lag, so that blocks are proven and finalized. */
   readonly proving: SimSwarmProving | undefined;
+  /** When on: validators over several proposing nodes and a gossip network (see the module comment). */
+  readonly validators: SimSwarmValidators | undefined;
+}
+
+/** The validator part of a swarm: what `drawSwarmOptions` puts into the run's options. */
+export interface SimSwarmValidators {
+  /** Followers of the run (the sequencer and each of them hold keys). */
+  readonly followerCount: number;
+  /** Validators registered on L1 at deployment; the committee is all of them (fewer than COMMITTEE_SIZE). */
+  readonly validatorCount: number;
+  /** Keys the sequencer holds; the followers hold the rest in turn (runSimulation's `validatorIndexesOf`). */
+  readonly validatorKeysOnSequencer: number;
+  /** Gossip delivery latency range and loss per delivery. */
+  readonly network: { readonly latencyMs: { readonly min: number; readonly max: number }; readonly lossProbability: number };
 }
 
 export interface SimSwarmProving {
@@ -44,6 +68,25 @@ export interface SimSwarmProving {
 
 /** Chance that a seed runs a prover with short epochs (finality then moves within a run). */
 const PROVING_ON_PROBABILITY = 0.5;
+/** Chance that a seed runs validators over a gossip network (and may draw network partitions). */
+const VALIDATORS_ON_PROBABILITY = 0.4;
+/** Followers of a run with validators: with the sequencer, four nodes hold keys, so one cut off leaves a quorum. */
+export const SWARM_VALIDATOR_FOLLOWER_COUNT = 3;
+/**
+ * Key layouts a run with validators draws from, as (validators, keys on the sequencer) over the sequencer and
+ * SWARM_VALIDATOR_FOLLOWER_COUNT followers: 1/1/1/1, 1/2/2/2, 2/2/2/1 and 2/2/2/2 keys. Each survives one node cut
+ * off (a layout such as 2/2/1/1, 6 keys with a quorum of 5, does not).
+ */
+export const SWARM_VALIDATOR_LAYOUTS = [
+  { validatorCount: 4, validatorKeysOnSequencer: 1 },
+  { validatorCount: 7, validatorKeysOnSequencer: 1 },
+  { validatorCount: 7, validatorKeysOnSequencer: 2 },
+  { validatorCount: 8, validatorKeysOnSequencer: 2 },
+] as const;
+/** Gossip latency bounds (ms) and per-delivery loss a run with validators draws from. */
+const SWARM_GOSSIP_LATENCY_MIN_MS = [5, 20, 50] as const;
+const SWARM_GOSSIP_LATENCY_MAX_MS = [200, 500, 1_000] as const;
+const SWARM_GOSSIP_LOSS_PROBABILITIES = [0, 0.01, 0.03] as const;
 /** Chance that a seed enables a fault class, and a workload class (txs are the common case). */
 const FAULT_CLASS_ON_PROBABILITY = 0.5;
 const WORKLOAD_CLASS_ON_PROBABILITY = 0.75;
@@ -55,8 +98,8 @@ export const SWARM_TX_POOL_CAPACITY_MIN = 2;
 export const SWARM_TX_POOL_CAPACITY_MAX = 8;
 
 /**
- * The step kinds a swarm switches on or off: all but the network partition, which needs validators (swarm runs have
- * none). Kept apart so that adding it left every seed's draws as they were.
+ * The step kinds every swarm switches on or off: all but the network partition, which a seed may draw only when it
+ * runs validators (drawn from the validators' stream, so that seeds without them draw as they did before).
  */
 export const SWARM_STEP_KINDS = SIM_STEP_KINDS.filter((kind) => kind !== 'network.partition');
 
@@ -75,6 +118,7 @@ export function fullSwarm(): SimSwarm {
     },
     txPoolCapacity: SWARM_TX_POOL_CAPACITY_MAX,
     proving: undefined,
+    validators: undefined,
   };
 }
 
@@ -84,11 +128,40 @@ function drawProving(prng: Prng): SimSwarmProving | undefined {
   return on ? proving : undefined;
 }
 
+/**
+ * The keys each node of a run holds, in node order (sequencer, followers, prover), as runSimulation splits them.
+ */
+export function validatorKeyCounts(options: Pick<SimOptions, 'followerCount' | 'proverNode' | 'validatorCount' | 'validatorKeysOnSequencer'>): number[] {
+  const names = scheduleNodeNames(options);
+  return names.map((name) => validatorIndexesOf(name, names, options.validatorCount ?? 0, options.validatorKeysOnSequencer).length);
+}
+
+/** Whether the nodes other than any one of them still hold the committee's quorum (the whole set is the committee). */
+export function survivesOneIsolated(keyCounts: readonly number[]): boolean {
+  const total = keyCounts.reduce((sum, k) => sum + k, 0);
+  return keyCounts.every((k) => total - k >= quorumSize(total));
+}
+
+/** Validators on or off, their layout and the gossip network, from the swarm's own `validators` stream. */
+function drawValidators(prng: Prng): { readonly validators: SimSwarmValidators | undefined; readonly partitions: boolean } {
+  const on = prng.bool(VALIDATORS_ON_PROBABILITY);
+  const layout = prng.pick(SWARM_VALIDATOR_LAYOUTS);
+  const latencyMs = { min: prng.pick(SWARM_GOSSIP_LATENCY_MIN_MS), max: prng.pick(SWARM_GOSSIP_LATENCY_MAX_MS) };
+  const lossProbability = prng.pick(SWARM_GOSSIP_LOSS_PROBABILITIES);
+  const partitions = prng.bool(FAULT_CLASS_ON_PROBABILITY);
+  if (!on) return { validators: undefined, partitions: false };
+  const validators = { followerCount: SWARM_VALIDATOR_FOLLOWER_COUNT, ...layout, network: { latencyMs, lossProbability } };
+  assert(survivesOneIsolated(validatorKeyCounts(validators)), `validator layout ${JSON.stringify(layout)} stalls when one node is cut off`);
+  return { validators, partitions };
+}
+
 /** Switches each class on or off and draws the knobs, from the seed's `swarm` stream. */
 export function drawSwarm(prng: Prng): SimSwarm {
   const proving = drawProving(prng);
+  const { validators, partitions } = drawValidators(prng.fork('validators'));
   const l1FinalityLagBlocks = proving?.l1FinalityLagBlocks ?? SIM_L1_FINALITY_LAG_BLOCKS_DEFAULT;
-  const kinds = SWARM_STEP_KINDS.filter((kind) => prng.bool(kind.startsWith('tx.') ? WORKLOAD_CLASS_ON_PROBABILITY : FAULT_CLASS_ON_PROBABILITY));
+  const drawn: readonly SimStepKind[] = SWARM_STEP_KINDS.filter((kind) => prng.bool(kind.startsWith('tx.') ? WORKLOAD_CLASS_ON_PROBABILITY : FAULT_CLASS_ON_PROBABILITY));
+  const kinds = SIM_STEP_KINDS.filter((kind) => drawn.includes(kind) || (kind === 'network.partition' && partitions));
   // A reorg never reaches L1's finalized blocks: that is not a fault the protocol survives, nor one it must.
   const reorgDepthMax = Math.max(1, Math.min(SIM_REORG_DEPTH_MAX, l1FinalityLagBlocks - 1));
   const limits = {
@@ -101,7 +174,14 @@ export function drawSwarm(prng: Prng): SimSwarm {
   };
   const stepsPerMinute = prng.int(SWARM_STEPS_PER_MINUTE_MIN, SWARM_STEPS_PER_MINUTE_MAX);
   const txPoolCapacity = prng.int(SWARM_TX_POOL_CAPACITY_MIN, SWARM_TX_POOL_CAPACITY_MAX);
-  return { kinds, stepsPerMinute, limits, txPoolCapacity: kinds.includes('tx.burst') ? txPoolCapacity : undefined, proving };
+  return { kinds, stepsPerMinute, limits, txPoolCapacity: kinds.includes('tx.burst') ? txPoolCapacity : undefined, proving, validators };
+}
+
+/** The run options a swarm's validator part sets: keys over proposing nodes, the set enforced, gossip. */
+export function validatorOptions(validators: SimSwarmValidators | undefined): Partial<SimOptions> {
+  if (validators === undefined) return {};
+  const { followerCount, validatorCount, validatorKeysOnSequencer, network } = validators;
+  return { followerCount, validatorCount, validatorKeysOnSequencer, followersPropose: true, network };
 }
 
 /** The options of a seed's run with faults: the network, the swarm, and the schedule drawn from them. */
@@ -109,7 +189,11 @@ export function drawSwarmOptions(seed: bigint, simulatedSeconds = SIM_SECONDS_DE
   assert(Number.isSafeInteger(simulatedSeconds) && simulatedSeconds > 0, `simulated seconds ${simulatedSeconds} must be a positive integer`);
   const root = createPrng(seed);
   const swarm = drawSwarm(root.fork('swarm'));
-  const network: SimOptions = { ...drawOptions(seed, simulatedSeconds), ...(swarm.proving !== undefined ? { proverNode: true, ...swarm.proving } : {}) };
+  const network: SimOptions = {
+    ...drawOptions(seed, simulatedSeconds),
+    ...(swarm.proving !== undefined ? { proverNode: true, ...swarm.proving } : {}),
+    ...validatorOptions(swarm.validators),
+  };
   const schedule = drawSchedule(root.fork('schedule'), swarm, network);
   return { ...network, swarm, schedule, ...(swarm.txPoolCapacity !== undefined ? { txPoolCapacity: swarm.txPoolCapacity } : {}) };
 }

@@ -7,6 +7,11 @@
  * `activeFromEpoch`) whose proof of possession verifies. The contract stores proofs without checking them (BLS on L1
  * would need hash-to-G2 in Solidity), so every node checks them here and leaves out the same bad entries.
  *
+ * Checking a proof of possession is a BLS pairing check (about a millisecond), and the set is read again every slot,
+ * so the verdicts of the last read are kept and reused for entries read again unchanged (address, key and proof): only
+ * new or changed entries are checked. The verdicts kept are those of the last read's entries, so they are bounded by
+ * the set itself (VALIDATOR_SET_SIZE_MAX).
+ *
  * Committees are cached per epoch under the seed source and set size they were drawn from, so a prune or reorg that
  * changes the seed source draws the committee again. Reads (validator set, checkpoints) are async; the attestation
  * pool needs a synchronous answer, which `cachedDuties` gives for the epochs already prepared.
@@ -34,6 +39,8 @@ interface CachedCommittee {
 export class ValidatorDuties {
   /** The set as last read, with the L1 block it was read at. */
   private set: { readonly atBlock: bigint; readonly usable: readonly L1Validator[] } | undefined;
+  /** Proof-of-possession verdicts of the last read's entries, by `possessionKey`. */
+  private possessionVerdicts = new Map<string, boolean>();
   private readonly committees = new Map<number, CachedCommittee>();
   /** The slot of the last read at L1's head. */
   private headReadSlot: number | undefined;
@@ -48,7 +55,13 @@ export class ValidatorDuties {
   async refreshValidatorSet(atBlock: bigint): Promise<void> {
     if (this.set !== undefined && this.set.atBlock >= atBlock) return;
     const validators = await this.deps.l1.getValidators(atBlock);
-    const usable = validators.filter((v) => verifyProofOfPossession(v.address, v.blsPublicKey, v.proofOfPossession));
+    const verdicts = new Map<string, boolean>();
+    for (const v of validators) {
+      const key = possessionKey(v);
+      verdicts.set(key, verdicts.get(key) ?? this.possessionVerdicts.get(key) ?? verifyProofOfPossession(v.address, v.blsPublicKey, v.proofOfPossession));
+    }
+    this.possessionVerdicts = verdicts;
+    const usable = validators.filter((v) => verdicts.get(possessionKey(v)) === true);
     if (usable.length !== validators.length) {
       const refused = validators.filter((v) => !usable.includes(v)).map((v) => v.address);
       this.deps.logger.warn('validators left out of committees: their proof of possession does not verify', { validators: refused, l1Block: atBlock });
@@ -128,4 +141,9 @@ export class ValidatorDuties {
     }
     return constants.genesisArchiveRoot;
   }
+}
+
+/** What a proof-of-possession verdict depends on: the address, the key and the proof, lowercased. */
+function possessionKey(v: L1Validator): string {
+  return `${v.address}/${v.blsPublicKey}/${v.proofOfPossession}`.toLowerCase();
 }

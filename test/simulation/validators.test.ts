@@ -8,6 +8,7 @@ import { checkQuorum } from '../../core/validators/quorum.js';
 import { payloadOfLog } from '../../core/validators/syncQuorum.js';
 import { drawOptions, runSimulation, type SimOptions, type SimWorld } from '../../sim/runSimulation.js';
 import { safetyEndMs } from '../../sim/schedule.js';
+import { slotAtTimestamp } from '../../sim/simL1Contract.js';
 import { hexToBytes } from '../../spec/codec/bytes.js';
 import { decodeCheckpointHeader } from '../../spec/codec/checkpointHeader.js';
 import { PUBLIC_RPC_LIMITS_DEFAULT, RPC_BLOCKS_PER_CALL_MAX, RPC_LIST_LIMITS_DEFAULT } from '../../spec/rpc/limits.js';
@@ -171,5 +172,54 @@ describe('validators in the simulation', () => {
     expect(partition?.detail).toMatch(/follower-1 cut off from gossip/);
     expect(result.events.some((e) => e.kind === 'network.partition.end')).toBe(true);
     for (const node of result.nodes) expect(node.checkpoint).toBeGreaterThan(1);
+  });
+
+  it('the swarm layout: every node proposes; the sequencer cut off from gossip misses its slots, the others keep the chain, and all converge after the heal', async () => {
+    // 1/1/1/1 keys over the sequencer and three proposing followers: a quorum of 3 without the isolated one.
+    const options: SimOptions = {
+      ...baseOptions(11n, 420),
+      slotDurationSeconds: 24,
+      publishingAllowanceSeconds: 12,
+      blockDurationMs: 4_000,
+      followerCount: 3,
+      validatorKeysOnSequencer: 1,
+      followersPropose: true,
+      network: { lossProbability: 0.01, latencyMs: { min: 20, max: 500 } },
+    };
+    const partition = { atMs: 60_000, durationMs: 150_000 };
+    const steps = [{ kind: 'network.partition', node: 'sequencer-0', ...partition } as const];
+    let world: SimWorld | undefined;
+    const slotsCut: number[] = [];
+    const l1Checkpoints: number[] = [];
+    const result = await runSimulation({ ...options, schedule: { safetyEndMs: safetyEndMs(options), steps } }, {
+      scenario: (w) => {
+        world = w;
+        for (const atMs of [partition.atMs, partition.atMs + partition.durationMs]) {
+          w.at(atMs, () => {
+            slotsCut.push(slotAtTimestamp(w.l1.head().timestamp, w.l1.constants)!);
+            l1Checkpoints.push(w.l1.checkpointCount());
+          });
+        }
+      },
+    });
+    expect(result.failures).toEqual([]);
+    expect(result.nodes.map((n) => n.role)).toEqual(['sequencer', 'proposer', 'proposer', 'proposer']);
+    const healed = result.events.find((e) => e.kind === 'network.partition.end')!;
+    const converged = result.events.find((e) => e.kind === 'sim.converged')!;
+    expect(healed.atMs).toBe(partition.atMs + partition.durationMs);
+    expect(converged.atMs).toBeGreaterThan(healed.atMs);
+    // The three others hold the quorum: checkpoints kept landing while the sequencer was cut off...
+    expect(l1Checkpoints[1]! - l1Checkpoints[0]!).toBeGreaterThanOrEqual(2);
+    // ...and none of those whose slot lies wholly inside the partition was the sequencer's: it had no quorum.
+    const l1 = world!.l1;
+    const sequencerKey = world!.validators[0]!.address;
+    const logs = l1.logsIn('checkpointProposed', 0n, l1.head().number, l1.head().number);
+    const coinbaseOf = (log: (typeof logs)[number]) => decodeCheckpointHeader(hexToBytes(log.header)).coinbase;
+    const inside = logs.filter((log) => log.slotNumber > slotsCut[0]! && log.slotNumber < slotsCut[1]!);
+    expect(inside.length).toBeGreaterThanOrEqual(2);
+    expect(inside.map(coinbaseOf)).not.toContain(sequencerKey);
+    // Before and after, the sequencer's own slots do get proposed: every node's keys propose over the run.
+    expect(new Set(logs.map(coinbaseOf)).size).toBeGreaterThanOrEqual(3);
+    expect(logs.filter((log) => log.slotNumber >= slotsCut[1]!).map(coinbaseOf)).toContain(sequencerKey);
   });
 });
