@@ -148,6 +148,15 @@ export type SimL1Receipt =
   /** Left the mempool for a replacement at the same nonce (`by`). */
   | { readonly status: 'replaced'; readonly txHash: Hex; readonly publisher: Hex; readonly by: Hex };
 
+/** What the simulator can learn about a transaction's sending (SimL1.transaction). */
+export interface SimL1TxInfo {
+  readonly txHash: Hex;
+  readonly publisher: Hex;
+  readonly nonce: number;
+  readonly fees: L1TxFees;
+  readonly call: 'propose' | 'epochProof' | 'inboxMessage';
+}
+
 /** One node's RPC connection to the simulated L1. */
 export interface SimL1Link {
   readonly name: string;
@@ -481,6 +490,18 @@ export class SimL1 {
 
   pendingTxCount(): number {
     return this.mempool.length;
+  }
+
+  /** The mempool's transactions in arrival order: hash, account, nonce, prices and what they call. */
+  pendingTransactions(): SimL1TxInfo[] {
+    return this.mempool.map((tx) => this.transaction(tx.txHash)!);
+  }
+
+  /** A transaction's account, nonce, prices and call kind, whatever became of it; undefined if never sent. */
+  transaction(txHash: Hex): SimL1TxInfo | undefined {
+    const tx = this.txs.get(txHash);
+    if (tx === undefined) return undefined;
+    return { txHash: tx.txHash, publisher: tx.publisher, nonce: tx.nonce, fees: tx.fees, call: tx.call.kind };
   }
 
   // ------------------------------------------------------------------------------------------------------------
