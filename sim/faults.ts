@@ -8,6 +8,9 @@
  * `node.upgrade` is the 3.x-to-4.x upgrade (sim/upgrade.ts): a clean stop, the node's configuration written with the
  * `retired`-th 3.x name of RETIRED_CONFIG_NAMES (refused), then with 4.x names (a restart on the same data).
  *
+ * `l1.feeSpike` multiplies L1's base fee and blob base fee by `factor` (sim/simL1.ts): a transaction priced before
+ * the spike waits in the mempool, holding its account's later nonces, until its replacement or the spike's end.
+ *
  * Faults with a duration heal on their own after it; the liveness phase heals whatever is still active. A network
  * partition cuts one node's validator gossip (sim/simNetwork.ts) off from the others; blocks still come from L1, so
  * it matters only in runs with validators, and it is skipped in runs without a gossip network. Swarms do not draw it

@@ -131,7 +131,7 @@ interface TxParameters {
 }
 
 /** The reads a send plans from: the account's nonces and the pending block's fee market. */
-export function sendReads(client: PublicClient, address: Hex, kind: L1TxKind): Pick<L1TxSendOperations, 'kind' | 'readNonces' | 'readFeeMarket'> {
+function sendReads(client: PublicClient, address: Hex, kind: L1TxKind): Pick<L1TxSendOperations, 'kind' | 'readNonces' | 'readFeeMarket'> {
   return {
     kind,
     readNonces: async (): Promise<L1AccountNonces> => {
