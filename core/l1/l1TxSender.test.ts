@@ -67,6 +67,23 @@ describe('L1 transaction sender', () => {
     expect(account.mined()).toBe(1);
   });
 
+  test('a pending nonce of the other kind we hold no record of is learned from the refusal and passed by', async () => {
+    const account = fakeAccount();
+    await new L1TxTracker().send(account.operations('blob'));
+    account.market.baseFeePerGas = gwei(100);
+    const restarted = new L1TxTracker();
+    await expect(restarted.send(account.operations('plain'))).rejects.toMatchObject({ code: 'L1_TX_KIND_CONFLICT' });
+    expect(restarted.inFlight()).toEqual([expect.objectContaining({ nonce: 0, kind: 'blob', txHash: undefined })]);
+    // The proof goes to the next nonce. The proposal's replacement at nonce 0 learns the blob price from one more
+    // refusal (the floor the kind conflict left knows none), then doubles it.
+    await restarted.send(account.operations('plain'));
+    expect(account.pool.has(1)).toBe(true);
+    await expect(restarted.send(account.operations('blob'))).rejects.toMatchObject({ code: 'L1_TX_UNDERPRICED' });
+    await restarted.send(account.operations('blob'));
+    account.mine();
+    expect(account.mined()).toBe(2);
+  });
+
   test('a replacement beyond the fee cap is not sent', async () => {
     const account = fakeAccount();
     const tracker = new L1TxTracker();

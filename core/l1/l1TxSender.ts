@@ -73,7 +73,8 @@ export function planL1Tx(tracked: readonly TrackedL1Tx[], nonces: L1AccountNonce
     if (ours.kind !== kind) continue;
     const fees = replacementFees(ours.fees, market, kind);
     if (isReplacementRefusal(fees)) {
-      assert(fees.reason === 'feeCapExceeded', 'a tracked transaction of the same kind is replaceable by kind');
+      // Same kind by record, so only the cap refuses (a record's fees always have its kind's shape).
+      if (fees.reason === 'kindMismatch') continue;
       return { action: 'refuse', nonce, replaces: ours, required: fees.required };
     }
     return { action: 'send', nonce, fees, replaces: ours };
@@ -135,7 +136,7 @@ export class L1TxTracker {
     const held = this.txs.find((tx) => tx.nonce === nonce);
     // Underpriced: whatever is there pays at least about what we offered, so the next attempt bumps above it.
     // Wrong kind: the nonce holds the other kind, so sends of this kind pass it by.
-    const floor = refusal === 'underpriced' ? { nonce, kind, fees, txHash: held?.txHash } : { nonce, kind: other, fees, txHash: undefined };
+    const floor = refusal === 'underpriced' ? { nonce, kind, fees, txHash: held?.txHash } : { nonce, kind: other, fees: asKind(fees, other), txHash: undefined };
     this.upsert(floor);
   }
 
@@ -171,6 +172,12 @@ export class L1TxTracker {
       throw error;
     }
   }
+}
+
+/** Fees reshaped to a kind: a blob transaction's with a blob price (0 when unknown), a plain one's without. */
+function asKind(fees: L1TxFees, kind: L1TxKind): L1TxFees {
+  const { maxFeePerGas, maxPriorityFeePerGas } = fees;
+  return kind === 'blob' ? { maxFeePerGas, maxPriorityFeePerGas, maxFeePerBlobGas: fees.maxFeePerBlobGas ?? 0n } : { maxFeePerGas, maxPriorityFeePerGas };
 }
 
 /** Fees as decimal strings, for logs. */
