@@ -64,8 +64,8 @@ export const SWARM_LATE_STEP_KINDS: readonly SimStepKind[] = ['l1.feeSpike'];
 const SWARM_FEE_SPIKE_FACTORS_MAX = [3, 8, SIM_FEE_SPIKE_FACTOR_MAX] as const;
 
 /**
- * The step kinds a swarm switches on or off (besides the late ones): all but the network partition, which needs validators (swarm runs have
- * none). Kept apart so that adding it left every seed's draws as they were.
+ * The step kinds a swarm switches on or off first: all but the late ones and the network partition, which needs
+ * validators (swarm runs have none). Kept apart so that adding it left every seed's draws as they were.
  */
 export const SWARM_STEP_KINDS = SIM_STEP_KINDS.filter((kind) => kind !== 'network.partition' && !SWARM_LATE_STEP_KINDS.includes(kind));
 
