@@ -12,6 +12,7 @@
  */
 
 import { L1_MAX_FEE_PER_BLOB_GAS_CAP_WEI, L1_MAX_FEE_PER_GAS_CAP_WEI } from '../../spec/constants.js';
+import { assert } from '../assert.js';
 
 /**
  * Headroom of a first attempt over the pending block's base fee: maxFeePerGas = 2 x base fee + tip. A base fee rises
@@ -60,9 +61,8 @@ function maxBigint(a: bigint, b: bigint): bigint {
 }
 
 function checkMarket(market: L1FeeMarket): void {
-  if (market.baseFeePerGas < 0n || market.blobBaseFeePerGas < 0n || market.priorityFeePerGas < 0n) {
-    throw new RangeError(`an L1 fee market has no negative prices: ${JSON.stringify(market, (_, v: unknown) => (typeof v === 'bigint' ? v.toString() : v))}`);
-  }
+  const { baseFeePerGas, blobBaseFeePerGas, priorityFeePerGas } = market;
+  assert(baseFeePerGas >= 0n && blobBaseFeePerGas >= 0n && priorityFeePerGas >= 0n, `an L1 fee market has no negative price (${baseFeePerGas}, ${blobBaseFeePerGas}, ${priorityFeePerGas})`);
 }
 
 /** The kind of a transaction offering these fees. */
