@@ -26,8 +26,8 @@ function finalReplacement(l1: SimL1, txHash: Hex): Hex {
  * Runs with a fee spike of `factor` that starts as soon as the sequencer's first proposal waits in L1's mempool (so
  * that proposal is priced before the spike) and lasts `spikeMs`.
  */
-async function spikeScenario(factor: number, spikeMs: number) {
-  const seen: { stuck?: SimL1TxInfo; spikeAtMs?: number; healedAtHead?: bigint; l1?: SimL1 } = {};
+async function spikeScenario(factor: number, spikeMs: number, crashSequencerAfterMs?: number) {
+  const seen: { stuck?: SimL1TxInfo; spikeAtMs?: number; healedAtHead?: bigint; l1?: SimL1; crashed?: boolean } = {};
   const result = await runSimulation(OPTIONS, {
     scenario: (world) => {
       seen.l1 = world.l1;
@@ -39,6 +39,9 @@ async function spikeScenario(factor: number, spikeMs: number) {
             seen.stuck = proposal;
             seen.spikeAtMs = t;
             world.l1.setFeeSpike(factor);
+          } else if (crashSequencerAfterMs !== undefined && seen.crashed === undefined && t >= seen.spikeAtMs + crashSequencerAfterMs) {
+            seen.crashed = true;
+            return world.crashAndRestart('sequencer-0');
           } else if (seen.healedAtHead === undefined && t >= seen.spikeAtMs + spikeMs) {
             world.l1.setFeeSpike(1);
             seen.healedAtHead = world.l1.head().number;
@@ -67,6 +70,18 @@ describe('an L1 fee spike', () => {
     expect(receipt?.status === 'included' && receipt.blockNumber <= healedAtHead).toBe(true);
     expect(result.failures).toEqual([]);
     // The chain went on past the replaced checkpoint, and both nodes converge after the spike.
+    const [sequencer, follower] = result.nodes;
+    expect(result.l1Checkpoints).toBeGreaterThan(3);
+    expect(Math.abs(sequencer!.checkpoint - follower!.checkpoint)).toBeLessThanOrEqual(1);
+  });
+
+  it('a sequencer restarted while its proposal is stuck reads its nonce from L1 and replaces the tx it no longer remembers', async () => {
+    const { result, stuck, l1 } = await spikeScenario(10, 4 * OPTIONS.slotDurationSeconds * 1000, 2_000);
+    expect(l1.receipt(stuck.txHash)?.status).toBe('replaced');
+    const landed = finalReplacement(l1, stuck.txHash);
+    expect(l1.transaction(landed)).toMatchObject({ publisher: stuck.publisher, nonce: stuck.nonce });
+    expect(l1.receipt(landed)).toMatchObject({ status: 'included', success: true });
+    expect(result.failures).toEqual([]);
     const [sequencer, follower] = result.nodes;
     expect(result.l1Checkpoints).toBeGreaterThan(3);
     expect(Math.abs(sequencer!.checkpoint - follower!.checkpoint)).toBeLessThanOrEqual(1);
