@@ -137,6 +137,7 @@ class FaultInjector {
     this.active.clear();
     world.l1.setFinalityStalled(false);
     world.l1.setBlobsAvailable(true);
+    world.l1.setFeeSpike(1);
     // A delayed L1 inclusion can push a checkpoint into the next slot, where L1 refuses it; each slot is then a fresh
     // draw, so with the delay left on no bound holds. The liveness phase runs on a prompt L1, as on a healed network.
     world.l1.setInclusionDelay({ probability: 0, blocksMax: 0 });
@@ -199,6 +200,9 @@ class FaultInjector {
       case 'l1.missingBlobs':
         world.l1.setBlobsAvailable(false);
         return { detail: `blobs unavailable for ${step.durationMs} ms`, heal: () => world.l1.setBlobsAvailable(true) };
+      case 'l1.feeSpike':
+        world.l1.setFeeSpike(step.factor);
+        return { detail: `L1 base fees ${step.factor}x for ${step.durationMs} ms`, heal: () => world.l1.setFeeSpike(1) };
       case 'node.crash':
         return world.crashAndRestart(step.node).then(() => ({ detail: 'crashed and restarted' }));
       case 'node.upgrade':

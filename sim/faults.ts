@@ -8,6 +8,9 @@
  * `node.upgrade` is the 3.x-to-4.x upgrade (sim/upgrade.ts): a clean stop, the node's configuration written with the
  * `retired`-th 3.x name of RETIRED_CONFIG_NAMES (refused), then with 4.x names (a restart on the same data).
  *
+ * `l1.feeSpike` multiplies L1's base fee and blob base fee by `factor` (sim/simL1.ts): a transaction priced before
+ * the spike waits in the mempool, holding its account's later nonces, until its replacement or the spike's end.
+ *
  * Faults with a duration heal on their own after it; the liveness phase heals whatever is still active. A network
  * partition cuts one node's validator gossip (sim/simNetwork.ts) off from the others; blocks still come from L1, so
  * it matters only in runs with validators, and it is skipped in runs without a gossip network. A swarm draws it as a
@@ -36,6 +39,7 @@ export const SIM_STEP_KINDS = [
   'tx.burst',
   'tx.drain',
   'node.upgrade',
+  'l1.feeSpike',
 ] as const;
 
 export type SimStepKind = (typeof SIM_STEP_KINDS)[number];
@@ -56,6 +60,8 @@ export type SimStep = At &
     | { readonly kind: 'l1.flakyRpc'; readonly node: string; readonly failurePercent: number; readonly durationMs: number }
     | { readonly kind: 'l1.staleRpc'; readonly node: string; readonly lagBlocks: number; readonly durationMs: number }
     | { readonly kind: 'l1.missingBlobs'; readonly durationMs: number }
+    /** L1's base fee and blob base fee jump to `factor` times their normal level, until the spike ends. */
+    | { readonly kind: 'l1.feeSpike'; readonly factor: number; readonly durationMs: number }
     | { readonly kind: 'node.crash'; readonly node: string }
     | { readonly kind: 'node.pause'; readonly node: string; readonly durationMs: number }
     | { readonly kind: 'node.clockSkew'; readonly node: string; readonly skewMs: number; readonly durationMs: number }
@@ -101,6 +107,9 @@ export const SIM_REORG_DEPTH_MAX = 4;
 /** Shortest and longest duration of a fault that heals on its own. */
 export const SIM_FAULT_DURATION_MS_MIN = 1_000;
 export const SIM_FAULT_DURATION_MS_MAX = 90_000;
+/** Smallest and largest multiple of the normal L1 base fees a fee spike sets (2x is within a first attempt's headroom). */
+export const SIM_FEE_SPIKE_FACTOR_MIN = 2;
+export const SIM_FEE_SPIKE_FACTOR_MAX = 20;
 /** Highest chance, in percent, that a flaky link fails a call. */
 export const SIM_RPC_FAILURE_PERCENT_MAX = 80;
 /** Most blocks a stale link lags the L1 head. */
@@ -135,6 +144,8 @@ export interface SimStepLimits {
   readonly staleLagBlocksMax: number;
   readonly clockSkewMsMax: number;
   readonly rollbackBlocksBackMax: number;
+  /** Highest fee-spike factor (at least SIM_FEE_SPIKE_FACTOR_MIN). */
+  readonly feeSpikeFactorMax: number;
 }
 
 export function defaultStepLimits(nodeNames: readonly string[]): SimStepLimits {
@@ -146,6 +157,7 @@ export function defaultStepLimits(nodeNames: readonly string[]): SimStepLimits {
     staleLagBlocksMax: SIM_STALE_RPC_LAG_BLOCKS_MAX,
     clockSkewMsMax: SIM_CLOCK_SKEW_MS_MAX,
     rollbackBlocksBackMax: SIM_ROLLBACK_BLOCKS_BACK_MAX,
+    feeSpikeFactorMax: SIM_FEE_SPIKE_FACTOR_MAX,
   };
 }
 
@@ -165,6 +177,7 @@ export function stepFieldRanges(limits: SimStepLimits): SimStepFieldRanges {
     'l1.flakyRpc': { node, failurePercent: { int: [1, limits.rpcFailurePercentMax] }, durationMs: duration },
     'l1.staleRpc': { node, lagBlocks: { int: [1, limits.staleLagBlocksMax] }, durationMs: duration },
     'l1.missingBlobs': { durationMs: duration },
+    'l1.feeSpike': { factor: { int: [SIM_FEE_SPIKE_FACTOR_MIN, Math.max(SIM_FEE_SPIKE_FACTOR_MIN, limits.feeSpikeFactorMax)] }, durationMs: duration },
     'node.crash': { node },
     'node.pause': { node, durationMs: duration },
     'node.clockSkew': { node, skewMs: { int: [-limits.clockSkewMsMax, limits.clockSkewMsMax] }, durationMs: duration },

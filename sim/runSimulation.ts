@@ -306,12 +306,13 @@ export async function runSimulation(options: SimOptions, io: SimHooks = {}): Pro
     const prng = nodesPrng.fork(label);
     const clock = createNodeClock(scheduler, { owner: label, skewMs: slot.skewMs });
     const link = l1.connect(label);
-    const publisher = slot.publisher ? link.createPublisher(slot.publisher) : undefined;
-    const proofPublisher = slot.proofPublisher ? link.createPublisher(slot.proofPublisher) : undefined;
+    const logger = createSimLogger({ trace, bindings: { node: label }, ...(io.print ? { print: io.print, now: () => scheduler.now() } : {}) });
+    const publisher = slot.publisher ? link.createPublisher(slot.publisher, logger.child({ component: 'l1Publisher' })) : undefined;
+    const proofPublisher = slot.proofPublisher ? link.createPublisher(slot.proofPublisher, logger.child({ component: 'l1ProofPublisher' })) : undefined;
     const ports: NodePorts = {
       clock,
       randomness: createSimRandomness(prng.fork('randomness')),
-      logger: createSimLogger({ trace, bindings: { node: label }, ...(io.print ? { print: io.print, now: () => scheduler.now() } : {}) }),
+      logger,
       storage: slot.storage,
       l1: link.reader,
       ...(publisher ? { l1Publisher: publisher } : {}),

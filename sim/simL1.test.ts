@@ -267,10 +267,11 @@ describe('SimL1 propose', () => {
   });
 
   it('applies the rules in inclusion order within a block', async () => {
-    const { l1, publisher, nextProposal, scheduler, toSlotStart } = setup();
+    const { l1, link, publisher, nextProposal, scheduler, toSlotStart } = setup();
     await toSlotStart();
+    // Two accounts: a second send from the same one would replace the first at its nonce.
     const first = await publisher.proposeCheckpoint(nextProposal({ archive: archiveFor(100) }));
-    const second = await publisher.proposeCheckpoint(nextProposal({ archive: archiveFor(200) }));
+    const second = await link.createPublisher(`0x${'ab'.repeat(20)}`).proposeCheckpoint(nextProposal({ archive: archiveFor(200) }));
     await scheduler.runFor(12_000);
     expect(l1.receipt(first.txHash)).toMatchObject({ success: true });
     expect(failureOf(l1.receipt(second.txHash))).toBe('CHECKPOINT_NUMBER_INVALID');
@@ -489,11 +490,14 @@ describe('SimL1 epoch proofs and prunes', () => {
   });
 
   it('rules: the range is exactly the epoch unproven checkpoints, in its window, ending at the recorded archive, with the commitment proof', async () => {
-    const { l1, publisher, scheduler, toSlot, propose, proofOf } = proofSetup();
-    /** Submits the proofs in order into one block and returns each one's failure. */
+    const { l1, link, scheduler, toSlot, propose, proofOf } = proofSetup();
+    /** Submits the proofs in order into one block, each from its own account, and returns each one's failure. */
     const failures = async (requests: SubmitEpochProofRequest[]) => {
       const hashes: Hex[] = [];
-      for (const request of requests) hashes.push((await publisher.submitEpochProof(request)).txHash);
+      for (const [i, request] of requests.entries()) {
+        const prover = link.createPublisher(`0x${(0xc0 + i).toString(16).repeat(20)}`);
+        hashes.push((await prover.submitEpochProof(request)).txHash);
+      }
       await scheduler.runFor(12_000);
       return hashes.map((hash) => failureOf(l1.receipt(hash)));
     };
@@ -641,5 +645,96 @@ describe('SimL1 inbox (contracts/Inbox.sol)', () => {
     const logs = await reader.getInboxMessageLogs(0n, l1.head().number);
     expect(logs.map((log) => log.index)).toEqual([16n, 17n]);
     expect(logs[1]!.leaf).toBe(l1ToL2MessageLeaf({ sender: SENDER, ...message(3), index: 17n }));
+  });
+});
+
+describe('SimL1 fees and nonces', () => {
+  it('a fee spike above the first attempt headroom holds a proposal; the next send replaces it at its nonce with bumped fees', async () => {
+    const { l1, publisher, nextProposal, scheduler, toSlotStart, trace } = setup();
+    await toSlotStart();
+    const first = await publisher.proposeCheckpoint(nextProposal({ archive: archiveFor(1) }));
+    l1.setFeeSpike(5);
+    await scheduler.runFor(12_000);
+    expect(l1.receipt(first.txHash)?.status).toBe('pending');
+    const second = await publisher.proposeCheckpoint(nextProposal({ archive: archiveFor(2) }));
+    expect(l1.receipt(first.txHash)).toMatchObject({ status: 'replaced', by: second.txHash });
+    expect(await publisher.getTxStatus(first.txHash)).toEqual({ status: 'unknown' });
+    expect(l1.pendingTxCount()).toBe(1);
+    // The replacement priced from the spiked market, so it lands during the spike.
+    await scheduler.runFor(12_000);
+    expect(l1.receipt(second.txHash)).toMatchObject({ status: 'included', success: true });
+    expect(l1.archiveOf(1)).toBe(archiveFor(2));
+    const kinds = trace.recent().map((r) => r.kind);
+    expect(kinds).toContain('l1.fees');
+    expect(kinds).toContain('l1.tx.replaced');
+  });
+
+  it('a held transaction lands once the spike ends; later nonces of the account wait behind it', async () => {
+    const { l1, link, publisher, nextProposal, scheduler, toSlotStart } = setup({ slotDuration: 24, epochDuration: 2 });
+    await toSlotStart();
+    const proposal = await publisher.proposeCheckpoint(nextProposal());
+    l1.setFeeSpike(3);
+    await scheduler.runFor(24_000);
+    expect(l1.receipt(proposal.txHash)?.status).toBe('pending');
+    // A proof from the same account cannot replace the blob tx: it takes the next nonce, and waits behind it.
+    const proof = await publisher.submitEpochProof({ epoch: 0, fromCheckpoint: 1, toCheckpoint: 1, endArchive: archiveFor(1), outHash: zeroHex(32), proof: zeroHex(32) });
+    expect(await link.reader.getChainId()).toBe(l1.constants.l1ChainId);
+    await scheduler.runFor(12_000);
+    expect(l1.receipt(proof.txHash)?.status).toBe('pending');
+    l1.setFeeSpike(1);
+    await scheduler.runFor(12_000);
+    const landed = l1.receipt(proposal.txHash);
+    const after = l1.receipt(proof.txHash);
+    expect(landed?.status).toBe('included');
+    expect(after?.status).toBe('included');
+    expect(landed?.status === 'included' && after?.status === 'included' && landed.blockNumber === after.blockNumber).toBe(true);
+    expect(l1.head().number).toBeGreaterThan(0n);
+  });
+
+  it('refuses a replacement below the bump, of the other kind, or below the mined nonce, as an L1 node does', async () => {
+    const { l1, nextProposal, scheduler, toSlotStart } = setup();
+    await toSlotStart();
+    const fees = { maxFeePerGas: 10n ** 10n, maxPriorityFeePerGas: 10n ** 8n, maxFeePerBlobGas: 10n ** 10n };
+    l1.submit(PUBLISHER, nextProposal(), 0, fees);
+    const under = { ...fees, maxFeePerBlobGas: fees.maxFeePerBlobGas * 2n - 1n, maxFeePerGas: fees.maxFeePerGas * 2n, maxPriorityFeePerGas: fees.maxPriorityFeePerGas * 2n };
+    expect(() => l1.submit(PUBLISHER, nextProposal({ archive: archiveFor(9) }), 0, under)).toThrow(expect.objectContaining({ code: 'L1_TX_UNDERPRICED' }));
+    const proof = { epoch: 0, fromCheckpoint: 1, toCheckpoint: 1, endArchive: archiveFor(1), outHash: zeroHex(32), proof: zeroHex(32) };
+    expect(() => l1.submitEpochProof(PUBLISHER, proof, 0, { maxFeePerGas: 10n ** 12n, maxPriorityFeePerGas: 10n ** 11n })).toThrow(expect.objectContaining({ code: 'L1_TX_KIND_CONFLICT' }));
+    await scheduler.runFor(12_000);
+    expect(l1.accountNonces(PUBLISHER, l1.head().number)).toEqual({ minedNonce: 1, pendingNonce: 1 });
+    expect(() => l1.submit(PUBLISHER, nextProposal(), 0, fees)).toThrow(expect.objectContaining({ code: 'L1_TX_REJECTED' }));
+  });
+
+  it('nonces live on the chain: a new publisher of the same account (a restarted node) replaces the stuck tx it does not know', async () => {
+    const { l1, link, publisher, nextProposal, scheduler, toSlotStart } = setup();
+    await toSlotStart();
+    const stuck = await publisher.proposeCheckpoint(nextProposal({ archive: archiveFor(1) }));
+    l1.setFeeSpike(4);
+    await scheduler.runFor(12_000);
+    const restarted = link.createPublisher(PUBLISHER);
+    // It sees nonce 0 pending but not the fees there: today's fees keep the old tip, short of the blob pool's 100%
+    // bump, so the node refuses; the refused fees become the floor the next try doubles.
+    await expect(restarted.proposeCheckpoint(nextProposal({ archive: archiveFor(2) }))).rejects.toMatchObject({ code: 'L1_TX_UNDERPRICED' });
+    const replacement = await restarted.proposeCheckpoint(nextProposal({ archive: archiveFor(2) }));
+    expect(l1.receipt(stuck.txHash)).toMatchObject({ status: 'replaced', by: replacement.txHash });
+    await scheduler.runFor(12_000);
+    expect(l1.receipt(replacement.txHash)).toMatchObject({ status: 'included', success: true });
+    expect(l1.accountNonces(PUBLISHER, l1.head().number)).toEqual({ minedNonce: 1, pendingNonce: 1 });
+  });
+
+  it('a reorg takes mined nonces back; the account fills the gap first', async () => {
+    const { l1, publisher, nextProposal, scheduler, toSlotStart } = setup();
+    await toSlotStart();
+    await publisher.proposeCheckpoint(nextProposal());
+    await scheduler.runFor(12_000);
+    expect(l1.accountNonces(PUBLISHER, l1.head().number).minedNonce).toBe(1);
+    l1.reorg(1);
+    expect(l1.accountNonces(PUBLISHER, l1.head().number)).toEqual({ minedNonce: 0, pendingNonce: 0 });
+    // A stale link sees the nonce as of its head.
+    await scheduler.runFor(12_000);
+    await publisher.proposeCheckpoint(nextProposal());
+    await scheduler.runFor(12_000);
+    expect(l1.accountNonces(PUBLISHER, l1.head().number).minedNonce).toBe(1);
+    expect(l1.accountNonces(PUBLISHER, l1.head().number - 1n).minedNonce).toBe(0);
   });
 });

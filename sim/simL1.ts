@@ -17,6 +17,9 @@ import type {
   SubmitEpochProofRequest,
 } from '../core/ports.js';
 import { L1Error } from '../core/ports.js';
+import type { LoggerPort } from '../core/ports.js';
+import { coversBaseFees, l1TxKindOf, satisfiesReplacementRule, type L1FeeMarket, type L1TxFees } from '../core/l1/l1TxFees.js';
+import { L1TxTracker, type L1AccountNonces } from '../core/l1/l1TxSender.js';
 import type { Hex, L1RollupConstants } from '../spec/chain.js';
 import { INITIAL_ETH_PER_FEE_ASSET_DEFAULT } from '../spec/config/schema.js';
 import { bytesToHex, isHex, zeroHex } from '../spec/codec/bytes.js';
@@ -25,9 +28,11 @@ import {
   EPOCH_DURATION_SLOTS_DEFAULT,
   L1_CHAIN_ID_LOCAL_NETWORK,
   L1_SLOT_DURATION_SECONDS,
+  L1_MAX_FEE_PER_GAS_CAP_WEI,
   L2_SLOT_DURATION_SECONDS_DEFAULT,
   PROOF_SUBMISSION_EPOCHS_DEFAULT,
   ROLLUP_VERSION_LOCAL_NETWORK_DEFAULT,
+  WEI_PER_GWEI,
 } from '../spec/constants.js';
 import { VALIDATOR_SET_SIZE_MAX } from '../spec/validators/constants.js';
 import type { Prng } from './prng.js';
@@ -55,6 +60,14 @@ import type { Trace } from './trace.js';
  * window, as the contract does. Reads pinned to a block answer as of that block, and, like the contract's views,
  * count a prunable chain as pruned. `finalized` is the head minus `finalityLagBlocks`, as on anvil.
  *
+ * Fees and nonces: every block has a base fee and a blob base fee (their defaults times a fee-spike factor, which
+ * the fault injector raises and lowers). A transaction is includable when its nonce is its account's next one and its
+ * fee caps cover the block's base fees. A send at a nonce the mempool already holds for the account replaces that
+ * transaction only under geth's replacement rule (core/l1/l1TxFees.ts), else it is refused (L1_TX_UNDERPRICED,
+ * L1_TX_KIND_CONFLICT); a nonce below the account's mined one is refused (L1_TX_REJECTED). Nonces live on the chain,
+ * so a restarted node's publisher reads them back. Publishers price and replace through core/l1/l1TxSender.ts, as
+ * the production publisher does.
+ *
  * Nodes reach it through links (`connect(name)`), one per node's RPC connection; each link has its own faults
  * (failure rate, staleness, latency) drawn from its own PRNG stream. Chain-wide faults (reorgs, missing blobs, slow
  * inclusion) are methods of the SimL1 itself.
@@ -70,6 +83,14 @@ export const SIM_L1_MEMPOOL_TXS_MAX = 1_024;
 export const SIM_L1_BLOCKS_MAX = 1_000_000;
 /** Largest inclusion delay the fault injector may configure, in blocks. */
 export const SIM_L1_INCLUSION_DELAY_BLOCKS_MAX = 256;
+/** Base fee per gas of every block without a fee spike, in wei. */
+export const SIM_L1_BASE_FEE_PER_GAS_DEFAULT = 1n * WEI_PER_GWEI;
+/** Blob base fee without a fee spike, in wei. */
+export const SIM_L1_BLOB_BASE_FEE_PER_GAS_DEFAULT = 1n * WEI_PER_GWEI;
+/** The tip the simulated L1 node suggests (eth_maxPriorityFeePerGas), in wei. */
+export const SIM_L1_PRIORITY_FEE_PER_GAS = WEI_PER_GWEI / 10n;
+/** Largest fee-spike factor the fault injector may set (the base fees times this). */
+export const SIM_L1_FEE_SPIKE_FACTOR_MAX = 100;
 /** Owner name of the L1's events on the scheduler. */
 export const SIM_L1_OWNER = 'l1';
 /** Where the simulated rollup's inbox and outbox live (no code runs there; the addresses are for clients to read). */
@@ -123,14 +144,28 @@ export type SimL1Receipt =
       /** The contract rule the transaction broke, when success is false. */
       readonly failure: SimL1TxFailure | undefined;
     }
-  | { readonly status: 'reorgedOut'; readonly txHash: Hex; readonly publisher: Hex };
+  | { readonly status: 'reorgedOut'; readonly txHash: Hex; readonly publisher: Hex }
+  /** Left the mempool for a replacement at the same nonce (`by`). */
+  | { readonly status: 'replaced'; readonly txHash: Hex; readonly publisher: Hex; readonly by: Hex };
+
+/** What the simulator can learn about a transaction's sending (SimL1.transaction). */
+export interface SimL1TxInfo {
+  readonly txHash: Hex;
+  readonly publisher: Hex;
+  readonly nonce: number;
+  readonly fees: L1TxFees;
+  readonly call: 'propose' | 'epochProof' | 'inboxMessage';
+}
 
 /** One node's RPC connection to the simulated L1. */
 export interface SimL1Link {
   readonly name: string;
   readonly reader: L1ReaderPort;
-  /** A publisher account sending through this link (its nonce lives on the chain, so a restarted node may reuse it). */
-  createPublisher(address: Hex): L1PublisherPort;
+  /**
+   * A publisher account sending through this link. Its nonces live on the chain, so a restarted node's publisher
+   * reads them back; it prices and replaces its transactions through core/l1/l1TxSender.ts (logging to `logger`).
+   */
+  createPublisher(address: Hex, logger?: LoggerPort): L1PublisherPort;
   /** Each call fails with L1_UNREACHABLE with this probability. */
   setRpcFailureRate(probability: number): void;
   /** The link's node lags the chain head by `lagBlocks` blocks. */
@@ -166,9 +201,13 @@ type SimL1Call =
 interface TxRecord {
   readonly txHash: Hex;
   readonly publisher: Hex;
+  readonly nonce: number;
+  readonly fees: L1TxFees;
   readonly call: SimL1Call;
   readonly notBeforeBlock: bigint;
-  state: 'pending' | 'included' | 'reorgedOut';
+  state: 'pending' | 'included' | 'reorgedOut' | 'replaced';
+  /** The transaction that replaced this one (state 'replaced'). */
+  replacedBy?: Hex;
   inclusion?: { readonly blockNumber: bigint; readonly blockHash: Hex; readonly failure: SimL1TxFailure | undefined };
 }
 
@@ -260,14 +299,15 @@ function l1BlockHash(parentHash: Hex, number: bigint, timestamp: bigint, generat
   return bytesToHex(sha256(Buffer.concat(parts)));
 }
 
-function txHashOf(publisher: Hex, nonce: number, call: SimL1Call): Hex {
-  const fields =
+function txHashOf(publisher: Hex, nonce: number, fees: L1TxFees, call: SimL1Call): Hex {
+  const feeFields = [fees.maxFeePerGas, fees.maxPriorityFeePerGas, fees.maxFeePerBlobGas ?? 'none'];
+  const callFields =
     call.kind === 'propose'
       ? ['sim-l1-tx', publisher, nonce, call.request.checkpointNumber, call.request.slotNumber, call.request.archive, call.request.lastArchive, call.request.header, call.request.attestations, ...call.versionedHashes]
       : call.kind === 'epochProof'
         ? ['sim-l1-proof-tx', publisher, nonce, call.request.epoch, call.request.fromCheckpoint, call.request.toCheckpoint, call.request.endArchive, call.request.outHash, call.request.proof]
         : ['sim-l1-inbox-tx', publisher, nonce, call.message.recipient, call.message.content, call.message.secretHash];
-  return bytesToHex(sha256(Buffer.from(fields.join(':'), 'utf8')));
+  return bytesToHex(sha256(Buffer.from([...callFields, ...feeFields].join(':'), 'utf8')));
 }
 
 function checkedCount(value: number, what: string): number {
@@ -292,7 +332,10 @@ export class SimL1 {
   private contract: ContractState | undefined;
   private readonly txs = new Map<Hex, TxRecord>();
   private readonly mempool: TxRecord[] = [];
-  private readonly nonces = new Map<Hex, number>();
+  /** Each account's next nonce to mine: its transactions on the current chain. */
+  private readonly minedNonces = new Map<Hex, number>();
+  /** The base fees' multiplier (1 without a spike). */
+  private feeSpikeFactor = 1;
   private readonly withheldBlobTxs = new Set<Hex>();
   private readonly linkNames = new Set<string>();
   private inclusionDelay: SimL1InclusionDelay = { probability: 0, blocksMax: 0 };
@@ -350,7 +393,11 @@ export class SimL1 {
     const newHeadIndex = this.blocks.length - 1 - depth;
     assert(newHeadIndex >= Number(this.constants.l1StartBlock), `a reorg of ${depth} would remove the rollup contract's deployment`);
     for (const dropped of this.blocks.splice(newHeadIndex + 1)) {
-      for (const txHash of dropped.txHashes) this.txs.get(txHash)!.state = 'reorgedOut';
+      for (const txHash of dropped.txHashes) {
+        const tx = this.txs.get(txHash)!;
+        tx.state = 'reorgedOut';
+        this.minedNonces.set(tx.publisher, this.minedNonceOf(tx.publisher) - 1);
+      }
     }
     this.contract = this.blocks[newHeadIndex]!.contract;
     this.reorgCount++;
@@ -365,6 +412,28 @@ export class SimL1 {
     );
     assert(delay.probability === 0 || delay.blocksMax >= 1, 'a non-zero inclusion delay probability needs blocksMax >= 1');
     this.inclusionDelay = { ...delay };
+  }
+
+  /**
+   * A fee spike: from the next block on, the base fee and the blob base fee are their defaults times `factor` (1 ends
+   * the spike). Transactions whose fee caps no longer cover them wait in the mempool.
+   */
+  setFeeSpike(factor: number): void {
+    assert(Number.isSafeInteger(factor) && factor >= 1 && factor <= SIM_L1_FEE_SPIKE_FACTOR_MAX, `fee spike factor ${factor} out of [1, SIM_L1_FEE_SPIKE_FACTOR_MAX]`);
+    if (factor === this.feeSpikeFactor) return;
+    this.feeSpikeFactor = factor;
+    const market = this.feeMarket();
+    this.trace?.record('l1.fees', { factor, baseFeePerGas: market.baseFeePerGas, blobBaseFeePerGas: market.blobBaseFeePerGas });
+  }
+
+  /** The fee market of the next block (the pending one). */
+  feeMarket(): L1FeeMarket {
+    const factor = BigInt(this.feeSpikeFactor);
+    return {
+      baseFeePerGas: SIM_L1_BASE_FEE_PER_GAS_DEFAULT * factor,
+      blobBaseFeePerGas: SIM_L1_BLOB_BASE_FEE_PER_GAS_DEFAULT * factor,
+      priorityFeePerGas: SIM_L1_PRIORITY_FEE_PER_GAS,
+    };
   }
 
   /** When false, every getBlobs fails with L1_BLOBS_UNAVAILABLE. */
@@ -414,12 +483,25 @@ export class SimL1 {
     const base = { txHash: tx.txHash, publisher: tx.publisher };
     if (tx.state === 'pending') return { ...base, status: 'pending', notBeforeBlock: tx.notBeforeBlock };
     if (tx.state === 'reorgedOut') return { ...base, status: 'reorgedOut' };
+    if (tx.state === 'replaced') return { ...base, status: 'replaced', by: tx.replacedBy! };
     const inclusion = tx.inclusion!;
     return { ...base, status: 'included', ...inclusion, success: inclusion.failure === undefined };
   }
 
   pendingTxCount(): number {
     return this.mempool.length;
+  }
+
+  /** The mempool's transactions in arrival order: hash, account, nonce, prices and what they call. */
+  pendingTransactions(): SimL1TxInfo[] {
+    return this.mempool.map((tx) => this.transaction(tx.txHash)!);
+  }
+
+  /** A transaction's account, nonce, prices and call kind, whatever became of it; undefined if never sent. */
+  transaction(txHash: Hex): SimL1TxInfo | undefined {
+    const tx = this.txs.get(txHash);
+    if (tx === undefined) return undefined;
+    return { txHash: tx.txHash, publisher: tx.publisher, nonce: tx.nonce, fees: tx.fees, call: tx.call.kind };
   }
 
   // ------------------------------------------------------------------------------------------------------------
@@ -519,7 +601,7 @@ export class SimL1 {
 
   txStatus(txHash: Hex, visibleHead: bigint): L1TxStatus {
     const tx = this.txs.get(txHash);
-    if (tx === undefined || tx.state === 'reorgedOut') return { status: 'unknown' };
+    if (tx === undefined || tx.state === 'reorgedOut' || tx.state === 'replaced') return { status: 'unknown' };
     if (tx.state === 'pending' || tx.inclusion!.blockNumber > visibleHead) return { status: 'pending' };
     const { blockNumber, blockHash, failure } = tx.inclusion!;
     return { status: 'included', success: failure === undefined, blockNumber, blockHash };
@@ -528,16 +610,22 @@ export class SimL1 {
   // ------------------------------------------------------------------------------------------------------------
   // Writes (used by links)
 
-  /** Accepts a proposal into the mempool; throws L1_TX_REJECTED for what an L1 node refuses outright. */
-  submit(publisher: Hex, request: ProposeCheckpointRequest): Hex {
+  /**
+   * Accepts a proposal into the mempool at `nonce` with `fees` (a blob transaction); throws L1_TX_REJECTED for what
+   * an L1 node refuses outright, L1_TX_UNDERPRICED / L1_TX_KIND_CONFLICT for a refused replacement.
+   */
+  submit(publisher: Hex, request: ProposeCheckpointRequest, nonce: number, fees: L1TxFees): Hex {
     for (const blob of request.blobs) {
       if (blob.length !== BLOB_SIZE_BYTES) throw new L1Error('L1_TX_REJECTED', `a blob must be ${BLOB_SIZE_BYTES} bytes, got ${blob.length}`);
     }
+    if (fees.maxFeePerBlobGas === undefined) throw new L1Error('L1_TX_REJECTED', 'a proposal carries blobs, so it must offer maxFeePerBlobGas');
     const copy: ProposeCheckpointRequest = { ...request, blobs: request.blobs.map((blob) => blob.slice()) };
-    const tx = this.enqueue(publisher, { kind: 'propose', request: copy, versionedHashes: copy.blobs.map(simVersionedHash) });
+    const tx = this.enqueue(publisher, nonce, fees, { kind: 'propose', request: copy, versionedHashes: copy.blobs.map(simVersionedHash) });
     this.trace?.record('l1.tx.submitted', {
       txHash: tx.txHash,
       publisher,
+      nonce,
+      ...feeFields(fees),
       checkpointNumber: request.checkpointNumber,
       slotNumber: request.slotNumber,
       notBeforeBlock: tx.notBeforeBlock,
@@ -545,10 +633,16 @@ export class SimL1 {
     return tx.txHash;
   }
 
-  /** Accepts an L1-to-L2 message for the inbox into the mempool (any account may send one). */
+  /**
+   * Accepts an L1-to-L2 message for the inbox into the mempool (any account may send one), at the sender's next
+   * nonce and at the fee caps: a message's sender is not the node under test, so fee spikes below the caps never
+   * hold it up.
+   */
   sendL2Message(sender: Hex, message: SimL1ToL2Message): Hex {
     assert(isHex(sender) && sender.length === 42, `sender ${sender} must be 20 bytes of hex`);
-    const tx = this.enqueue(sender.toLowerCase() as Hex, { kind: 'inboxMessage', message: { ...message } });
+    const from = sender.toLowerCase() as Hex;
+    const fees = { maxFeePerGas: L1_MAX_FEE_PER_GAS_CAP_WEI, maxPriorityFeePerGas: SIM_L1_PRIORITY_FEE_PER_GAS };
+    const tx = this.enqueue(from, this.pendingNonceOf(from), fees, { kind: 'inboxMessage', message: { ...message } });
     this.trace?.record('l1.tx.submitted', { txHash: tx.txHash, publisher: sender, inboxMessage: true, notBeforeBlock: tx.notBeforeBlock });
     return tx.txHash;
   }
@@ -558,20 +652,58 @@ export class SimL1 {
     return this.logsIn('messageSent', 0n, this.head().number, this.head().number);
   }
 
-  /** Accepts an epoch proof into the mempool. */
-  submitEpochProof(publisher: Hex, request: SubmitEpochProofRequest): Hex {
-    const tx = this.enqueue(publisher, { kind: 'epochProof', request: { ...request } });
+  /** Accepts an epoch proof into the mempool at `nonce` with `fees` (an ordinary transaction); refuses as `submit` does. */
+  submitEpochProof(publisher: Hex, request: SubmitEpochProofRequest, nonce: number, fees: L1TxFees): Hex {
+    if (fees.maxFeePerBlobGas !== undefined) throw new L1Error('L1_TX_REJECTED', 'an epoch proof carries no blobs, so it offers no maxFeePerBlobGas');
+    const tx = this.enqueue(publisher, nonce, fees, { kind: 'epochProof', request: { ...request } });
     const { epoch, fromCheckpoint, toCheckpoint } = request;
-    this.trace?.record('l1.tx.submitted', { txHash: tx.txHash, publisher, epoch, fromCheckpoint, toCheckpoint, notBeforeBlock: tx.notBeforeBlock });
+    this.trace?.record('l1.tx.submitted', { txHash: tx.txHash, publisher, nonce, ...feeFields(fees), epoch, fromCheckpoint, toCheckpoint, notBeforeBlock: tx.notBeforeBlock });
     return tx.txHash;
   }
 
-  private enqueue(publisher: Hex, call: SimL1Call): TxRecord {
-    if (this.mempool.length >= SIM_L1_MEMPOOL_TXS_MAX) throw new L1Error('L1_TX_REJECTED', 'L1 mempool full');
-    const nonce = this.nonces.get(publisher) ?? 0;
-    this.nonces.set(publisher, nonce + 1);
-    const tx: TxRecord = { txHash: txHashOf(publisher, nonce, call), publisher, call, notBeforeBlock: this.drawInclusionBlock(), state: 'pending' };
+  /** The account's next nonce to mine as of the block a link sees, and counting its contiguous pending transactions. */
+  accountNonces(account: Hex, visibleHead: bigint): L1AccountNonces {
+    let minedNonce = this.minedNonceOf(account);
+    for (let n = this.head().number; n > visibleHead; n--) {
+      for (const txHash of this.blocks[Number(n)]!.txHashes) if (this.txs.get(txHash)!.publisher === account) minedNonce--;
+    }
+    return { minedNonce, pendingNonce: this.pendingNonceOf(account) };
+  }
+
+  private minedNonceOf(account: Hex): number {
+    return this.minedNonces.get(account) ?? 0;
+  }
+
+  /** The mined nonce plus the account's pending transactions at the nonces right after it. */
+  private pendingNonceOf(account: Hex): number {
+    const held = new Set(this.mempool.filter((tx) => tx.publisher === account).map((tx) => tx.nonce));
+    let nonce = this.minedNonceOf(account);
+    while (held.has(nonce)) nonce++;
+    return nonce;
+  }
+
+  /** Admits a transaction at a nonce, replacing the account's pending one there if the replacement rule allows. */
+  private enqueue(publisher: Hex, nonce: number, fees: L1TxFees, call: SimL1Call): TxRecord {
+    assert(Number.isSafeInteger(nonce) && nonce >= 0, `nonce ${nonce} must be a non-negative integer`);
+    if (fees.maxPriorityFeePerGas > fees.maxFeePerGas) throw new L1Error('L1_TX_REJECTED', 'max priority fee per gas higher than max fee per gas');
+    if (nonce < this.minedNonceOf(publisher)) throw new L1Error('L1_TX_REJECTED', `nonce too low: ${nonce}, next nonce ${this.minedNonceOf(publisher)}`);
+    const held = this.mempool.findIndex((tx) => tx.publisher === publisher && tx.nonce === nonce);
+    const old = held === -1 ? undefined : this.mempool[held]!;
+    if (old !== undefined && l1TxKindOf(old.fees) !== l1TxKindOf(fees)) {
+      throw new L1Error('L1_TX_KIND_CONFLICT', `nonce ${nonce} holds a ${l1TxKindOf(old.fees)} transaction; a ${l1TxKindOf(fees)} one cannot replace it`);
+    }
+    if (old !== undefined && !satisfiesReplacementRule(old.fees, fees)) throw new L1Error('L1_TX_UNDERPRICED', `replacement transaction underpriced at nonce ${nonce}`);
+    if (old === undefined && this.mempool.length >= SIM_L1_MEMPOOL_TXS_MAX) throw new L1Error('L1_TX_REJECTED', 'L1 mempool full');
+    const txHash = txHashOf(publisher, nonce, fees, call);
+    if (this.txs.get(txHash)?.state === 'pending') throw new L1Error('L1_TX_REJECTED', 'already known');
+    const tx: TxRecord = { txHash, publisher, nonce, fees, call, notBeforeBlock: this.drawInclusionBlock(), state: 'pending' };
     this.txs.set(tx.txHash, tx);
+    if (old !== undefined) {
+      old.state = 'replaced';
+      old.replacedBy = tx.txHash;
+      this.mempool.splice(held, 1);
+      this.trace?.record('l1.tx.replaced', { txHash: old.txHash, by: tx.txHash, publisher, nonce });
+    }
     this.mempool.push(tx);
     return tx;
   }
@@ -619,12 +751,36 @@ export class SimL1 {
       this.trace?.record('l1.tx.included', { txHash: tx.txHash, blockNumber: ref.number, success: failure === undefined, failure });
     }
     this.blocks.push({ ref, txHashes, contract: this.contract, logs });
-    this.trace?.record('l1.block', { number, hash: ref.hash, timestamp, txs: txHashes.length, checkpointCount: this.checkpointCount() });
+    const baseFeePerGas = this.feeMarket().baseFeePerGas;
+    this.trace?.record('l1.block', { number, hash: ref.hash, timestamp, baseFeePerGas, txs: txHashes.length, checkpointCount: this.checkpointCount() });
   }
 
+  /**
+   * The transactions of block `number`, in mempool order: each account's in nonce order from its next nonce, each one
+   * whose inclusion delay is over and whose fee caps cover the block's base fees. A transaction that cannot go in
+   * holds back its account's later nonces. Bounded: each pass takes at least one transaction or ends.
+   */
   private takeIncludable(number: bigint): TxRecord[] {
-    const included = this.mempool.filter((tx) => tx.notBeforeBlock <= number);
-    const waiting = this.mempool.filter((tx) => tx.notBeforeBlock > number);
+    const market = this.feeMarket();
+    const next = new Map<Hex, number>();
+    const nextOf = (account: Hex) => next.get(account) ?? this.minedNonceOf(account);
+    const included: TxRecord[] = [];
+    let waiting = this.mempool.slice();
+    for (let progress = true; progress; ) {
+      progress = false;
+      const still: TxRecord[] = [];
+      for (const tx of waiting) {
+        if (tx.notBeforeBlock <= number && tx.nonce === nextOf(tx.publisher) && coversBaseFees(tx.fees, market)) {
+          included.push(tx);
+          next.set(tx.publisher, tx.nonce + 1);
+          progress = true;
+        } else {
+          still.push(tx);
+        }
+      }
+      waiting = still;
+    }
+    for (const [account, nonce] of next) this.minedNonces.set(account, nonce);
     this.mempool.length = 0;
     this.mempool.push(...waiting);
     return included;
@@ -744,6 +900,15 @@ function withOutboxRoot(outbox: SimOutboxRoots, request: SubmitEpochProofRequest
   return next;
 }
 
+/** A transaction's prices as trace fields. */
+function feeFields(fees: L1TxFees): Record<string, bigint> {
+  return {
+    maxFeePerGas: fees.maxFeePerGas,
+    maxPriorityFeePerGas: fees.maxPriorityFeePerGas,
+    ...(fees.maxFeePerBlobGas !== undefined ? { maxFeePerBlobGas: fees.maxFeePerBlobGas } : {}),
+  };
+}
+
 export function createSimL1(options: SimL1Options): SimL1 {
   return new SimL1(options);
 }
@@ -785,16 +950,33 @@ function createLink(l1: SimL1, name: string, prng: Prng, scheduler: Scheduler): 
   return {
     name,
     reader,
-    createPublisher(address: Hex): L1PublisherPort {
+    createPublisher(address: Hex, logger?: LoggerPort): L1PublisherPort {
       assert(isHex(address) && address.length === 42, `publisher address ${address} must be 20 bytes of hex`);
       const publisherAddress = address.toLowerCase() as Hex;
+      const tracker = new L1TxTracker(logger);
+      const reads = {
+        readNonces: () => call('getTransactionCount', (head) => l1.accountNonces(publisherAddress, head)),
+        readFeeMarket: () => call('getFeeMarket', () => l1.feeMarket()),
+      };
       return {
         publisherAddress,
         // Computed locally by the sender (in production, by its KZG library): no RPC, no failure.
         blobVersionedHashes: async (blobs) => blobs.map(simVersionedHash),
-        proposeCheckpoint: (request) => call('proposeCheckpoint', () => ({ txHash: l1.submit(publisherAddress, request) })),
+        proposeCheckpoint: (request) =>
+          tracker.send({
+            kind: 'blob',
+            what: 'propose',
+            ...reads,
+            send: (nonce, fees) => call('proposeCheckpoint', () => l1.submit(publisherAddress, request, nonce, fees)),
+          }),
         getTxStatus: (txHash) => call('getTxStatus', (head) => l1.txStatus(txHash, head)),
-        submitEpochProof: (request) => call('submitEpochProof', () => ({ txHash: l1.submitEpochProof(publisherAddress, request) })),
+        submitEpochProof: (request) =>
+          tracker.send({
+            kind: 'plain',
+            what: 'submitEpochProof',
+            ...reads,
+            send: (nonce, fees) => call('submitEpochProof', () => l1.submitEpochProof(publisherAddress, request, nonce, fees)),
+          }),
       };
     },
     setRpcFailureRate(probability: number): void {

@@ -22,6 +22,7 @@ import { drawOptions, SIM_SECONDS_DEFAULT, validatorIndexesOf, type SimOptions }
 import { SIM_L1_FINALITY_LAG_BLOCKS_DEFAULT } from './simL1.js';
 import {
   SIM_CLOCK_SKEW_MS_MAX,
+  SIM_FEE_SPIKE_FACTOR_MAX,
   SIM_FAULT_DURATION_MS_MAX,
   SIM_REORG_DEPTH_MAX,
   SIM_ROLLBACK_BLOCKS_BACK_MAX,
@@ -98,15 +99,24 @@ export const SWARM_TX_POOL_CAPACITY_MIN = 2;
 export const SWARM_TX_POOL_CAPACITY_MAX = 8;
 
 /**
- * The step kinds every swarm switches on or off: all but the network partition, which a seed may draw only when it
- * runs validators (drawn from the validators' stream, so that seeds without them draw as they did before).
+ * Fault classes a swarm draws after every other draw of a seed (with their knobs), so that adding them left the
+ * earlier draws of every seed as they were.
  */
-export const SWARM_STEP_KINDS = SIM_STEP_KINDS.filter((kind) => kind !== 'network.partition');
+export const SWARM_LATE_STEP_KINDS: readonly SimStepKind[] = ['l1.feeSpike'];
+/** Fee-spike factors a seed may cap its spikes at: mild (some first attempts still land), strong, the widest. */
+const SWARM_FEE_SPIKE_FACTORS_MAX = [3, 8, SIM_FEE_SPIKE_FACTOR_MAX] as const;
+
+/**
+ * The step kinds a swarm switches on or off first: all but the late ones and the network partition, which a seed may
+ * draw only when it runs validators (drawn from the validators' stream, so that seeds without them draw as they did
+ * before).
+ */
+export const SWARM_STEP_KINDS = SIM_STEP_KINDS.filter((kind) => kind !== 'network.partition' && !SWARM_LATE_STEP_KINDS.includes(kind));
 
 /** Every class on, every knob at its widest: what a property over schedules explores. */
 export function fullSwarm(): SimSwarm {
   return {
-    kinds: SWARM_STEP_KINDS,
+    kinds: [...SWARM_STEP_KINDS, ...SWARM_LATE_STEP_KINDS],
     stepsPerMinute: SWARM_STEPS_PER_MINUTE_MAX,
     limits: {
       reorgDepthMax: SIM_REORG_DEPTH_MAX,
@@ -115,6 +125,7 @@ export function fullSwarm(): SimSwarm {
       staleLagBlocksMax: SIM_STALE_RPC_LAG_BLOCKS_MAX,
       clockSkewMsMax: SIM_CLOCK_SKEW_MS_MAX,
       rollbackBlocksBackMax: SIM_ROLLBACK_BLOCKS_BACK_MAX,
+      feeSpikeFactorMax: SIM_FEE_SPIKE_FACTOR_MAX,
     },
     txPoolCapacity: SWARM_TX_POOL_CAPACITY_MAX,
     proving: undefined,
@@ -174,7 +185,21 @@ export function drawSwarm(prng: Prng): SimSwarm {
   };
   const stepsPerMinute = prng.int(SWARM_STEPS_PER_MINUTE_MIN, SWARM_STEPS_PER_MINUTE_MAX);
   const txPoolCapacity = prng.int(SWARM_TX_POOL_CAPACITY_MIN, SWARM_TX_POOL_CAPACITY_MAX);
-  return { kinds, stepsPerMinute, limits, txPoolCapacity: kinds.includes('tx.burst') ? txPoolCapacity : undefined, proving, validators };
+  const late = drawLateClasses(prng);
+  return {
+    kinds: [...kinds, ...late.kinds],
+    stepsPerMinute,
+    limits: { ...limits, ...late.limits },
+    txPoolCapacity: kinds.includes('tx.burst') ? txPoolCapacity : undefined,
+    proving,
+    validators,
+  };
+}
+
+/** The late fault classes (SWARM_LATE_STEP_KINDS) and their knobs, drawn after all else. */
+function drawLateClasses(prng: Prng): { kinds: SimStepKind[]; limits: Pick<SimStepLimits, 'feeSpikeFactorMax'> } {
+  const kinds = SWARM_LATE_STEP_KINDS.filter(() => prng.bool(FAULT_CLASS_ON_PROBABILITY));
+  return { kinds, limits: { feeSpikeFactorMax: prng.pick(SWARM_FEE_SPIKE_FACTORS_MAX) } };
 }
 
 /** The run options a swarm's validator part sets: keys over proposing nodes, the set enforced, gossip. */

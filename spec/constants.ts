@@ -197,3 +197,16 @@ export const LOCAL_NETWORK_L1_SLOTS_IN_AN_EPOCH = 1;
 export const L1_TO_L2_MESSAGES_PER_CHECKPOINT = 16;
 /** Outbox roots a node keeps without re-reading L1 (those of L2-finalized epochs only). */
 export const OUTBOX_ROOT_CACHE_ENTRIES_MAX = 1_024;
+
+/** Wei in one gwei. */
+export const WEI_PER_GWEI = 1_000_000_000n;
+/**
+ * The most the node ever offers per unit of L1 gas (maxFeePerGas), in wei: 1,000 gwei. At this price a proposal of
+ * about 300k gas costs about 0.3 ETH; a fee spike above it waits instead of draining the publisher account. Not
+ * configurable on purpose: it bounds what the replacement loop can spend (core/l1/l1TxFees.ts).
+ */
+export const L1_MAX_FEE_PER_GAS_CAP_WEI = 1_000n * WEI_PER_GWEI;
+/** The most the node ever offers per unit of L1 blob gas (maxFeePerBlobGas), in wei: 1,000 gwei (6 blobs: about 0.8 ETH). */
+export const L1_MAX_FEE_PER_BLOB_GAS_CAP_WEI = 1_000n * WEI_PER_GWEI;
+/** Transactions of its own that an L1 publisher remembers as not yet mined (nonce, fees), per account. */
+export const L1_TRACKED_TXS_MAX = 16;

@@ -524,4 +524,43 @@ describe('L1 adapters against anvil', () => {
       expect(await reader.getArchiveAt(3, latest)).toBe(ARCHIVE_3B);
     });
   });
+
+  it('a pending proposal is replaced at its nonce by the next send, with bumped fees that cover a base-fee spike, and lands', async () => {
+    const ARCHIVE_4 = fill(0x24);
+    const latest = await client.getBlockNumber();
+    const lastArchive = await reader.getArchiveAt(3, latest);
+    const proposalAt = async () => {
+      const { slot, timestamp } = await pendingSlot();
+      const blocks = [{ header: makeBlockHeader(9, slot, timestamp), txEffects: [] }];
+      return makeProposal({ checkpointNumber: 4, slotNumber: slot, timestamp, lastArchive, archive: ARCHIVE_4, blocks });
+    };
+    await advanceToSlot((await pendingSlot()).slot + 1);
+    const account = privateKeyToAccount(PUBLISHER_KEY).address;
+    await rawRequest(client, 'evm_setAutomine', [false]);
+    try {
+      const stuck = await publisher.proposeCheckpoint(await proposalAt());
+      const nonce = await client.getTransactionCount({ address: account, blockTag: 'latest' });
+      const stuckTx = await client.getTransaction({ hash: stuck.txHash });
+      // The spike: the next block's base fee is far above the first attempt's 2x headroom. (anvil drops a tx whose
+      // fee cap is below the base fee when it mines, where geth keeps it waiting, so the send comes before the block.)
+      const spikedBaseFee = stuckTx.maxFeePerGas! * 4n;
+      await rawRequest(client, 'anvil_setNextBlockBaseFeePerGas', [`0x${spikedBaseFee.toString(16)}`]);
+      expect(await publisher.getTxStatus(stuck.txHash)).toEqual({ status: 'pending' });
+      expect(await client.getTransactionCount({ address: account, blockTag: 'latest' })).toBe(nonce);
+
+      const replacement = await publisher.proposeCheckpoint(await proposalAt());
+      const replacementTx = await client.getTransaction({ hash: replacement.txHash });
+      expect(replacementTx.nonce).toBe(stuckTx.nonce);
+      expect(replacementTx.maxFeePerGas! >= stuckTx.maxFeePerGas! * 2n).toBe(true);
+      expect(replacementTx.maxFeePerGas! >= spikedBaseFee).toBe(true);
+      expect(replacementTx.maxPriorityFeePerGas! >= stuckTx.maxPriorityFeePerGas! * 2n).toBe(true);
+      expect(replacementTx.maxFeePerBlobGas! >= stuckTx.maxFeePerBlobGas! * 2n).toBe(true);
+      await rawRequest(client, 'evm_mine', []);
+      expect(await publisher.getTxStatus(replacement.txHash)).toMatchObject({ status: 'included', success: true });
+      expect(await publisher.getTxStatus(stuck.txHash)).toEqual({ status: 'unknown' });
+      expect(await reader.getCheckpointCount(await client.getBlockNumber())).toBe(4);
+    } finally {
+      await rawRequest(client, 'evm_setAutomine', [true]);
+    }
+  });
 });

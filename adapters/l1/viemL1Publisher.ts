@@ -4,6 +4,12 @@
  * against the pending block, with its blob hashes, so a contract rejection surfaces as L1Error('L1_TX_REJECTED')
  * naming the contract error instead of as a reverted transaction. `submitEpochProof` goes out the same way as an
  * EIP-1559 transaction.
+ *
+ * Nonces and fees come from core/l1/l1TxSender.ts: a send while an earlier transaction of the same kind from this
+ * publisher is still pending goes out at that transaction's nonce with replacement fees (core/l1/l1TxFees.ts), so a
+ * proposal stuck under a fee spike is replaced by the next slot's instead of holding every later nonce behind it. The
+ * publisher remembers its transactions in flight; a restarted one starts from the chain's nonces ('latest' and
+ * 'pending') and replaces a pending nonce it does not know, learning its price from the node's refusals.
  */
 import {
   blobsToCommitments,
@@ -17,8 +23,12 @@ import {
 } from 'viem';
 import { privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts';
 import { rollupAbi } from '../../contracts/artifacts/rollup.js';
+import { assert } from '../../core/assert.js';
+import { L1TxTracker, type L1AccountNonces, type L1TxSendOperations } from '../../core/l1/l1TxSender.js';
+import type { L1FeeMarket, L1TxFees, L1TxKind } from '../../core/l1/l1TxFees.js';
 import {
   L1Error,
+  type LoggerPort,
   type L1PublisherPort,
   type L1TxStatus,
   type ProposeCheckpointRequest,
@@ -43,14 +53,10 @@ export interface ViemL1PublisherOptions {
   readonly rollupAddress: Hex;
   readonly publisherPrivateKey: Hex;
   readonly requestTimeoutMs?: number;
+  /** Where replacements and fee-cap refusals are logged. */
+  readonly logger?: LoggerPort;
 }
 
-/**
- * Fee headroom. maxFeePerGas = 2 x base fee + tip and maxFeePerBlobGas = 2 x blob base fee: each base fee rises by
- * at most 12.5% per full block, so doubling keeps the tx includable through about six full blocks in a row.
- */
-const BASE_FEE_MULTIPLIER = 2n;
-const BLOB_BASE_FEE_MULTIPLIER = 2n;
 /** Gas limit = estimate + 20%: the estimate is taken on the pending block, which can differ from the including one. */
 const GAS_ESTIMATE_MARGIN_PERCENT = 20n;
 
@@ -65,6 +71,7 @@ export function createViemL1Publisher(options: ViemL1PublisherOptions): L1Publis
   const rollupAddress = options.rollupAddress;
   const account = privateKeyToAccount(options.publisherPrivateKey);
   const client = createL1PublicClient(url, { requestTimeoutMs: options.requestTimeoutMs });
+  const tracker = new L1TxTracker(options.logger);
   let chainId: Promise<number> | undefined;
   const getChainId = () => {
     chainId ??= client.getChainId().catch((error: unknown) => {
@@ -85,8 +92,15 @@ export function createViemL1Publisher(options: ViemL1PublisherOptions): L1Publis
       callL1(url, 'propose', async () => {
         const prepared = prepareProposal(request);
         await simulate(client, account.address, rollupAddress, prepared.data, prepared.versionedHashes);
-        const serialized = await signProposal(client, account, rollupAddress, prepared, await getChainId());
-        return sendRaw(client, url, 'propose', serialized);
+        const gas = await estimateGas(client, { from: account.address, to: rollupAddress, data: prepared.data, blobVersionedHashes: prepared.versionedHashes }, 'propose');
+        return tracker.send({
+          ...sendReads(client, account.address, 'blob'),
+          what: 'propose',
+          send: async (nonce, fees) => {
+            const serialized = await signProposal(account, rollupAddress, prepared, { chainId: await getChainId(), nonce, gas, fees });
+            return sendRaw(client, url, 'propose', serialized);
+          },
+        });
       }),
 
     getTxStatus: (txHash) => callL1(url, 'tx status', () => readTxStatus(client, txHash)),
@@ -95,20 +109,76 @@ export function createViemL1Publisher(options: ViemL1PublisherOptions): L1Publis
       callL1(url, 'submitEpochProof', async () => {
         const data = encodeSubmitEpochProofCall(request);
         await simulatePlainCall(client, account.address, rollupAddress, data, 'submitEpochProof');
-        const serialized = await signPlainCall(client, account, rollupAddress, data, await getChainId());
-        return sendRaw(client, url, 'submitEpochProof', serialized);
+        const gas = await estimateGas(client, { from: account.address, to: rollupAddress, data }, 'submitEpochProof');
+        return tracker.send({
+          ...sendReads(client, account.address, 'plain'),
+          what: 'submitEpochProof',
+          send: async (nonce, fees) => {
+            const serialized = await signPlainCall(account, rollupAddress, data, { chainId: await getChainId(), nonce, gas, fees });
+            return sendRaw(client, url, 'submitEpochProof', serialized);
+          },
+        });
       }),
   };
 }
 
-/** Sends a signed transaction; a refusal by the L1 node is L1Error('L1_TX_REJECTED'), transport failures pass. */
-async function sendRaw(client: PublicClient, url: string, what: string, serializedTransaction: Hex): Promise<{ txHash: Hex }> {
+/** How a signed transaction's nonce, gas and fees were chosen. */
+interface TxParameters {
+  readonly chainId: number;
+  readonly nonce: number;
+  readonly gas: bigint;
+  readonly fees: L1TxFees;
+}
+
+/** The reads a send plans from: the account's nonces and the pending block's fee market. */
+function sendReads(client: PublicClient, address: Hex, kind: L1TxKind): Pick<L1TxSendOperations, 'kind' | 'readNonces' | 'readFeeMarket'> {
+  return {
+    kind,
+    readNonces: async (): Promise<L1AccountNonces> => {
+      const [minedNonce, pendingNonce] = await Promise.all([
+        client.getTransactionCount({ address, blockTag: 'latest' }),
+        client.getTransactionCount({ address, blockTag: 'pending' }),
+      ]);
+      return { minedNonce, pendingNonce };
+    },
+    readFeeMarket: async (): Promise<L1FeeMarket> => {
+      const [pendingBlock, priorityFeePerGas, blobBaseFeePerGas] = await Promise.all([
+        client.getBlock({ blockTag: 'pending' }),
+        client.estimateMaxPriorityFeePerGas(),
+        kind === 'blob' ? client.getBlobBaseFee() : Promise.resolve(0n),
+      ]);
+      return { baseFeePerGas: pendingBlock.baseFeePerGas ?? 0n, blobBaseFeePerGas, priorityFeePerGas };
+    },
+  };
+}
+
+/** The L1 node's words for a replacement it refused: underpriced, or of the other pool (geth, reth, anvil). */
+const UNDERPRICED_PATTERN = /underpriced/i;
+const KIND_CONFLICT_PATTERN = /already reserved|blob.*cannot replace|cannot replace.*blob/i;
+
+/**
+ * Sends a signed transaction. A refusal by the L1 node is L1Error: L1_TX_UNDERPRICED or L1_TX_KIND_CONFLICT for a
+ * refused replacement (the sender learns from those), L1_TX_REJECTED otherwise; transport failures pass.
+ */
+async function sendRaw(client: PublicClient, url: string, what: string, serializedTransaction: Hex): Promise<Hex> {
   try {
-    return { txHash: await client.sendRawTransaction({ serializedTransaction }) };
+    return await client.sendRawTransaction({ serializedTransaction });
   } catch (error) {
     if (isTransportFailure(error)) throw error;
-    throw new L1Error('L1_TX_REJECTED', `L1 node at ${url} refused the ${what} transaction: ${detailsOf(error)}`, { cause: error });
+    const details = detailsOf(error);
+    const code = UNDERPRICED_PATTERN.test(details) ? 'L1_TX_UNDERPRICED' : KIND_CONFLICT_PATTERN.test(details) ? 'L1_TX_KIND_CONFLICT' : 'L1_TX_REJECTED';
+    throw new L1Error(code, `L1 node at ${url} refused the ${what} transaction: ${details}`, { cause: error });
   }
+}
+
+/** eth_estimateGas on the pending block plus GAS_ESTIMATE_MARGIN_PERCENT; a revert is L1Error('L1_TX_REJECTED'). */
+async function estimateGas(client: PublicClient, call: Record<string, unknown>, what: string): Promise<bigint> {
+  const estimate = await rawRequest(client, 'eth_estimateGas', [call, 'pending']).catch((error: unknown) => {
+    throw rejection(error, `${what} gas estimate`);
+  });
+  if (typeof estimate !== 'string') throw new Error(`eth_estimateGas answered ${JSON.stringify(estimate)}`);
+  const gas = BigInt(estimate);
+  return gas + (gas * GAS_ESTIMATE_MARGIN_PERCENT) / 100n;
 }
 
 export function encodeSubmitEpochProofCall(request: SubmitEpochProofRequest): Hex {
@@ -128,28 +198,17 @@ async function simulatePlainCall(client: PublicClient, from: Hex, to: Hex, data:
   }
 }
 
-/** Signs an EIP-1559 call with the same fee headroom and gas margin as proposals. */
-async function signPlainCall(client: PublicClient, account: PrivateKeyAccount, to: Hex, data: Hex, chainId: number): Promise<Hex> {
-  const [gasEstimate, pendingBlock, tip, nonce] = await Promise.all([
-    rawRequest(client, 'eth_estimateGas', [{ from: account.address, to, data }, 'pending']).catch((error: unknown) => {
-      throw rejection(error, 'gas estimate');
-    }),
-    client.getBlock({ blockTag: 'pending' }),
-    client.estimateMaxPriorityFeePerGas(),
-    client.getTransactionCount({ address: account.address, blockTag: 'pending' }),
-  ]);
-  if (typeof gasEstimate !== 'string') throw new Error(`eth_estimateGas answered ${JSON.stringify(gasEstimate)}`);
-  const gas = BigInt(gasEstimate);
-  const baseFee = pendingBlock.baseFeePerGas ?? 0n;
+/** Signs an EIP-1559 call at the planned nonce, gas and fees. */
+function signPlainCall(account: PrivateKeyAccount, to: Hex, data: Hex, tx: TxParameters): Promise<Hex> {
   return account.signTransaction({
     type: 'eip1559',
-    chainId,
-    nonce,
+    chainId: tx.chainId,
+    nonce: tx.nonce,
     to,
     data,
-    gas: gas + (gas * GAS_ESTIMATE_MARGIN_PERCENT) / 100n,
-    maxPriorityFeePerGas: tip,
-    maxFeePerGas: baseFee * BASE_FEE_MULTIPLIER + tip,
+    gas: tx.gas,
+    maxPriorityFeePerGas: tx.fees.maxPriorityFeePerGas,
+    maxFeePerGas: tx.fees.maxFeePerGas,
   });
 }
 
@@ -241,36 +300,19 @@ function rejection(error: unknown, what: string): unknown {
   return error;
 }
 
-async function signProposal(
-  client: PublicClient,
-  account: PrivateKeyAccount,
-  to: Hex,
-  prepared: PreparedProposal,
-  chainId: number,
-): Promise<Hex> {
-  const callRequest = { from: account.address, to, data: prepared.data, blobVersionedHashes: prepared.versionedHashes };
-  const [gasEstimate, pendingBlock, tip, blobBaseFee, nonce] = await Promise.all([
-    rawRequest(client, 'eth_estimateGas', [callRequest, 'pending']).catch((error: unknown) => {
-      throw rejection(error, 'propose gas estimate');
-    }),
-    client.getBlock({ blockTag: 'pending' }),
-    client.estimateMaxPriorityFeePerGas(),
-    client.getBlobBaseFee(),
-    client.getTransactionCount({ address: account.address, blockTag: 'pending' }),
-  ]);
-  if (typeof gasEstimate !== 'string') throw new Error(`eth_estimateGas answered ${JSON.stringify(gasEstimate)}`);
-  const gas = BigInt(gasEstimate);
-  const baseFee = pendingBlock.baseFeePerGas ?? 0n;
+/** Signs the blob transaction of a proposal at the planned nonce, gas and fees. */
+function signProposal(account: PrivateKeyAccount, to: Hex, prepared: PreparedProposal, tx: TxParameters): Promise<Hex> {
+  assert(tx.fees.maxFeePerBlobGas !== undefined, 'a blob transaction offers maxFeePerBlobGas');
   return account.signTransaction({
     type: 'eip4844',
-    chainId,
-    nonce,
+    chainId: tx.chainId,
+    nonce: tx.nonce,
     to,
     data: prepared.data,
-    gas: gas + (gas * GAS_ESTIMATE_MARGIN_PERCENT) / 100n,
-    maxPriorityFeePerGas: tip,
-    maxFeePerGas: baseFee * BASE_FEE_MULTIPLIER + tip,
-    maxFeePerBlobGas: blobBaseFee * BLOB_BASE_FEE_MULTIPLIER,
+    gas: tx.gas,
+    maxPriorityFeePerGas: tx.fees.maxPriorityFeePerGas,
+    maxFeePerGas: tx.fees.maxFeePerGas,
+    maxFeePerBlobGas: tx.fees.maxFeePerBlobGas,
     blobVersionedHashes: prepared.versionedHashes,
     sidecars: prepared.sidecars,
   });

@@ -78,12 +78,12 @@ export async function runNode(options: RunNodeOptions): Promise<RunningNode> {
     throw new Error(`${configSchema.l1ChainId.flag} is ${values.l1ChainId} but the L1 at ${start.l1RpcUrl} reports chain id ${chainId}`);
   }
   const l1Publisher = start.sequencerPrivateKey
-    ? createViemL1Publisher({ l1RpcUrl: start.l1RpcUrl, rollupAddress: start.rollupAddress, publisherPrivateKey: start.sequencerPrivateKey })
+    ? createViemL1Publisher({ l1RpcUrl: start.l1RpcUrl, rollupAddress: start.rollupAddress, publisherPrivateKey: start.sequencerPrivateKey, logger: logger.child({ component: 'l1Publisher' }) })
     : undefined;
   // A prover with the sequencer's key shares its publisher (one nonce sequence); with its own key it gets its own.
   const l1ProofPublisher =
     start.proverPrivateKey !== undefined && start.proverPrivateKey !== start.sequencerPrivateKey
-      ? createViemL1Publisher({ l1RpcUrl: start.l1RpcUrl, rollupAddress: start.rollupAddress, publisherPrivateKey: start.proverPrivateKey })
+      ? createViemL1Publisher({ l1RpcUrl: start.l1RpcUrl, rollupAddress: start.rollupAddress, publisherPrivateKey: start.proverPrivateKey, logger: logger.child({ component: 'l1ProofPublisher' }) })
       : undefined;
   const signing = await openSigningGuard(start.haSigning, logger, values.validatorKeystorePath !== undefined);
   let storage: StoragePort;

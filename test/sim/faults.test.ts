@@ -83,6 +83,7 @@ function everyKindOnce(): { options: SimOptions; schedule: SimSchedule } {
     { atMs: 30_000, kind: 'l1.flakyRpc', node: 'follower-1', failurePercent: 50, durationMs: 10_000 },
     { atMs: 31_000, kind: 'l1.staleRpc', node: 'prover-1', lagBlocks: 2, durationMs: 10_000 },
     { atMs: 45_000, kind: 'l1.missingBlobs', durationMs: 8_000 },
+    { atMs: 46_000, kind: 'l1.feeSpike', factor: 6, durationMs: 20_000 },
     { atMs: 50_000, kind: 'l1.finalityStall', durationMs: 20_000 },
     { atMs: 60_000, kind: 'node.pause', node: 'follower-1', durationMs: 15_000 },
     { atMs: 61_000, kind: 'node.clockSkew', node: 'prover-1', skewMs: -1_500, durationMs: 10_000 },
@@ -118,7 +119,7 @@ describe('applying a schedule', () => {
     expect(unexplainedFailures(result.failures)).toEqual([]);
     const applied = new Set(result.events.map((e) => e.kind));
     for (const kind of SIM_STEP_KINDS) expect(applied).toContain(kind);
-    for (const lasting of ['l1.flakyRpc', 'l1.staleRpc', 'l1.missingBlobs', 'l1.finalityStall', 'node.pause', 'node.clockSkew', 'admin.pauseSync', 'admin.pauseSequencer']) {
+    for (const lasting of ['l1.flakyRpc', 'l1.staleRpc', 'l1.missingBlobs', 'l1.feeSpike', 'l1.finalityStall', 'node.pause', 'node.clockSkew', 'admin.pauseSync', 'admin.pauseSequencer']) {
       expect(applied).toContain(`${lasting}.end`);
     }
     const detail = (kind: string) => result.events.find((e) => e.kind === kind)!.detail;
@@ -130,6 +131,7 @@ describe('applying a schedule', () => {
     expect(detail('l1.reorg')).toBe(`2 blocks reorged out, head ${/head (\d+)/.exec(detail('l1.reorg'))![1]}`);
     expect(detail('admin.pauseSequencer')).toBe('sequencer paused for 30000 ms');
     expect(detail('admin.pauseSync')).toBe('sync paused for 5000 ms');
+    expect(detail('l1.feeSpike')).toBe('L1 base fees 6x for 20000 ms');
     expect(detail('node.pause')).toBe('paused for 15000 ms');
     expect(detail('node.crash')).toBe('crashed and restarted');
     const upgrades = result.events.filter((e) => e.kind === 'node.upgrade').map((e) => e.detail);

@@ -1,0 +1,106 @@
+import { describe, expect, it } from 'vitest';
+import { satisfiesReplacementRule } from '../../core/l1/l1TxFees.js';
+import type { Hex } from '../../spec/chain.js';
+import { drawOptions, runSimulation, type SimOptions } from '../../sim/runSimulation.js';
+import type { SimL1, SimL1TxInfo } from '../../sim/simL1.js';
+import { SIM_L1_BASE_FEE_PER_GAS_DEFAULT } from '../../sim/simL1.js';
+
+const POLL_MS = 500;
+const OPTIONS: SimOptions = {
+  ...drawOptions(3n, 420),
+  followerCount: 1,
+  slotDurationSeconds: 36,
+  blockDurationMs: 4_000,
+  publishingAllowanceSeconds: 12,
+  inclusionDelay: { probability: 0, blocksMax: 0 },
+};
+
+/** The transaction that in the end took `txHash`'s place (itself if nothing replaced it). */
+function finalReplacement(l1: SimL1, txHash: Hex): Hex {
+  let current = txHash;
+  for (let receipt = l1.receipt(current); receipt?.status === 'replaced'; receipt = l1.receipt(current)) current = receipt.by;
+  return current;
+}
+
+/**
+ * Runs with a fee spike of `factor` that starts as soon as the sequencer's first proposal waits in L1's mempool (so
+ * that proposal is priced before the spike) and lasts `spikeMs`.
+ */
+async function spikeScenario(factor: number, spikeMs: number, crashSequencerAfterMs?: number) {
+  const seen: { stuck?: SimL1TxInfo; spikeAtMs?: number; healedAtHead?: bigint; l1?: SimL1; crashed?: boolean } = {};
+  const result = await runSimulation(OPTIONS, {
+    scenario: (world) => {
+      seen.l1 = world.l1;
+      for (let t = POLL_MS; t < OPTIONS.simulatedSeconds * 1000; t += POLL_MS) {
+        world.at(t, () => {
+          if (seen.spikeAtMs === undefined) {
+            const proposal = world.l1.pendingTransactions().find((tx) => tx.call === 'propose');
+            if (proposal === undefined) return;
+            seen.stuck = proposal;
+            seen.spikeAtMs = t;
+            world.l1.setFeeSpike(factor);
+          } else if (crashSequencerAfterMs !== undefined && seen.crashed === undefined && t >= seen.spikeAtMs + crashSequencerAfterMs) {
+            seen.crashed = true;
+            return world.crashAndRestart('sequencer-0');
+          } else if (seen.healedAtHead === undefined && t >= seen.spikeAtMs + spikeMs) {
+            world.l1.setFeeSpike(1);
+            seen.healedAtHead = world.l1.head().number;
+          }
+        });
+      }
+    },
+  });
+  return { result, stuck: seen.stuck!, healedAtHead: seen.healedAtHead!, l1: seen.l1! };
+}
+
+describe('an L1 fee spike', () => {
+  it('a proposal priced before a 10x spike is stuck; the next slot replaces it at its nonce with bumped fees, which land during the spike', async () => {
+    const factor = 10;
+    const { result, stuck, healedAtHead, l1 } = await spikeScenario(factor, 4 * OPTIONS.slotDurationSeconds * 1000);
+    expect(stuck).toBeDefined();
+    // Priced at 2x the normal base fee plus the tip: below the spiked base fee.
+    expect(stuck.fees.maxFeePerGas < SIM_L1_BASE_FEE_PER_GAS_DEFAULT * BigInt(factor)).toBe(true);
+    expect(l1.receipt(stuck.txHash)?.status).toBe('replaced');
+    const landed = finalReplacement(l1, stuck.txHash);
+    const replacement = l1.transaction(landed)!;
+    expect(replacement).toMatchObject({ publisher: stuck.publisher, nonce: stuck.nonce, call: 'propose' });
+    expect(satisfiesReplacementRule(stuck.fees, replacement.fees)).toBe(true);
+    const receipt = l1.receipt(landed);
+    expect(receipt).toMatchObject({ status: 'included', success: true });
+    expect(receipt?.status === 'included' && receipt.blockNumber <= healedAtHead).toBe(true);
+    expect(result.failures).toEqual([]);
+    // The chain went on past the replaced checkpoint, and both nodes converge after the spike.
+    const [sequencer, follower] = result.nodes;
+    expect(result.l1Checkpoints).toBeGreaterThan(3);
+    expect(Math.abs(sequencer!.checkpoint - follower!.checkpoint)).toBeLessThanOrEqual(1);
+  });
+
+  it('a sequencer restarted while its proposal is stuck reads its nonce from L1 and replaces the tx it no longer remembers', async () => {
+    const { result, stuck, l1 } = await spikeScenario(10, 4 * OPTIONS.slotDurationSeconds * 1000, 2_000);
+    expect(l1.receipt(stuck.txHash)?.status).toBe('replaced');
+    const landed = finalReplacement(l1, stuck.txHash);
+    expect(l1.transaction(landed)).toMatchObject({ publisher: stuck.publisher, nonce: stuck.nonce });
+    expect(l1.receipt(landed)).toMatchObject({ status: 'included', success: true });
+    expect(result.failures).toEqual([]);
+    const [sequencer, follower] = result.nodes;
+    expect(result.l1Checkpoints).toBeGreaterThan(3);
+    expect(Math.abs(sequencer!.checkpoint - follower!.checkpoint)).toBeLessThanOrEqual(1);
+  });
+
+  it('a proposal held for one block by a short spike lands by itself, unreplaced, and the chain goes on', async () => {
+    const { result, stuck, l1 } = await spikeScenario(10, 12_000);
+    const receipt = l1.receipt(stuck.txHash);
+    expect(receipt?.status).toBe('included');
+    expect(result.failures).toEqual([]);
+    const [sequencer, follower] = result.nodes;
+    expect(result.l1Checkpoints).toBeGreaterThan(3);
+    expect(Math.abs(sequencer!.checkpoint - follower!.checkpoint)).toBeLessThanOrEqual(1);
+  });
+
+  it('replays to the same trace hash, fee changes included', async () => {
+    const [a, b] = [await spikeScenario(6, 60_000), await spikeScenario(6, 60_000)];
+    const c = await spikeScenario(7, 60_000);
+    expect(a.result.traceHash).toBe(b.result.traceHash);
+    expect(c.result.traceHash).not.toBe(a.result.traceHash);
+  });
+});
