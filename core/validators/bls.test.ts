@@ -1,4 +1,7 @@
+import fc from 'fast-check';
+import { verify, PublicKey, Signature } from '@chainsafe/blst';
 import { describe, expect, it } from 'vitest';
+import { hexToBytes } from '../../spec/codec/bytes.js';
 import type { Hex } from '../../spec/chain.js';
 import { checkpointProposalPayloadHash, signingMessage } from '../../spec/validators/signingPayloads.js';
 import { testAddress, testPayload, testSecretKey } from '../../test/validators/validatorFixtures.js';
@@ -89,6 +92,45 @@ describe('payload signatures', () => {
     expect(verifySignature(message, key.publicKey, `0x${'00'.repeat(96)}`)).toBe(false);
     expect(verifySignature(message, `0x${'00'.repeat(48)}`, key.sign(message))).toBe(false);
     expect(verifySignature(message, 'nothex' as Hex, key.sign(message))).toBe(false);
+  });
+});
+
+describe('memoised verdicts', () => {
+  /** The library's own check, never memoised. */
+  const direct = (message: Uint8Array, publicKey: Hex, signature: Hex) => {
+    try {
+      return verify(message, PublicKey.fromBytes(hexToBytes(publicKey), true), Signature.fromBytes(hexToBytes(signature), true));
+    } catch {
+      return false;
+    }
+  };
+
+  it('answer as the uncached check does, whatever was asked before and in whatever case the hex comes', () => {
+    const keys = [3, 4, 5].map(testSecretKey);
+    const messages = [10, 11].map((n) => signingMessage('attester', checkpointProposalPayloadHash(testPayload(n))));
+    const signatures = keys.flatMap((k) => messages.map((m) => k.sign(m)));
+    const ask = fc.record({ message: fc.integer({ min: 0, max: 1 }), key: fc.integer({ min: 0, max: 2 }), signature: fc.integer({ min: 0, max: signatures.length - 1 }), upper: fc.boolean() });
+    fc.assert(
+      fc.property(fc.array(ask, { minLength: 1, maxLength: 12 }), (asks) => {
+        for (const a of asks) {
+          const signature = signatures[a.signature]!;
+          const asked = (a.upper ? `0x${signature.slice(2).toUpperCase()}` : signature) as Hex;
+          expect(verifySignature(messages[a.message]!, keys[a.key]!.publicKey, asked)).toBe(direct(messages[a.message]!, keys[a.key]!.publicKey, signature));
+        }
+      }),
+      { numRuns: 40 },
+    );
+  });
+
+  it('a list check and a single check agree on the same triple, in either order', () => {
+    const key = testSecretKey(6);
+    const message = signingMessage('attester', payloadHash);
+    const good = key.sign(message);
+    const other = testSecretKey(7).sign(message);
+    expect(verifySameMessageSignatures(message, [key.publicKey], [other])).toEqual({ valid: false, index: 0, problem: 'verificationFailed' });
+    expect(verifySignature(message, key.publicKey, other)).toBe(false);
+    expect(verifySignature(message, key.publicKey, good)).toBe(true);
+    expect(verifySameMessageSignatures(message, [key.publicKey], [good])).toEqual({ valid: true });
   });
 });
 

@@ -8,6 +8,12 @@
  * (checked at registration, `verifyProofOfPossession`); without it a rogue key could forge an aggregate.
  *
  * Verification never throws on untrusted input: a malformed key or signature verifies as false.
+ *
+ * Verdicts are memoised (`SignatureVerdicts`): a check is a pure function of the message, the key and the signature
+ * bytes, and a node meets the same triple more than once (an attestation heard over gossip is checked again when the
+ * checkpoint carrying it is synced from L1; the validator set's keys are parsed on every check). The memo changes no
+ * answer, only how often the pairing runs; it is bounded, oldest verdicts going first. In the simulator, whose nodes
+ * share one process, it also spares each node the checks another already made.
  */
 import { PublicKey, SecretKey, Signature, aggregateSignatures, fastAggregateVerify, verify } from '@chainsafe/blst';
 import type { Hex } from '../../spec/chain.js';
@@ -87,24 +93,60 @@ export class BlsSecretKey {
   }
 }
 
+/** Verdicts of signature checks kept (about 0.4 KiB each), and parsed signatures: a few slots' worth of every committee's signatures. */
+export const BLS_VERDICTS_KEPT = 8_192;
+/** Parsed public keys kept: more than any validator set this node follows. */
+export const BLS_PARSED_KEYS_KEPT = 4_096;
+
+/** A bounded memo: the oldest entry leaves when a new one would exceed `max`. */
+class BoundedMemo<V> {
+  private readonly entries = new Map<string, V>();
+
+  constructor(private readonly max: number) {}
+
+  get(key: string, compute: () => V): V {
+    if (this.entries.has(key)) return this.entries.get(key)!;
+    const value = compute();
+    if (this.entries.size >= this.max) this.entries.delete(this.entries.keys().next().value!);
+    this.entries.set(key, value);
+    return value;
+  }
+}
+
+const parsedKeys = new BoundedMemo<PublicKey | undefined>(BLS_PARSED_KEYS_KEPT);
+const verdicts = new BoundedMemo<boolean>(BLS_VERDICTS_KEPT);
+const parsedSignatures = new BoundedMemo<Signature | undefined>(BLS_VERDICTS_KEPT);
+
 /** A public key, checked (on the curve, in the subgroup, not infinity); undefined when it is none. */
 export function parseBlsPublicKey(publicKey: Hex): PublicKey | undefined {
   if (!isHex(publicKey) || publicKey.length !== 2 + 2 * BLS_PUBLIC_KEY_BYTES) return undefined;
-  try {
-    return PublicKey.fromBytes(hexToBytes(publicKey), true);
-  } catch {
-    return undefined;
-  }
+  return parsedKeys.get(publicKey.toLowerCase(), () => {
+    try {
+      return PublicKey.fromBytes(hexToBytes(publicKey), true);
+    } catch {
+      return undefined;
+    }
+  });
+}
+
+/** Whether `signature` is `publicKey`'s (parsed: `key`) signature of `message`, memoised by the three's bytes. */
+function verifiedOnce(message: Uint8Array, publicKey: Hex, key: PublicKey, signature: Hex): boolean {
+  return verdicts.get(`${bytesToHex(message)}:${publicKey.toLowerCase()}:${signature.toLowerCase()}`, () => {
+    const sig = parseBlsSignature(signature);
+    return sig !== undefined && verify(message, key, sig);
+  });
 }
 
 /** A signature, checked (in the subgroup, not infinity); undefined when it is none. */
 export function parseBlsSignature(signature: Hex): Signature | undefined {
   if (!isHex(signature) || signature.length !== 2 + 2 * BLS_SIGNATURE_BYTES) return undefined;
-  try {
-    return Signature.fromBytes(hexToBytes(signature), true);
-  } catch {
-    return undefined;
-  }
+  return parsedSignatures.get(signature.toLowerCase(), () => {
+    try {
+      return Signature.fromBytes(hexToBytes(signature), true);
+    } catch {
+      return undefined;
+    }
+  });
 }
 
 export function isValidBlsPublicKey(publicKey: Hex): boolean {
@@ -114,9 +156,8 @@ export function isValidBlsPublicKey(publicKey: Hex): boolean {
 /** Whether `signature` is `publicKey`'s signature of `message`; false for any malformed input. */
 export function verifySignature(message: Uint8Array, publicKey: Hex, signature: Hex): boolean {
   const key = parseBlsPublicKey(publicKey);
-  const sig = parseBlsSignature(signature);
-  if (key === undefined || sig === undefined) return false;
-  return verify(message, key, sig);
+  if (key === undefined || !isHex(signature) || signature.length !== 2 + 2 * BLS_SIGNATURE_BYTES) return false;
+  return verifiedOnce(message, publicKey, key, signature);
 }
 
 /** A signed payload: its hash (the wire's payloadHash) and the signature of the role's message over it. */
@@ -179,7 +220,7 @@ export function verifySameMessageSignatures(message: Uint8Array, publicKeys: rea
     if (key === undefined) return { valid: false, index, problem: 'invalidPublicKey' };
     const sig = parseBlsSignature(signatures[index]!);
     if (sig === undefined) return { valid: false, index, problem: 'malformedSignature' };
-    if (!verify(message, key, sig)) return { valid: false, index, problem: 'verificationFailed' };
+    if (!verifiedOnce(message, publicKeys[index]!, key, signatures[index]!)) return { valid: false, index, problem: 'verificationFailed' };
   }
   return { valid: true };
 }
