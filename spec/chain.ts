@@ -247,9 +247,15 @@ export interface NodeInfo {
   readonly l1ContractAddresses: L1ContractAddresses;
 }
 
+/**
+ * Where an added block came from: `proposed` by this node's own sequencer (from its pool), or `l1`, a block of a
+ * checkpoint synced from L1 (whoever built it; possibly this node before a restart or a prune).
+ */
+export type BlockOrigin = 'proposed' | 'l1';
+
 /** Chain changes, as one union; every consumer switches over it exhaustively. */
 export type ChainEvent =
-  | { readonly type: 'blocksAdded'; readonly blocks: readonly Block[] }
+  | { readonly type: 'blocksAdded'; readonly blocks: readonly Block[]; readonly origin: BlockOrigin }
   | { readonly type: 'chainCheckpointed'; readonly checkpoint: Checkpoint; readonly block: BlockRef }
   | { readonly type: 'chainProven'; readonly checkpoint: CheckpointRef; readonly block: BlockRef }
   | { readonly type: 'chainFinalized'; readonly checkpoint: CheckpointRef; readonly block: BlockRef }

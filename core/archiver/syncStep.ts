@@ -263,7 +263,7 @@ async function adoptBlock(deps: SyncStepDeps, log: CheckpointProposedLog, entry:
       const draft = await u.worldState.prepareBlock(n, blockStateEffects(block.body.txEffects, l1ToL2Messages));
       const mismatch = stateMismatch(draft.stateReference, block.header.state);
       if (mismatch !== undefined) throw invalidCheckpoint(log, `block ${n}: ${mismatch}`);
-      u.addBlock(block, archiveTree, draft.finish(block.hash));
+      u.addBlock(block, archiveTree, draft.finish(block.hash), 'l1');
       return true;
     });
     if (done) return;

@@ -1,5 +1,5 @@
 import { createActor, type Actor } from 'xstate';
-import type { Block, BlockRef, ChainEvent, ChainPruneReason, Checkpoint, CheckpointRef, L2Tips } from '../../spec/chain.js';
+import type { Block, BlockOrigin, BlockRef, ChainEvent, ChainPruneReason, Checkpoint, CheckpointRef, L2Tips } from '../../spec/chain.js';
 import { assert } from '../assert.js';
 import type { AppendOnlyTree } from '../merkle/appendOnlyTree.js';
 import type { ClockPort, StorageOp } from '../ports.js';
@@ -68,13 +68,16 @@ export class ChainUpdate {
     this.events.push(event);
   }
 
-  /** Adds the block on the proposed tip; `prepared` is the world state's change for it (its effects applied). */
-  addBlock(block: Block, archiveTree: AppendOnlyTree, prepared: PreparedBlock): void {
+  /**
+   * Adds the block on the proposed tip; `prepared` is the world state's change for it (its effects applied), `origin`
+   * whether this node's sequencer built it or it came with a checkpoint from L1.
+   */
+  addBlock(block: Block, archiveTree: AppendOnlyTree, prepared: PreparedBlock, origin: BlockOrigin): void {
     const n = block.header.globalVariables.blockNumber;
     assert(prepared.blockNumber === n, `world-state change is for block ${prepared.blockNumber}, not ${n}`);
     assert(prepared.archive.root === block.archive.root, `world-state archive after block ${n} matches the block's`);
     this.claimWorldStateWrite(prepared, `add block ${n}`);
-    this.push({ type: 'blocksAdded', blocks: [block] });
+    this.push({ type: 'blocksAdded', blocks: [block], origin });
     this.addBlocks.push({ block, archiveTree });
   }
 

@@ -46,7 +46,7 @@ describe('chain tips machine', () => {
   it('moves Genesis -> AheadOfL1 -> Settled -> AheadOfL1 and back to Genesis on a full prune', () => {
     const actor = start();
     expect(actor.getSnapshot().value).toBe('Genesis');
-    actor.send({ type: 'blocksAdded', blocks: [blocks[1]!, blocks[2]!] });
+    actor.send({ type: 'blocksAdded', blocks: [blocks[1]!, blocks[2]!], origin: 'proposed' });
     expect(actor.getSnapshot().value).toBe('AheadOfL1');
     expect(actor.getSnapshot().context.tips.proposed).toEqual(ref(2));
     actor.send({ type: 'chainCheckpointed', checkpoint: checkpointOf(1), block: ref(1) });
@@ -56,18 +56,18 @@ describe('chain tips machine', () => {
     actor.send({ type: 'chainProven', checkpoint: settledAt(1).checkpoint, block: ref(1) });
     actor.send({ type: 'chainFinalized', checkpoint: settledAt(1).checkpoint, block: ref(1) });
     expect(actor.getSnapshot().context.tips.finalized.block.number).toBe(1);
-    actor.send({ type: 'blocksAdded', blocks: [blocks[3]!] });
+    actor.send({ type: 'blocksAdded', blocks: [blocks[3]!], origin: 'proposed' });
     actor.send({ type: 'chainPruned', toBlock: ref(2), checkpointed: settledAt(2), reason: 'slotPassedWithoutCheckpoint' });
     expect(actor.getSnapshot().value).toBe('Settled');
     const fresh = start();
-    fresh.send({ type: 'blocksAdded', blocks: [blocks[1]!] });
+    fresh.send({ type: 'blocksAdded', blocks: [blocks[1]!], origin: 'proposed' });
     fresh.send({ type: 'chainPruned', toBlock: genesisRef, checkpointed: settledAt(0), reason: 'l1Reorg' });
     expect(fresh.getSnapshot().value).toBe('Genesis');
   });
 
   it('refuses events that do not apply and leaves the tips unchanged', () => {
     const actor = start();
-    actor.send({ type: 'blocksAdded', blocks: [blocks[2]!] });
+    actor.send({ type: 'blocksAdded', blocks: [blocks[2]!], origin: 'proposed' });
     actor.send({ type: 'chainCheckpointed', checkpoint: checkpointOf(1), block: ref(1) });
     actor.send({ type: 'chainFinalized', checkpoint: settledAt(1).checkpoint, block: ref(1) });
     expect(actor.getSnapshot().context.rejectedCount).toBe(3);
@@ -77,7 +77,7 @@ describe('chain tips machine', () => {
 
   it('lets proven move back (an L1 reorg removed a proof) but never below finalized; finalized never moves back', () => {
     const actor = start();
-    actor.send({ type: 'blocksAdded', blocks: [blocks[1]!, blocks[2]!, blocks[3]!] });
+    actor.send({ type: 'blocksAdded', blocks: [blocks[1]!, blocks[2]!, blocks[3]!], origin: 'proposed' });
     for (const n of [1, 2, 3]) actor.send({ type: 'chainCheckpointed', checkpoint: checkpointOf(n), block: ref(n) });
     actor.send({ type: 'chainProven', ...settledAt(3) });
     actor.send({ type: 'chainFinalized', ...settledAt(1) });
@@ -92,7 +92,7 @@ describe('chain tips machine', () => {
 
   it('keeps finalized <= proven <= checkpointed <= proposed for any event sequence', () => {
     const event = fc.oneof(
-      fc.integer({ min: 1, max: 6 }).map((n): ChainEvent => ({ type: 'blocksAdded', blocks: [blocks[n]!] })),
+      fc.integer({ min: 1, max: 6 }).map((n): ChainEvent => ({ type: 'blocksAdded', blocks: [blocks[n]!], origin: 'proposed' })),
       fc.integer({ min: 1, max: 6 }).map((n): ChainEvent => ({ type: 'chainCheckpointed', checkpoint: checkpointOf(n), block: ref(n) })),
       fc.integer({ min: 0, max: 6 }).map((n): ChainEvent => ({ type: 'chainProven', ...settledAt(n) })),
       fc.integer({ min: 0, max: 6 }).map((n): ChainEvent => ({ type: 'chainFinalized', ...settledAt(n) })),

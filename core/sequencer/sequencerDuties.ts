@@ -186,7 +186,7 @@ export async function buildNextBlock(deps: SequencerDeps, plan: SlotPlan): Promi
       },
       u.worldState,
     );
-    u.addBlock(built.block, built.archiveTree, built.prepared);
+    u.addBlock(built.block, built.archiveTree, built.prepared, 'proposed');
     deps.logger.info('built block', { block: built.block.header.globalVariables.blockNumber, slot: plan.slot, txs: selection.effects.length, hash: built.block.hash });
     return built.block;
   });

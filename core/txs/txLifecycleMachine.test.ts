@@ -15,7 +15,7 @@ function run(events: readonly TxLifecycleEvent[]) {
 }
 
 const tip = (standing: MinedStanding): TxLifecycleEvent => ({ type: 'chain.tip', standing });
-const mined = (blockNumber = 5): TxLifecycleEvent => ({ type: 'chain.mined', blockNumber });
+const mined = (blockNumber = 5, origin: 'proposed' | 'l1' = 'proposed'): TxLifecycleEvent => ({ type: 'chain.mined', blockNumber, origin });
 const restarted = (status: ReceiptStatus): TxLifecycleEvent => ({ type: 'node.restarted', status });
 const accepted: TxLifecycleEvent = { type: 'pool.accepted' };
 
@@ -41,10 +41,14 @@ describe('the tx lifecycle', () => {
     expect(run([accepted, mined(), tip('finalized'), restarted('pending')]).violation).toMatch(/finalized tx went back/);
   });
 
-  it('never mines a tx the pool refused or let go, nor one twice', () => {
-    expect(run([{ type: 'pool.rejected' }, mined()]).violation).toBe('the pool refused it, then it was mined in block 5');
-    expect(run([accepted, { type: 'pool.removed', reason: 'evicted' }, mined(7)]).violation).toBe('the pool had let it go, then it was mined in block 7');
-    expect(run([accepted, mined(5), mined(6)]).violation).toBe('it was mined twice: mined in block 6 while still mined in an earlier block');
+  it('never lets this node\'s sequencer mine a tx the pool refused or let go, nor anything mine a tx twice', () => {
+    expect(run([{ type: 'pool.rejected' }, mined()]).violation).toBe("the pool refused it, then it was mined in block 5, which this node's sequencer built");
+    expect(run([accepted, { type: 'pool.removed', reason: 'evicted' }, mined(7)]).violation).toBe("the pool had let it go, then it was mined in block 7, which this node's sequencer built");
+    expect(run([accepted, mined(5), mined(6, 'l1')]).violation).toBe('it was mined twice: mined in block 6, synced from L1 while still mined in an earlier block');
+    // A checkpoint from L1 may hold what this pool refused or let go: another proposer's pool took it, or a prune
+    // dropped the blocks and L1 brings them back.
+    expect(run([{ type: 'pool.rejected' }, mined(5, 'l1'), tip('checkpointed')]).state).toBe('{"Mined":"Checkpointed"}');
+    expect(run([accepted, { type: 'pool.removed', reason: 'anchorPruned' }, mined(2, 'l1')]).violation).toBeUndefined();
     expect(run([accepted, mined(), accepted]).violation).toBe('a mined tx was accepted into the pool again');
     // A resubmission after the pool let it go is a new life.
     expect(run([accepted, { type: 'pool.removed', reason: 'evicted' }, accepted, mined()]).violation).toBeUndefined();
@@ -64,13 +68,13 @@ describe('the tx lifecycle', () => {
     fc.constantFrom('evicted', 'replaced', 'expired').map((reason): TxLifecycleEvent => ({ type: 'pool.removed', reason })),
     fc.constant<TxLifecycleEvent>({ type: 'pool.returned' }),
     fc.constant<TxLifecycleEvent>({ type: 'pool.cleared' }),
-    fc.integer({ min: 1, max: 9 }).map(mined),
+    fc.tuple(fc.integer({ min: 1, max: 9 }), fc.constantFrom<'proposed' | 'l1'>('proposed', 'l1')).map(([n, origin]) => mined(n, origin)),
     fc.constant<TxLifecycleEvent>({ type: 'chain.unmined' }),
     fc.constantFrom<MinedStanding>('proposed', 'checkpointed', 'proven', 'finalized').map(tip),
     fc.constantFrom<ReceiptStatus>('dropped', 'pending', 'proposed', 'checkpointed', 'proven', 'finalized').map(restarted),
   );
 
-  it('for any events: a violation is final, nothing leaves finalized but a violation, and nothing refused or let go is mined without a resubmission', () => {
+  it("for any events: a violation is final, nothing leaves finalized but a violation, and nothing refused or let go is mined by this node's sequencer", () => {
     fc.assert(
       fc.property(fc.array(eventArb, { maxLength: 40 }), (events) => {
         const { states } = run(events);
@@ -79,7 +83,8 @@ describe('the tx lifecycle', () => {
           const event = events[i]!;
           if (previous === '"Violated"') expect(state).toBe('"Violated"');
           if (previous === '{"Mined":"Finalized"}') expect(['{"Mined":"Finalized"}', '"Violated"']).toContain(state);
-          if ((previous === '"Rejected"' || previous === '"Dropped"') && state.startsWith('{"Mined"')) throw new Error(`${previous} became ${state} on ${event.type}`);
+          const minedByUs = event.type === 'chain.mined' && event.origin === 'proposed';
+          if ((previous === '"Rejected"' || previous === '"Dropped"') && minedByUs) expect(state).toBe('"Violated"');
           if (state === '"Violated"' && previous !== '"Violated"') expect(run(events.slice(0, i + 1)).violation).toEqual(expect.any(String));
           previous = state;
         });

@@ -8,9 +8,9 @@
  *   Mined (below finalized) --tip--> a lower mined state (an L1 reorg took the checkpoint or the proof back)
  *
  * Moves the protocol forbids lead to `Violated`, with what happened in the context: a finalized tx that goes back
- * (unmined, returned to the pool, a lower tip), a tx the pool refused or removed that is mined anyway (a pool that
- * says a tx is gone never lets it through), a tx mined in a second block while its first still stands, and a mined
- * tx accepted into the pool again. A restart re-reads the
+ * (unmined, returned to the pool, a lower tip), a tx the pool refused or removed that this node's own sequencer mines
+ * anyway (a pool that says a tx is gone never lets it through; a checkpoint synced from L1 may still hold it), a tx
+ * mined in a second block while its first still stands, and a mined tx accepted into the pool again. A restart re-reads the
  * tx's receipt (`node.restarted`): a crash may lose the unfinished storage batch, so the node may legitimately
  * know less than before, but never un-finalize a tx nor mine one it refused.
  *
@@ -18,6 +18,7 @@
  * the chain's events, and a `Violated` tx is a checker failure.
  */
 import { assign, setup } from 'xstate';
+import type { BlockOrigin } from '../../spec/chain.js';
 
 /** Where a mined tx's block stands, from the chain tips. */
 export type MinedStanding = 'proposed' | 'checkpointed' | 'proven' | 'finalized';
@@ -34,7 +35,8 @@ export type TxLifecycleEvent =
   | { readonly type: 'pool.returned' }
   /** An operator's forced rollback emptied the pool. */
   | { readonly type: 'pool.cleared' }
-  | { readonly type: 'chain.mined'; readonly blockNumber: number }
+  /** In a block this node's sequencer built from its pool (`proposed`), or one of a checkpoint synced from L1. */
+  | { readonly type: 'chain.mined'; readonly blockNumber: number; readonly origin: BlockOrigin }
   /** The block that held it was pruned (or rolled back). */
   | { readonly type: 'chain.unmined' }
   /** The tips moved: where its block stands now. */
@@ -63,7 +65,7 @@ function describeEvent(event: TxLifecycleEvent): string {
     case 'pool.removed':
       return `removed from the pool (${event.reason})`;
     case 'chain.mined':
-      return `mined in block ${event.blockNumber}`;
+      return event.origin === 'proposed' ? `mined in block ${event.blockNumber}, which this node's sequencer built` : `mined in block ${event.blockNumber}, synced from L1`;
     case 'chain.tip':
       return `its block's standing became ${event.standing}`;
     case 'node.restarted':
@@ -103,6 +105,7 @@ export function createTxLifecycleMachine() {
     },
     guards: {
       restartedMined: ({ event }) => event.type === 'node.restarted' && MINED_ORDER.includes(event.status as MinedStanding),
+      fromL1: ({ event }) => event.type === 'chain.mined' && event.origin === 'l1',
     },
   }).createMachine({
     id: 'txLifecycle',
@@ -115,7 +118,8 @@ export function createTxLifecycleMachine() {
       Rejected: {
         on: {
           'pool.accepted': 'Pending',
-          'chain.mined': violate((e) => `the pool refused it, then it was ${describeEvent(e)}`),
+          // Another proposer's block may hold it (its own pool took it); this node's sequencer never may.
+          'chain.mined': [{ guard: 'fromL1', ...minedAgain }, violate((e) => `the pool refused it, then it was ${describeEvent(e)}`)],
           'node.restarted': [{ guard: 'restartedMined', ...violate((e) => `the pool refused it, yet ${describeEvent(e)}`) }, { target: 'Rejected' }],
         },
       },
@@ -136,7 +140,9 @@ export function createTxLifecycleMachine() {
           'pool.removed': {},
           'pool.cleared': {},
           'chain.unmined': {},
-          'chain.mined': violate((e) => `the pool had let it go, then it was ${describeEvent(e)}`),
+          // A checkpoint from L1 may bring it back (the blocks a prune dropped, synced again); this node's sequencer
+          // never takes it.
+          'chain.mined': [{ guard: 'fromL1', ...minedAgain }, violate((e) => `the pool had let it go, then it was ${describeEvent(e)}`)],
           // The removal was in the batch a crash lost: the pool holds it again.
           'node.restarted': [restartTo('pending', 'Pending'), restartTo('dropped', 'Dropped'), violate((e) => `the pool had let it go, yet ${describeEvent(e)}`)],
         },

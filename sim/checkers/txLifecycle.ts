@@ -3,7 +3,8 @@
  * machine per tx follows the sequencer's pool (accepted, removed with a reason, returned after a prune, cleared by a
  * forced rollback) and chain (mined in a block, unmined by a prune, where its block stands among the tips); a
  * restarted incarnation's receipts resynchronise them. A machine that reaches `Violated` is a failure: a finalized
- * tx going back, a tx the pool refused or let go being mined, a tx mined twice, a mined tx pooled again.
+ * tx going back, a tx the pool refused or let go being mined by this node's sequencer, a tx mined twice, a mined tx
+ * pooled again.
  */
 import { createActor, type Actor } from 'xstate';
 import type { Hex, L2Tips } from '../../spec/chain.js';
@@ -117,7 +118,7 @@ export class TxLifecycleWatch {
         for (const effect of block.body.txEffects) {
           const tx = this.tracked(effect.txHash, false);
           if (tx === undefined) continue;
-          this.send(effect.txHash, tx, { type: 'chain.mined', blockNumber });
+          this.send(effect.txHash, tx, { type: 'chain.mined', blockNumber, origin: event.origin });
           tx.blockNumber = blockNumber;
           tx.standing = 'proposed';
         }
