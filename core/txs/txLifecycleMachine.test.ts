@@ -39,6 +39,9 @@ describe('the tx lifecycle', () => {
     expect(back.violation).toBe("a finalized tx went back: its block's standing became proven");
     expect(run([accepted, mined(), tip('finalized'), { type: 'chain.unmined' }]).violation).toBe('a finalized tx was unmined');
     expect(run([accepted, mined(), tip('finalized'), restarted('pending')]).violation).toMatch(/finalized tx went back/);
+    // Only an operator's forced rollback undoes finality.
+    expect(run([accepted, mined(), tip('finalized'), { type: 'chain.forcedRollback' }, tip('checkpointed')]).state).toBe('{"Mined":"Checkpointed"}');
+    expect(run([accepted, mined(), tip('finalized'), { type: 'chain.forcedRollback' }, { type: 'chain.unmined' }, { type: 'pool.cleared' }]).state).toBe('"Dropped"');
   });
 
   it('never lets this node\'s sequencer mine a tx the pool refused or let go, nor anything mine a tx twice', () => {
@@ -70,11 +73,12 @@ describe('the tx lifecycle', () => {
     fc.constant<TxLifecycleEvent>({ type: 'pool.cleared' }),
     fc.tuple(fc.integer({ min: 1, max: 9 }), fc.constantFrom<'proposed' | 'l1'>('proposed', 'l1')).map(([n, origin]) => mined(n, origin)),
     fc.constant<TxLifecycleEvent>({ type: 'chain.unmined' }),
+    fc.constant<TxLifecycleEvent>({ type: 'chain.forcedRollback' }),
     fc.constantFrom<MinedStanding>('proposed', 'checkpointed', 'proven', 'finalized').map(tip),
     fc.constantFrom<ReceiptStatus>('dropped', 'pending', 'proposed', 'checkpointed', 'proven', 'finalized').map(restarted),
   );
 
-  it("for any events: a violation is final, nothing leaves finalized but a violation, and nothing refused or let go is mined by this node's sequencer", () => {
+  it("for any events: a violation is final, nothing leaves finalized but a violation or a forced rollback, and nothing refused or let go is mined by this node's sequencer", () => {
     fc.assert(
       fc.property(fc.array(eventArb, { maxLength: 40 }), (events) => {
         const { states } = run(events);
@@ -82,7 +86,7 @@ describe('the tx lifecycle', () => {
         states.forEach((state, i) => {
           const event = events[i]!;
           if (previous === '"Violated"') expect(state).toBe('"Violated"');
-          if (previous === '{"Mined":"Finalized"}') expect(['{"Mined":"Finalized"}', '"Violated"']).toContain(state);
+          if (previous === '{"Mined":"Finalized"}' && event.type !== 'chain.forcedRollback') expect(['{"Mined":"Finalized"}', '"Violated"']).toContain(state);
           const minedByUs = event.type === 'chain.mined' && event.origin === 'proposed';
           if ((previous === '"Rejected"' || previous === '"Dropped"') && minedByUs) expect(state).toBe('"Violated"');
           if (state === '"Violated"' && previous !== '"Violated"') expect(run(events.slice(0, i + 1)).violation).toEqual(expect.any(String));

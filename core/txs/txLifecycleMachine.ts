@@ -6,6 +6,7 @@
  *   Unsubmitted --rejected--> Rejected          Pending --removed / cleared--> Dropped
  *   Mined (below finalized) --unmined--> Unmined --returned--> Pending | --removed--> Dropped | --mined--> Mined
  *   Mined (below finalized) --tip--> a lower mined state (an L1 reorg took the checkpoint or the proof back)
+ *   Mined (finalized too) --forcedRollback--> Mined.Proposed (an operator's forced rollback; standing told again)
  *
  * Moves the protocol forbids lead to `Violated`, with what happened in the context: a finalized tx that goes back
  * (unmined, returned to the pool, a lower tip), a tx the pool refused or removed that this node's own sequencer mines
@@ -39,6 +40,11 @@ export type TxLifecycleEvent =
   | { readonly type: 'chain.mined'; readonly blockNumber: number; readonly origin: BlockOrigin }
   /** The block that held it was pruned (or rolled back). */
   | { readonly type: 'chain.unmined' }
+  /**
+   * An operator's forced rollback below the finalized block (svcAdmin_rollbackTo with force): the one way finality is
+   * undone. Its block's standing is told again afterwards (or the block is unmined, when the rollback removed it).
+   */
+  | { readonly type: 'chain.forcedRollback' }
   /** The tips moved: where its block stands now. */
   | { readonly type: 'chain.tip'; readonly standing: MinedStanding }
   /** The node restarted: what its receipt says now. */
@@ -155,6 +161,7 @@ export function createTxLifecycleMachine() {
           'pool.removed': {},
           'pool.cleared': {},
           'pool.accepted': violate(() => 'a mined tx was accepted into the pool again'),
+          'chain.forcedRollback': '.Proposed',
         },
         states: {
           Proposed: { on: belowFinalized },

@@ -37,6 +37,8 @@ export class TxLifecycleWatch {
   /** The ledger's outcome by tx, indexed up to `indexedEntries`. */
   private readonly ledgerOutcome = new Map<Hex, TxLedgerEntry['outcome']['kind']>();
   private indexedEntries = 0;
+  /** The sequencer's finalized block as last seen (a forced rollback below it undoes finality). */
+  private finalizedBlock = 0;
 
   constructor(
     private readonly sequencerName: string,
@@ -124,6 +126,14 @@ export class TxLifecycleWatch {
         }
       }
     }
+    if (event.type === 'chainPruned' && event.reason === 'rollback' && event.toBlock.number < this.finalizedBlock) {
+      // An operator's forced rollback below the finalized block: every mined tx's standing is told afresh.
+      for (const [txHash, tx] of this.txs) {
+        if (tx.blockNumber === undefined || !this.isMined(tx)) continue;
+        tx.standing = 'proposed';
+        this.send(txHash, tx, { type: 'chain.forcedRollback' });
+      }
+    }
     if (event.type === 'chainPruned') {
       for (const [txHash, tx] of this.txs) {
         if (tx.blockNumber === undefined || tx.blockNumber <= event.toBlock.number) continue;
@@ -137,6 +147,7 @@ export class TxLifecycleWatch {
 
   /** Tells each mined tx where its block stands now, when that changed. */
   private tellStandings(tips: L2Tips): void {
+    this.finalizedBlock = tips.finalized.block.number;
     for (const [txHash, tx] of this.txs) {
       if (tx.blockNumber === undefined || !this.isMined(tx)) continue;
       const standing = standingOf(tips, tx.blockNumber);
