@@ -79,9 +79,44 @@ function checkpointOfStored(stored: StoredCheckpoint): Checkpoint {
  * Blocks, checkpoints, tips and the L1 sync position, persisted through the storage port. Reads go to storage;
  * tips and the sync position are cached because every query needs them. Writes are serialized and atomic.
  */
+/** Decoded blocks and checkpoints kept in memory, most recently written or read: the chain's top is read all the time. */
+export const CHAIN_STORE_DECODED_KEPT = 128;
+
+/** A bounded map, oldest entry out first; `get` refreshes an entry. */
+class RecentlyUsed<K, V> {
+  private readonly entries = new Map<K, V>();
+
+  constructor(private readonly max: number) {}
+
+  get(key: K): V | undefined {
+    const value = this.entries.get(key);
+    if (value === undefined) return undefined;
+    this.entries.delete(key);
+    this.entries.set(key, value);
+    return value;
+  }
+
+  set(key: K, value: V): void {
+    this.entries.delete(key);
+    this.entries.set(key, value);
+    if (this.entries.size > this.max) this.entries.delete(this.entries.keys().next().value!);
+  }
+
+  delete(key: K): void {
+    this.entries.delete(key);
+  }
+}
+
 export class ChainStore {
   private tipsCache: L2Tips;
   private l1SyncCache: L1SyncPosition | undefined;
+  /**
+   * Blocks and checkpoints as decoded from their stored JSON. Only `apply` writes those keys, and it drops the entries
+   * it rewrites or removes once its batch lands, so an entry always equals what the storage holds. Callers share the
+   * decoded values (their types are readonly).
+   */
+  private readonly decodedBlocks = new RecentlyUsed<number, Block>(CHAIN_STORE_DECODED_KEPT);
+  private readonly decodedCheckpoints = new RecentlyUsed<number, Checkpoint>(CHAIN_STORE_DECODED_KEPT);
   private writeQueue: Promise<void> = Promise.resolve();
   private readonly indexers: BlockIndexer[] = [];
 
@@ -164,8 +199,13 @@ export class ChainStore {
 
   async getBlock(blockNumber: number): Promise<Block | undefined> {
     if (!Number.isSafeInteger(blockNumber) || blockNumber < 0 || blockNumber > this.tipsCache.proposed.number) return undefined;
+    const known = this.decodedBlocks.get(blockNumber);
+    if (known !== undefined) return known;
     const text = await this.storage.get(KEY.block(blockNumber));
-    return text === undefined ? undefined : fromStoredJson<Block>(text);
+    if (text === undefined) return undefined;
+    const block = fromStoredJson<Block>(text);
+    this.decodedBlocks.set(blockNumber, block);
+    return block;
   }
 
   async getArchiveTree(blockNumber: number): Promise<AppendOnlyTree | undefined> {
@@ -192,8 +232,13 @@ export class ChainStore {
   async getCheckpoint(checkpointNumber: number): Promise<Checkpoint | undefined> {
     if (!Number.isSafeInteger(checkpointNumber) || checkpointNumber < 1) return undefined;
     if (checkpointNumber > this.tipsCache.checkpointed.checkpoint.number) return undefined;
+    const known = this.decodedCheckpoints.get(checkpointNumber);
+    if (known !== undefined) return known;
     const text = await this.storage.get(KEY.checkpoint(checkpointNumber));
-    return text === undefined ? undefined : checkpointOfStored(fromStoredJson<StoredCheckpoint>(text));
+    if (text === undefined) return undefined;
+    const checkpoint = checkpointOfStored(fromStoredJson<StoredCheckpoint>(text));
+    this.decodedCheckpoints.set(checkpointNumber, checkpoint);
+    return checkpoint;
   }
 
   /** Applies one change atomically; changes are applied one at a time in call order. */
@@ -236,6 +281,15 @@ export class ChainStore {
     ops.push(...(change.syncedIndexOps ?? []));
     // Durable: the production adapter (classic-level) syncs every batch unless told otherwise.
     await this.storage.batch(ops);
+    if (change.removeBlocksAbove !== undefined) {
+      for (let n = this.tipsCache.proposed.number; n > change.removeBlocksAbove; n--) this.decodedBlocks.delete(n);
+    }
+    if (change.removeCheckpointsAbove !== undefined) {
+      for (let n = this.tipsCache.checkpointed.checkpoint.number; n > change.removeCheckpointsAbove; n--) this.decodedCheckpoints.delete(n);
+    }
+    // Rewritten entries are decoded afresh on their next read.
+    for (const { block } of change.addBlocks ?? []) this.decodedBlocks.delete(block.header.globalVariables.blockNumber);
+    for (const checkpoint of change.putCheckpoints ?? []) this.decodedCheckpoints.delete(checkpoint.number);
     this.tipsCache = change.tips;
     if (change.l1Sync) this.l1SyncCache = change.l1Sync;
   }

@@ -39,7 +39,21 @@ export function appendLeaves(tree: AppendOnlyTree, leaves: readonly Hex[]): Appe
   return { height: tree.height, size, frontier };
 }
 
+/**
+ * Roots already computed, by tree value: trees are immutable (appending makes a new one), and a root costs one hash
+ * per level, which block building and checkpoint decoding would otherwise pay several times over for the same tree.
+ */
+const knownRoots = new WeakMap<AppendOnlyTree, Hex>();
+
 export function treeRoot(tree: AppendOnlyTree): Hex {
+  const known = knownRoots.get(tree);
+  if (known !== undefined) return known;
+  const root = computeRoot(tree);
+  knownRoots.set(tree, root);
+  return root;
+}
+
+function computeRoot(tree: AppendOnlyTree): Hex {
   // A full tree's root is the complete node its last append stored at the top level.
   if (tree.size === 2 ** tree.height) return tree.frontier[tree.height] ?? emptyRoot(0);
   let node = emptyRoot(0);
