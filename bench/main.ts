@@ -31,13 +31,36 @@ async function timeSimRuns(optionsOf: (seed: bigint) => SimOptions): Promise<{ w
   return { wallSeconds: (performance.now() - started) / 1000, events, nodes };
 }
 
+/** Steady workload: a burst of BENCH_STEADY_TXS_PER_BURST fresh txs every BENCH_STEADY_BURST_INTERVAL_MS. */
+const BENCH_STEADY_BURST_INTERVAL_MS = 4_000;
+const BENCH_STEADY_TXS_PER_BURST = 2;
+/** The steady workload stops a minute before the end (the last txs still get mined and checkpointed). */
+const BENCH_STEADY_WORKLOAD_END_MS = (BENCH_SIM_SECONDS_PER_RUN - 60) * 1000;
+
+function steadyTxsPerRun(): number {
+  return Math.floor((BENCH_STEADY_WORKLOAD_END_MS - 1) / BENCH_STEADY_BURST_INTERVAL_MS) * BENCH_STEADY_TXS_PER_BURST;
+}
+
+/** The issue's benchmark case: 4 nodes, a steady tx workload, no faults. */
+function steadyWorkloadOptions(seed: bigint): SimOptions {
+  const steps = Array.from({ length: Math.floor((BENCH_STEADY_WORKLOAD_END_MS - 1) / BENCH_STEADY_BURST_INTERVAL_MS) }, (_, i) => ({
+    atMs: (i + 1) * BENCH_STEADY_BURST_INTERVAL_MS,
+    kind: 'tx.burst' as const,
+    count: BENCH_STEADY_TXS_PER_BURST,
+    feeSeed: i,
+  }));
+  return { ...drawOptions(seed, BENCH_SIM_SECONDS_PER_RUN), followerCount: 3, proverNode: false, schedule: { safetyEndMs: BENCH_STEADY_WORKLOAD_END_MS, steps } };
+}
+
 /**
- * Simulated seconds per wall second of the seeded simulator (1 sequencer + 0..2 followers, empty blocks), then of the
+ * Simulated seconds per wall second of the seeded simulator: the steady 4-node workload, then the seeds' own
+ * networks (1 sequencer + 0..2 followers, empty blocks), then of the
  * same seeds with the swarm's largest validator layout (8 validators over the sequencer and three proposing
  * followers, gossip without loss), where BLS signing and checking and the gossip timers add to every slot.
  */
 async function benchSim(): Promise<BenchResult> {
   const simulatedSeconds = BENCH_SIM_SEEDS.length * BENCH_SIM_SECONDS_PER_RUN;
+  const steady = await timeSimRuns(steadyWorkloadOptions);
   const plain = await timeSimRuns((seed) => drawOptions(seed, BENCH_SIM_SECONDS_PER_RUN));
   const layout = SWARM_VALIDATOR_LAYOUTS[SWARM_VALIDATOR_LAYOUTS.length - 1]!;
   const network = { latencyMs: { min: 20, max: 200 }, lossProbability: 0 };
@@ -50,6 +73,11 @@ async function benchSim(): Promise<BenchResult> {
     figures: {
       runs: BENCH_SIM_SEEDS.length,
       simulatedSecondsPerRun: BENCH_SIM_SECONDS_PER_RUN,
+      steadyNodesPerRun: steady.nodes / BENCH_SIM_SEEDS.length,
+      steadyTxsSentPerRun: steadyTxsPerRun(),
+      steadyWallSeconds: Number(steady.wallSeconds.toFixed(2)),
+      steadySimulatedSecondsPerWallSecond: Math.round(simulatedSeconds / steady.wallSeconds),
+      steadyNote: 'the issue\'s case: 4 nodes (a sequencer, 3 followers), a burst of 2 fresh txs every 4 s, no faults, one thread',
       meanNodesPerRun: plain.nodes / BENCH_SIM_SEEDS.length,
       wallSeconds: Number(plain.wallSeconds.toFixed(2)),
       simulatedSecondsPerWallSecond: Math.round(simulatedSeconds / plain.wallSeconds),
