@@ -79,22 +79,29 @@ export function payloadToBlobs(payload: Uint8Array): Uint8Array[] {
   return blobs;
 }
 
-/** Inverse of payloadToBlobs; rejects blobs whose field elements do not start with a zero byte. */
+/**
+ * Inverse of payloadToBlobs; rejects blobs whose field elements do not start with a zero byte. Every field element's
+ * first byte is checked, but only the field elements the framed payload spans are copied out.
+ */
 export function blobsToPayload(blobs: readonly Uint8Array[]): Uint8Array {
   if (blobs.length === 0) throw new CodecError('no blobs');
-  const pieces = new Uint8Array(blobs.length * BLOB_FIELD_ELEMENTS * BLOB_PAYLOAD_BYTES_PER_FIELD);
-  let offset = 0;
   for (const blob of blobs) {
     if (blob.length !== BLOB_SIZE_BYTES) throw new CodecError(`blob of ${blob.length} bytes`);
     for (let f = 0; f < BLOB_FIELD_ELEMENTS; f++) {
-      const start = f * BLOB_FIELD_ELEMENT_BYTES;
-      if (blob[start] !== 0) throw new CodecError(`blob field element ${f} does not start with a zero byte`);
-      pieces.set(blob.subarray(start + 1, start + BLOB_FIELD_ELEMENT_BYTES), offset);
-      offset += BLOB_PAYLOAD_BYTES_PER_FIELD;
+      if (blob[f * BLOB_FIELD_ELEMENT_BYTES] !== 0) throw new CodecError(`blob field element ${f} does not start with a zero byte`);
     }
   }
-  const r = new ByteReader(pieces);
-  const length = r.number(4);
-  if (length > r.remaining) throw new CodecError(`framed length ${length} exceeds the blob data`);
-  return r.bytes(length).slice();
+  const capacity = blobs.length * BLOB_FIELD_ELEMENTS * BLOB_PAYLOAD_BYTES_PER_FIELD;
+  const first = blobs[0]!;
+  // The 4-byte length prefix sits in the first field element (31 payload bytes each).
+  const length = new ByteReader(first.subarray(1, 5)).number(4);
+  if (length > capacity - 4) throw new CodecError(`framed length ${length} exceeds the blob data`);
+  const fieldCount = Math.ceil((4 + length) / BLOB_PAYLOAD_BYTES_PER_FIELD);
+  const pieces = new Uint8Array(fieldCount * BLOB_PAYLOAD_BYTES_PER_FIELD);
+  for (let f = 0; f < fieldCount; f++) {
+    const blob = blobs[Math.floor(f / BLOB_FIELD_ELEMENTS)]!;
+    const start = (f % BLOB_FIELD_ELEMENTS) * BLOB_FIELD_ELEMENT_BYTES + 1;
+    pieces.set(blob.subarray(start, start + BLOB_PAYLOAD_BYTES_PER_FIELD), f * BLOB_PAYLOAD_BYTES_PER_FIELD);
+  }
+  return pieces.slice(4, 4 + length);
 }

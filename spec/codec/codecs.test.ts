@@ -114,6 +114,41 @@ describe('byte codecs', () => {
     );
   });
 
+  it('unframes blobs as the whole-blob reading does, copying only what the payload spans', () => {
+    /** The plain reading: every field element's 31 bytes copied out, then the framed length read off the front. */
+    const reference = (blobs: readonly Uint8Array[]): Uint8Array => {
+      const pieces = new Uint8Array(blobs.length * 4096 * 31);
+      blobs.forEach((blob, b) => {
+        for (let f = 0; f < 4096; f++) {
+          if (blob[f * 32] !== 0) throw new CodecError('does not start with a zero byte');
+          pieces.set(blob.subarray(f * 32 + 1, f * 32 + 32), (b * 4096 + f) * 31);
+        }
+      });
+      const r = new ByteReader(pieces);
+      const length = r.number(4);
+      if (length > r.remaining) throw new CodecError('exceeds the blob data');
+      return r.bytes(length).slice();
+    };
+    const outcome = (read: () => Uint8Array) => {
+      try {
+        return read();
+      } catch (error) {
+        return error instanceof CodecError ? 'refused' : error;
+      }
+    };
+    const corruption = fc.option(fc.record({ at: fc.nat(), value: fc.integer({ min: 0, max: 255 }) }), { nil: undefined });
+    fc.assert(
+      fc.property(fc.uint8Array({ maxLength: 200_000 }), corruption, fc.option(fc.nat(), { nil: undefined }), (payload, corrupt, forgedLength) => {
+        const blobs = payloadToBlobs(payload);
+        expect(blobsToPayload(blobs)).toEqual(payload);
+        if (corrupt !== undefined) blobs[0]![corrupt.at % blobs[0]!.length] = corrupt.value;
+        if (forgedLength !== undefined) new DataView(blobs[0]!.buffer).setUint32(1, forgedLength % 2 ** 32);
+        expect(outcome(() => blobsToPayload(blobs))).toEqual(outcome(() => reference(blobs)));
+      }),
+      { numRuns: 60 },
+    );
+  });
+
   it('rejects payloads that need more blobs than a checkpoint may carry, and corrupted blobs', () => {
     expect(() => payloadToBlobs(new Uint8Array(BLOB_PAYLOAD_BYTES_MAX * BLOBS_PER_CHECKPOINT_MAX))).toThrow(CodecError);
     const blobs = payloadToBlobs(new Uint8Array([1, 2, 3]));
