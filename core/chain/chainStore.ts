@@ -6,6 +6,7 @@ import type { StoragePort } from '../ports.js';
 import type { Genesis } from '../worldState/genesis.js';
 import type { BlockIndexer } from './blockIndexer.js';
 import { fromStoredJson, toStoredJson } from './serde.js';
+import { RecentlyUsedCache } from '../recentlyUsedCache.js';
 
 /** What a data directory belongs to; a node refuses a directory written for another chain. */
 export interface ChainIdentity {
@@ -82,31 +83,6 @@ function checkpointOfStored(stored: StoredCheckpoint): Checkpoint {
 /** Decoded blocks and checkpoints kept in memory, most recently written or read: the chain's top is read all the time. */
 export const CHAIN_STORE_DECODED_KEPT = 128;
 
-/** A bounded map, oldest entry out first; `get` refreshes an entry. */
-class RecentlyUsed<K, V> {
-  private readonly entries = new Map<K, V>();
-
-  constructor(private readonly max: number) {}
-
-  get(key: K): V | undefined {
-    const value = this.entries.get(key);
-    if (value === undefined) return undefined;
-    this.entries.delete(key);
-    this.entries.set(key, value);
-    return value;
-  }
-
-  set(key: K, value: V): void {
-    this.entries.delete(key);
-    this.entries.set(key, value);
-    if (this.entries.size > this.max) this.entries.delete(this.entries.keys().next().value!);
-  }
-
-  delete(key: K): void {
-    this.entries.delete(key);
-  }
-}
-
 export class ChainStore {
   private tipsCache: L2Tips;
   private l1SyncCache: L1SyncPosition | undefined;
@@ -115,8 +91,8 @@ export class ChainStore {
    * it rewrites or removes once its batch lands, so an entry always equals what the storage holds. Callers share the
    * decoded values (their types are readonly).
    */
-  private readonly decodedBlocks = new RecentlyUsed<number, Block>(CHAIN_STORE_DECODED_KEPT);
-  private readonly decodedCheckpoints = new RecentlyUsed<number, Checkpoint>(CHAIN_STORE_DECODED_KEPT);
+  private readonly decodedBlocks = new RecentlyUsedCache<number, Block>(CHAIN_STORE_DECODED_KEPT);
+  private readonly decodedCheckpoints = new RecentlyUsedCache<number, Checkpoint>(CHAIN_STORE_DECODED_KEPT);
   private writeQueue: Promise<void> = Promise.resolve();
   private readonly indexers: BlockIndexer[] = [];
 

@@ -12,7 +12,7 @@
  * Verdicts are memoised (`SignatureVerdicts`): a check is a pure function of the message, the key and the signature
  * bytes, and a node meets the same triple more than once (an attestation heard over gossip is checked again when the
  * checkpoint carrying it is synced from L1; the validator set's keys are parsed on every check). The memo changes no
- * answer, only how often the pairing runs; it is bounded, oldest verdicts going first. In the simulator, whose nodes
+ * answer, only how often the pairing runs; it is bounded, the least recently used verdicts going first. In the simulator, whose nodes
  * share one process, it also spares each node the checks another already made.
  */
 import { PublicKey, SecretKey, Signature, aggregateSignatures, fastAggregateVerify, verify } from '@chainsafe/blst';
@@ -29,6 +29,7 @@ import {
   type SigningRole,
 } from '../../spec/validators/signingPayloads.js';
 import { assert } from '../assert.js';
+import { RecentlyUsedCache } from '../recentlyUsedCache.js';
 
 export type BlsErrorCode = 'BLS_SECRET_KEY_INVALID';
 
@@ -98,29 +99,14 @@ export const BLS_VERDICTS_KEPT = 8_192;
 /** Parsed public keys kept: more than any validator set this node follows. */
 export const BLS_PARSED_KEYS_KEPT = 4_096;
 
-/** A bounded memo: the oldest entry leaves when a new one would exceed `max`. */
-class BoundedMemo<V> {
-  private readonly entries = new Map<string, V>();
-
-  constructor(private readonly max: number) {}
-
-  get(key: string, compute: () => V): V {
-    if (this.entries.has(key)) return this.entries.get(key)!;
-    const value = compute();
-    if (this.entries.size >= this.max) this.entries.delete(this.entries.keys().next().value!);
-    this.entries.set(key, value);
-    return value;
-  }
-}
-
-const parsedKeys = new BoundedMemo<PublicKey | undefined>(BLS_PARSED_KEYS_KEPT);
-const verdicts = new BoundedMemo<boolean>(BLS_VERDICTS_KEPT);
-const parsedSignatures = new BoundedMemo<Signature | undefined>(BLS_VERDICTS_KEPT);
+const parsedKeys = new RecentlyUsedCache<string, PublicKey | undefined>(BLS_PARSED_KEYS_KEPT);
+const verdicts = new RecentlyUsedCache<string, boolean>(BLS_VERDICTS_KEPT);
+const parsedSignatures = new RecentlyUsedCache<string, Signature | undefined>(BLS_VERDICTS_KEPT);
 
 /** A public key, checked (on the curve, in the subgroup, not infinity); undefined when it is none. */
 export function parseBlsPublicKey(publicKey: Hex): PublicKey | undefined {
   if (!isHex(publicKey) || publicKey.length !== 2 + 2 * BLS_PUBLIC_KEY_BYTES) return undefined;
-  return parsedKeys.get(publicKey.toLowerCase(), () => {
+  return parsedKeys.getOrCompute(publicKey.toLowerCase(), () => {
     try {
       return PublicKey.fromBytes(hexToBytes(publicKey), true);
     } catch {
@@ -131,7 +117,7 @@ export function parseBlsPublicKey(publicKey: Hex): PublicKey | undefined {
 
 /** Whether `signature` is `publicKey`'s (parsed: `key`) signature of `message`, memoised by the three's bytes. */
 function verifiedOnce(message: Uint8Array, publicKey: Hex, key: PublicKey, signature: Hex): boolean {
-  return verdicts.get(`${bytesToHex(message)}:${publicKey.toLowerCase()}:${signature.toLowerCase()}`, () => {
+  return verdicts.getOrCompute(`${bytesToHex(message)}:${publicKey.toLowerCase()}:${signature.toLowerCase()}`, () => {
     const sig = parseBlsSignature(signature);
     return sig !== undefined && verify(message, key, sig);
   });
@@ -140,7 +126,7 @@ function verifiedOnce(message: Uint8Array, publicKey: Hex, key: PublicKey, signa
 /** A signature, checked (in the subgroup, not infinity); undefined when it is none. */
 export function parseBlsSignature(signature: Hex): Signature | undefined {
   if (!isHex(signature) || signature.length !== 2 + 2 * BLS_SIGNATURE_BYTES) return undefined;
-  return parsedSignatures.get(signature.toLowerCase(), () => {
+  return parsedSignatures.getOrCompute(signature.toLowerCase(), () => {
     try {
       return Signature.fromBytes(hexToBytes(signature), true);
     } catch {

@@ -248,9 +248,10 @@ export class ValidatorClient {
       return;
     }
     const attesters: Hex[] = [];
+    const payloadHash = checkpointProposalPayloadHash(payload);
     for (const member of members) {
       const duty = { validatorAddress: lower(member.attester), slot: payload.slot, kind: 'checkpointAttestation', blockIndex: 0 } as const;
-      if (!(await this.signingClaims.mayClaim(duty, checkpointProposalPayloadHash(payload)))) continue;
+      if (!(await this.signingClaims.mayClaim(duty, payloadHash))) continue;
       const { signature } = signCheckpointAttestation(member.blsSecretKey, payload);
       const message = { kind: 'checkpointAttestation', payload, attester: lower(member.attester), signature } as const;
       const outcome = this.pool.addCheckpointAttestation(message);
@@ -307,7 +308,9 @@ export class ValidatorClient {
       const { header, body } = encodeBlockProposalContent(block.content);
       const signature = signBlockProposal(proposer.blsSecretKey, block.payload).signature;
       const message = { kind: 'blockProposal', payload: block.payload, header, body, proposer: lower(proposer.attester), signature } as const;
-      this.keepBlockContent(message, this.pool.addBlockProposal(message));
+      const outcome = this.pool.addBlockProposal(message);
+      // Our own blocks: the content is what we built, with nothing to decode or check.
+      if (outcome.kind !== 'rejected') this.blockContents.add(block.payload.slot, outcome.payloadHash, block.content);
       this.deps.network?.publish(message);
     }
     const signed = signCheckpointProposal(proposer.blsSecretKey, payload);

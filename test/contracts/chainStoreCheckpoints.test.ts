@@ -3,12 +3,8 @@
  * back the same after the store is reopened (a restart), in the in-memory store, the simulator's store and LevelDB.
  * A checkpoint written before attestations were kept reads back with an empty list.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
 import fc from 'fast-check';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { openClassicLevelStorage } from '../../adapters/storage/classicLevelStorage.js';
 import { createMemoryStorage } from '../../adapters/storage/memoryStorage.js';
 import { ChainStore, type ChainIdentity } from '../../core/chain/chainStore.js';
 import { toStoredJson } from '../../core/chain/serde.js';
@@ -19,7 +15,7 @@ import { createSimStorage } from '../../sim/simStorage.js';
 import type { Checkpoint, CommitteeSignature, Hex, L2Tips } from '../../spec/chain.js';
 import { bytesToHex, zeroHex } from '../../spec/codec/bytes.js';
 import { COMMITTEE_SIZE } from '../../spec/validators/constants.js';
-import type { StorageHarness } from './storagePort.contract.js';
+import { reopenableClassicLevelStore, reopenableInMemoryStore, type ReopenableStore } from '../helpers/reopenableStorage.js';
 
 const CHAIN_ID = 31337;
 const ROLLUP_VERSION = 1;
@@ -76,9 +72,9 @@ function tipsAt(n: number): L2Tips {
 
 const openStore = (storage: StoragePort) => ChainStore.open(storage, identity, genesis, genesisTips(genesisRef, genesisRef));
 
-function describeCheckpointAttestations(name: string, makeHarness: () => Promise<StorageHarness>): void {
+function describeCheckpointAttestations(name: string, makeHarness: () => Promise<ReopenableStore>): void {
   describe(`chain store checkpoint attestations: ${name}`, () => {
-    let harness: StorageHarness;
+    let harness: ReopenableStore;
     beforeEach(async () => {
       harness = await makeHarness();
     });
@@ -112,39 +108,8 @@ function describeCheckpointAttestations(name: string, makeHarness: () => Promise
   });
 }
 
-/** A harness over a store that reopens the same instance (memory-level: its data lives as long as the instance). */
-async function inMemoryHarness(store: StoragePort): Promise<StorageHarness> {
-  await store.open();
-  return {
-    store,
-    async reopen() {
-      await store.close();
-      await store.open();
-      return store;
-    },
-    cleanup: () => store.close(),
-  };
-}
+describeCheckpointAttestations('memory-level', () => reopenableInMemoryStore(createMemoryStorage()));
 
-describeCheckpointAttestations('memory-level', () => inMemoryHarness(createMemoryStorage()));
+describeCheckpointAttestations('sim storage', () => reopenableInMemoryStore(createSimStorage()));
 
-describeCheckpointAttestations('sim storage', () => inMemoryHarness(createSimStorage()));
-
-describeCheckpointAttestations('classic-level', async (): Promise<StorageHarness> => {
-  const dataDirectory = await mkdtemp(path.join(os.tmpdir(), 'chain-store-attestations-'));
-  let open: StoragePort = await openClassicLevelStorage(dataDirectory);
-  return {
-    get store() {
-      return open;
-    },
-    async reopen() {
-      await open.close();
-      open = await openClassicLevelStorage(dataDirectory);
-      return open;
-    },
-    async cleanup() {
-      await open.close();
-      await rm(dataDirectory, { recursive: true, force: true });
-    },
-  };
-});
+describeCheckpointAttestations('classic-level', () => reopenableClassicLevelStore('chain-store-attestations-'));
