@@ -49,6 +49,32 @@ function guardKey(t: TransitionLike, index: number, outcome: 'held' | 'failed'):
   return `${t.source.id} --${t.eventType}#${index}-- [${guardName(t.guard)}] ${outcome}`;
 }
 
+interface TakenKeys {
+  readonly transition: string;
+  /** The guard outcomes that taking it shows. */
+  readonly guards: readonly string[];
+}
+
+/** Keys by transition object: a machine's transitions are fixed, and runs take the same ones thousands of times. */
+const takenKeys = new WeakMap<TransitionLike, TakenKeys>();
+
+function keysOfTaken(t: TransitionLike): TakenKeys {
+  const known = takenKeys.get(t);
+  if (known !== undefined) return known;
+  const index = indexInSource(t);
+  const guards: string[] = [];
+  if (t.guard !== undefined) guards.push(guardKey(t, index, 'held'));
+  // The alternatives before the one taken were tried first: each guarded one said no.
+  alternativesOf(t)
+    .slice(0, index)
+    .forEach((earlier, i) => {
+      if (earlier.guard !== undefined) guards.push(guardKey(earlier, i, 'failed'));
+    });
+  const keys = { transition: transitionKey(t, index), guards };
+  takenKeys.set(t, keys);
+  return keys;
+}
+
 interface MachineGraph {
   readonly transitions: readonly string[];
   readonly events: readonly string[];
@@ -134,15 +160,9 @@ export class MachineCoverage {
       }
       if (event.type !== '@xstate.microstep') return;
       for (const t of event._transitions as unknown as TransitionLike[]) {
-        const index = indexInSource(t);
-        seen.transitions.add(transitionKey(t, index));
-        if (t.guard !== undefined) seen.guards.add(guardKey(t, index, 'held'));
-        // The alternatives before the one taken were tried first: each guarded one said no.
-        alternativesOf(t)
-          .slice(0, index)
-          .forEach((earlier, i) => {
-            if (earlier.guard !== undefined) seen.guards.add(guardKey(earlier, i, 'failed'));
-          });
+        const keys = keysOfTaken(t);
+        seen.transitions.add(keys.transition);
+        for (const guard of keys.guards) seen.guards.add(guard);
       }
     });
   }

@@ -1,6 +1,6 @@
 import { hash } from 'node:crypto';
 import type { Hex } from './chain.js';
-import { bytesToHex, hexToBytes } from './codec/bytes.js';
+import { bytesToHex, writeHexInto } from './codec/bytes.js';
 
 /**
  * PROTOCOL.md: `hashToField(bytes) = sha256(bytes)` with its first byte set to zero, read as a big-endian field
@@ -20,7 +20,7 @@ export function hashToField(data: Uint8Array): Hex {
 /** A Merkle node: hashToField(left || right), 32 bytes each. */
 export function hashPair(left: Hex, right: Hex): Hex {
   const buf = new Uint8Array(64);
-  buf.set(hexToBytes(left, 32), 0);
-  buf.set(hexToBytes(right, 32), 32);
+  writeHexInto(buf, 0, left, 32);
+  writeHexInto(buf, 32, right, 32);
   return hashToField(buf);
 }

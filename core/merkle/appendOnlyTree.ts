@@ -1,7 +1,8 @@
 import type { Hex, TreeSnapshot } from '../../spec/chain.js';
-import { hashPair } from '../../spec/hash.js';
+import { bytesToHex, writeHexInto } from '../../spec/codec/bytes.js';
+import { hashPair, hashToFieldBytes } from '../../spec/hash.js';
 import { assert } from '../assert.js';
-import { emptyRoot } from './emptyRoots.js';
+import { emptyRoot, emptyRootBytes } from './emptyRoots.js';
 
 /**
  * An append-only Merkle tree kept as its frontier: for each level, the left node waiting for its right sibling.
@@ -56,17 +57,22 @@ export function treeRoot(tree: AppendOnlyTree): Hex {
 function computeRoot(tree: AppendOnlyTree): Hex {
   // A full tree's root is the complete node its last append stored at the top level.
   if (tree.size === 2 ** tree.height) return tree.frontier[tree.height] ?? emptyRoot(0);
-  let node = emptyRoot(0);
+  // The climb stays in bytes: one hex decoding per stored left node, one encoding of the root.
+  const pair = new Uint8Array(64);
+  let node = emptyRootBytes(0);
   let index = tree.size;
   for (let level = 0; level < tree.height; level++) {
     if (index & 1) {
-      node = hashPair(tree.frontier[level]!, node);
+      writeHexInto(pair, 0, tree.frontier[level]!, 32);
+      pair.set(node, 32);
     } else {
-      node = hashPair(node, emptyRoot(level));
+      pair.set(node, 0);
+      pair.set(emptyRootBytes(level), 32);
     }
+    node = hashToFieldBytes(pair);
     index >>= 1;
   }
-  return node;
+  return bytesToHex(node);
 }
 
 export function treeSnapshot(tree: AppendOnlyTree): TreeSnapshot {

@@ -1,5 +1,5 @@
 import type { Hex } from '../../spec/chain.js';
-import { zeroHex } from '../../spec/codec/bytes.js';
+import { hexToBytes, zeroHex } from '../../spec/codec/bytes.js';
 import { hashPair } from '../../spec/hash.js';
 
 /** Tallest tree of the protocol; bounds the cache below. */
@@ -14,4 +14,15 @@ export function emptyRoot(height: number): Hex {
     cache.push(hashPair(below, below));
   }
   return cache[height]!;
+}
+
+const bytesCache: Uint8Array[] = [];
+
+/** emptyRoot(height) as its 32 bytes (shared: callers must not write to it). */
+export function emptyRootBytes(height: number): Uint8Array {
+  const known = bytesCache[height];
+  if (known !== undefined) return known;
+  const bytes = hexToBytes(emptyRoot(height), 32);
+  bytesCache[height] = bytes;
+  return bytes;
 }

@@ -19,6 +19,19 @@ export function bytesToHex(bytes: Uint8Array): Hex {
   return `0x${Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('hex')}`;
 }
 
+/**
+ * Writes the `size`-byte value `hex` into `target` at `offset`, without allocating: the fast path of hexToBytes for
+ * fixed-width fields. Invalid or mis-sized hex throws hexToBytes' own CodecError.
+ */
+export function writeHexInto(target: Uint8Array, offset: number, hex: Hex, size: number): void {
+  const buffer = Buffer.from(target.buffer, target.byteOffset, target.byteLength);
+  // Buffer's hex decoding stops at the first pair that is not hex, so a short count means the string was not valid.
+  if (typeof hex === 'string' && hex.length === 2 + 2 * size && hex.charCodeAt(0) === 48 && hex.charCodeAt(1) === 120 && buffer.write(hex.slice(2), offset, size, 'hex') === size) {
+    return;
+  }
+  target.set(hexToBytes(hex, size), offset);
+}
+
 /** Decodes hex; when `size` is given the value must be exactly that many bytes. */
 export function hexToBytes(hex: Hex, size?: number): Uint8Array {
   if (!isHex(hex)) throw new CodecError(`not an even-length 0x-prefixed hex string: ${String(hex).slice(0, 80)}`);

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import type { BlockHeader, CheckpointHeader, Hex } from '../chain.js';
 import { BLOB_PAYLOAD_BYTES_MAX, BLOBS_PER_CHECKPOINT_MAX } from '../constants.js';
 import { BLOCK_HEADER_BYTES, decodeBlockHeader, encodeBlockHeader } from './blockHeader.js';
-import { ByteReader, bytesToHex, CodecError } from './bytes.js';
+import { ByteReader, bytesToHex, CodecError, hexToBytes, writeHexInto } from './bytes.js';
 import { blobsToPayload, decodeCheckpointPayload, encodeCheckpointPayload, payloadToBlobs } from './checkpointBlobs.js';
 import { CHECKPOINT_HEADER_BLOBS_HASH_OFFSET, CHECKPOINT_HEADER_BYTES, decodeCheckpointHeader, encodeCheckpointHeader } from './checkpointHeader.js';
 
@@ -156,5 +156,41 @@ describe('byte codecs', () => {
     expect(() => blobsToPayload(blobs)).toThrow(/does not start with a zero byte/);
     expect(() => decodeCheckpointPayload(new Uint8Array([9, 0, 1]))).toThrow(/unknown checkpoint blob format/);
     expect(() => decodeCheckpointHeader(new Uint8Array(10))).toThrow(CodecError);
+  });
+});
+
+describe('writeHexInto', () => {
+  it('writes what hexToBytes decodes, at the offset, and nothing else', () => {
+    fc.assert(
+      fc.property(fc.uint8Array({ minLength: 1, maxLength: 40 }), fc.integer({ min: 0, max: 8 }), fc.boolean(), (bytes, offset, upper) => {
+        const hex = (upper ? `0x${bytesToHex(bytes).slice(2).toUpperCase()}` : bytesToHex(bytes)) as Hex;
+        const target = new Uint8Array(offset + bytes.length + 3).fill(0xee);
+        writeHexInto(target, offset, hex, bytes.length);
+        expect(target.subarray(offset, offset + bytes.length)).toEqual(hexToBytes(hex, bytes.length));
+        expect([...target.subarray(0, offset), ...target.subarray(offset + bytes.length)].every((b) => b === 0xee)).toBe(true);
+      }),
+    );
+  });
+
+  it('refuses what hexToBytes refuses, with its error', () => {
+    const bad = fc.oneof(
+      fc.string({ maxLength: 70 }),
+      hexOf(31),
+      hexOf(33),
+      hexOf(32).chain((hex) => fc.tuple(fc.integer({ min: 2, max: 65 }), fc.constantFrom('g', 'x', ' ', 'Z')).map(([i, c]) => (hex.slice(0, i) + c + hex.slice(i + 1)) as Hex)),
+    );
+    fc.assert(
+      fc.property(bad, (hex) => {
+        let expected: unknown;
+        try {
+          hexToBytes(hex as Hex, 32);
+        } catch (error) {
+          expected = error;
+        }
+        fc.pre(expected !== undefined);
+        expect(() => writeHexInto(new Uint8Array(32), 0, hex as Hex, 32)).toThrow(expected as Error);
+        expect(expected).toBeInstanceOf(CodecError);
+      }),
+    );
   });
 });
