@@ -77,7 +77,10 @@ export class BlsSecretKey {
 
   /** Signs 32 message bytes (a signing message of spec/validators/signingPayloads.ts). */
   sign(message: Uint8Array): Hex {
-    return bytesToHex(this.#key.sign(message).toBytes(true));
+    const signature = bytesToHex(this.#key.sign(message).toBytes(true));
+    // A signature made here is valid for this key and message (BLS correctness): no pairing check needed to know it.
+    verdicts.set(verdictKey(message, this.publicKey, signature), true);
+    return signature;
   }
 
   /** The key's bytes, for the keystore adapter writing a file; never for logs. */
@@ -115,9 +118,13 @@ export function parseBlsPublicKey(publicKey: Hex): PublicKey | undefined {
   });
 }
 
+function verdictKey(message: Uint8Array, publicKey: Hex, signature: Hex): string {
+  return `${bytesToHex(message)}:${publicKey.toLowerCase()}:${signature.toLowerCase()}`;
+}
+
 /** Whether `signature` is `publicKey`'s (parsed: `key`) signature of `message`, memoised by the three's bytes. */
 function verifiedOnce(message: Uint8Array, publicKey: Hex, key: PublicKey, signature: Hex): boolean {
-  return verdicts.getOrCompute(`${bytesToHex(message)}:${publicKey.toLowerCase()}:${signature.toLowerCase()}`, () => {
+  return verdicts.getOrCompute(verdictKey(message, publicKey, signature), () => {
     const sig = parseBlsSignature(signature);
     return sig !== undefined && verify(message, key, sig);
   });
