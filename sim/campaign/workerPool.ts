@@ -70,7 +70,7 @@ export function runJobsOnWorkers(jobs: readonly CampaignJob[], options: WorkerPo
       if (--remaining === 0) settle();
     };
     const spawn = (lane: number): void => {
-      const worker = new Worker(entry.url, { workerData: entry.workerData, execArgv: [], ...(process.env.YG ? { resourceLimits: { maxYoungGenerationSizeMb: Number(process.env.YG) } } : {}) });
+      const worker = new Worker(entry.url, { workerData: entry.workerData, execArgv: [] });
       live.add(worker);
       let ready = false;
       let current: QueuedJob | undefined;
