@@ -176,6 +176,7 @@ export async function createNode(ports: NodePorts, initialConfig: NodeConfig, op
       get pollIntervalMs() {
         return config.archiverPollIntervalMs;
       },
+      clock: ports.clock,
     }),
     { clock: ports.clock },
   );
