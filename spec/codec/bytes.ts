@@ -10,6 +10,9 @@ export class CodecError extends Error {
 }
 
 const HEX_RE = /^0x[0-9a-fA-F]*$/;
+const MAX_SAFE_BIGINT = BigInt(Number.MAX_SAFE_INTEGER);
+/** Bytes whose big-endian value always fits a safe integer (6 bytes: below 2^48). */
+const SAFE_INTEGER_BYTES = 6;
 
 export function isHex(value: unknown): value is Hex {
   return typeof value === 'string' && HEX_RE.test(value) && value.length % 2 === 0;
@@ -45,19 +48,29 @@ export function hexToBytes(hex: Hex, size?: number): Uint8Array {
 export function bigintToBytes(value: bigint, size: number): Uint8Array {
   if (value < 0n) throw new CodecError(`negative value ${value}`);
   const out = new Uint8Array(size);
-  let v = value;
-  for (let i = size - 1; i >= 0; i--) {
-    out[i] = Number(v & 0xffn);
-    v >>= 8n;
+  if (value <= MAX_SAFE_BIGINT) {
+    // Small values (counts, sizes, gas, fees) in number arithmetic: no bigint operation per byte.
+    let v = Number(value);
+    for (let i = size - 1; i >= 0 && v > 0; i--) {
+      out[i] = v % 256;
+      v = Math.floor(v / 256);
+    }
+    if (v !== 0) throw new CodecError(`value ${value} does not fit in ${size} bytes`);
+    return out;
   }
-  if (v !== 0n) throw new CodecError(`value ${value} does not fit in ${size} bytes`);
+  const hex = value.toString(16);
+  if (hex.length > 2 * size) throw new CodecError(`value ${value} does not fit in ${size} bytes`);
+  Buffer.from(out.buffer, out.byteOffset, out.byteLength).write(hex.padStart(2 * size, '0'), 'hex');
   return out;
 }
 
 export function bytesToBigint(bytes: Uint8Array): bigint {
-  let v = 0n;
-  for (const b of bytes) v = (v << 8n) | BigInt(b);
-  return v;
+  if (bytes.length <= SAFE_INTEGER_BYTES) {
+    let v = 0;
+    for (const b of bytes) v = v * 256 + b;
+    return BigInt(v);
+  }
+  return BigInt(`0x${Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('hex')}`);
 }
 
 export function zeroHex(size: number): Hex {

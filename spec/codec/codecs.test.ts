@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import type { BlockHeader, CheckpointHeader, Hex } from '../chain.js';
 import { BLOB_PAYLOAD_BYTES_MAX, BLOBS_PER_CHECKPOINT_MAX } from '../constants.js';
 import { BLOCK_HEADER_BYTES, decodeBlockHeader, encodeBlockHeader } from './blockHeader.js';
-import { ByteReader, bytesToHex, CodecError, hexToBytes, writeHexInto } from './bytes.js';
+import { bigintToBytes, ByteReader, bytesToBigint, bytesToHex, CodecError, hexToBytes, writeHexInto } from './bytes.js';
 import { blobsToPayload, decodeCheckpointPayload, encodeCheckpointPayload, payloadToBlobs } from './checkpointBlobs.js';
 import { CHECKPOINT_HEADER_BLOBS_HASH_OFFSET, CHECKPOINT_HEADER_BYTES, decodeCheckpointHeader, encodeCheckpointHeader } from './checkpointHeader.js';
 
@@ -191,6 +191,53 @@ describe('writeHexInto', () => {
         expect(() => writeHexInto(new Uint8Array(32), 0, hex as Hex, 32)).toThrow(expected as Error);
         expect(expected).toBeInstanceOf(CodecError);
       }),
+    );
+  });
+});
+
+describe('bigint <-> bytes', () => {
+  /** The byte-at-a-time definitions the fast paths must agree with. */
+  const referenceToBytes = (value: bigint, size: number): Uint8Array => {
+    const out = new Uint8Array(size);
+    let v = value;
+    for (let i = size - 1; i >= 0; i--) {
+      out[i] = Number(v & 0xffn);
+      v >>= 8n;
+    }
+    if (v !== 0n) throw new CodecError(`value ${value} does not fit in ${size} bytes`);
+    return out;
+  };
+  const referenceToBigint = (bytes: Uint8Array): bigint => bytes.reduce((v, b) => (v << 8n) | BigInt(b), 0n);
+  const sized = fc.integer({ min: 0, max: 40 }).chain((size) =>
+    fc.tuple(fc.constant(size), fc.oneof(fc.bigInt({ min: 0n, max: 2n ** BigInt(8 * size + 8) }), fc.bigInt({ min: 0n, max: 2n ** 60n }), fc.constantFrom(0n, 255n, 256n, 2n ** 53n - 1n, 2n ** 53n))),
+  );
+
+  it('bigintToBytes writes what the byte-at-a-time definition writes, and refuses what it refuses', () => {
+    fc.assert(
+      fc.property(sized, ([size, value]) => {
+        let expected: Uint8Array | Error;
+        try {
+          expected = referenceToBytes(value, size);
+        } catch (error) {
+          expected = error as Error;
+        }
+        if (expected instanceof Error) expect(() => bigintToBytes(value, size)).toThrow(expected.message);
+        else expect(bigintToBytes(value, size)).toEqual(expected);
+      }),
+      { numRuns: 500 },
+    );
+    expect(() => bigintToBytes(-1n, 4)).toThrow(CodecError);
+  });
+
+  it('bytesToBigint reads what the byte-at-a-time definition reads, at any offset of a larger buffer', () => {
+    fc.assert(
+      fc.property(fc.uint8Array({ maxLength: 40 }), fc.integer({ min: 0, max: 5 }), (bytes, offset) => {
+        const backing = new Uint8Array(offset + bytes.length + 2).fill(0xff);
+        backing.set(bytes, offset);
+        const view = backing.subarray(offset, offset + bytes.length);
+        expect(bytesToBigint(view)).toBe(referenceToBigint(bytes));
+      }),
+      { numRuns: 500 },
     );
   });
 });
