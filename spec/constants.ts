@@ -183,6 +183,11 @@ export const WORLD_STATE_LOOKUP_VALUES_MAX = 1_024;
 // Prover and finality (core/prover, core/archiver/settlement.ts).
 /** How often the prover looks for an epoch to prove, and for its proof's inclusion. */
 export const PROVER_POLL_INTERVAL_MS_DEFAULT = 1_000;
+/**
+ * L1 slots a sent proof may wait unmined before the prover sends it again at the same nonce with bumped fees (a fee
+ * spike priced it out); each resend waits as long again.
+ */
+export const PROVER_PROOF_RESEND_AFTER_L1_SLOTS = 3;
 /** Local network: epochs of this many slots, so that an epoch is proven and finalized within about two minutes. */
 export const LOCAL_NETWORK_EPOCH_DURATION_SLOTS_DEFAULT = 2;
 /** Local network: anvil's `--slots-in-an-epoch`; its finalized block trails latest by twice this many blocks. */

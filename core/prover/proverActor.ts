@@ -1,5 +1,6 @@
 import { createActor, type Actor } from 'xstate';
 import type { L1RollupConstants } from '../../spec/chain.js';
+import { PROVER_PROOF_RESEND_AFTER_L1_SLOTS } from '../../spec/constants.js';
 import type { Chain } from '../chain/chain.js';
 import { NodeError } from '../errors.js';
 import type { LoggerPort, NodePorts } from '../ports.js';
@@ -40,11 +41,12 @@ export function createProverActor(options: ProverActorOptions): ProverActor {
     get pollIntervalMs() {
       return config().pollIntervalMs;
     },
+    resendAfterMs: PROVER_PROOF_RESEND_AFTER_L1_SLOTS * options.constants.ethereumSlotDuration * 1000,
     planProof: () => planEpochProof(deps),
     submitProof: (job) => submitEpochProof(deps, job),
-    checkInclusion: (txHash) => checkProofInclusion(deps, txHash),
+    checkInclusion: (txHashes) => checkProofInclusion(deps, txHashes),
     onProofOutcome: (outcome) => {
-      (outcome.kind === 'failed' ? options.logger.warn : options.logger.info).call(options.logger, 'proof outcome', { ...outcome });
+      (outcome.kind === 'failed' || outcome.kind === 'resending' ? options.logger.warn : options.logger.info).call(options.logger, 'proof outcome', { ...outcome });
       options.onProofOutcome(outcome);
     },
   });

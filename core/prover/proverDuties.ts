@@ -7,7 +7,8 @@ import type { Hex, L1RollupConstants } from '../../spec/chain.js';
 import { hexToBytes } from '../../spec/codec/bytes.js';
 import { assert } from '../assert.js';
 import type { Chain } from '../chain/chain.js';
-import type { L1PublisherPort, L1ReaderPort, L1TxStatus, LoggerPort, VerifierPort } from '../ports.js';
+import type { L1PublisherPort, L1ReaderPort, LoggerPort, VerifierPort } from '../ports.js';
+import type { ProofInclusion } from './proverMachine.js';
 import { encodeEpochProofPublicInputs, EPOCH_OUT_HASH_NONE, epochProofFor, type EpochProofPublicInputs } from './epochProof.js';
 import { epochOfSlot, proofWindowEndMs, proofWindowStatus } from './proofWindow.js';
 import { outTreeRoot } from '../../spec/messages/outbox.js';
@@ -118,6 +119,16 @@ export async function submitEpochProof(deps: ProverDeps, job: EpochProofJob): Pr
   return { txHash };
 }
 
-export function checkProofInclusion(deps: ProverDeps, txHash: Hex): Promise<L1TxStatus> {
-  return deps.publisher.getTxStatus(txHash);
+/**
+ * Where a job's proof stands over the transactions sent for it (oldest first, all at one nonce, so at most one is
+ * mined): the mined one when there is one; else pending when any still waits; else L1 knows none of them.
+ */
+export async function checkProofInclusion(deps: ProverDeps, txHashes: readonly Hex[]): Promise<ProofInclusion> {
+  assert(txHashes.length > 0, 'a proof was sent before its inclusion is checked');
+  const statuses = await Promise.all(txHashes.map((txHash) => deps.publisher.getTxStatus(txHash)));
+  const latest = txHashes[txHashes.length - 1]!;
+  const mined = statuses.findIndex((status) => status.status === 'included');
+  if (mined >= 0) return { txHash: txHashes[mined]!, status: statuses[mined]! };
+  const pending = statuses.some((status) => status.status === 'pending');
+  return { txHash: latest, status: pending ? { status: 'pending' } : statuses[statuses.length - 1]! };
 }

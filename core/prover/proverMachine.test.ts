@@ -7,7 +7,7 @@ import { TransitionCoverage } from '../../test/helpers/transitionCoverage.js';
 import type { L1TxStatus } from '../ports.js';
 import { EPOCH_OUT_HASH_NONE } from './epochProof.js';
 import type { EpochProofJob, ProofPlan } from './proverDuties.js';
-import { createProverMachine, type ProofOutcome, type ProverMachineDeps } from './proverMachine.js';
+import { createProverMachine, type ProofInclusion, type ProofOutcome, type ProverMachineDeps } from './proverMachine.js';
 
 const START_MS = 1_700_000_000_000;
 const POLL_MS = 1_000;
@@ -24,8 +24,10 @@ const included: L1TxStatus = { status: 'included', success: true, blockNumber: 9
 
 interface Script {
   plan?: (call: number) => ProofPlan | Error;
-  submit?: () => { txHash: Hex } | Error;
-  inclusion?: (call: number) => L1TxStatus | Error;
+  submit?: (call: number) => { txHash: Hex } | Error;
+  /** The status of the proof's transactions (oldest first); the default answers for the latest only. */
+  inclusion?: (call: number, txHashes: readonly Hex[]) => L1TxStatus | ProofInclusion | Error;
+  resendAfterMs?: number;
 }
 
 function harness(script: Script) {
@@ -33,7 +35,9 @@ function harness(script: Script) {
   const outcomes: ProofOutcome[] = [];
   const submitted: number[] = [];
   let plans = 0;
+  let submits = 0;
   let inclusions = 0;
+  const checked: (readonly Hex[])[] = [];
   const orThrow = <T>(v: T | Error): T => {
     if (v instanceof Error) throw v;
     return v;
@@ -41,17 +45,22 @@ function harness(script: Script) {
   const deps: ProverMachineDeps = {
     now: () => clock.now(),
     pollIntervalMs: POLL_MS,
+    resendAfterMs: script.resendAfterMs ?? 6 * WINDOW_MS,
     planProof: async () => orThrow(script.plan?.(plans++) ?? { kind: 'ready', job: job(0) }),
     submitProof: async (j) => {
-      const answer = orThrow(script.submit?.() ?? { txHash: TX });
+      const answer = orThrow(script.submit?.(submits++) ?? { txHash: TX });
       submitted.push(j.inputs.epoch);
       return answer;
     },
-    checkInclusion: async () => orThrow(script.inclusion?.(inclusions++) ?? included),
+    checkInclusion: async (txHashes) => {
+      checked.push(txHashes);
+      const answer = orThrow(script.inclusion?.(inclusions++, txHashes) ?? included);
+      return 'txHash' in answer ? answer : { txHash: txHashes[txHashes.length - 1]!, status: answer };
+    },
     onProofOutcome: (o) => outcomes.push(o),
   };
   const actor = createActor(createProverMachine(deps), { clock, inspect: coverage.inspect }).start();
-  return { actor, clock, outcomes, submitted, deps };
+  return { actor, clock, outcomes, submitted, checked, deps };
 }
 
 describe('prover machine', () => {
@@ -110,6 +119,48 @@ describe('prover machine', () => {
     expect(failing.outcomes).toEqual([]);
     await failing.clock.advance(WINDOW_MS);
     expect(failing.outcomes[0]).toMatchObject({ kind: 'failed', stage: 'inclusion', error: 'RPC down' });
+  });
+
+  it('sends a proof again after it waited unmined for the resend delay, then watches every transaction sent for it', async () => {
+    const RESEND_MS = 3 * POLL_MS;
+    const hashes: Hex[] = ['0xa1', '0xa2'];
+    const h = harness({
+      resendAfterMs: RESEND_MS,
+      submit: (call) => ({ txHash: hashes[call]! }),
+      // The first send stays pending; once the second is out, the first is the one mined (it won the race).
+      inclusion: (_call, txHashes) => (txHashes.length === 1 ? { status: 'pending' } : { txHash: '0xa1', status: included }),
+    });
+    await h.clock.advance(POLL_MS);
+    expect(h.submitted).toEqual([0]);
+    await h.clock.advance(RESEND_MS - POLL_MS);
+    expect(h.submitted).toEqual([0]);
+    await h.clock.advance(POLL_MS);
+    expect(h.outcomes).toEqual([{ kind: 'resending', epoch: 0, txHash: '0xa1', pendingMs: RESEND_MS }]);
+    expect(h.submitted).toEqual([0, 0]);
+    expect(h.actor.getSnapshot().context).toMatchObject({ txHash: '0xa2', sentTxHashes: ['0xa1', '0xa2'], proofsSubmitted: 1, proofsResent: 1 });
+    await h.clock.advance(POLL_MS);
+    expect(h.checked.at(-1)).toEqual(['0xa1', '0xa2']);
+    expect(h.outcomes[1]).toEqual({ kind: 'included', epoch: 0, toCheckpoint: 3, txHash: '0xa1', success: true });
+    expect(h.actor.getSnapshot().context).toMatchObject({ job: undefined, sentTxHashes: [], proofsIncluded: 1 });
+  });
+
+  it('a resend the sender refuses leaves the proof sent before pending and watched; the next try waits a delay', async () => {
+    const RESEND_MS = 3 * POLL_MS;
+    const h = harness({
+      resendAfterMs: RESEND_MS,
+      submit: (call) => (call === 0 ? { txHash: TX } : new Error('L1_TX_FEES_CAPPED')),
+      inclusion: () => ({ status: 'pending' }),
+    });
+    // Sent at the first poll; pending at each check after; the check a delay after the send resends.
+    await h.clock.advance(POLL_MS + RESEND_MS);
+    expect(h.outcomes.map((o) => o.kind)).toEqual(['resending', 'failed']);
+    expect(h.outcomes[1]).toEqual({ kind: 'failed', epoch: 0, stage: 'resend', error: 'L1_TX_FEES_CAPPED' });
+    expect(h.actor.getSnapshot().value).toBe('AwaitingL1Inclusion');
+    expect(h.actor.getSnapshot().context).toMatchObject({ txHash: TX, sentTxHashes: [TX], proofsResent: 0 });
+    await h.clock.advance(RESEND_MS - POLL_MS);
+    expect(h.outcomes).toHaveLength(2);
+    await h.clock.advance(POLL_MS);
+    expect(h.outcomes.map((o) => o.kind)).toEqual(['resending', 'failed', 'resending', 'failed']);
   });
 
   it('pauses from any state (repeated pause is a no-op), resumes to Idle, and stops for good', async () => {

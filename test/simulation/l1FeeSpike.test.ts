@@ -104,3 +104,63 @@ describe('an L1 fee spike', () => {
     expect(c.result.traceHash).not.toBe(a.result.traceHash);
   });
 });
+
+describe('an L1 fee spike while a proof waits in the mempool', () => {
+  /** A sequencer, a follower and a prover node; epochs of four 24 s slots, one epoch to land each proof. */
+  const PROVING: SimOptions = {
+    ...drawOptions(21n, 600),
+    followerCount: 1,
+    slotDurationSeconds: 24,
+    publishingAllowanceSeconds: 12,
+    inclusionDelay: { probability: 0, blocksMax: 0 },
+    proverNode: true,
+    epochDurationSlots: 4,
+    proofSubmissionEpochs: 1,
+  };
+  const FACTOR = 10;
+  /** Longer than the proof window (one 96 s epoch): a proof that waited it out would be too late. */
+  const SPIKE_MS = 200_000;
+
+  it('the prover sends the stuck proof again with bumped fees, which lands within the window, and no epoch is pruned', async () => {
+    const seen: { stuck?: SimL1TxInfo; spikeAtMs?: number; healedAtHead?: bigint; l1?: SimL1 } = {};
+    const outcomes: string[] = [];
+    const prunes: string[] = [];
+    const result = await runSimulation(PROVING, {
+      scenario: (world) => {
+        seen.l1 = world.l1;
+        for (let t = POLL_MS; t < PROVING.simulatedSeconds * 1000; t += POLL_MS) {
+          world.at(t, () => {
+            if (seen.spikeAtMs === undefined) {
+              const proof = world.l1.pendingTransactions().find((tx) => tx.call === 'epochProof');
+              if (proof === undefined) return;
+              seen.stuck = proof;
+              seen.spikeAtMs = t;
+              world.l1.setFeeSpike(FACTOR);
+            } else if (seen.healedAtHead === undefined && t >= seen.spikeAtMs + SPIKE_MS) {
+              world.l1.setFeeSpike(1);
+              seen.healedAtHead = world.l1.head().number;
+            }
+          });
+        }
+      },
+      onActivity: (node, activity) => {
+        if (activity.kind === 'proof') outcomes.push(`${node} ${activity.outcome.kind}`);
+        if (activity.kind === 'chain' && activity.event.type === 'chainPruned') prunes.push(`${node} ${activity.event.reason}`);
+      },
+    });
+    expect(result.failures).toEqual([]);
+    const { stuck, l1 } = seen;
+    expect(stuck).toBeDefined();
+    expect(stuck!.fees.maxFeePerGas < SIM_L1_BASE_FEE_PER_GAS_DEFAULT * BigInt(FACTOR)).toBe(true);
+    expect(outcomes).toContain('prover-1 resending');
+    expect(l1!.receipt(stuck!.txHash)?.status).toBe('replaced');
+    const landed = finalReplacement(l1!, stuck!.txHash);
+    expect(l1!.transaction(landed)).toMatchObject({ publisher: stuck!.publisher, nonce: stuck!.nonce, call: 'epochProof' });
+    const receipt = l1!.receipt(landed);
+    expect(receipt).toMatchObject({ status: 'included', success: true });
+    // Landed during the spike, and the prover reported it as included.
+    expect(receipt?.status === 'included' && receipt.blockNumber <= seen.healedAtHead!).toBe(true);
+    expect(outcomes.filter((o) => o === 'prover-1 included').length).toBeGreaterThanOrEqual(2);
+    expect(prunes.filter((p) => p.endsWith('epochNotProven'))).toEqual([]);
+  });
+});
