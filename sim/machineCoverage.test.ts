@@ -50,3 +50,26 @@ describe('machine coverage', () => {
     expect(actor.getSnapshot().value).toBe('Open');
   });
 });
+
+describe('machine coverage of a wildcard handler', () => {
+  /** Takes any event and counts it, unless it is `ignored`. */
+  const counter = () =>
+    setup({
+      types: { context: {} as { n: number }, events: {} as { type: string } },
+      guards: { counted: ({ event }) => event.type !== 'ignored' },
+    }).createMachine({
+      id: 'counter',
+      context: { n: 0 },
+      on: { '*': { guard: 'counted', actions: ({ context }) => Object.assign(context, { n: context.n + 1 }) } },
+    });
+
+  it('counts `*` as received once an event the graph names no handler for arrives, not at start-up', () => {
+    const coverage = new MachineCoverage();
+    const actor = createActor(counter());
+    coverage.attach('counter', actor);
+    actor.start();
+    expect(coverage.report()[0]!.events).toEqual({ hit: [], missed: ['*'] });
+    actor.send({ type: 'anything' });
+    expect(coverage.report()[0]!.events).toEqual({ hit: ['*'], missed: [] });
+  });
+});

@@ -137,6 +137,20 @@ interface Observed {
   readonly guards: Set<string>;
 }
 
+/** xstate's start-up event: every actor receives it, no transition handles it. */
+const XSTATE_INIT_EVENT = 'xstate.init';
+
+/**
+ * The graph's event types received: a wildcard (`*`) handler counts as receiving when an event came that the graph
+ * names no handler for (the wildcard is what took it).
+ */
+function eventsReceived(graph: MachineGraph, received: ReadonlySet<string>): ReadonlySet<string> {
+  if (!graph.events.includes('*')) return received;
+  const named = new Set(graph.events);
+  const byWildcard = [...received].some((type) => !named.has(type) && type !== XSTATE_INIT_EVENT);
+  return byWildcard ? new Set([...received, '*']) : received;
+}
+
 function viewOf(all: readonly string[], seen: ReadonlySet<string>): CoverageView {
   return { hit: all.filter((k) => seen.has(k)), missed: all.filter((k) => !seen.has(k)) };
 }
@@ -171,7 +185,7 @@ export class MachineCoverage {
     return [...this.graphs].map(([machine, graph]) => {
       const seen = this.observed.get(machine)!;
       const transitions = viewOf(graph.transitions, seen.transitions);
-      return { machine, ...transitions, events: viewOf(graph.events, seen.events), guards: viewOf(graph.guards, seen.guards) };
+      return { machine, ...transitions, events: viewOf(graph.events, eventsReceived(graph, seen.events)), guards: viewOf(graph.guards, seen.guards) };
     });
   }
 }
