@@ -9,9 +9,10 @@
  */
 import type { Hex } from '../spec/chain.js';
 import type { RollupNode } from '../core/node/node.js';
+import { OPERATION_IN_PROGRESS_STATES } from '../core/node/operationsMachine.js';
 import { rollbackClearsDatabases } from '../core/node/rollback.js';
 import type { SimL1, SimL1Link } from './simL1.js';
-import { describeStep, sortedSteps, stepDurationMs, type SimEvent, type SimSchedule, type SimStep, type SimStepOf } from './faults.js';
+import { describeStep, sortedSteps, stepDurationMs, type SimEvent, type SimOverlapAdminCall, type SimSchedule, type SimStep, type SimStepOf } from './faults.js';
 import { checkRollback, checkRollbackRefused, expectRollback } from './checkers/rollbackRoots.js';
 import type { SimFailure } from './checkers/simFailure.js';
 import type { TxLedgerEntry, TxWorkload } from './txWorkload.js';
@@ -219,6 +220,8 @@ class FaultInjector {
         return this.pauseSync(step);
       case 'admin.pauseSequencer':
         return this.pauseSequencer(step);
+      case 'admin.overlap':
+        return this.overlap(step);
       case 'network.partition':
         return this.partition(step);
       default:
@@ -252,7 +255,51 @@ class FaultInjector {
     return { detail: problem === undefined ? detail : `${detail}: ${problem}` };
   }
 
-  private async rollback(step: SimStepOf<'admin.rollback'>): Promise<Applied> {
+  /**
+   * Two admin calls on one node at once. When the first leaves an operation in progress (a pause or resume of sync,
+   * a rollback), the node must refuse the second: a second call that succeeds is a failure (adminOverlapAccepted);
+   * a refusal with any error code is the expected outcome. A rollback made as the first call is checked as the
+   * admin.rollback fault checks one; a second-call rollback is issued only while it must be refused. Afterwards sync
+   * runs again unless a pauseSync fault holds the node, where it stays paused.
+   */
+  private async overlap(step: SimStepOf<'admin.overlap'>): Promise<Applied> {
+    const name = step.node;
+    const admin = () => this.world.node(name).service.admin;
+    let second: Promise<string> | undefined;
+    let busy = false;
+    const issueSecond = (): void => {
+      busy = OPERATION_IN_PROGRESS_STATES.includes(admin().operationalState());
+      if (step.second === 'rollback' && !busy) return;
+      second = this.admin(name, () => this.overlapCall(name, step.second, step.blocksBack));
+    };
+    let first: string;
+    if (step.first === 'rollback') {
+      first = (await this.rollback({ atMs: step.atMs, kind: 'admin.rollback', node: name, blocksBack: step.blocksBack, force: false }, issueSecond)).detail;
+    } else {
+      const call = this.admin(name, () => this.overlapCall(name, step.first, step.blocksBack));
+      issueSecond();
+      first = `${step.first}: ${await call}`;
+    }
+    const secondOutcome = second === undefined ? 'not issued (nothing in progress to refuse it)' : await second;
+    if (busy && secondOutcome === 'done') {
+      this.observer.failure({ kind: 'adminOverlapAccepted', node: name, detail: `${step.second} issued while ${step.first} was in progress succeeded instead of being refused` });
+    }
+    const held = this.active.has(`admin.pauseSync:${name}`);
+    const state = admin().operationalState();
+    if (!held && state === 'SyncPaused') await this.admin(name, () => admin().resumeSync());
+    if (held && state === 'Syncing') await this.admin(name, () => admin().pauseSync());
+    return { detail: `${first}; then at once ${step.second}: ${secondOutcome}` };
+  }
+
+  private overlapCall(name: string, call: SimOverlapAdminCall, blocksBack: number): Promise<void> {
+    const node = this.world.node(name);
+    if (call === 'pauseSync') return node.service.admin.pauseSync();
+    if (call === 'resumeSync') return node.service.admin.resumeSync();
+    return node.service.admin.rollbackTo(Math.max(0, node.chain.tips.proposed.number - blocksBack), false, false);
+  }
+
+  /** `meanwhile` runs right after the rollback call is issued, before it settles (admin.overlap). */
+  private async rollback(step: SimStepOf<'admin.rollback'>, meanwhile?: () => void): Promise<Applied> {
     const node = this.world.node(step.node);
     const target = Math.max(0, node.chain.tips.proposed.number - step.blocksBack);
     const expected = await expectRollback(step.node, node, target);
@@ -260,7 +307,9 @@ class FaultInjector {
     // and those mined in the blocks it removes that L1 does not hold: all are accounted for as cleared.
     const clears = rollbackClearsDatabases(node.chain, { targetBlockNumber: target, force: step.force, resumeSync: false });
     const cleared = clears ? [...node.txPool.current.ordered().map((p) => p.txHash), ...(await txsMinedAbove(node, target))] : [];
-    const outcome = await this.admin(step.node, () => node.service.admin.rollbackTo(target, step.force, false));
+    const call = this.admin(step.node, () => node.service.admin.rollbackTo(target, step.force, false));
+    meanwhile?.();
+    const outcome = await call;
     if (outcome !== 'done') {
       for (const failure of checkRollbackRefused(node, expected, outcome)) this.observer.failure(failure);
       return { detail: `rollback to ${target}${step.force ? ' (forced)' : ''}: ${outcome}` };

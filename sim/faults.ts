@@ -11,6 +11,9 @@
  * `l1.feeSpike` multiplies L1's base fee and blob base fee by `factor` (sim/simL1.ts): a transaction priced before
  * the spike waits in the mempool, holding its account's later nonces, until its replacement or the spike's end.
  *
+ * `admin.overlap` issues a second admin call on a node before the first has settled, as two operators (or a retrying
+ * script) might: when the first left an operation in progress, the node must refuse the second.
+ *
  * Faults with a duration heal on their own after it; the liveness phase heals whatever is still active. A network
  * partition cuts one node's validator gossip (sim/simNetwork.ts) off from the others; blocks still come from L1, so
  * it matters only in runs with validators, and it is skipped in runs without a gossip network. A swarm draws it as a
@@ -40,6 +43,7 @@ export const SIM_STEP_KINDS = [
   'tx.drain',
   'node.upgrade',
   'l1.feeSpike',
+  'admin.overlap',
 ] as const;
 
 export type SimStepKind = (typeof SIM_STEP_KINDS)[number];
@@ -47,6 +51,10 @@ export type SimStepKind = (typeof SIM_STEP_KINDS)[number];
 /** How a replacement prices itself against the pool's bump rule: one below the least accepted fee, the least, or well above. */
 export const SIM_REPLACEMENT_BUMPS = ['under', 'exact', 'over'] as const;
 export type SimReplacementBump = (typeof SIM_REPLACEMENT_BUMPS)[number];
+
+/** The admin calls an `admin.overlap` step issues (a rollback goes `blocksBack` blocks back, unforced). */
+export const SIM_OVERLAP_ADMIN_CALLS = ['pauseSync', 'resumeSync', 'rollback'] as const;
+export type SimOverlapAdminCall = (typeof SIM_OVERLAP_ADMIN_CALLS)[number];
 
 interface At {
   /** Simulated ms after the run's start. */
@@ -68,6 +76,8 @@ export type SimStep = At &
     | { readonly kind: 'admin.rollback'; readonly node: string; readonly blocksBack: number; readonly force: boolean }
     | { readonly kind: 'admin.pauseSync'; readonly node: string; readonly durationMs: number }
     | { readonly kind: 'admin.pauseSequencer'; readonly durationMs: number }
+    /** Two admin calls on `node` at once: `second` is issued before `first` settles. */
+    | { readonly kind: 'admin.overlap'; readonly node: string; readonly first: SimOverlapAdminCall; readonly second: SimOverlapAdminCall; readonly blocksBack: number }
     /** `node` hears no gossip from the others and they none from it, until the partition heals. */
     | { readonly kind: 'network.partition'; readonly node: string; readonly durationMs: number }
     /** `payer` indexes the genesis test accounts; the last index is an account that was never funded. */
@@ -184,6 +194,7 @@ export function stepFieldRanges(limits: SimStepLimits): SimStepFieldRanges {
     'admin.rollback': { node, blocksBack: { int: [0, limits.rollbackBlocksBackMax] }, force: { oneOf: [false, true] } },
     'admin.pauseSync': { node, durationMs: duration },
     'admin.pauseSequencer': { durationMs: duration },
+    'admin.overlap': { node, first: { oneOf: SIM_OVERLAP_ADMIN_CALLS }, second: { oneOf: SIM_OVERLAP_ADMIN_CALLS }, blocksBack: { int: [0, limits.rollbackBlocksBackMax] } },
     'network.partition': { node, durationMs: duration },
     'tx.send': { payer: { int: [0, SIM_TX_PAYER_COUNT - 1] }, nullifier: { int: [0, SIM_TX_NULLIFIER_SPACE - 1] }, priorityFee: { int: [0, SIM_TX_PRIORITY_FEE_MAX] } },
     'tx.replace': { target: { int: [0, SIM_TX_REPLACE_TARGET_MAX] }, bump: { oneOf: SIM_REPLACEMENT_BUMPS } },

@@ -34,6 +34,7 @@ export const SIM_EXIT_CODE = {
   notConverged: 31,
   upgradeMishandled: 32,
   txLifecycleViolated: 33,
+  adminOverlapAccepted: 34,
 } as const satisfies Record<'ok' | SimFailure['kind'], number>;
 
 /**

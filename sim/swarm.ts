@@ -102,7 +102,7 @@ export const SWARM_TX_POOL_CAPACITY_MAX = 8;
  * Fault classes a swarm draws after every other draw of a seed (with their knobs), so that adding them left the
  * earlier draws of every seed as they were.
  */
-export const SWARM_LATE_STEP_KINDS: readonly SimStepKind[] = ['l1.feeSpike'];
+export const SWARM_LATE_STEP_KINDS: readonly SimStepKind[] = ['l1.feeSpike', 'admin.overlap'];
 /** Fee-spike factors a seed may cap its spikes at: mild (some first attempts still land), strong, the widest. */
 const SWARM_FEE_SPIKE_FACTORS_MAX = [3, 8, SIM_FEE_SPIKE_FACTOR_MAX] as const;
 
@@ -198,8 +198,12 @@ export function drawSwarm(prng: Prng): SimSwarm {
 
 /** The late fault classes (SWARM_LATE_STEP_KINDS) and their knobs, drawn after all else. */
 function drawLateClasses(prng: Prng): { kinds: SimStepKind[]; limits: Pick<SimStepLimits, 'feeSpikeFactorMax'> } {
-  const kinds = SWARM_LATE_STEP_KINDS.filter(() => prng.bool(FAULT_CLASS_ON_PROBABILITY));
-  return { kinds, limits: { feeSpikeFactorMax: prng.pick(SWARM_FEE_SPIKE_FACTORS_MAX) } };
+  // In the order the classes were added, each after the draws before it, so that adding one left earlier draws be.
+  const feeSpikes = prng.bool(FAULT_CLASS_ON_PROBABILITY);
+  const feeSpikeFactorMax = prng.pick(SWARM_FEE_SPIKE_FACTORS_MAX);
+  const adminOverlaps = prng.bool(FAULT_CLASS_ON_PROBABILITY);
+  const kinds: SimStepKind[] = [...(feeSpikes ? ['l1.feeSpike' as const] : []), ...(adminOverlaps ? ['admin.overlap' as const] : [])];
+  return { kinds, limits: { feeSpikeFactorMax } };
 }
 
 /** The run options a swarm's validator part sets: keys over proposing nodes, the set enforced, gossip. */

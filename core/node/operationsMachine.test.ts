@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, test } from 'vitest';
 import { createActor } from 'xstate';
 import { TransitionCoverage } from '../../test/helpers/transitionCoverage.js';
-import { BUSY_REASON, createOperationsMachine, type OperationsDeps, type RollbackRequest } from './operationsMachine.js';
+import { BUSY_REASON, createOperationsMachine, OPERATION_IN_PROGRESS_STATES, type OperationsDeps, type RollbackRequest } from './operationsMachine.js';
 
 const coverage = new TransitionCoverage();
 
@@ -130,5 +130,18 @@ describe('operations machine', () => {
     await release('upload /y');
     await release('resume');
     expect(state()).toBe('Syncing');
+  });
+});
+
+describe('operations in progress', () => {
+  test('OPERATION_IN_PROGRESS_STATES names exactly the states that refuse every admin operation', () => {
+    const machine = createOperationsMachine(controlledDeps().deps);
+    const refusing = Object.entries(machine.root.states)
+      .filter(([, state]) => ['admin.pauseSync', 'admin.resumeSync', 'admin.rollbackTo', 'admin.startSnapshotUpload'].every((type) => {
+        const transitions = state.transitions.get(type) ?? [];
+        return transitions.length === 1 && transitions[0]!.target === undefined && transitions[0]!.actions.some((action) => typeof action === 'object' && action !== null && 'type' in action && action.type === 'refuseBusy');
+      }))
+      .map(([name]) => name);
+    expect(refusing.sort()).toEqual([...OPERATION_IN_PROGRESS_STATES].sort());
   });
 });

@@ -134,6 +134,9 @@ export function createOperationsMachine(deps: OperationsDeps) {
   });
 }
 
+/** The states with an operation in progress, where every admin operation is refused at once (busyRefusals). */
+export const OPERATION_IN_PROGRESS_STATES: readonly string[] = ['Pausing', 'Resuming', 'RollingBack', 'UploadingSnapshot'];
+
 /** In a busy state every admin operation is refused at once. */
 function busyRefusals() {
   const refuse = { actions: { type: 'refuseBusy' as const, params: ({ event }: { event: OperationsEvent }) => ({ settle: event.settle }) } };

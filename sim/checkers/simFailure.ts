@@ -16,6 +16,7 @@ export const SIM_NODE_FAILURE_KINDS = [
   'rollbackRootsChanged',
   'upgradeMishandled',
   'txLifecycleViolated',
+  'adminOverlapAccepted',
 ] as const;
 
 /** Failures about the run. */

@@ -91,6 +91,9 @@ function everyKindOnce(): { options: SimOptions; schedule: SimSchedule } {
     { atMs: 80_000, kind: 'admin.pauseSequencer', durationMs: 30_000 },
     { atMs: 90_000, kind: 'node.crash', node: 'follower-1' },
     { atMs: 95_000, kind: 'admin.rollback', node: 'follower-1', blocksBack: 2, force: false },
+    { atMs: 96_000, kind: 'admin.overlap', node: 'follower-1', first: 'rollback', second: 'pauseSync', blocksBack: 1 },
+    { atMs: 97_000, kind: 'admin.overlap', node: 'sequencer-0', first: 'pauseSync', second: 'rollback', blocksBack: 1 },
+    { atMs: 98_000, kind: 'admin.overlap', node: 'sequencer-0', first: 'resumeSync', second: 'resumeSync', blocksBack: 0 },
     { atMs: 100_000, kind: 'l1.reorg', depth: 2 },
     // No validators here, so no gossip to cut: the step is skipped (test/simulation/validators.test.ts partitions one).
     { atMs: 101_000, kind: 'network.partition', node: 'follower-1', durationMs: 5_000 },
@@ -134,6 +137,14 @@ describe('applying a schedule', () => {
     expect(detail('l1.feeSpike')).toBe('L1 base fees 6x for 20000 ms');
     expect(detail('node.pause')).toBe('paused for 15000 ms');
     expect(detail('node.crash')).toBe('crashed and restarted');
+    // Two admin calls at once: while the first is in progress the second is refused; with nothing in progress
+    // (resuming a node that runs) both simply succeed.
+    const overlaps = result.events.filter((e) => e.kind === 'admin.overlap').map((e) => e.detail);
+    expect(overlaps).toEqual([
+      expect.stringMatching(/^rolled back to block \d+; then at once pauseSync: refused OPERATION_REFUSED$/),
+      'pauseSync: done; then at once rollback: refused OPERATION_REFUSED',
+      'resumeSync: done; then at once resumeSync: done',
+    ]);
     const upgrades = result.events.filter((e) => e.kind === 'node.upgrade').map((e) => e.detail);
     expect(upgrades).toEqual([
       expect.stringMatching(/^3\.x configuration refused \(the flag --maxBlockSizeInBytes was removed in 4\.x: .*\); restarted with the 4\.x one$/),
@@ -148,6 +159,7 @@ describe('applying a schedule', () => {
     expect(coverage.get('sequencer')!.hit.some((t) => t.includes('--admin.pauseSequencer'))).toBe(true);
     expect(coverage.get('sequencer')!.events.hit).toContain('admin.pauseSequencer');
     expect(coverage.get('operations')!.events.hit).toEqual(expect.arrayContaining(['admin.pauseSync', 'admin.resumeSync', 'admin.rollbackTo']));
+    expect(coverage.get('operations')!.hit).toEqual(expect.arrayContaining(['operations.RollingBack --admin.pauseSync#0--> (none)', 'operations.Pausing --admin.rollbackTo#0--> (none)']));
     // The inclusion check's guards: a checkpoint was included (held) and, polls before, not yet (failed).
     expect(coverage.get('sequencer')!.guards.hit).toEqual(expect.arrayContaining([expect.stringMatching(/\[included\] held$/), expect.stringMatching(/\[included\] failed$/)]));
   });
