@@ -38,7 +38,12 @@ function fakeAccount() {
   const mine = () => {
     while (pool.has(mined) && pool.get(mined)!.fees.maxFeePerGas >= market.baseFeePerGas) pool.delete(mined++);
   };
-  return { pool, market, operations, mine, mined: () => mined };
+  /** An L1 reorg takes the last `count` mined transactions out of their blocks and forgets them (not back in the pool). */
+  const reorgOut = (count: number) => {
+    mined = Math.max(0, mined - count);
+    for (const nonce of [...pool.keys()]) if (nonce >= mined) pool.delete(nonce);
+  };
+  return { pool, market, operations, mine, reorgOut, mined: () => mined };
 }
 
 describe('L1 transaction sender', () => {
@@ -84,6 +89,25 @@ describe('L1 transaction sender', () => {
     expect(account.mined()).toBe(2);
   });
 
+  test('a transaction an L1 reorg took out and forgot frees its nonce: the next send is a first attempt, not a replacement', () => {
+    // Mined at nonce 0, then reorged out: L1 counts nonce 0 as neither mined nor pending.
+    const tracked = [{ nonce: 0, kind: 'blob' as const, fees: firstAttemptFees({ ...MARKET, baseFeePerGas: gwei(40) }, 'blob'), txHash: hash(1) }];
+    expect(planL1Tx(tracked, { minedNonce: 0, pendingNonce: 0 }, MARKET, 'blob')).toEqual({ action: 'send', nonce: 0, fees: firstAttemptFees(MARKET, 'blob'), replaces: undefined });
+    // While L1 still holds it pending, it is replaced as before.
+    expect(planL1Tx(tracked, { minedNonce: 0, pendingNonce: 1 }, MARKET, 'blob')).toMatchObject({ action: 'send', nonce: 0, replaces: tracked[0] });
+  });
+
+  test('proposals that L1 reorgs keep taking out never drive the fees up: every send is a first attempt', async () => {
+    const account = fakeAccount();
+    const tracker = new L1TxTracker();
+    for (let round = 0; round < 12; round++) {
+      await tracker.send(account.operations('blob'));
+      expect(account.pool.get(0)!.fees).toEqual(firstAttemptFees(MARKET, 'blob'));
+      account.mine();
+      account.reorgOut(1);
+    }
+  });
+
   test('a replacement beyond the fee cap is not sent', async () => {
     const account = fakeAccount();
     const tracker = new L1TxTracker();
@@ -100,6 +124,7 @@ describe('L1 transaction sender', () => {
       fc.record({ kind: fc.constant('send' as const), txKind: fc.constantFrom<L1TxKind>('blob', 'plain') }),
       fc.record({ kind: fc.constant('mine' as const) }),
       fc.record({ kind: fc.constant('fees' as const), factor: fc.integer({ min: 1, max: 20 }) }),
+      fc.record({ kind: fc.constant('reorg' as const), count: fc.integer({ min: 1, max: 3 }) }),
     );
     await fc.assert(
       fc.asyncProperty(fc.array(step, { maxLength: 40 }), async (steps) => {
@@ -107,6 +132,7 @@ describe('L1 transaction sender', () => {
         const tracker = new L1TxTracker();
         for (const s of steps) {
           if (s.kind === 'mine') account.mine();
+          else if (s.kind === 'reorg') account.reorgOut(s.count);
           else if (s.kind === 'fees') account.market.baseFeePerGas = MARKET.baseFeePerGas * BigInt(s.factor);
           else {
             const before = new Map(account.pool);

@@ -65,7 +65,10 @@ export function planL1Tx(tracked: readonly TrackedL1Tx[], nonces: L1AccountNonce
   const byNonce = new Map(tracked.map((tx) => [tx.nonce, tx]));
   // Bounded: each step passes a tracked transaction of the other kind.
   for (let nonce = nonces.minedNonce; nonce <= nonces.minedNonce + L1_TRACKED_TXS_MAX; nonce++) {
-    const ours = byNonce.get(nonce);
+    // A record at or above L1's pending nonce is of a transaction L1 no longer holds: an L1 reorg took it out of a
+    // block without putting it back in the mempool, or the mempool dropped it. The nonce is free: replacing a
+    // transaction that is not there would only double the fees each time (up to the cap, where the account stalls).
+    const ours = nonce < nonces.pendingNonce ? byNonce.get(nonce) : undefined;
     if (ours === undefined) {
       const replaces = nonce < nonces.pendingNonce ? 'unknown' : undefined;
       return { action: 'send', nonce, fees: firstAttemptFees(market, kind), replaces };
