@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { satisfiesReplacementRule } from '../../core/l1/l1TxFees.js';
 import type { Hex } from '../../spec/chain.js';
-import { drawOptions, runSimulation, type SimOptions } from '../../sim/runSimulation.js';
+import { drawOptions, runSimulation, type SimHooks, type SimOptions } from '../../sim/runSimulation.js';
+import { provingOptions } from '../helpers/provingOptions.js';
 import type { SimL1, SimL1TxInfo } from '../../sim/simL1.js';
 import { SIM_L1_BASE_FEE_PER_GAS_DEFAULT } from '../../sim/simL1.js';
 
@@ -22,21 +23,32 @@ function finalReplacement(l1: SimL1, txHash: Hex): Hex {
   return current;
 }
 
+interface SpikeScenario {
+  readonly factor: number;
+  readonly spikeMs: number;
+  /** Crash and restart the sequencer this long after the spike starts. */
+  readonly crashSequencerAfterMs?: number;
+  /** The transaction whose first wait in the mempool starts the spike (default: a proposal). */
+  readonly stuckCall?: SimL1TxInfo['call'];
+  readonly options?: SimOptions;
+  readonly onActivity?: SimHooks['onActivity'];
+}
+
 /**
- * Runs with a fee spike of `factor` that starts as soon as the sequencer's first proposal waits in L1's mempool (so
- * that proposal is priced before the spike) and lasts `spikeMs`.
+ * Runs with a fee spike of `factor` that starts as soon as the first transaction of `stuckCall` waits in L1's
+ * mempool (so it is priced before the spike) and lasts `spikeMs`.
  */
-async function spikeScenario(factor: number, spikeMs: number, crashSequencerAfterMs?: number) {
+async function spikeScenario({ factor, spikeMs, crashSequencerAfterMs, stuckCall = 'propose', options = OPTIONS, onActivity }: SpikeScenario) {
   const seen: { stuck?: SimL1TxInfo; spikeAtMs?: number; healedAtHead?: bigint; l1?: SimL1; crashed?: boolean } = {};
-  const result = await runSimulation(OPTIONS, {
+  const result = await runSimulation(options, {
     scenario: (world) => {
       seen.l1 = world.l1;
-      for (let t = POLL_MS; t < OPTIONS.simulatedSeconds * 1000; t += POLL_MS) {
+      for (let t = POLL_MS; t < options.simulatedSeconds * 1000; t += POLL_MS) {
         world.at(t, () => {
           if (seen.spikeAtMs === undefined) {
-            const proposal = world.l1.pendingTransactions().find((tx) => tx.call === 'propose');
-            if (proposal === undefined) return;
-            seen.stuck = proposal;
+            const pending = world.l1.pendingTransactions().find((tx) => tx.call === stuckCall);
+            if (pending === undefined) return;
+            seen.stuck = pending;
             seen.spikeAtMs = t;
             world.l1.setFeeSpike(factor);
           } else if (crashSequencerAfterMs !== undefined && seen.crashed === undefined && t >= seen.spikeAtMs + crashSequencerAfterMs) {
@@ -49,6 +61,7 @@ async function spikeScenario(factor: number, spikeMs: number, crashSequencerAfte
         });
       }
     },
+    ...(onActivity ? { onActivity } : {}),
   });
   return { result, stuck: seen.stuck!, healedAtHead: seen.healedAtHead!, l1: seen.l1! };
 }
@@ -56,7 +69,7 @@ async function spikeScenario(factor: number, spikeMs: number, crashSequencerAfte
 describe('an L1 fee spike', () => {
   it('a proposal priced before a 10x spike is stuck; the next slot replaces it at its nonce with bumped fees, which land during the spike', async () => {
     const factor = 10;
-    const { result, stuck, healedAtHead, l1 } = await spikeScenario(factor, 4 * OPTIONS.slotDurationSeconds * 1000);
+    const { result, stuck, healedAtHead, l1 } = await spikeScenario({ factor, spikeMs: 4 * OPTIONS.slotDurationSeconds * 1000 });
     expect(stuck).toBeDefined();
     // Priced at 2x the normal base fee plus the tip: below the spiked base fee.
     expect(stuck.fees.maxFeePerGas < SIM_L1_BASE_FEE_PER_GAS_DEFAULT * BigInt(factor)).toBe(true);
@@ -76,7 +89,7 @@ describe('an L1 fee spike', () => {
   });
 
   it('a sequencer restarted while its proposal is stuck reads its nonce from L1 and replaces the tx it no longer remembers', async () => {
-    const { result, stuck, l1 } = await spikeScenario(10, 4 * OPTIONS.slotDurationSeconds * 1000, 2_000);
+    const { result, stuck, l1 } = await spikeScenario({ factor: 10, spikeMs: 4 * OPTIONS.slotDurationSeconds * 1000, crashSequencerAfterMs: 2_000 });
     expect(l1.receipt(stuck.txHash)?.status).toBe('replaced');
     const landed = finalReplacement(l1, stuck.txHash);
     expect(l1.transaction(landed)).toMatchObject({ publisher: stuck.publisher, nonce: stuck.nonce });
@@ -88,7 +101,7 @@ describe('an L1 fee spike', () => {
   });
 
   it('a proposal held for one block by a short spike lands by itself, unreplaced, and the chain goes on', async () => {
-    const { result, stuck, l1 } = await spikeScenario(10, 12_000);
+    const { result, stuck, l1 } = await spikeScenario({ factor: 10, spikeMs: 12_000 });
     const receipt = l1.receipt(stuck.txHash);
     expect(receipt?.status).toBe('included');
     expect(result.failures).toEqual([]);
@@ -98,68 +111,42 @@ describe('an L1 fee spike', () => {
   });
 
   it('replays to the same trace hash, fee changes included', async () => {
-    const [a, b] = [await spikeScenario(6, 60_000), await spikeScenario(6, 60_000)];
-    const c = await spikeScenario(7, 60_000);
+    const [a, b] = [await spikeScenario({ factor: 6, spikeMs: 60_000 }), await spikeScenario({ factor: 6, spikeMs: 60_000 })];
+    const c = await spikeScenario({ factor: 7, spikeMs: 60_000 });
     expect(a.result.traceHash).toBe(b.result.traceHash);
     expect(c.result.traceHash).not.toBe(a.result.traceHash);
   });
 });
 
 describe('an L1 fee spike while a proof waits in the mempool', () => {
-  /** A sequencer, a follower and a prover node; epochs of four 24 s slots, one epoch to land each proof. */
-  const PROVING: SimOptions = {
-    ...drawOptions(21n, 600),
-    followerCount: 1,
-    slotDurationSeconds: 24,
-    publishingAllowanceSeconds: 12,
-    inclusionDelay: { probability: 0, blocksMax: 0 },
-    proverNode: true,
-    epochDurationSlots: 4,
-    proofSubmissionEpochs: 1,
-  };
   const FACTOR = 10;
   /** Longer than the proof window (one 96 s epoch): a proof that waited it out would be too late. */
   const SPIKE_MS = 200_000;
 
   it('the prover sends the stuck proof again with bumped fees, which lands within the window, and no epoch is pruned', async () => {
-    const seen: { stuck?: SimL1TxInfo; spikeAtMs?: number; healedAtHead?: bigint; l1?: SimL1 } = {};
     const outcomes: string[] = [];
     const prunes: string[] = [];
-    const result = await runSimulation(PROVING, {
-      scenario: (world) => {
-        seen.l1 = world.l1;
-        for (let t = POLL_MS; t < PROVING.simulatedSeconds * 1000; t += POLL_MS) {
-          world.at(t, () => {
-            if (seen.spikeAtMs === undefined) {
-              const proof = world.l1.pendingTransactions().find((tx) => tx.call === 'epochProof');
-              if (proof === undefined) return;
-              seen.stuck = proof;
-              seen.spikeAtMs = t;
-              world.l1.setFeeSpike(FACTOR);
-            } else if (seen.healedAtHead === undefined && t >= seen.spikeAtMs + SPIKE_MS) {
-              world.l1.setFeeSpike(1);
-              seen.healedAtHead = world.l1.head().number;
-            }
-          });
-        }
-      },
+    const { result, stuck, healedAtHead, l1 } = await spikeScenario({
+      factor: FACTOR,
+      spikeMs: SPIKE_MS,
+      stuckCall: 'epochProof',
+      options: provingOptions(21n, 600),
       onActivity: (node, activity) => {
         if (activity.kind === 'proof') outcomes.push(`${node} ${activity.outcome.kind}`);
         if (activity.kind === 'chain' && activity.event.type === 'chainPruned') prunes.push(`${node} ${activity.event.reason}`);
       },
     });
     expect(result.failures).toEqual([]);
-    const { stuck, l1 } = seen;
     expect(stuck).toBeDefined();
-    expect(stuck!.fees.maxFeePerGas < SIM_L1_BASE_FEE_PER_GAS_DEFAULT * BigInt(FACTOR)).toBe(true);
+    expect(stuck.fees.maxFeePerGas < SIM_L1_BASE_FEE_PER_GAS_DEFAULT * BigInt(FACTOR)).toBe(true);
     expect(outcomes).toContain('prover-1 resending');
-    expect(l1!.receipt(stuck!.txHash)?.status).toBe('replaced');
-    const landed = finalReplacement(l1!, stuck!.txHash);
-    expect(l1!.transaction(landed)).toMatchObject({ publisher: stuck!.publisher, nonce: stuck!.nonce, call: 'epochProof' });
-    const receipt = l1!.receipt(landed);
+    expect(l1.receipt(stuck.txHash)?.status).toBe('replaced');
+    const landed = finalReplacement(l1, stuck.txHash);
+    expect(l1.transaction(landed)).toMatchObject({ publisher: stuck.publisher, nonce: stuck.nonce, call: 'epochProof' });
+    const receipt = l1.receipt(landed);
     expect(receipt).toMatchObject({ status: 'included', success: true });
     // Landed during the spike, and the prover reported it as included.
-    expect(receipt?.status === 'included' && receipt.blockNumber <= seen.healedAtHead!).toBe(true);
+    expect(receipt?.status === 'included' && receipt.blockNumber <= healedAtHead).toBe(true);
     expect(outcomes.filter((o) => o === 'prover-1 included').length).toBeGreaterThanOrEqual(2);
     expect(prunes.filter((p) => p.endsWith('epochNotProven'))).toEqual([]);
   });

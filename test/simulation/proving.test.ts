@@ -2,12 +2,13 @@ import { describe, expect, it } from 'vitest';
 import type { BlockRef, ChainPruneReason, Hex } from '../../spec/chain.js';
 import { createNode, type NodeActivity, type RollupNode } from '../../core/node/node.js';
 import { createPrng, createSimRandomness } from '../../sim/prng.js';
-import { drawOptions, runSimulation, type SimOptions, type SimWorld } from '../../sim/runSimulation.js';
+import { runSimulation, type SimWorld } from '../../sim/runSimulation.js';
 import { createNodeClock } from '../../sim/simClock.js';
 import type { SimL1Link } from '../../sim/simL1.js';
 import { createSimLogger } from '../../sim/simLogger.js';
 import { createSimStorage } from '../../sim/simStorage.js';
 import { createTrace } from '../../sim/trace.js';
+import { provingOptions } from '../helpers/provingOptions.js';
 
 /**
  * Proofs and finality on a simulated network: a sequencer, a follower and a prover node, 24 s slots, epochs of four
@@ -15,19 +16,6 @@ import { createTrace } from '../../sim/trace.js';
  */
 const NODES = ['sequencer-0', 'follower-1', 'prover-1'];
 
-function provingOptions(seed: bigint, simulatedSeconds: number): SimOptions {
-  return {
-    ...drawOptions(seed, simulatedSeconds),
-    followerCount: 1,
-    slotDurationSeconds: 24,
-    publishingAllowanceSeconds: 12,
-    inclusionDelay: { probability: 0, blocksMax: 0 },
-    proverNode: true,
-    epochDurationSlots: 4,
-    proofSubmissionEpochs: 1,
-    l1FinalityLagBlocks: 4,
-  };
-}
 
 interface Observed {
   readonly proven: Map<string, BlockRef[]>;
