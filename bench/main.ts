@@ -64,7 +64,7 @@ async function benchSim(): Promise<BenchResult> {
   const simulatedSeconds = BENCH_SIM_SEEDS.length * BENCH_SIM_SECONDS_PER_RUN;
   // One untimed run first: the timed ones measure the steady state (compiled code), as a campaign's workers, each
   // running hundreds of seeds, spend nearly all their time in it.
-  await timeSimRuns(() => steadyWorkloadOptions(BENCH_SIM_WARM_UP_SEED), [BENCH_SIM_WARM_UP_SEED]);
+  await timeSimRuns(steadyWorkloadOptions, [BENCH_SIM_WARM_UP_SEED]);
   const steady = await timeSimRuns(steadyWorkloadOptions);
   const plain = await timeSimRuns((seed) => drawOptions(seed, BENCH_SIM_SECONDS_PER_RUN));
   const layout = SWARM_VALIDATOR_LAYOUTS[SWARM_VALIDATOR_LAYOUTS.length - 1]!;

@@ -19,7 +19,7 @@ export function hashToField(data: Uint8Array): Hex {
 
 /** A Merkle node: hashToField(left || right), 32 bytes each. */
 export function hashPair(left: Hex, right: Hex): Hex {
-  const buf = new Uint8Array(64);
+  const buf = Buffer.allocUnsafe(64);
   writeHexInto(buf, 0, left, 32);
   writeHexInto(buf, 32, right, 32);
   return hashToField(buf);

@@ -58,7 +58,7 @@ function computeRoot(tree: AppendOnlyTree): Hex {
   // A full tree's root is the complete node its last append stored at the top level.
   if (tree.size === 2 ** tree.height) return tree.frontier[tree.height] ?? emptyRoot(0);
   // The climb stays in bytes: one hex decoding per stored left node, one encoding of the root.
-  const pair = new Uint8Array(64);
+  const pair = Buffer.allocUnsafe(64);
   let node = emptyRootBytes(0);
   let index = tree.size;
   for (let level = 0; level < tree.height; level++) {
