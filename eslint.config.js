@@ -21,6 +21,20 @@ const nondeterminism = [
   { name: 'crypto', message: 'randomness comes from the randomness port; hashing imports node:crypto explicitly' },
 ];
 
+/**
+ * Import boundaries between the layers (ARCHITECTURE.md, Layers): spec/ is the protocol and imports no other layer;
+ * core/ is pure and reaches the world through ports, so it imports neither the adapters nor the simulator; adapters/
+ * bind the core to real things and never import the simulator. Tests beside the source may use an adapter (the
+ * in-memory store) as a fixture.
+ */
+const layerImport = (layers, message) => ({ regex: `^(\\.\\./)+(${layers.join('|')})(/|$)`, message });
+const ioPaths = ioModules.map((name) => ({ name, message: 'core/, spec/ and sim/ do no I/O: go through a port' }));
+const boundary = {
+  spec: layerImport(['core', 'adapters', 'sim'], 'spec/ is the protocol as code: it imports no other layer'),
+  core: layerImport(['adapters', 'sim'], 'core/ is pure: it reaches adapters only through the ports of core/ports.ts'),
+  adapters: layerImport(['sim'], 'adapters/ bind ports to real things: the simulator is not one of them'),
+};
+
 export default tseslint.config(
   { ignores: ['dist/**', 'node_modules/**', 'contracts/artifacts/**', 'sim-out/**', 'bench/results/**'] },
   ...tseslint.configs.recommended,
@@ -48,7 +62,22 @@ export default tseslint.config(
     rules: {
       'no-restricted-globals': ['error', ...nondeterminism],
       'no-restricted-properties': ['error', { object: 'Math', property: 'random', message: 'use the randomness port' }],
-      'no-restricted-imports': ['error', { paths: ioModules.map((name) => ({ name, message: 'core/, spec/ and sim/ do no I/O: go through a port' })) }],
+      'no-restricted-imports': ['error', { paths: ioPaths }],
     },
+  },
+  {
+    files: ['spec/**/*.ts'],
+    ignores: ['**/*.test.ts'],
+    rules: { 'no-restricted-imports': ['error', { paths: ioPaths, patterns: [boundary.spec] }] },
+  },
+  {
+    files: ['core/**/*.ts'],
+    ignores: ['**/*.test.ts'],
+    rules: { 'no-restricted-imports': ['error', { paths: ioPaths, patterns: [boundary.core] }] },
+  },
+  {
+    files: ['adapters/**/*.ts'],
+    ignores: ['**/*.test.ts'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [boundary.adapters] }] },
   },
 );
