@@ -8,9 +8,9 @@ interface IProofVerifier {
 }
 
 /// @title CommitmentVerifier
-/// @notice The project's verifier (PROTOCOL.md, Chain): there are no circuits, so a proof is valid exactly when it is
-/// the 32-byte keccak256 commitment to the public inputs. Changing any public input invalidates the proof. The node's
-/// default verifier port (core/verifier/commitmentVerifier.ts) applies the same rule to tx proofs.
+/// @notice The project's verifier (docs/protocol.md, Proofs): there are no circuits, so a proof is valid exactly when
+/// it is the 32-byte keccak256 commitment to the public inputs. Changing any public input invalidates the proof. The
+/// node's default verifier port (core/verifier/commitmentVerifier.ts) applies the same rule to tx proofs.
 contract CommitmentVerifier is IProofVerifier {
     uint256 public constant COMMITMENT_BYTES = 32;
 

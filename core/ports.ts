@@ -394,7 +394,7 @@ export interface SnapshotPort {
 
 /**
  * Checks proofs (tx proofs, epoch proofs). There are no circuits in this project: the default verifier
- * (core/verifier/commitmentVerifier.ts) accepts exactly keccak256 of the public inputs (PROTOCOL.md, Chain), but
+ * (core/verifier/commitmentVerifier.ts) accepts exactly keccak256 of the public inputs (docs/protocol.md, Proofs), but
  * the node only relies on this interface.
  */
 export interface VerifierPort {

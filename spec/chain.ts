@@ -1,18 +1,18 @@
 /**
- * Chain types shared by the core, the adapters and the simulator. Wire shapes that PROTOCOL.md fixes are marked;
- * the rest is this project's layout (documented in the README's protocol section).
+ * Chain types shared by the core, the adapters and the simulator. Wire shapes that docs/protocol.md fixes are marked;
+ * the rest is this project's layout (documented in docs/protocol.md).
  */
 
 /** A `0x`-prefixed lowercase hex string. */
 export type Hex = `0x${string}`;
 
-/** PROTOCOL.md: `{ root: Fr, nextAvailableLeafIndex: number }`, the tree as it stood after the block. */
+/** docs/protocol.md, Block data: `{ root: Fr, nextAvailableLeafIndex: number }`, the tree as it stood after a block. */
 export interface TreeSnapshot {
   readonly root: Hex;
   readonly nextAvailableLeafIndex: number;
 }
 
-/** PROTOCOL.md: the four state trees held in `BlockData.header.state`. */
+/** docs/protocol.md, Block data: the four state trees held in `BlockData.header.state`. */
 export interface StateReference {
   readonly l1ToL2MessageTree: TreeSnapshot;
   readonly noteHashTree: TreeSnapshot;
@@ -210,7 +210,7 @@ export interface L2Tips {
 export type BlockTipName = 'proposed' | 'checkpointed' | 'proven' | 'finalized';
 export type CheckpointTipName = 'checkpointed' | 'proven' | 'finalized';
 
-/** Rollup constants read from the L1 rollup contract (PROTOCOL.md, Chain). */
+/** Rollup constants read from the L1 rollup contract (docs/protocol.md, Time). */
 export interface L1RollupConstants {
   readonly l1ChainId: number;
   readonly rollupVersion: number;

@@ -9,7 +9,7 @@ export const FR_MODULUS = 218882428718392752222464057452572750885483644004160343
 /** BLS12-381 scalar field modulus: every 32-byte field element of an EIP-4844 blob is strictly below it. */
 export const BLS_MODULUS = 52435875175126190479447740508185965837690552500527637822603658699938581184513n;
 
-/** Merkle tree ids, as sent on the wire (PROTOCOL.md, World state). */
+/** Merkle tree ids, as sent on the wire (docs/protocol.md, Trees). */
 export const MerkleTreeId = {
   NULLIFIER_TREE: 0,
   NOTE_HASH_TREE: 1,
@@ -26,7 +26,7 @@ export const PUBLIC_DATA_TREE_HEIGHT = 40;
 export const L1_TO_L2_MSG_TREE_HEIGHT = 36;
 export const ARCHIVE_HEIGHT = 30;
 
-/** Chain timing defaults (PROTOCOL.md, Chain). */
+/** Chain timing defaults (docs/protocol.md, Time). */
 export const L1_SLOT_DURATION_SECONDS = 12;
 export const L2_SLOT_DURATION_SECONDS_DEFAULT = 36;
 export const EPOCH_DURATION_SLOTS_DEFAULT = 32;
@@ -78,8 +78,8 @@ export const TX_POOL_CAPACITY_MAX = 1_000_000;
 export const TX_POOL_MAINTENANCE_TXS_MAX = 65_536;
 
 /**
- * Mana (L2 gas) one checkpoint may use, and the target its congestion rule steers to (PROTOCOL.md, Transactions and
- * fees: an EIP-1559-style rule over the mana used above the target).
+ * Mana (L2 gas) one checkpoint may use, and the target its congestion rule steers to (docs/protocol.md, Fees:
+ * an EIP-1559-style rule over the mana used above the target).
  */
 export const CHECKPOINT_MANA_LIMIT = 200_000_000;
 export const CHECKPOINT_MANA_TARGET = CHECKPOINT_MANA_LIMIT / 2;
@@ -117,7 +117,7 @@ export const BLOCKS_PER_CHECKPOINT_MAX = 16;
 export const PUBLIC_PORT_DEFAULT = 8080;
 export const ADMIN_PORT_DEFAULT = 8880;
 
-/** JSON-RPC envelope limits (PROTOCOL.md, Wire encoding). */
+/** JSON-RPC envelope limits (docs/protocol.md, Request and list limits). */
 export const PUBLIC_BODY_BYTES_MAX = 1024 * 1024;
 export const ADMIN_BODY_BYTES_MAX = 10 * 1024 * 1024;
 export const BATCH_CALLS_MAX = 100;
@@ -148,7 +148,7 @@ export const ROLLUP_VERSION_LOCAL_NETWORK_DEFAULT = 1;
 /** Chain id of the local network's L1 (anvil's default). */
 export const L1_CHAIN_ID_LOCAL_NETWORK = 31337;
 
-// World state (PROTOCOL.md, World state; the engine is core/worldState/worldState.ts).
+// World state (docs/protocol.md, World state; the engine is core/worldState/worldState.ts).
 /** Height of the per-tx subtree of the note hash and nullifier trees: 2^6 = 64 leaves. */
 export const TX_SUBTREE_HEIGHT = 6;
 

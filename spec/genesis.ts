@@ -1,8 +1,9 @@
 /**
- * The genesis state's funded test accounts: fee payers with a fee-asset balance from block 0, so that a fresh
- * network (the local network, the simulator) can pay for txs at once. An account is an L2 address only: this
- * project's txs carry no signatures (a tx names its fee payer; PROTOCOL.md leaves authorization to the circuits this
- * project does not have), so these accounts exist on every network built from this genesis and are for testing.
+ * The genesis state's funded test accounts: fee payers with a fee-asset balance from block 0, so that a fresh network
+ * (the local network, the simulator) can pay for txs at once. An account is an L2 address only: this project's txs
+ * carry no signatures (a tx names its fee payer, and authorizing it would take circuits this project does not have:
+ * docs/protocol.md, Transaction encoding), so these accounts exist on every network built from this genesis and are for
+ * testing.
  */
 import type { Hex } from './chain.js';
 import { PROTOCOL_CONTRACT_ADDRESSES } from './config/allowList.js';

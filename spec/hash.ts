@@ -3,8 +3,8 @@ import type { Hex } from './chain.js';
 import { bytesToHex, writeHexInto } from './codec/bytes.js';
 
 /**
- * PROTOCOL.md: `hashToField(bytes) = sha256(bytes)` with its first byte set to zero, read as a big-endian field
- * element. Returns the 32 bytes.
+ * docs/protocol.md, Tree hash: `hashToField(bytes) = sha256(bytes)` with its first byte set to zero, read as a
+ * big-endian field element. Returns the 32 bytes.
  */
 export function hashToFieldBytes(data: Uint8Array): Uint8Array {
   const digest = hash('sha256', data, 'buffer') as Buffer;

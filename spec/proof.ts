@@ -1,5 +1,5 @@
 /**
- * Proofs (PROTOCOL.md, Chain): with no circuits in this project, the proof of a statement is the keccak256
+ * Proofs (docs/protocol.md, Proofs): with no circuits in this project, the proof of a statement is the keccak256
  * commitment to its public inputs; the default verifier accepts exactly that. A tx's public inputs are its preimage
  * encoding (spec/codec/tx.ts), so a tx proof binds every field its hash covers.
  */

@@ -113,7 +113,7 @@ interface Exchange {
   readonly fetch: typeof globalThis.fetch;
 }
 
-/** JSON.stringify replacer: a bigint goes on the wire as its decimal string (PROTOCOL.md). */
+/** JSON.stringify replacer: a bigint goes on the wire as its decimal string (docs/protocol.md, Wire encoding). */
 const bigintAsDecimal = (_key: string, value: unknown): unknown => (typeof value === 'bigint' ? value.toString() : value);
 
 const isRecord = (value: unknown): value is Record<string, unknown> =>

@@ -1,5 +1,5 @@
 /**
- * From a parsed JSON body to its JSON-RPC reply (PROTOCOL.md, Wire encoding): single calls and batches,
+ * From a parsed JSON body to its JSON-RPC reply (docs/protocol.md, Wire encoding): single calls and batches,
  * notifications, method lookup in the table, params decoding, the per-call timeout, result encoding and error
  * mapping. Nothing here knows about HTTP.
  */

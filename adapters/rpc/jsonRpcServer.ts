@@ -1,5 +1,5 @@
 /**
- * The two JSON-RPC listeners over HTTP (PROTOCOL.md, Wire encoding): `POST /` with a JSON body, `GET /status` for
+ * The two JSON-RPC listeners over HTTP (docs/protocol.md, Wire encoding): `POST /` with a JSON body, `GET /status` for
  * probes. HTTP 200 answers every JSON-RPC response, errors included; the exceptions are 401 (admin key), 413 (body
  * over the limit), 415 (not JSON), 204 (only notifications) and 404/405 for other paths and verbs.
  */

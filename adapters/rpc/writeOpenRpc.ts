@@ -1,7 +1,9 @@
 /**
  * `npm run openrpc`: writes the OpenRPC document of the method table to spec/openrpc.json and regenerates the API
- * reference of the README, the text between API_REFERENCE_START and API_REFERENCE_END. Both are derived from
+ * reference in docs/api.md, the text between API_REFERENCE_START and API_REFERENCE_END. Both are derived from
  * spec/rpc/openrpc.ts alone; test/rpc/openrpc.test.ts fails when either file on disk differs from what this writes.
+ * It also regenerates the method map of ARCHITECTURE.md (writeMethodMap.ts, checked by
+ * test/docs/architectureMap.test.ts).
  *
  * The rendering functions are pure and exported for that test; importing this module writes nothing.
  */
@@ -10,6 +12,7 @@ import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ADMIN_PORT_DEFAULT, PUBLIC_PORT_DEFAULT } from '../../spec/constants.js';
 import { RpcErrorCode } from '../../spec/rpc/errorCodes.js';
+import { ARCHITECTURE_PATH, architectureWithMethodMap } from './writeMethodMap.js';
 import { NAMESPACE_PREFIX, type RpcNamespace } from '../../spec/rpc/methodDefinition.js';
 import {
   buildOpenRpcDocument,
@@ -24,7 +27,7 @@ export const API_REFERENCE_END = '<!-- api-reference:end -->';
 
 /** Paths of the generated files, from the repository root. */
 export const OPENRPC_DOCUMENT_PATH = 'spec/openrpc.json';
-export const README_PATH = 'README.md';
+export const API_REFERENCE_PATH = 'docs/api.md';
 
 const isRecord = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -84,7 +87,7 @@ function typeOfKeyword(schema: Record<string, unknown>, type: unknown, depth: nu
 }
 
 /**
- * A one-line TypeScript-like rendering of a JSON Schema for the README: unions, literals, arrays, and the field
+ * A one-line TypeScript-like rendering of a JSON Schema for the API reference: unions, literals, arrays, and the field
  * names of a top-level object (a `?` marks an optional field); deeper objects are `object`.
  */
 export function compactType(schema: unknown, depth = 0): string {
@@ -134,15 +137,15 @@ function namespaceTable(document: OpenRpcDocument, namespace: RpcNamespace): str
 }
 
 
-/** Width of the README's prose lines. */
-const README_LINE_CHARS_MAX = 116;
+/** Width of the API reference's prose lines. */
+const PROSE_LINE_CHARS_MAX = 116;
 
-/** A paragraph as lines of at most README_LINE_CHARS_MAX characters, broken at spaces. */
+/** A paragraph as lines of at most PROSE_LINE_CHARS_MAX characters, broken at spaces. */
 function wrap(paragraph: string): string[] {
   const lines: string[] = [];
   let line = '';
   for (const word of paragraph.split(' ')) {
-    if (line.length > 0 && line.length + 1 + word.length > README_LINE_CHARS_MAX) {
+    if (line.length > 0 && line.length + 1 + word.length > PROSE_LINE_CHARS_MAX) {
       lines.push(line);
       line = word;
     } else {
@@ -165,7 +168,7 @@ const CLIENT_EXAMPLE = [
   '```',
 ];
 
-/** The README text between the markers, ending with a newline. */
+/** The API reference's text between the markers, ending with a newline. */
 export function renderApiReference(document: OpenRpcDocument): string {
   const envelope = ENVELOPE_ERRORS.map((name) => RpcErrorCode[name]).join(', ');
   const intro =
@@ -195,14 +198,14 @@ export function renderApiReference(document: OpenRpcDocument): string {
   ].join('\n');
 }
 
-/** The README with `section` between the markers; throws when the markers are missing or out of order. */
-export function replaceApiReference(readme: string, section: string): string {
-  const start = readme.indexOf(API_REFERENCE_START);
-  const end = readme.indexOf(API_REFERENCE_END);
-  if (start < 0 || end < start || readme.indexOf(API_REFERENCE_START, start + 1) >= 0) {
-    throw new Error(`${README_PATH} must hold ${API_REFERENCE_START} once, followed by ${API_REFERENCE_END}`);
+/** `page` with `section` between the markers; throws when the markers are missing or out of order. */
+export function replaceApiReference(page: string, section: string): string {
+  const start = page.indexOf(API_REFERENCE_START);
+  const end = page.indexOf(API_REFERENCE_END);
+  if (start < 0 || end < start || page.indexOf(API_REFERENCE_START, start + 1) >= 0) {
+    throw new Error(`${API_REFERENCE_PATH} must hold ${API_REFERENCE_START} once, followed by ${API_REFERENCE_END}`);
   }
-  return `${readme.slice(0, start + API_REFERENCE_START.length)}\n${section}${readme.slice(end)}`;
+  return `${page.slice(0, start + API_REFERENCE_START.length)}\n${section}${page.slice(end)}`;
 }
 
 /** Writes `text` to `path` unless it already holds it; tells whether it wrote. */
@@ -213,17 +216,19 @@ async function writeIfChanged(path: string, text: string): Promise<boolean> {
   return true;
 }
 
-/** Regenerates both files under `root` (the repository root). */
+/** Regenerates the three generated texts under `root` (the repository root). */
 export async function writeOpenRpc(root: string): Promise<void> {
   const document = buildOpenRpcDocument();
   const documentPath = resolve(root, OPENRPC_DOCUMENT_PATH);
-  const readmePath = resolve(root, README_PATH);
+  const referencePath = resolve(root, API_REFERENCE_PATH);
   const wroteDocument = await writeIfChanged(documentPath, renderOpenRpcJson(document));
-  const readme = await readFile(readmePath, 'utf8');
-  const wroteReadme = await writeIfChanged(readmePath, replaceApiReference(readme, renderApiReference(document)));
+  const reference = await readFile(referencePath, 'utf8');
+  const wroteReference = await writeIfChanged(referencePath, replaceApiReference(reference, renderApiReference(document)));
+  const wroteMap = await writeIfChanged(resolve(root, ARCHITECTURE_PATH), await architectureWithMethodMap(root));
   const state = (wrote: boolean) => (wrote ? 'written' : 'up to date');
   console.log(`${OPENRPC_DOCUMENT_PATH}: ${state(wroteDocument)} (${document.methods.length} methods)`);
-  console.log(`${README_PATH} API reference: ${state(wroteReadme)}`);
+  console.log(`${API_REFERENCE_PATH} API reference: ${state(wroteReference)}`);
+  console.log(`${ARCHITECTURE_PATH} method map: ${state(wroteMap)}`);
 }
 
 const thisFile = fileURLToPath(import.meta.url);

@@ -7,7 +7,7 @@ export function genesisTips(genesis: BlockRef, genesisCheckpoint: CheckpointRef)
   return { proposed: genesis, checkpointed: settled, proven: settled, finalized: settled };
 }
 
-/** PROTOCOL.md: always finalized <= proven <= checkpointed <= proposed (block and checkpoint numbers). */
+/** docs/protocol.md, Tips: always finalized <= proven <= checkpointed <= proposed (block and checkpoint numbers). */
 export function tipsOrdered(t: L2Tips): boolean {
   return (
     t.finalized.block.number <= t.proven.block.number &&

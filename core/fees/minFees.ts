@@ -1,5 +1,5 @@
 /**
- * Minimum fees (PROTOCOL.md, Transactions and fees): an EIP-1559-style rule per checkpoint. The fee per unit of
+ * Minimum fees (docs/protocol.md, Fees): an EIP-1559-style rule per checkpoint. The fee per unit of
  * mana of checkpoint n + 1 follows checkpoint n's: up by at most 1/FEE_CHANGE_DENOMINATOR when n used its whole
  * limit, down as much when it used none, unchanged at the target, never below the floor. The fee per unit of DA gas
  * is the floor (this project has no L1 gas oracle). The floors are set in base currency (spec/constants.ts) and

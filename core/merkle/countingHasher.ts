@@ -1,8 +1,8 @@
 import { hashToFieldBytes } from '../../spec/hash.js';
 
 /**
- * PROTOCOL.md's hashToField on bytes, counting every call: the world-state benchmark divides block time by
- * (hashes x the time of one hash), so the count must cover every hash the engine computes.
+ * hashToField on bytes (docs/protocol.md, Tree hash), counting every call: the world-state benchmark divides block time
+ * by (hashes x the time of one hash), so the count must cover every hash the engine computes.
  */
 export class CountingHasher {
   /** Hashes computed since this hasher was created. */

@@ -3,9 +3,9 @@ import { bytesToHex, zeroHex } from '../../spec/codec/bytes.js';
 import type { CountingHasher } from './countingHasher.js';
 
 /**
- * Leaves of the indexed trees (PROTOCOL.md): a sorted linked list stored in insertion order. A nullifier leaf hashes
- * `nullifier || nextNullifier || nextIndex`, a public data leaf `slot || value || nextSlot || nextIndex`, each field
- * 32 bytes big-endian. The last leaf of the list points to 0/0.
+ * Leaves of the indexed trees (docs/protocol.md, Indexed leaves): a sorted linked list stored in insertion order. A
+ * nullifier leaf hashes `nullifier || nextNullifier || nextIndex`, a public data leaf `slot || value || nextSlot ||
+ * nextIndex`, each field 32 bytes big-endian. The last leaf of the list points to 0/0.
  */
 export type IndexedTreeKind = 'nullifier' | 'publicData';
 
@@ -17,14 +17,14 @@ export interface IndexedLeaf {
   readonly nextIndex: number;
 }
 
-/** PROTOCOL.md's nullifier leaf preimage. */
+/** The nullifier leaf preimage (docs/protocol.md, Indexed leaves). */
 export interface NullifierLeafPreimage {
   readonly nullifier: Hex;
   readonly nextNullifier: Hex;
   readonly nextIndex: bigint;
 }
 
-/** PROTOCOL.md's public data leaf preimage. */
+/** The public data leaf preimage (docs/protocol.md, Indexed leaves). */
 export interface PublicDataLeafPreimage {
   readonly slot: Hex;
   readonly value: Hex;

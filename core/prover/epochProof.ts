@@ -1,8 +1,9 @@
 /**
- * The epoch proof's statement (PROTOCOL.md, Chain; contracts/Rollup.sol, submitEpochProof): checkpoints
- * `fromCheckpoint..toCheckpoint` are exactly epoch `epoch`'s, and applying them to the archive `previousArchive`
- * gives `endArchive`, emitting the L2-to-L1 messages committed to by `outHash`. With no circuits, the proof is the
- * keccak256 commitment to the encoded public inputs (spec/proof.ts), which the rollup's verifier contract checks.
+ * The epoch proof's statement (docs/protocol.md, Proof submission and settlement; contracts/Rollup.sol,
+ * submitEpochProof): checkpoints `fromCheckpoint..toCheckpoint` are exactly epoch `epoch`'s, and applying them to the
+ * archive `previousArchive` gives `endArchive`, emitting the L2-to-L1 messages committed to by `outHash`. With no
+ * circuits, the proof is the keccak256 commitment to the encoded public inputs (spec/proof.ts), which the rollup's
+ * verifier contract checks.
  */
 import type { Hex } from '../../spec/chain.js';
 import { bigintToBytes, hexToBytes, zeroHex } from '../../spec/codec/bytes.js';

@@ -1,8 +1,8 @@
 /**
- * Epochs and proof windows (PROTOCOL.md, Chain), as the rollup contract counts them: epoch e is slots
- * [e * epochDuration, (e + 1) * epochDuration); its proof is accepted once the epoch is over and until
- * `proofSubmissionEpochs` further epochs have passed, i.e. while e < currentEpoch <= e + proofSubmissionEpochs.
- * Once the current epoch is beyond that, the epoch's checkpoints are pruned (contracts/Rollup.sol, _canPrune).
+ * Epochs and proof windows (docs/protocol.md, Proof windows and prunes), as the rollup contract counts them: epoch e is
+ * slots [e * epochDuration, (e + 1) * epochDuration); its proof is accepted once the epoch is over and until
+ * `proofSubmissionEpochs` further epochs have passed, i.e. while e < currentEpoch <= e + proofSubmissionEpochs. Once
+ * the current epoch is beyond that, the epoch's checkpoints are pruned (contracts/Rollup.sol, _canPrune).
  */
 import type { L1RollupConstants } from '../../spec/chain.js';
 

@@ -1,6 +1,6 @@
 /**
- * Admission of a tx submitted over RPC (PROTOCOL.md, Transactions and fees; spec, Limits: the price bump). The tx
- * has passed validation; the pool decides, in this order:
+ * Admission of a tx submitted over RPC (docs/protocol.md, Pool; docs/protocol.md, Priority and replacement: the price
+ * bump). The tx has passed validation; the pool decides, in this order:
  *
  * 1. Same tx hash already pooled: `alreadyPooled` (idempotent, nothing changes).
  * 2. Replacement: every pooled tx sharing a nullifier with it must be outbid by the bump rule (txPriority.ts), else

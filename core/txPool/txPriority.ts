@@ -1,5 +1,5 @@
 /**
- * How the pool ranks txs and prices replacements (PROTOCOL.md, Transactions and fees).
+ * How the pool ranks txs and prices replacements (docs/protocol.md, Priority and replacement).
  *
  * - Priority fee = min(maxFeesPerGas.feePerL2Gas, maxPriorityFeesPerGas.feePerL2Gas).
  * - Order: higher priority fee first; equal fees by arrival in the pool (earlier first); then by tx hash, so the

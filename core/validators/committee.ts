@@ -16,7 +16,7 @@
  * Draw. Seats are filled by a partial Fisher-Yates shuffle of the set's indices; each swap index is a uniform integer
  * below the number of indices left, taken from hashToField outputs (uniform below 2^248) by rejection sampling, so
  * no index is favoured (no modulo bias). A slot's proposer is a uniform seat drawn the same way from the slot's own
- * hash stream. Quorum: floor(2n / 3) + 1 of a committee of n (PROTOCOL.md, Chain: "2/3 of the committee, plus one").
+ * hash stream. Quorum: floor(2n / 3) + 1 of a committee of n (docs/protocol.md, Attestations and quorum).
  */
 import type { Hex } from '../../spec/chain.js';
 import { bytesToBigint } from '../../spec/codec/bytes.js';

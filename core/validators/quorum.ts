@@ -1,8 +1,8 @@
 /**
- * The quorum check a node runs on every checkpoint it syncs (PROTOCOL.md, Chain): the attestations published with
- * it must come from distinct members of its epoch's committee, be at least the committee's quorum
- * (floor(2n/3) + 1), and each be a valid signature of the checkpoint's payload in the attester role. A checkpoint
- * that fails is skipped, with the reason.
+ * The quorum check a node runs on every checkpoint it syncs (docs/protocol.md, Attestations and quorum): the
+ * attestations published with it must come from distinct members of its epoch's committee, be at least the committee's
+ * quorum (floor(2n/3) + 1), and each be a valid signature of the checkpoint's payload in the attester role. A
+ * checkpoint that fails is skipped, with the reason.
  *
  * Order of the checks: membership and duplicates (cheap, per entry), then the count, then the signatures, entry by
  * entry (bls.ts, `verifySameMessageSignatures`: about 0.7 ms each, some 35 ms for a full committee). Any bad

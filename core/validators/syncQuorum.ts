@@ -1,10 +1,10 @@
 /**
- * The quorum check the archiver runs on each checkpoint it syncs from L1 (PROTOCOL.md, Chain: a checkpoint whose
- * attestations do not reach the quorum is skipped). The rollup contract stores the attestation list without checking
- * it, so L1 may hold a checkpoint that nodes refuse; the chain after it builds on it and is refused too, until L1
- * prunes it (nobody honest proves it, so its epoch misses its proof window) and a proposer builds on the proven chain
- * again. `RefusedCheckpoints` remembers the refusals, so that the archiver can tell a checkpoint building on a
- * refused one from a gap in what L1 reports.
+ * The quorum check the archiver runs on each checkpoint it syncs from L1 (docs/protocol.md, Attestations and quorum: a
+ * checkpoint whose attestations do not reach the quorum is skipped). The rollup contract stores the attestation list
+ * without checking it, so L1 may hold a checkpoint that nodes refuse; the chain after it builds on it and is refused
+ * too, until L1 prunes it (nobody honest proves it, so its epoch misses its proof window) and a proposer builds on the
+ * proven chain again. `RefusedCheckpoints` remembers the refusals, so that the archiver can tell a checkpoint building
+ * on a refused one from a gap in what L1 reports.
  */
 import type { CommitteeSignature, Hex, L1RollupConstants } from '../../spec/chain.js';
 import { CodecError, hexToBytes } from '../../spec/codec/bytes.js';

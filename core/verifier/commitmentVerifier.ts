@@ -1,5 +1,5 @@
 /**
- * The default verifier (PROTOCOL.md, Chain; spec/proof.ts): a proof is valid exactly when it is the 32-byte
+ * The default verifier (docs/protocol.md, Proofs; spec/proof.ts): a proof is valid exactly when it is the 32-byte
  * keccak256 commitment to the public inputs, so changing any public input invalidates it.
  */
 import type { Hex } from '../../spec/chain.js';

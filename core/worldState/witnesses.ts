@@ -1,5 +1,5 @@
 /**
- * The witnesses the world state answers, in PROTOCOL.md's shapes (Shapes that clients verify): sibling paths list
+ * The witnesses the world state answers, in the shapes of docs/protocol.md, Witness shapes: sibling paths list
  * the sibling nearest the leaf first.
  */
 import type { Hex } from '../../spec/chain.js';

@@ -1,5 +1,5 @@
 /**
- * The world state: the five trees of PROTOCOL.md, block by block, with every kept block queryable.
+ * The world state: the five trees (docs/protocol.md, Trees), block by block, with every kept block queryable.
  *
  * History: versioned pages, not content-addressed nodes. Each tree is cut into pages of WORLD_STATE_PAGE_HEIGHT levels
  * (core/merkle/treeGeometry.ts); a block that changes a page writes a new version of it under

@@ -1,7 +1,7 @@
 /**
- * Byte encoding of a transaction and its hash (PROTOCOL.md: `txHash` is the hash of everything but the proof).
- * `encodeTxPreimage` is the canonical encoding of every field except `txHash` and `proof`; the hash is
- * hashToField of it. Layout (big-endian; every list prefixed by its count, bounded by spec/constants.ts):
+ * Byte encoding of a transaction and its hash (docs/protocol.md, Transaction encoding: `txHash` is the hash of
+ * everything but the proof). `encodeTxPreimage` is the canonical encoding of every field except `txHash` and `proof`;
+ * the hash is hashToField of it. Layout (big-endian; every list prefixed by its count, bounded by spec/constants.ts):
  *   chainId u64 | version u64 | anchorBlockHash 32 | expirationTimestamp 32 | feePayer 32
  *   | gasLimits (daGas u64, l2Gas u64) | maxFeesPerGas (da 32, l2 32) | maxPriorityFeesPerGas (da 32, l2 32)
  *   | nullifiers u8 + 32 each | noteHashes u8 + 32 each

@@ -68,7 +68,7 @@ export const HA_DATABASE_URL_SCHEMES = ['postgres', 'postgresql'] as const;
 export const P2P_RPC_PRICE_BUMP_PERCENTAGE_DEFAULT = 10;
 /** Transactions the pending pool holds before it must evict. */
 export const P2P_PENDING_TX_COUNT_MAX_DEFAULT = 1_000;
-/** PROTOCOL.md, World state: witnesses are answered for the last 64 checkpoints. */
+/** docs/protocol.md, Witness history: witnesses are answered for the last 64 checkpoints. */
 export const WORLD_STATE_HISTORIC_CHECKPOINT_COUNT_DEFAULT = 64;
 /** Spec, Limits: per-block gas budget = (checkpoint limit / blocks per checkpoint) * multiplier. */
 export const SEQ_PER_BLOCK_ALLOCATION_MULTIPLIER_DEFAULT = 2;
@@ -191,7 +191,7 @@ export const configSchema = {
   disableAdminApiKey: defaulted({ flag: '--disable-admin-api-key', env: 'SVC_DISABLE_ADMIN_API_KEY', kind: booleanKind, mutability: 'restart', scope: 'local', group: 'adminApi', description: 'serve the admin listener without authentication' }, false),
   resetAdminApiKey: defaulted({ flag: '--reset-admin-api-key', env: 'SVC_RESET_ADMIN_API_KEY', kind: booleanKind, mutability: 'restart', scope: 'local', group: 'adminApi', description: 'generate a new admin API key even if one is stored' }, false),
 
-  // JSON-RPC listeners (PROTOCOL.md, Wire encoding)
+  // JSON-RPC listeners (docs/protocol.md, Wire encoding)
   rpcCorsAllowedOrigins: defaulted({ flag: '--rpc.corsAllowedOrigins', valueName: 'origins', env: 'SVC_RPC_CORS_ALLOWED_ORIGINS', kind: originListKind, mutability: 'restart', scope: 'local', group: 'rpc', description: 'origins browsers may call the public listener from (* for any); none sends no CORS headers' }, []),
   rpcRequestTimeoutMs: defaulted({ flag: '--rpc.requestTimeoutMs', valueName: 'ms', env: 'SVC_RPC_REQUEST_TIMEOUT_MS', kind: integerKind(1, 10 * 60 * MS_PER_SECOND), mutability: 'restart', scope: 'local', group: 'rpc', description: 'time one call may take before it is answered with a timeout error' }, RPC_REQUEST_TIMEOUT_MS_DEFAULT),
   rpcBatchCallsMax: defaulted({ flag: '--rpc.batchCallsMax', valueName: 'n', env: 'SVC_RPC_BATCH_CALLS_MAX', kind: listBound, mutability: 'restart', scope: 'local', group: 'rpc', description: 'JSON-RPC calls one batch may hold' }, BATCH_CALLS_MAX),

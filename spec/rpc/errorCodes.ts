@@ -1,5 +1,5 @@
 /**
- * JSON-RPC error codes (PROTOCOL.md, Wire encoding). The method table documents a method's errors by these names;
+ * JSON-RPC error codes (docs/protocol.md, Error codes). The method table documents a method's errors by these names;
  * `adapters/rpc/errors.ts` is the only place that maps the core's string codes onto them.
  */
 export const RpcErrorCode = {

@@ -1,4 +1,4 @@
-/** JSON-RPC 2.0 envelope types, as this project sends and receives them (PROTOCOL.md, Wire encoding). */
+/** JSON-RPC 2.0 envelope types, as this project sends and receives them (docs/protocol.md, Wire encoding). */
 
 export const JSON_RPC_VERSION = '2.0';
 

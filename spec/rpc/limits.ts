@@ -1,6 +1,7 @@
 /**
- * Limits of the JSON-RPC envelope (PROTOCOL.md, Wire encoding). The defaults live in `spec/constants.ts`; this file
- * names them as one configurable record and adds the bounds that only the RPC layer needs.
+ * Limits of the JSON-RPC envelope (docs/protocol.md, Request and list limits). The defaults live in
+ * `spec/constants.ts`; this file names them as one configurable record and adds the bounds that only the RPC layer
+ * needs.
  */
 import {
   ADMIN_BODY_BYTES_MAX,
@@ -29,8 +30,8 @@ export const RPC_TAGS_PER_QUERY_MAX = 100;
 export const RPC_LOGS_PER_TAG_MAX = 20;
 
 /**
- * Bounds on the lists a call asks for or is answered with (PROTOCOL.md: list results are bounded, and exceeding a
- * bound is -32005, never a silent truncation). Handlers receive them through their context.
+ * Bounds on the lists a call asks for or is answered with (docs/protocol.md, Request and list limits: list results are
+ * bounded, and exceeding a bound is -32005, never a silent truncation). Handlers receive them through their context.
  */
 export interface RpcListLimits {
   readonly blocksPerCallMax: number;

@@ -1,6 +1,6 @@
 /**
  * The byte strings the committee draw hashes (core/validators/committee.ts runs the draw). Every value is
- * `hashToField` (PROTOCOL.md, World state: sha256 with its first byte zeroed), so a draw is a uniform integer below
+ * `hashToField` (docs/protocol.md, Tree hash: sha256 with its first byte zeroed), so a draw is a uniform integer below
  * 2^248.
  *
  * Epoch seed:        hashToField(domain(committeeSeed) 32 | epoch 8 | seedSource 32)

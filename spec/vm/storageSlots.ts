@@ -1,8 +1,9 @@
 /**
  * Where public VM state lands in the trees, and how emitted values are bound to the contract that emitted them.
- * Every hash is `hashToField` (PROTOCOL.md, World state) over 32-byte big-endian words.
+ * Every hash is `hashToField` (docs/protocol.md, Tree hash) over 32-byte big-endian words.
  *
- * - Public storage: contract `c`, slot `s` is the public data leaf slot `hashToField(c || s)` (PROTOCOL.md).
+ * - Public storage: contract `c`, slot `s` is the public data leaf slot `hashToField(c || s)` (docs/protocol.md,
+ *   Public data slots).
  * - Fee payer balances live in the fee asset contract as a map keyed by the payer: the contract's own slot of payer
  *   `p` is `hashToField(p)`, so its leaf slot is `hashToField(feeAsset || hashToField(p))`. A program computes the
  *   same slot with `hash` over one register holding `p`.
@@ -25,7 +26,7 @@ export function hashWords(words: readonly Hex[]): Hex {
   return hashToField(input);
 }
 
-/** PROTOCOL.md: the public data tree's leaf slot of `slot` in `contractAddress`'s storage. */
+/** docs/protocol.md, Public data slots: the public data tree's leaf slot of `slot` in `contractAddress`'s storage. */
 export function publicDataLeafSlot(contractAddress: Hex, slot: Hex): Hex {
   return hashWords([contractAddress, slot]);
 }

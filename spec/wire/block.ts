@@ -1,5 +1,5 @@
 /**
- * Wire shapes of blocks (PROTOCOL.md, Shapes that clients verify, fixes `BlockData.number`, `hash`,
+ * Wire shapes of blocks (docs/protocol.md, Block data, fixes `BlockData.number`, `hash`,
  * `checkpointNumber`, `header.lastArchive` and `header.state`; the rest is this project's layout):
  *
  * BlockData = { number, hash, archive: TreeSnapshot, checkpointNumber,
@@ -12,8 +12,8 @@
  *   the block is in no L1 checkpoint (proposed only), and for a checkpoint the node keeps none of (see Checkpoint).
  * GasFees = { feePerDaGas, feePerL2Gas } (bigints): fees per unit of DA gas and of L2 gas.
  *
- * `bigint` fields travel as decimal strings, and so does `globalVariables.slotNumber` (PROTOCOL.md's SlotNumber);
- * every other number is a JSON number.
+ * `bigint` fields travel as decimal strings, and so does `globalVariables.slotNumber` (SlotNumber: docs/protocol.md,
+ * Wire encoding); every other number is a JSON number.
  */
 import { z } from 'zod';
 import type { Block, Checkpoint } from '../chain.js';

@@ -15,7 +15,7 @@ export const l2Tips = z.object({
   finalized: settledTip,
 });
 
-/** L1RollupConstants (PROTOCOL.md, Chain): timing, L1 start block and genesis. */
+/** L1RollupConstants (docs/protocol.md, Time): timing, L1 start block and genesis. */
 export const l1RollupConstants = z.object({
   l1ChainId: safeUint,
   rollupVersion: safeUint,

@@ -1,11 +1,11 @@
 /**
- * Codecs of the scalar wire types (PROTOCOL.md, Wire encoding). Each is a zod codec: decoding turns wire JSON into
+ * Codecs of the scalar wire types (docs/protocol.md, Wire encoding). Each is a zod codec: decoding turns wire JSON into
  * the value the core uses, encoding turns a core value back into wire JSON and checks it on the way, so one schema
  * serves the server (params in, results out) and the typed client (params out, results in).
  *
- * Decisions beyond PROTOCOL.md: hex inputs are accepted in either case and decoded to lowercase (outputs are always
- * lowercase); decimal strings may carry leading zeros on input (outputs never do); decimal strings are at most
- * WIRE_DECIMAL_DIGITS_MAX digits.
+ * Decisions beyond it (docs/protocol.md, Wire decisions): hex inputs are accepted in either case and decoded to
+ * lowercase (outputs are always lowercase); decimal strings may carry leading zeros on input (outputs never do);
+ * decimal strings are at most WIRE_DECIMAL_DIGITS_MAX digits.
  */
 import { z } from 'zod';
 import type { BlockTipName, CheckpointTipName, Hex } from '../chain.js';
@@ -122,7 +122,7 @@ export const blsSignature = hexCodec(96, 'a BLS signature');
 const TREE_IDS = Object.values(MerkleTreeId);
 const TREE_ID_NAMES = 'one of 0 (nullifier), 1 (note hash), 2 (public data), 3 (L1-to-L2 messages), 4 (archive)';
 
-/** `MerkleTreeId`: the tree's number as PROTOCOL.md lists them. */
+/** `MerkleTreeId`: the tree's number (docs/protocol.md, Trees). */
 export const merkleTreeId = z.custom<MerkleTreeId>((v) => typeof v === 'number' && (TREE_IDS as readonly number[]).includes(v), {
   error: (issue) => `expected a tree id, ${TREE_ID_NAMES}; got ${describeInput(issue.input)}`,
 });

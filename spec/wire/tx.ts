@@ -1,6 +1,6 @@
 /**
- * Wire shapes of transactions (this project's layouts; PROTOCOL.md, Transactions and fees, lists what a tx carries,
- * and fixes TxReceipt's fields):
+ * Wire shapes of transactions (this project's layouts; docs/protocol.md, Transaction contents, lists what a tx
+ * carries, and docs/protocol.md, Receipts, fixes TxReceipt's fields):
  *
  * Tx = { txHash, chainId, version, anchorBlockHash, expirationTimestamp, feePayer,
  *        gasSettings: { gasLimits: Gas, maxFeesPerGas: GasFees, maxPriorityFeesPerGas: GasFees },

@@ -1,5 +1,5 @@
 /**
- * Wire shapes of world-state answers. PROTOCOL.md (Shapes that clients verify) fixes the witnesses and
+ * Wire shapes of world-state answers. docs/protocol.md, Witness shapes, fixes the witnesses and
  * DataInBlock<bigint>; WorldStateSyncStatus is this project's layout:
  *
  * WorldStateSyncStatus = { latestBlockNumber, latestBlockHash, finalizedBlockNumber, oldestHistoricBlockNumber,
@@ -13,7 +13,7 @@ import { bigUint, blockHash, blockNumber, fr } from './scalars.js';
 /** `MembershipWitness`: the leaf's index and its sibling path, the sibling nearest the leaf first. */
 export const membershipWitness = z.object({ leafIndex: bigUint, siblingPath: z.array(fr).readonly() });
 
-/** `SiblingPath`: the same shape as MembershipWitness (PROTOCOL.md). */
+/** `SiblingPath`: the same shape as MembershipWitness (docs/protocol.md, Witness shapes). */
 export const siblingPath = membershipWitness;
 
 export const nullifierMembershipWitness = z.object({

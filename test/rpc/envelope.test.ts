@@ -1,4 +1,4 @@
-/** The JSON-RPC envelope over HTTP (PROTOCOL.md, Wire encoding), against a fake node. */
+/** The JSON-RPC envelope over HTTP (docs/protocol.md, Wire encoding), against a fake node. */
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { NodeError } from '../../core/errors.js';

@@ -1,7 +1,8 @@
 /**
- * List bounds (PROTOCOL.md: at most 100 blocks, checkpoints or txs per call, 200 checkpoint-data entries, 100 leaves
- * or tags per query, 100 tx hashes): a call over a bound is -32005 naming the bound, its value and what was asked,
- * never a shortened answer; a call at the bound is served; and each bound is configurable per listener.
+ * List bounds (docs/protocol.md, Request and list limits: at most 100 blocks, checkpoints or txs per call, 200
+ * checkpoint-data entries, 100 leaves or tags per query, 100 tx hashes): a call over a bound is -32005 naming the
+ * bound, its value and what was asked, never a shortened answer; a call at the bound is served; and each bound is
+ * configurable per listener.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import {

@@ -1,11 +1,11 @@
-/** The OpenRPC document: derived from the method table, checked in up to date, and the README reference with it. */
+/** The OpenRPC document: derived from the method table, checked in up to date, and the API reference with it. */
 import { readFile } from 'node:fs/promises';
 import { describe, expect, test } from 'vitest';
 import { z } from 'zod';
 import {
   compactType,
   OPENRPC_DOCUMENT_PATH,
-  README_PATH,
+  API_REFERENCE_PATH,
   renderApiReference,
   renderOpenRpcJson,
   replaceApiReference,
@@ -27,13 +27,13 @@ describe('generated files', () => {
     expect(onDisk, `${OPENRPC_DOCUMENT_PATH} is ${STALE}`).toBe(renderOpenRpcJson(buildOpenRpcDocument()));
   });
 
-  test(`the API reference of ${README_PATH} is what the table generates`, async () => {
-    const readme = await readFile(new URL(README_PATH, root), 'utf8');
-    const regenerated = replaceApiReference(readme, renderApiReference(buildOpenRpcDocument()));
-    expect(readme, `the API reference in ${README_PATH} is ${STALE}`).toBe(regenerated);
+  test(`the API reference of ${API_REFERENCE_PATH} is what the table generates`, async () => {
+    const page = await readFile(new URL(API_REFERENCE_PATH, root), 'utf8');
+    const regenerated = replaceApiReference(page, renderApiReference(buildOpenRpcDocument()));
+    expect(page, `the API reference in ${API_REFERENCE_PATH} is ${STALE}`).toBe(regenerated);
   });
 
-  test('the README section is replaced between the markers only, and the markers are required', () => {
+  test('the API reference is replaced between the markers only, and the markers are required', () => {
     const readme = 'intro\n<!-- api-reference:start -->\nold\n<!-- api-reference:end -->\noutro\n';
     expect(replaceApiReference(readme, 'new\n')).toBe('intro\n<!-- api-reference:start -->\nnew\n<!-- api-reference:end -->\noutro\n');
     expect(() => replaceApiReference('no markers', 'new\n')).toThrow(/api-reference:start/);

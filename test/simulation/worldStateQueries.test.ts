@@ -1,6 +1,6 @@
 /**
  * World-state queries of a running node (simulated network): every witness the follower answers verifies against
- * the roots in the header of the block it was asked about, with a verifier written from PROTOCOL.md alone.
+ * the roots in the header of the block it was asked about, with a verifier written from docs/protocol.md alone.
  */
 import { expect, it } from 'vitest';
 import type { Hex } from '../../spec/chain.js';

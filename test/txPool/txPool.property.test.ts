@@ -1,5 +1,5 @@
 /**
- * The pool's rules, stated for all histories (PROTOCOL.md, Transactions and fees; issue 5, Tests): replacement needs
+ * The pool's rules, stated for all histories (docs/protocol.md, Priority and replacement; Pool): replacement needs
  * the bump, no two pooled txs share a nullifier, the pool stays within its capacity, an admission leaves its payer's
  * txs covered, no tx is evicted for a lower-priority one, maintenance leaves only includable txs, a prune accounts
  * for every returning tx, and paging visits every pending tx once in priority order.

@@ -1,7 +1,8 @@
 /**
  * Compares the engine with the reference model as of one block: every root and size, sibling paths and leaves at
- * sampled indices, lookups of present and absent values, nullifier and public data witnesses. Every witness the
- * engine returns is also checked with the PROTOCOL.md verifier against the root the engine reports for that block.
+ * sampled indices, lookups of present and absent values, nullifier and public data witnesses. Every witness the engine
+ * returns is also checked with the verifier written from docs/protocol.md against the root the engine reports for that
+ * block.
  */
 import { expect } from 'vitest';
 import { MerkleTreeId } from '../../spec/constants.js';

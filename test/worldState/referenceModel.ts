@@ -1,7 +1,7 @@
 /**
  * A naive world state for the property test: every tree a plain array of leaves per block, roots and sibling paths
  * recomputed from scratch for every question, indexed-tree insertions one at a time by linear search. Shares no code
- * with the engine (its hash is the witness verifier's, written from PROTOCOL.md).
+ * with the engine (its hash is the witness verifier's, written from docs/protocol.md).
  */
 import { genesisPublicData } from '../../spec/genesis.js';
 import { field32, hashFields, toHex, type PathWitness } from './witnessVerifier.js';

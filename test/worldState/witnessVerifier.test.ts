@@ -7,7 +7,7 @@ import { hashFields, nullifierLeafHash, rootFromPath, verifyMembership, verifyNu
 
 const zero = hexOf(0n);
 
-describe('witness verifier (from PROTOCOL.md)', () => {
+describe('witness verifier (from docs/protocol.md)', () => {
   it('recomputes a height-2 root by hand, sibling nearest the leaf first', () => {
     const [a, b, c] = [hexOf(1n), hexOf(2n), hexOf(3n)];
     const root = hashFields([hashFields([a, b]), hashFields([c, zero])]);

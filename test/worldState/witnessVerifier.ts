@@ -1,6 +1,6 @@
 /**
- * A client's witness checks, written from PROTOCOL.md alone (World state; Shapes that clients verify) and sharing no
- * code with the tree implementation:
+ * A client's witness checks, written from docs/protocol.md alone (World state; Shapes that clients verify) and sharing
+ * no code with the tree implementation:
  *   hashToField(bytes) = sha256(bytes) with its first byte set to zero; a node = hashToField(left || right);
  *   nullifier leaf = hashToField(nullifier || nextNullifier || nextIndex); public data leaf =
  *   hashToField(slot || value || nextSlot || nextIndex), each field 32 bytes big-endian; a sibling path lists the
