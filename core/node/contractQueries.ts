@@ -1,11 +1,11 @@
 /**
- * The contract part of NodeService over the contract index (core/contracts): registers the index with the chain
+ * The contract part of NodeService over the contract index (core/l2Contracts): registers the index with the chain
  * store and answers classes, instances as of a reference block, and the protocol contracts' addresses.
  */
 import type { Chain } from '../chain/chain.js';
-import { PROTOCOL_CONTRACTS } from '../contracts/contractConstants.js';
-import { contractIndexer } from '../contracts/contractIndexer.js';
-import { findContractClass, findContractInstance } from '../contracts/contractStore.js';
+import { PROTOCOL_CONTRACTS } from '../l2Contracts/contractConstants.js';
+import { contractIndexer } from '../l2Contracts/contractIndexer.js';
+import { findContractClass, findContractInstance } from '../l2Contracts/contractStore.js';
 import type { BlockQuery, ContractService } from '../nodeService.js';
 import { unknownReferenceBlock } from './referenceBlock.js';
 

@@ -13,10 +13,10 @@ import { NodeError } from '../errors.js';
 import type { AdminConfigView, NodeAdmin, NodeService } from '../nodeService.js';
 import { createNodeService } from './nodeQueries.js';
 import { createNodeOperations, type NodeOperations } from './nodeOperations.js';
-import { TxPoolService, type TxPoolSettings } from '../txs/txPoolService.js';
+import { NodeTxPool, type TxPoolSettings } from '../txPool/nodeTxPool.js';
 import { createTxQueries, latestPublicStateOf } from '../txs/txQueries.js';
 import { commitmentVerifier } from '../verifier/commitmentVerifier.js';
-import { latestContractReader } from '../contracts/contractStore.js';
+import { latestContractReader } from '../l2Contracts/contractStore.js';
 import { P2P_PENDING_TX_COUNT_MAX_DEFAULT, P2P_RPC_PRICE_BUMP_PERCENTAGE_DEFAULT } from '../../spec/config/schema.js';
 import { SETUP_ALLOW_LIST_DEFAULTS } from '../../spec/config/allowList.js';
 import type { NodePorts } from '../ports.js';
@@ -92,7 +92,7 @@ export interface RollupNode {
   readonly constants: L1RollupConstants;
   readonly chain: Chain;
   /** The node's tx pool (its pending txs in priority order: `txPool.current.ordered()`). */
-  readonly txPool: TxPoolService;
+  readonly txPool: NodeTxPool;
   start(): void;
   stop(): Promise<void>;
   /** Applies a run-time configuration change; later timers and steps use the new values. */
@@ -137,7 +137,7 @@ export async function createNode(ports: NodePorts, initialConfig: NodeConfig, op
   await reconcileWorldState(store, worldState, inbox, logger.child({ module: 'worldState' }));
   const chain = new Chain(store, worldState, ports.clock);
   const timetable = createTimetable(constants);
-  const txPool = await TxPoolService.open({
+  const txPool = await NodeTxPool.open({
     chain,
     storage: ports.storage,
     constants,

@@ -7,7 +7,7 @@ import type { L1RollupConstants } from '../../spec/chain.js';
 import type { Chain } from '../chain/chain.js';
 import { NodeError, subsystemUnavailable } from '../errors.js';
 import type { ClockPort, L1ReaderPort, LoggerPort, SnapshotPort, StoragePort } from '../ports.js';
-import type { TxPoolService } from '../txs/txPoolService.js';
+import type { NodeTxPool } from '../txPool/nodeTxPool.js';
 import { BUSY_REASON, createOperationsMachine, type OperationsEvent, type RollbackRequest } from './operationsMachine.js';
 import { checkRollback, rollback } from './rollback.js';
 import type { InboxStore } from '../messages/inboxStore.js';
@@ -15,7 +15,7 @@ import type { InboxStore } from '../messages/inboxStore.js';
 export interface NodeOperationsDeps {
   readonly chain: Chain;
   readonly inbox: InboxStore;
-  readonly txPool: TxPoolService;
+  readonly txPool: NodeTxPool;
   readonly l1: L1ReaderPort;
   readonly constants: L1RollupConstants;
   readonly storage: StoragePort;

@@ -1,5 +1,5 @@
 /**
- * The TxService of NodeService: submission and the pool (txPoolService.ts), receipts and effects (the chain's tx
+ * The TxService of NodeService: submission and the pool (core/txPool/nodeTxPool.ts), receipts and effects (the chain's tx
  * index), validation and public simulation against the latest state.
  */
 import type { Hex, L2Tips, TxEffect } from '../../spec/chain.js';
@@ -14,11 +14,11 @@ import type { IndexedTxEffect, TxService } from '../nodeService.js';
 import { simulatePublicTx, publicSimulationOutputOf } from '../publicVm/simulation.js';
 import type { PublicStateView } from '../publicVm/stateView.js';
 import { answeredTx, maxPriorityFees, pendingTxPage } from '../txPool/txPoolQueries.js';
-import type { TxPoolService } from './txPoolService.js';
+import type { NodeTxPool } from '../txPool/nodeTxPool.js';
 
 export interface TxQueriesDeps {
   readonly chain: Chain;
-  readonly pool: TxPoolService;
+  readonly pool: NodeTxPool;
   /** Public state as of the latest block, for simulation. */
   readonly latestPublicState: () => PublicStateView;
 }

@@ -6,7 +6,7 @@
  */
 import type { Hex } from '../../spec/chain.js';
 import type { RollupNode } from '../../core/node/node.js';
-import type { TxPoolActivity } from '../../core/txs/txPoolService.js';
+import type { TxPoolActivity } from '../../core/txPool/nodeTxPool.js';
 import type { TxLedgerEntry } from '../txWorkload.js';
 import type { SimFailure } from './simFailure.js';
 

@@ -9,7 +9,7 @@
 import { createActor, type Actor } from 'xstate';
 import type { Hex, L2Tips } from '../../spec/chain.js';
 import type { NodeActivity, RollupNode } from '../../core/node/node.js';
-import type { TxPoolActivity } from '../../core/txs/txPoolService.js';
+import type { TxPoolActivity } from '../../core/txPool/nodeTxPool.js';
 import { createTxLifecycleMachine, type MinedStanding, type ReceiptStatus, type TxLifecycleEvent, type TxLifecycleMachine } from '../../core/txs/txLifecycleMachine.js';
 import type { MachineCoverage } from '../machineCoverage.js';
 import type { TxLedgerEntry } from '../txWorkload.js';

@@ -5,9 +5,9 @@
 import { afterEach, describe, expect, test } from 'vitest';
 import type { Chain } from '../../core/chain/chain.js';
 import { txIndexer } from '../../core/chain/txIndex.js';
-import { contractIndexer } from '../../core/contracts/contractIndexer.js';
-import { CONTRACT_KEY_PREFIX } from '../../core/contracts/contractKeys.js';
-import { contractReaderAt, findContractClass, findContractInstance, latestContractReader } from '../../core/contracts/contractStore.js';
+import { contractIndexer } from '../../core/l2Contracts/contractIndexer.js';
+import { CONTRACT_KEY_PREFIX } from '../../core/l2Contracts/contractKeys.js';
+import { contractReaderAt, findContractClass, findContractInstance, latestContractReader } from '../../core/l2Contracts/contractStore.js';
 import { NodeError } from '../../core/errors.js';
 import { PROTOCOL_CONTRACT_ADDRESSES } from '../../spec/config/allowList.js';
 import { createContractQueries } from '../../core/node/contractQueries.js';

@@ -5,7 +5,7 @@
  */
 import { NodeError } from '../../../core/errors.js';
 import type { BlockQuery, ContractService } from '../../../core/nodeService.js';
-import { PROTOCOL_CONTRACTS } from '../../../core/contracts/contractConstants.js';
+import { PROTOCOL_CONTRACTS } from '../../../core/l2Contracts/contractConstants.js';
 import type { ContractClassPublication, ContractInstancePublication, Hex } from '../../../spec/chain.js';
 // Read only when a method runs: fakeNode.ts imports this file too.
 import { blocks, tips } from '../fakeNode.js';
