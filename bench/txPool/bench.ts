@@ -22,7 +22,7 @@ import type { NodePorts } from '../../core/ports.js';
 import { blockBudget } from '../../core/sequencer/blockBudget.js';
 import { blockStateEffects } from '../../core/worldState/blockEffects.js';
 import { selectTxs } from '../../core/sequencer/txSelection.js';
-import { latestPublicStateOf } from '../../core/txs/txQueries.js';
+import { latestPublicStateOf } from '../../core/txs/txService.js';
 import { decideAdmission } from '../../core/txPool/admitTx.js';
 import { TxPool } from '../../core/txPool/txPool.js';
 import { txMaxCost } from '../../core/txPool/txPriority.js';
@@ -141,7 +141,7 @@ export async function benchTxPool(): Promise<{ name: string; figures: Record<str
     const dispatch = createRpcDispatcher({ node: node.service, namespace: 'public', limits: PUBLIC_RPC_LIMITS_DEFAULT, logger: silentLogger });
     const send = (tx: TxValue, id: number) => dispatch({ jsonrpc: '2.0', id, method: 'svc_sendTx', params: [txToWire(tx)] });
     for (const [i, tx] of txs.entries()) await send(tx, i);
-    const pending = await node.service.getPendingTxCount();
+    const pending = await node.service.txs.getPendingTxCount();
     const started = performance.now();
     for (const [i, tx] of extra.entries()) await send(tx, i);
     const sendTxPerSecond = Math.round(extra.length / ((performance.now() - started) / 1000));

@@ -3,7 +3,7 @@
  * patch goes through, and how an accepted update merges into the running configuration.
  */
 import { NodeError } from '../errors.js';
-import type { AdminConfigView } from '../nodeService.js';
+import type { AdminConfigView } from './nodeAdmin.js';
 import type { SequencerConfig } from '../sequencer/sequencerDuties.js';
 import type { ConfigAdmin, NodeConfig, NodeConfigUpdate } from './node.js';
 

@@ -5,8 +5,7 @@ import { createArchiver, type ArchiverActor } from '../archiver/archiverActor.js
 import type { Chain } from '../chain/chain.js';
 import { createTimetable } from '../chain/timetable.js';
 import { latestContractReader } from '../l2Contracts/contractStore.js';
-import { createMessageQueries } from '../messages/messageQueries.js';
-import type { AdminConfigView, NodeService } from '../nodeService.js';
+import { createNodeService, type NodeService } from '../nodeService.js';
 import type { NodePorts } from '../ports.js';
 import { createProverActor, type ProverActor } from '../prover/proverActor.js';
 import type { ProverConfig } from '../prover/proverDuties.js';
@@ -14,16 +13,14 @@ import type { ProofOutcome } from '../prover/proverMachine.js';
 import { createSequencerActor, type SequencerActor } from '../sequencer/sequencerActor.js';
 import type { SequencerConfig } from '../sequencer/sequencerDuties.js';
 import type { SlotOutcome } from '../sequencer/sequencerMachine.js';
-import { NodeTxPool, type TxPoolSettings } from '../txPool/nodeTxPool.js';
-import { createTxQueries, latestPublicStateOf } from '../txs/txQueries.js';
+import { openNodeTxPool, type NodeTxPool, type TxPoolSettings } from '../txPool/nodeTxPool.js';
+import { latestPublicStateOf } from '../txs/txService.js';
 import type { ValidatorClient, ValidatorEvent } from '../validators/validatorClient.js';
 import type { ValidatorLimits } from '../validators/validatorLimits.js';
-import { commitmentVerifier } from '../verifier/commitmentVerifier.js';
 import { applyConfigUpdate, coreConfigAdmin } from './coreConfig.js';
-import { createNodeAdmin } from './nodeAdmin.js';
+import { createNodeAdmin, type AdminConfigView } from './nodeAdmin.js';
 import { createNodeLifecycle } from './nodeLifecycle.js';
 import { createNodeOperations, type NodeOperations } from './nodeOperations.js';
-import { createNodeService } from './nodeQueries.js';
 import { openChain } from './openChain.js';
 import { createValidatorSide } from './validatorSide.js';
 import { pruneWorldStateHistoryOnFinality } from './worldStateHistory.js';
@@ -116,12 +113,9 @@ export async function createNode(ports: NodePorts, initialConfig: NodeConfig, op
   const logger = ports.logger;
   const { constants, messageBoxAddresses, store, worldState, inbox, chain } = await openChain(ports, config.rollupAddress);
   const timetable = createTimetable(constants);
-  const txPool = await NodeTxPool.open({
+  const txPool = await openNodeTxPool(ports, {
     chain,
-    storage: ports.storage,
     constants,
-    clock: ports.clock,
-    verifier: ports.verifier ?? commitmentVerifier,
     logger: logger.child({ module: 'txPool' }),
     settings: () => config.txPool ?? TX_POOL_SETTINGS_DEFAULT,
     contractClassOf: (address) => contractReader.contractClassId(address),
@@ -129,8 +123,7 @@ export async function createNode(ports: NodePorts, initialConfig: NodeConfig, op
   // Contracts as of the latest block, from the contract index (registered with the node service below).
   const contractReader = latestContractReader(chain);
   const latestPublicState = () => latestPublicStateOf(chain, contractReader);
-  const listeners: ((a: NodeActivity) => void)[] = [];
-  const emit = (activity: NodeActivity) => listeners.forEach((l) => l(activity));
+  const { emit, listen } = activityListeners();
   chain.onEvent((event) => emit({ kind: 'chain', event }));
   const historicCheckpointCount = () => config.worldStateHistoricCheckpointCount ?? WORLD_STATE_HISTORIC_CHECKPOINT_COUNT_DEFAULT;
   pruneWorldStateHistoryOnFinality({ chain, store, worldState, historicCheckpointCount, logger });
@@ -150,12 +143,12 @@ export async function createNode(ports: NodePorts, initialConfig: NodeConfig, op
         chain,
         constants,
         timetable,
+        inbox,
         config: () => config.sequencer!,
         logger: logger.child({ module: 'sequencer' }),
         pendingTxs: () => txPool.current.ordered().map((pooled) => pooled.tx),
         publicState: latestPublicState,
         validator: validators?.sequencerValidator,
-        inbox,
         onSlotOutcome: (outcome) => emit({ kind: 'slot', outcome }),
       })
     : undefined;
@@ -174,19 +167,7 @@ export async function createNode(ports: NodePorts, initialConfig: NodeConfig, op
     config = applyConfigUpdate(config, update);
     emit({ kind: 'admin', action: 'updateConfig' });
   };
-  const operations = createNodeOperations({
-    chain,
-    inbox,
-    txPool,
-    l1: ports.l1,
-    constants,
-    storage: ports.storage,
-    snapshots: ports.snapshots,
-    clock: ports.clock,
-    logger: logger.child({ module: 'operations' }),
-    pauseArchiver: () => archiver.pause(),
-    resumeArchiver: () => archiver.resume(),
-  });
+  const operations = createNodeOperations({ ports, chain, inbox, txPool, constants, logger: logger.child({ module: 'operations' }), archiver });
   const lifecycle = createNodeLifecycle({ constants, chain, logger, validatorClient: validators?.client, archiverActor: archiver.actor, sequencerActor, proverActor });
   const configAdmin = options.configAdmin ?? coreConfigAdmin(() => config, updateConfig);
   const admin = createNodeAdmin({ operations, sequencerActor, configAdmin, emit });
@@ -196,10 +177,12 @@ export async function createNode(ports: NodePorts, initialConfig: NodeConfig, op
     rollupAddress: config.rollupAddress,
     messageBoxAddresses,
     ready: () => lifecycle.started && archiver.actor.getSnapshot().context.everCaughtUp,
+    txPool,
+    latestPublicState,
+    inbox,
+    ports,
     admin,
-    txService: createTxQueries({ chain, pool: txPool, latestPublicState }),
-    ...(validators ? { validatorService: validators.service } : {}),
-    messageService: createMessageQueries({ chain, inbox, l1: ports.l1, constants, logger: logger.child({ module: 'messages' }) }),
+    validators: validators?.service,
   });
   return {
     service,
@@ -216,9 +199,16 @@ export async function createNode(ports: NodePorts, initialConfig: NodeConfig, op
     machineStates: lifecycle.machineStates,
     updateConfig,
     currentConfig: () => config,
-    onActivity(listener) {
-      listeners.push(listener);
-    },
+    onActivity: listen,
+  };
+}
+
+/** The node's activity listeners, called in the order they were added. */
+function activityListeners(): { emit: (activity: NodeActivity) => void; listen: (listener: (activity: NodeActivity) => void) => void } {
+  const listeners: ((activity: NodeActivity) => void)[] = [];
+  return {
+    emit: (activity) => listeners.forEach((l) => l(activity)),
+    listen: (listener) => void listeners.push(listener),
   };
 }
 

@@ -13,7 +13,7 @@ import type { Chain } from '../chain/chain.js';
 import { createTimetable } from '../chain/timetable.js';
 import { NodeError } from '../errors.js';
 import { feeFloor, nextGasFees } from '../fees/minFees.js';
-import { batchWithoutFlush, type ClockPort, type LoggerPort, type StoragePort, type VerifierPort } from '../ports.js';
+import { batchWithoutFlush, type ClockPort, type LoggerPort, type NodePorts, type StoragePort, type VerifierPort } from '../ports.js';
 import { decideAdmission } from './admitTx.js';
 import { decideAfterBlocksAdded, type PoolConditions } from './poolMaintenance.js';
 import { decideAfterChainPruned } from './pruneReturn.js';
@@ -22,7 +22,7 @@ import { txRejectedError } from './txRejection.js';
 import { loadTxPool, txPoolBatchOps } from './txPoolStore.js';
 import type { TxRemoval } from './txRemoval.js';
 import { validateTx, type TxValidationContext, type TxValidationOptions, type TxValidationResult } from '../validation/txValidator.js';
-import { verifyTxProof } from '../verifier/commitmentVerifier.js';
+import { commitmentVerifier, verifyTxProof } from '../verifier/commitmentVerifier.js';
 import { archivedAbove, archiveOps, archiveReleaseOps, minedAboveRange, type ArchiveOp } from './minedTxArchive.js';
 import { lastFeeBasis } from '../fees/feeBasis.js';
 
@@ -42,6 +42,17 @@ export interface NodeTxPoolDeps {
   readonly settings: () => TxPoolSettings;
   /** The class of a published contract instance as of the latest block. */
   readonly contractClassOf: (address: Hex) => Promise<Hex | undefined>;
+}
+
+/**
+ * The node's tx pool over its ports: storage, the clock, and the verifier of tx proofs (the commitment verifier when
+ * the ports give none). Loads the stored pool and follows the chain from now on (NodeTxPool.open).
+ */
+export function openNodeTxPool(
+  ports: Pick<NodePorts, 'storage' | 'clock' | 'verifier'>,
+  options: Pick<NodeTxPoolDeps, 'chain' | 'constants' | 'logger' | 'settings' | 'contractClassOf'>,
+): Promise<NodeTxPool> {
+  return NodeTxPool.open({ ...options, storage: ports.storage, clock: ports.clock, verifier: ports.verifier ?? commitmentVerifier });
 }
 
 /** What the pool reports of its changes (logs, tests, the simulator's checkers). */

@@ -161,7 +161,7 @@ export class TxLifecycleWatch {
   async onRestart(node: string, sequencer: RollupNode): Promise<void> {
     if (node !== this.sequencerName) return;
     for (const [txHash, tx] of this.txs) {
-      const receipt = await sequencer.service.getTxReceipt(txHash, {});
+      const receipt = await sequencer.service.txs.getTxReceipt(txHash, {});
       const status = receipt.status as ReceiptStatus;
       this.send(txHash, tx, { type: 'node.restarted', status });
       const mined = status !== 'pending' && status !== 'dropped';
