@@ -106,7 +106,7 @@ export class TxWorkload {
   async drain(step: SimStepOf<'tx.drain'>): Promise<TxLedgerEntry> {
     const payer = this.payers[step.payer]!;
     const service = this.sequencer().service;
-    const balance = BigInt(await service.getPublicStorageAt({ kind: 'tag', tag: 'latest' }, PROTOCOL_CONTRACT_ADDRESSES.feeAsset, feePayerBalanceStorageSlot(payer)));
+    const balance = BigInt(await service.worldState.getPublicStorageAt({ kind: 'tag', tag: 'latest' }, PROTOCOL_CONTRACT_ADDRESSES.feeAsset, feePayerBalanceStorageSlot(payer)));
     const gas = BigInt(BUILD_TX_DA_GAS_DEFAULT + BUILD_TX_L2_GAS_DEFAULT);
     return this.submit('tx.drain', payer, this.freshNullifier(), (balance * BigInt(step.sharePercent)) / 100n / gas);
   }
@@ -125,15 +125,15 @@ export class TxWorkload {
 
   private async build(feePayer: Hex, nullifier: Hex, priorityFee: bigint): Promise<TxValue> {
     const service = this.sequencer().service;
-    const latest = await service.getBlock({ kind: 'tag', tag: 'latest' });
+    const latest = await service.chain.getBlock({ kind: 'tag', tag: 'latest' });
     assert(latest !== undefined, 'a node always has a latest block');
     return buildTx({
-      chainId: service.getChainId(),
-      version: service.getVersion(),
+      chainId: service.info.getChainId(),
+      version: service.info.getVersion(),
       anchorBlockHash: latest.block.hash,
       feePayer,
       nullifier,
-      minFees: await service.getCurrentMinFees(),
+      minFees: await service.fees.getCurrentMinFees(),
       expirationTimestamp: EXPIRATION_BASE_SECONDS + this.salt++,
       priorityFeePerGas: priorityFee,
     });
@@ -144,7 +144,7 @@ export class TxWorkload {
     const atMs = this.world.elapsedMs();
     const tx = await this.build(feePayer, nullifier, priorityFee);
     const outcome = await this.sequencer()
-      .service.sendTx(tx)
+      .service.txs.sendTx(tx)
       .then((): TxOutcome => ({ kind: 'accepted' }), rejectionOf);
     const entry: TxLedgerEntry = { txHash: tx.txHash, atMs, step, feePayer, nullifier, priorityFee, outcome };
     this.entries.push(entry);

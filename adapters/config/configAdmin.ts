@@ -6,7 +6,7 @@
  * (-32602 on the wire) whose `details.problems` name every offending key.
  */
 import { NodeError } from '../../core/errors.js';
-import type { NodeAdmin } from '../../core/nodeService.js';
+import type { NodeAdmin } from '../../core/node/nodeAdmin.js';
 import { ConfigError } from '../../spec/config/configError.js';
 import type { ConfigPatch, ConfigValues } from '../../spec/config/schema.js';
 import { redactConfig, type RedactedConfig } from './redactConfig.js';

@@ -12,7 +12,7 @@ import { ConfigError, type ConfigProblem } from '../../spec/config/configError.j
 import { configSchema, optionNames, type ConfigKey, type ConfigPatch, type ConfigValues } from '../../spec/config/schema.js';
 import type { RpcLimits } from '../../spec/rpc/limits.js';
 import { effectiveSetupAllowList, overrideConfig, resolveConfig, type ResolvedConfig } from '../config/resolveConfig.js';
-import type { TxPoolSettings } from '../../core/txs/txPoolService.js';
+import type { TxPoolSettings } from '../../core/txPool/nodeTxPool.js';
 import type { ValidatorLimits } from '../../core/validators/validatorLimits.js';
 
 /** What a node needs from its configuration to start, once checked. */

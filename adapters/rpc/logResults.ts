@@ -1,4 +1,4 @@
-import type { LogResult } from '../../core/nodeService.js';
+import type { LogResult } from '../../core/logs/logService.js';
 import type { RpcResult } from '../../spec/rpc/methods.js';
 
 type LogResultValue = RpcResult<'svc_getPrivateLogsByTags'>[number][number];

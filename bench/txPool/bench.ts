@@ -3,7 +3,7 @@
  * - direct: decide + apply of new txs straight into the pure pool (core/txPool), with one payer per tx and with 4
  *   payers; and with 4 payers whose balance falls one short of their pending txs and the newcomer, so that every
  *   decision walks the payer's 2,500 txs (the walk's worst case, not a shortcut);
- * - sendTx: the JSON-RPC dispatcher's svc_sendTx on a real node's TxPoolService (wire decoding, validation against
+ * - sendTx: the JSON-RPC dispatcher's svc_sendTx on a real node's NodeTxPool (wire decoding, validation against
  *   the world state, admission, one classic-level batch per tx), in process (the HTTP layer is `bench -- rpc`'s);
  * - memory per pending tx (heap after filling, over the empty pool's);
  * - block building for a full checkpoint: txs selected by priority and executed, blocks applied to the world state
@@ -20,13 +20,13 @@ import { openClassicLevelStorage } from '../../adapters/storage/classicLevelStor
 import { createNode, type RollupNode } from '../../core/node/node.js';
 import type { NodePorts } from '../../core/ports.js';
 import { blockBudget } from '../../core/sequencer/blockBudget.js';
-import { blockStateEffects } from '../../core/sequencer/blockBuilder.js';
+import { blockStateEffects } from '../../core/worldState/blockEffects.js';
 import { selectTxs } from '../../core/sequencer/txSelection.js';
-import { latestPublicStateOf } from '../../core/txs/txQueries.js';
+import { latestPublicStateOf } from '../../core/txs/txService.js';
 import { decideAdmission } from '../../core/txPool/admitTx.js';
 import { TxPool } from '../../core/txPool/txPool.js';
 import { txMaxCost } from '../../core/txPool/txPriority.js';
-import { latestContractReader } from '../../core/contracts/contractStore.js';
+import { latestContractReader } from '../../core/l2Contracts/contractStore.js';
 import type { WorldState } from '../../core/worldState/worldState.js';
 import { createGenesis } from '../../core/worldState/genesis.js';
 import type { Hex } from '../../spec/chain.js';
@@ -141,7 +141,7 @@ export async function benchTxPool(): Promise<{ name: string; figures: Record<str
     const dispatch = createRpcDispatcher({ node: node.service, namespace: 'public', limits: PUBLIC_RPC_LIMITS_DEFAULT, logger: silentLogger });
     const send = (tx: TxValue, id: number) => dispatch({ jsonrpc: '2.0', id, method: 'svc_sendTx', params: [txToWire(tx)] });
     for (const [i, tx] of txs.entries()) await send(tx, i);
-    const pending = await node.service.getPendingTxCount();
+    const pending = await node.service.txs.getPendingTxCount();
     const started = performance.now();
     for (const [i, tx] of extra.entries()) await send(tx, i);
     const sendTxPerSecond = Math.round(extra.length / ((performance.now() - started) / 1000));

@@ -6,7 +6,7 @@ import { NodeError } from '../errors.js';
 import type { ChainPrunedLog, CheckpointProposedLog, InboxMessageLog, L1BlockRef, L1LogPosition, L1ReaderPort, LoggerPort } from '../ports.js';
 import { checkpointedFeeBasis } from '../fees/feeBasis.js';
 import { feeFloor, nextGasFees } from '../fees/minFees.js';
-import { blockStateEffects } from '../sequencer/blockBuilder.js';
+import { blockStateEffects } from '../worldState/blockEffects.js';
 import { decodeCheckpoint, type DecodedCheckpoint } from './checkpointDecoding.js';
 import { readL1Settlement, settleProofTips, settleTips, type L1Settlement } from './settlement.js';
 import type { RefusedCheckpoints, SyncQuorumCheck } from '../validators/syncQuorum.js';

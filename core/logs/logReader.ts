@@ -8,7 +8,7 @@ import type { Block, Hex } from '../../spec/chain.js';
 import { assert } from '../assert.js';
 import type { ChainStore } from '../chain/chainStore.js';
 import { NodeError } from '../errors.js';
-import type { LogResult, LogService } from '../nodeService.js';
+import type { LogResult, LogService } from './logService.js';
 import { LOG_QUERY_ATTEMPTS_MAX, LOG_QUERY_LOGS_PER_TAG_MAX, LOG_QUERY_TAGS_MAX } from './logConstants.js';
 import { decodeLogIndexEntry, type LogIndexEntry } from './logIndexEntry.js';
 import { canonicalField, privateTagPrefix, publicTagPrefix } from './logKeys.js';

@@ -6,25 +6,22 @@ import { createActor, type Actor } from 'xstate';
 import type { L1RollupConstants } from '../../spec/chain.js';
 import type { Chain } from '../chain/chain.js';
 import { NodeError, subsystemUnavailable } from '../errors.js';
-import type { ClockPort, L1ReaderPort, LoggerPort, SnapshotPort, StoragePort } from '../ports.js';
-import type { TxPoolService } from '../txs/txPoolService.js';
+import type { Archiver } from '../archiver/archiverActor.js';
+import type { LoggerPort, NodePorts, StoragePort } from '../ports.js';
+import type { NodeTxPool } from '../txPool/nodeTxPool.js';
 import { BUSY_REASON, createOperationsMachine, type OperationsEvent, type RollbackRequest } from './operationsMachine.js';
-import { checkRollback, rollback } from './rollback.js';
+import { checkRollback, rollback, type RollbackDeps } from './rollback.js';
 import type { InboxStore } from '../messages/inboxStore.js';
 
 export interface NodeOperationsDeps {
+  readonly ports: Pick<NodePorts, 'l1' | 'storage' | 'snapshots' | 'clock'>;
   readonly chain: Chain;
   readonly inbox: InboxStore;
-  readonly txPool: TxPoolService;
-  readonly l1: L1ReaderPort;
+  readonly txPool: NodeTxPool;
   readonly constants: L1RollupConstants;
-  readonly storage: StoragePort;
-  readonly snapshots: SnapshotPort | undefined;
-  readonly clock: ClockPort;
   readonly logger: LoggerPort;
-  /** Stops the archiver and waits until no sync step is in flight. */
-  readonly pauseArchiver: () => Promise<void>;
-  readonly resumeArchiver: () => void;
+  /** Its pause stops the archiver and waits until no sync step is in flight. */
+  readonly archiver: Pick<Archiver, 'pause' | 'resume'>;
 }
 
 export interface NodeOperations {
@@ -42,25 +39,26 @@ async function* databaseEntries(storage: StoragePort): AsyncIterable<readonly [s
 }
 
 export function createNodeOperations(deps: NodeOperationsDeps): NodeOperations {
-  const { logger } = deps;
+  const { ports, archiver, logger } = deps;
+  const rollbackDeps: RollbackDeps = { chain: deps.chain, inbox: deps.inbox, txPool: deps.txPool, l1: ports.l1, constants: deps.constants, logger };
   const actor = createActor(
     createOperationsMachine({
-      pauseSync: deps.pauseArchiver,
-      resumeSync: async () => deps.resumeArchiver(),
+      pauseSync: () => archiver.pause(),
+      resumeSync: async () => archiver.resume(),
       rollback: async (request) => {
-        await deps.pauseArchiver();
-        await rollback(deps, request);
+        await archiver.pause();
+        await rollback(rollbackDeps, request);
       },
       uploadSnapshot: async (location) => {
-        await deps.pauseArchiver();
-        await deps.snapshots!.upload(location, databaseEntries(deps.storage));
+        await archiver.pause();
+        await ports.snapshots!.upload(location, databaseEntries(ports.storage));
       },
       onUploadFinished: (location, error) => {
         if (error === undefined) logger.info('snapshot uploaded', { location });
         else logger.error('snapshot upload failed', { location, error: error instanceof Error ? error.message : String(error) });
       },
     }),
-    { clock: deps.clock },
+    { clock: ports.clock },
   );
   actor.start();
 
@@ -86,8 +84,8 @@ export function createNodeOperations(deps: NodeOperationsDeps): NodeOperations {
       return request((settle) => ({ type: 'admin.rollbackTo', request: rollbackRequest, settle }));
     },
     startSnapshotUpload(location) {
-      if (deps.snapshots === undefined) throw subsystemUnavailable('snapshots', 'notEnabled');
-      const problem = deps.snapshots.locationProblem(location);
+      if (ports.snapshots === undefined) throw subsystemUnavailable('snapshots', 'notEnabled');
+      const problem = ports.snapshots.locationProblem(location);
       if (problem !== undefined) throw new NodeError('INVALID_PARAMS', `location: ${problem}`, { location });
       return request((settle) => ({ type: 'admin.startSnapshotUpload', location, settle }));
     },

@@ -2,7 +2,7 @@ import type { Block } from '../../spec/chain.js';
 import { assert } from '../assert.js';
 import type { ChainStore } from '../chain/chainStore.js';
 import type { LoggerPort } from '../ports.js';
-import { blockStateEffects } from '../sequencer/blockBuilder.js';
+import { blockStateEffects } from '../worldState/blockEffects.js';
 import type { WorldState } from '../worldState/worldState.js';
 import type { InboxStore } from '../messages/inboxStore.js';
 import { checkpointMessageSubtree } from '../../spec/messages/inbox.js';

@@ -12,7 +12,7 @@ import type { Chain } from '../chain/chain.js';
 import type { L1SyncPosition } from '../chain/chainStore.js';
 import { NodeError } from '../errors.js';
 import type { L1ReaderPort, LoggerPort } from '../ports.js';
-import type { TxPoolService } from '../txs/txPoolService.js';
+import type { NodeTxPool } from '../txPool/nodeTxPool.js';
 import type { RollbackRequest } from './operationsMachine.js';
 import { reconcileWorldState } from './reconcileWorldState.js';
 import type { InboxStore } from '../messages/inboxStore.js';
@@ -21,7 +21,7 @@ export interface RollbackDeps {
   readonly chain: Chain;
   /** The synced inbox messages, which a forced rollback's world-state rebuild inserts again. */
   readonly inbox: InboxStore;
-  readonly txPool: TxPoolService;
+  readonly txPool: NodeTxPool;
   readonly l1: L1ReaderPort;
   readonly constants: L1RollupConstants;
   readonly logger: LoggerPort;

@@ -7,14 +7,28 @@ import type { Hex, L1RollupConstants } from '../../spec/chain.js';
 import type { Chain } from '../chain/chain.js';
 import type { Timetable } from '../chain/timetable.js';
 import { NodeError } from '../errors.js';
-import type { ValidatorService } from '../nodeService.js';
 import type { CheckpointProposedLog, NodePorts } from '../ports.js';
 import type { SequencerValidator } from '../sequencer/sequencerDuties.js';
+import type { CheckpointAttestationValue, ProposalsForSlotValue } from '../validators/attestationPool.js';
 import { keystoreReloadRefused, loadKeystore, reloadKeystore, type KeystoreState } from '../validators/keystore.js';
+import type { OffenseValue, SlashRoundQuery } from '../validators/offenses.js';
+import type { SingleValidatorStatsValue, ValidatorsStatsValue } from '../validators/stats.js';
 import { createSyncQuorumCheck, RefusedCheckpoints, type SyncQuorumCheck } from '../validators/syncQuorum.js';
 import { ValidatorClient } from '../validators/validatorClient.js';
 import { ValidatorDuties } from '../validators/validatorDuties.js';
 import type { NodeActivity, NodeConfig } from './node.js';
+
+/** The validator subsystem's queries (svc_getValidatorsStats ... svcAdmin_reloadKeystore). */
+export interface ValidatorService {
+  getValidatorsStats(): Promise<ValidatorsStatsValue>;
+  /** undefined when the validator had no duty in the kept history; INVALID_PARAMS when fromSlot > toSlot. */
+  getValidatorStats(address: Hex, fromSlot?: number, toSlot?: number): Promise<SingleValidatorStatsValue | undefined>;
+  getCheckpointAttestationsForSlot(slot: number, proposalPayloadHash?: Hex): CheckpointAttestationValue[];
+  getProposalsForSlot(slot: number): ProposalsForSlotValue;
+  getSlashOffenses(query: SlashRoundQuery): OffenseValue[];
+  /** Rereads the keystore; OPERATION_REFUSED (nothing changes) when it is invalid or names an unknown publisher. */
+  reloadKeystore(): Promise<void>;
+}
 
 export interface ValidatorSide {
   readonly duties: ValidatorDuties;

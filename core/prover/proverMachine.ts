@@ -53,14 +53,8 @@ export type ProverEvent = { type: 'prover.pause' } | { type: 'prover.resume' } |
 
 const errorText = (error: unknown): string => (error instanceof Error ? error.message : String(error));
 
-/**
- * The prover loop. `Idle` waits a poll interval; `Planning` finds the epoch L1 can take a proof for now and builds
- * its proof; `Submitting` sends it; `AwaitingL1Inclusion` / `CheckingInclusion` watch the transaction until it is
- * included, lost, or the epoch's proof window closes; a proof still pending after the resend delay goes back to
- * `Submitting`, where the sender replaces it at its nonce with bumped fees. One proof is in flight at a time; after
- * each outcome the next plan starts again from what L1 says is proven. Pause and resume work from any running state.
- */
-export function createProverMachine(deps: ProverMachineDeps) {
+/** The prover machine's actors, delays, guards and actions over its deps; the state config below names them. */
+function proverMachineSetup(deps: ProverMachineDeps) {
   return setup({
     types: {
       context: {} as ProverContext,
@@ -107,7 +101,18 @@ export function createProverMachine(deps: ProverMachineDeps) {
         deps.onProofOutcome({ kind: 'failed', epoch: context.job?.inputs.epoch, stage: params.stage, error: errorText(params.error) }),
       clearJob: assign({ job: undefined, txHash: undefined, sentTxHashes: [], sentAtMs: undefined }),
     },
-  }).createMachine({
+  });
+}
+
+/**
+ * The prover loop. `Idle` waits a poll interval; `Planning` finds the epoch L1 can take a proof for now and builds
+ * its proof; `Submitting` sends it; `AwaitingL1Inclusion` / `CheckingInclusion` watch the transaction until it is
+ * included, lost, or the epoch's proof window closes; a proof still pending after the resend delay goes back to
+ * `Submitting`, where the sender replaces it at its nonce with bumped fees. One proof is in flight at a time; after
+ * each outcome the next plan starts again from what L1 says is proven. Pause and resume work from any running state.
+ */
+export function createProverMachine(deps: ProverMachineDeps) {
+  return proverMachineSetup(deps).createMachine({
     id: 'prover',
     context: { job: undefined, txHash: undefined, sentTxHashes: [], sentAtMs: undefined, proofsSubmitted: 0, proofsResent: 0, proofsIncluded: 0, lastWait: undefined },
     initial: 'Idle',

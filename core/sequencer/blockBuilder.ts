@@ -7,7 +7,7 @@ import { checkpointMessageSubtree, inboxTreeHash } from '../../spec/messages/inb
 import { blockOutHash } from '../../spec/messages/outbox.js';
 import type { AppendOnlyTree } from '../merkle/appendOnlyTree.js';
 import { appendLeaves, treeSnapshot } from '../merkle/appendOnlyTree.js';
-import type { BlockStateEffects } from '../worldState/blockEffects.js';
+import { blockStateEffects } from '../worldState/blockEffects.js';
 import type { PreparedBlock, WorldState } from '../worldState/worldState.js';
 
 export interface BlockBuildInput {
@@ -35,18 +35,6 @@ export interface BuiltBlock {
   readonly archiveTree: AppendOnlyTree;
   /** The world state's change for the block, to commit with it. */
   readonly prepared: PreparedBlock;
-}
-
-/** What a block's tx effects change in the world state. */
-export function blockStateEffects(txEffects: readonly TxEffect[], l1ToL2Messages: readonly Hex[] = []): BlockStateEffects {
-  return {
-    txs: txEffects.map((effect) => ({
-      noteHashes: effect.noteHashes,
-      nullifiers: effect.nullifiers,
-      publicDataWrites: effect.publicDataWrites,
-    })),
-    l1ToL2Messages,
-  };
 }
 
 /**

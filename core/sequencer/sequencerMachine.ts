@@ -36,13 +36,8 @@ export type SequencerEvent = { type: 'admin.pauseSequencer' } | { type: 'admin.r
 
 const errorText = (error: unknown): string => (error instanceof Error ? error.message : String(error));
 
-/**
- * The proposer loop. `Idle` wakes at the next slot (or after a poll interval while the current slot's window is
- * open); `Planning` decides whether to propose; `Building` / `WaitingForNextBlock` produce the slot's blocks on
- * schedule; `Publishing` sends the checkpoint; `AwaitingL1Inclusion` / `CheckingInclusion` watch for it until the
- * slot ends. Pause and resume work from any running state; pending work of a paused slot is abandoned.
- */
-export function createSequencerMachine(deps: SequencerMachineDeps) {
+/** The sequencer machine's actors, delays, guards and actions over its deps; the state config below names them. */
+function sequencerMachineSetup(deps: SequencerMachineDeps) {
   const slotEndMs = (slot: number) => deps.slotStartMs(slot) + deps.slotDurationMs;
   const currentSlot = () => Math.floor((deps.now() - deps.slotStartMs(0)) / deps.slotDurationMs);
   return setup({
@@ -110,7 +105,17 @@ export function createSequencerMachine(deps: SequencerMachineDeps) {
         deps.onSlotOutcome({ kind: 'failed', slot: context.plan?.slot ?? currentSlot(), stage: params.stage, error: errorText(params.error) }),
       clearPlan: assign({ plan: undefined, txHash: undefined }),
     },
-  }).createMachine({
+  });
+}
+
+/**
+ * The proposer loop. `Idle` wakes at the next slot (or after a poll interval while the current slot's window is
+ * open); `Planning` decides whether to propose; `Building` / `WaitingForNextBlock` produce the slot's blocks on
+ * schedule; `Publishing` sends the checkpoint; `AwaitingL1Inclusion` / `CheckingInclusion` watch for it until the
+ * slot ends. Pause and resume work from any running state; pending work of a paused slot is abandoned.
+ */
+export function createSequencerMachine(deps: SequencerMachineDeps) {
+  return sequencerMachineSetup(deps).createMachine({
     id: 'sequencer',
     context: { plan: undefined, lastPlannedSlot: -1, txHash: undefined, blocksBuilt: 0, checkpointsPublished: 0 },
     initial: 'Idle',

@@ -81,28 +81,31 @@ function describeEvent(event: TxLifecycleEvent): string {
   }
 }
 
+/** To the Mined state of a tip's standing, when the tip event names it. */
+const toStanding = (standing: MinedStanding) => ({
+  guard: ({ event }: { event: TxLifecycleEvent }) => event.type === 'chain.tip' && event.standing === standing,
+  target: MINED_STATE[standing],
+});
+/** To `target` when a restarted node's receipt says `status`. */
+const restartTo = (status: ReceiptStatus, target: string) => ({
+  guard: ({ event }: { event: TxLifecycleEvent }) => event.type === 'node.restarted' && event.status === status,
+  target,
+});
+const restartToMined = MINED_ORDER.map((standing) => restartTo(standing, `#txLifecycle.Mined.${MINED_STATE[standing]}`));
+const minedAgain = { target: '#txLifecycle.Mined', actions: 'recordBlock' } as const;
+/** A mined tx below finalized: its block's standing may move either way, and its block may be pruned. */
+const belowFinalized = {
+  'chain.tip': MINED_ORDER.map(toStanding),
+  'chain.unmined': '#txLifecycle.Unmined',
+  'pool.returned': '#txLifecycle.Pending',
+  'node.restarted': [
+    restartTo('pending', '#txLifecycle.Pending'),
+    restartTo('dropped', '#txLifecycle.Dropped'),
+    ...MINED_ORDER.map((standing) => restartTo(standing, MINED_STATE[standing])),
+  ],
+} as const;
+
 export function createTxLifecycleMachine() {
-  const toStanding = (standing: MinedStanding) => ({
-    guard: ({ event }: { event: TxLifecycleEvent }) => event.type === 'chain.tip' && event.standing === standing,
-    target: MINED_STATE[standing],
-  });
-  const restartTo = (status: ReceiptStatus, target: string) => ({
-    guard: ({ event }: { event: TxLifecycleEvent }) => event.type === 'node.restarted' && event.status === status,
-    target,
-  });
-  const restartToMined = MINED_ORDER.map((standing) => restartTo(standing, `#txLifecycle.Mined.${MINED_STATE[standing]}`));
-  const minedAgain = { target: '#txLifecycle.Mined', actions: 'recordBlock' } as const;
-  /** A mined tx below finalized: its block's standing may move either way, and its block may be pruned. */
-  const belowFinalized = {
-    'chain.tip': MINED_ORDER.map(toStanding),
-    'chain.unmined': '#txLifecycle.Unmined',
-    'pool.returned': '#txLifecycle.Pending',
-    'node.restarted': [
-      restartTo('pending', '#txLifecycle.Pending'),
-      restartTo('dropped', '#txLifecycle.Dropped'),
-      ...MINED_ORDER.map((standing) => restartTo(standing, MINED_STATE[standing])),
-    ],
-  } as const;
   return setup({
     types: { context: {} as TxLifecycleContext, events: {} as TxLifecycleEvent },
     actions: {

@@ -1,4 +1,4 @@
-import type { Hex } from '../../spec/chain.js';
+import type { Hex, TxEffect } from '../../spec/chain.js';
 import { isHex } from '../../spec/codec/bytes.js';
 import { FR_MODULUS } from '../../spec/constants.js';
 import {
@@ -28,6 +28,18 @@ export interface BlockStateEffects {
   readonly txs: readonly TxStateEffects[];
   /** Messages the block makes available, in order (may be empty). */
   readonly l1ToL2Messages: readonly Hex[];
+}
+
+/** What a block's tx effects change in the world state. */
+export function blockStateEffects(txEffects: readonly TxEffect[], l1ToL2Messages: readonly Hex[] = []): BlockStateEffects {
+  return {
+    txs: txEffects.map((effect) => ({
+      noteHashes: effect.noteHashes,
+      nullifiers: effect.nullifiers,
+      publicDataWrites: effect.publicDataWrites,
+    })),
+    l1ToL2Messages,
+  };
 }
 
 const FIELD_HEX_LENGTH = 66;

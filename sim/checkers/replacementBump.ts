@@ -4,7 +4,7 @@
  * bump rule. The rule is restated here, not imported from the pool, so that a broken pool cannot also break its
  * judge.
  */
-import type { TxPoolActivity } from '../../core/txs/txPoolService.js';
+import type { TxPoolActivity } from '../../core/txPool/nodeTxPool.js';
 import type { SimFailure } from './simFailure.js';
 
 /** The least priority fee that may replace a pooled tx paying `pooledPriorityFee` under `bumpPercentage`. */

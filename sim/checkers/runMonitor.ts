@@ -5,7 +5,7 @@
  */
 import type { Hex } from '../../spec/chain.js';
 import { TX_POOL_SETTINGS_DEFAULT, type NodeActivity, type RollupNode } from '../../core/node/node.js';
-import type { TxPoolActivity } from '../../core/txs/txPoolService.js';
+import type { TxPoolActivity } from '../../core/txPool/nodeTxPool.js';
 import type { SimEvent } from '../faults.js';
 import type { SimL1 } from '../simL1.js';
 import type { TxLedgerEntry } from '../txWorkload.js';

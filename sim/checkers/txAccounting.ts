@@ -6,7 +6,7 @@
  */
 import type { Hex } from '../../spec/chain.js';
 import type { RollupNode } from '../../core/node/node.js';
-import type { TxPoolActivity } from '../../core/txs/txPoolService.js';
+import type { TxPoolActivity } from '../../core/txPool/nodeTxPool.js';
 import type { TxLedgerEntry } from '../txWorkload.js';
 import type { SimFailure } from './simFailure.js';
 
@@ -57,7 +57,7 @@ export class TxAccounting {
       if (sequencer.txPool.current.has(entry.txHash)) continue;
       const fate = this.fates.get(entry.txHash);
       if (fate?.kind === 'clearedByForcedRollback' || (fate?.kind === 'removed' && fate.reason !== 'mined')) continue;
-      const receipt = await sequencer.service.getTxReceipt(entry.txHash, {});
+      const receipt = await sequencer.service.txs.getTxReceipt(entry.txHash, {});
       if (receipt.status !== 'pending' && receipt.status !== 'dropped') continue;
       fail(`tx ${entry.txHash} (${entry.step} at ${entry.atMs} ms) was accepted, but is neither pooled nor mined (receipt ${receipt.status}, last pool event: ${describeFate(fate)})`);
     }

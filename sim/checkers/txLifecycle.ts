@@ -9,7 +9,7 @@
 import { createActor, type Actor } from 'xstate';
 import type { Hex, L2Tips } from '../../spec/chain.js';
 import type { NodeActivity, RollupNode } from '../../core/node/node.js';
-import type { TxPoolActivity } from '../../core/txs/txPoolService.js';
+import type { TxPoolActivity } from '../../core/txPool/nodeTxPool.js';
 import { createTxLifecycleMachine, type MinedStanding, type ReceiptStatus, type TxLifecycleEvent, type TxLifecycleMachine } from '../../core/txs/txLifecycleMachine.js';
 import type { MachineCoverage } from '../machineCoverage.js';
 import type { TxLedgerEntry } from '../txWorkload.js';
@@ -161,7 +161,7 @@ export class TxLifecycleWatch {
   async onRestart(node: string, sequencer: RollupNode): Promise<void> {
     if (node !== this.sequencerName) return;
     for (const [txHash, tx] of this.txs) {
-      const receipt = await sequencer.service.getTxReceipt(txHash, {});
+      const receipt = await sequencer.service.txs.getTxReceipt(txHash, {});
       const status = receipt.status as ReceiptStatus;
       this.send(txHash, tx, { type: 'node.restarted', status });
       const mined = status !== 'pending' && status !== 'dropped';

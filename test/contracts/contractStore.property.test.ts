@@ -1,12 +1,12 @@
 /**
  * Property: over random chains (blocks with random class registrations, instance publications and class updates,
  * random prunes and rebuilds), every lookup at every kept block equals a naive model that replays the kept blocks
- * from genesis under the publication rules (core/contracts/contractIndexer.ts).
+ * from genesis under the publication rules (core/l2Contracts/contractIndexer.ts).
  */
 import fc from 'fast-check';
 import { expect, test } from 'vitest';
-import { canonicalField } from '../../core/contracts/contractKeys.js';
-import { contractReaderAt, findContractClass, findContractInstance } from '../../core/contracts/contractStore.js';
+import { canonicalField } from '../../core/l2Contracts/contractKeys.js';
+import { contractReaderAt, findContractClass, findContractInstance } from '../../core/l2Contracts/contractStore.js';
 import type { ContractClassPublication, ContractInstancePublication, Hex } from '../../spec/chain.js';
 import { classOf, field, instanceOf, openTestChain, type TxPublications } from './contractStoreFixtures.js';
 

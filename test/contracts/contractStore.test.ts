@@ -5,12 +5,12 @@
 import { afterEach, describe, expect, test } from 'vitest';
 import type { Chain } from '../../core/chain/chain.js';
 import { txIndexer } from '../../core/chain/txIndex.js';
-import { contractIndexer } from '../../core/contracts/contractIndexer.js';
-import { CONTRACT_KEY_PREFIX } from '../../core/contracts/contractKeys.js';
-import { contractReaderAt, findContractClass, findContractInstance, latestContractReader } from '../../core/contracts/contractStore.js';
+import { contractIndexer } from '../../core/l2Contracts/contractIndexer.js';
+import { CONTRACT_KEY_PREFIX } from '../../core/l2Contracts/contractKeys.js';
+import { contractReaderAt, findContractClass, findContractInstance, latestContractReader } from '../../core/l2Contracts/contractStore.js';
 import { NodeError } from '../../core/errors.js';
 import { PROTOCOL_CONTRACT_ADDRESSES } from '../../spec/config/allowList.js';
-import { createContractQueries } from '../../core/node/contractQueries.js';
+import { createContractService } from '../../core/l2Contracts/contractService.js';
 import type { BlockQuery } from '../../core/nodeService.js';
 import type { Hex } from '../../spec/chain.js';
 import { classOf, field, instanceOf, openTestChain, type TestChain } from './contractStoreFixtures.js';
@@ -130,7 +130,7 @@ describe('contract queries', () => {
 
   test('register the index and answer instances as of the reference block', async () => {
     chain = await openTestChain({ registerIndexer: false });
-    const queries = createContractQueries(chain.chain, byNumber);
+    const queries = createContractService(chain.chain, byNumber);
     await chain.add([{ classes: [classOf(A)], instances: [instanceOf(X, A)] }]);
     await chain.add([{ instances: [instanceOf(X, A, B)] }]);
     expect((await queries.getContract(X, { kind: 'number', number: 1 }))?.currentContractClassId).toBe(A);
@@ -142,7 +142,7 @@ describe('contract queries', () => {
 
   test('an unknown reference block is STATE_NOT_AVAILABLE (unknown)', async () => {
     chain = await openTestChain({ registerIndexer: false });
-    const queries = createContractQueries(chain.chain, byNumber);
+    const queries = createContractService(chain.chain, byNumber);
     for (const query of [{ kind: 'number', number: 5 }, { kind: 'hash', hash: field(1) }] as const) {
       const error = await queries.getContract(X, query).catch((e: unknown) => e);
       expect(error).toBeInstanceOf(NodeError);
@@ -153,14 +153,14 @@ describe('contract queries', () => {
   test('a reference block pruned while the instance is read is STATE_NOT_AVAILABLE', async () => {
     chain = await openTestChain({ registerIndexer: false });
     const racingChain = { store: { ...racingStore(chain), registerIndexer: () => undefined }, get tips() { return chain.store.tips; } } as unknown as Chain;
-    const queries = createContractQueries(racingChain, byNumber);
+    const queries = createContractService(racingChain, byNumber);
     await chain.add([{ instances: [instanceOf(X, A)] }]);
     await expect(queries.getContract(X, { kind: 'number', number: 1 })).rejects.toMatchObject({ code: 'STATE_NOT_AVAILABLE' });
   });
 
   test('protocol contract addresses: two registries beside the fee asset, all distinct', async () => {
     chain = await openTestChain({ registerIndexer: false });
-    const addresses = createContractQueries(chain.chain, byNumber).getProtocolContractAddresses();
+    const addresses = createContractService(chain.chain, byNumber).getProtocolContractAddresses();
     expect(addresses.feeAsset).toBe(PROTOCOL_CONTRACT_ADDRESSES.feeAsset);
     const all = [...Object.values(addresses), PROTOCOL_CONTRACT_ADDRESSES.authRegistry];
     expect(new Set(all).size).toBe(all.length);

@@ -6,7 +6,7 @@ import { createMemoryStorage } from '../../adapters/storage/memoryStorage.js';
 import type { Chain } from '../../core/chain/chain.js';
 import { ChainStore } from '../../core/chain/chainStore.js';
 import { genesisTips } from '../../core/chain/tips.js';
-import { contractIndexer } from '../../core/contracts/contractIndexer.js';
+import { contractIndexer } from '../../core/l2Contracts/contractIndexer.js';
 import { createGenesis, type Genesis } from '../../core/worldState/genesis.js';
 import type { Block, ContractClassPublication, ContractInstancePublication, Hex, TxEffect } from '../../spec/chain.js';
 import { minimalTxEffect } from '../../spec/codec/txEffect.js';

@@ -7,7 +7,7 @@ import { ChainStore } from '../../core/chain/chainStore.js';
 import { genesisTips } from '../../core/chain/tips.js';
 import { registerLogIndexers } from '../../core/logs/logIndexer.js';
 import { createLogReader } from '../../core/logs/logReader.js';
-import type { LogService } from '../../core/nodeService.js';
+import type { LogService } from '../../core/logs/logService.js';
 import { createGenesis } from '../../core/worldState/genesis.js';
 import type { Block, Hex, L2Tips, PrivateLog, PublicLog, TxEffect } from '../../spec/chain.js';
 import { minimalTxEffect } from '../../spec/codec/txEffect.js';

@@ -101,7 +101,7 @@ describe('svc_getCheckpoint', () => {
   });
 
   test('blocks that no longer match the checkpoint (pruned between reads) are -32006, not a partial answer', async () => {
-    const pruned = await startTestServers({ getBlocks: async () => [] });
+    const pruned = await startTestServers({ chain: { getBlocks: async () => [] } });
     try {
       const reply = await rpc(pruned.publicUrl, 'svc_getCheckpoint', [1, { includeBlocks: true }]);
       expect(reply.error).toEqual({
@@ -148,9 +148,11 @@ describe('synced positions', () => {
 
   test('before the first sync: null, the key present', async () => {
     const fresh = await startTestServers({
-      getSyncedL2SlotNumber: () => undefined,
-      getSyncedL2EpochNumber: () => 4,
-      getSyncedL1Timestamp: () => undefined,
+      chain: {
+        getSyncedL2SlotNumber: () => undefined,
+        getSyncedL2EpochNumber: () => 4,
+        getSyncedL1Timestamp: () => undefined,
+      },
     });
     try {
       for (const method of ['svc_getSyncedL2SlotNumber', 'svc_getSyncedL1Timestamp']) {

@@ -131,8 +131,10 @@ describe('JSON-RPC errors', () => {
 
   test('-32004 as SvcRpcError naming the subsystem', async () => {
     const disabled = await startTestServers({
-      getChainTips: async () => {
-        throw subsystemUnavailable('p2p', 'notEnabled');
+      chain: {
+        getChainTips: async () => {
+          throw subsystemUnavailable('p2p', 'notEnabled');
+        },
       },
     });
     try {
@@ -149,7 +151,7 @@ describe('JSON-RPC errors', () => {
   });
 
   test('-32002 when the node takes longer than the listener allows', async () => {
-    const slow = await startTestServers({ getChainTips: () => new Promise(() => undefined) }, { publicLimits: { requestTimeoutMs: 200 } });
+    const slow = await startTestServers({ chain: { getChainTips: () => new Promise(() => undefined) } }, { publicLimits: { requestTimeoutMs: 200 } });
     try {
       const error = await rejectionOf(createSvcClient(slow.publicUrl, { timeoutMs: 5_000 }).svc.getChainTips());
       expect(error).toMatchObject({ name: 'SvcRpcError', code: -32002, data: { limit: 'requestTimeoutMs', value: 200 } });
@@ -316,7 +318,7 @@ describe('HTTP and transport failures', () => {
     expect(refused).toBeInstanceOf(SvcHttpError);
     expect(refused).toMatchObject({ reason: 'transport', status: undefined });
 
-    const slow = await startTestServers({ getChainTips: () => new Promise(() => undefined) }, { publicLimits: { requestTimeoutMs: 1_000 } });
+    const slow = await startTestServers({ chain: { getChainTips: () => new Promise(() => undefined) } }, { publicLimits: { requestTimeoutMs: 1_000 } });
     try {
       const timedOut = await rejectionOf(createSvcClient(slow.publicUrl, { timeoutMs: 100 }).svc.getChainTips());
       expect(timedOut).toBeInstanceOf(SvcHttpError);

@@ -1,6 +1,6 @@
 /** The contract methods over HTTP: wire shapes of a class and an instance, the class as of a block, null, -32006. */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { PROTOCOL_CONTRACTS } from '../../core/contracts/contractConstants.js';
+import { PROTOCOL_CONTRACTS } from '../../core/l2Contracts/contractConstants.js';
 import { blockHashOf, hex32 } from './fakeNode.js';
 import { fakeClass, fakeInstance, fakeUpdatedClassId } from './fakes/fakeContracts.js';
 import { rpc, startTestServers, type TestServers } from './harness.js';

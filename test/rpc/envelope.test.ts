@@ -248,7 +248,7 @@ describe('JSON-RPC envelope', () => {
 
 describe('errors of the node', () => {
   test('a call that takes too long is -32002', async () => {
-    const slow = await startTestServers({ getChainTips: () => new Promise(() => undefined) }, { publicLimits: { requestTimeoutMs: 50 } });
+    const slow = await startTestServers({ chain: { getChainTips: () => new Promise(() => undefined) } }, { publicLimits: { requestTimeoutMs: 50 } });
     try {
       const reply = await rpc(slow.publicUrl, 'svc_getChainTips');
       expect(reply.error).toMatchObject({ code: -32002, data: { limit: 'requestTimeoutMs', value: 50 } });
@@ -260,13 +260,17 @@ describe('errors of the node', () => {
 
   test('an unexpected exception is -32603 with no message, stack or detail of it', async () => {
     const failing = await startTestServers({
-      getChainTips: async () => {
-        throw new Error('secret database path /var/lib/secret');
+      chain: {
+        getChainTips: async () => {
+          throw new Error('secret database path /var/lib/secret');
+        },
       },
-      getChainId: () => {
-        throw new TypeError('sync failure');
+      info: {
+        getChainId: () => {
+          throw new TypeError('sync failure');
+        },
+        getNodeVersion: () => 42 as unknown as string,
       },
-      getNodeVersion: () => 42 as unknown as string,
     });
     try {
       for (const method of ['svc_getChainTips', 'svc_getChainId', 'svc_getNodeVersion']) {
@@ -290,8 +294,10 @@ describe('errors of the node', () => {
     ] as const;
     for (const [code, rpcCode] of cases) {
       const failing = await startTestServers({
-        getChainTips: async () => {
-          throw new NodeError(code, 'the node says no', { limit: 'someLimitMax', value: 10n });
+        chain: {
+          getChainTips: async () => {
+            throw new NodeError(code, 'the node says no', { limit: 'someLimitMax', value: 10n });
+          },
         },
       });
       try {
@@ -309,11 +315,15 @@ describe('errors of the node', () => {
 
   test('core codes clients never see, and foreign codes, are -32603', async () => {
     const failing = await startTestServers({
-      getChainTips: async () => {
-        throw new NodeError('SYNC_FAILED', 'l1 unreachable');
+      chain: {
+        getChainTips: async () => {
+          throw new NodeError('SYNC_FAILED', 'l1 unreachable');
+        },
       },
-      getChainId: () => {
-        throw Object.assign(new Error('ENOENT: /secret'), { code: 'ENOENT' });
+      info: {
+        getChainId: () => {
+          throw Object.assign(new Error('ENOENT: /secret'), { code: 'ENOENT' });
+        },
       },
     });
     try {

@@ -2,14 +2,21 @@
  * A NodeService over a fixed, small chain, for the RPC tests: genesis (block 0), checkpoint 1 holding blocks 1 and 2
  * (published on L1 with three committee attestations, slot 11, epoch 0), and block 3 proposed in checkpoint 2, not
  * yet on L1. The admin side keeps a small configuration and pause flags, and runs a sequencer. Any method can be
- * overridden, admin methods one by one.
+ * overridden, part by part (`{ chain: { getBlocks } }`, `{ admin: { getConfig } }`).
  */
 import { NodeError } from '../../core/errors.js';
 import { minimalTxEffect } from '../../spec/codec/txEffect.js';
 import { fakeContracts } from './fakes/fakeContracts.js';
 import { fakeLogs } from './fakes/fakeLogs.js';
 import { fakeTxs } from './fakes/fakeTxs.js';
-import type { BlockQuery, BlockWithContext, CheckpointQuery, NodeAdmin, NodeService } from '../../core/nodeService.js';
+import type { BlockWithContext, ChainService } from '../../core/chain/chainService.js';
+import type { FeeService } from '../../core/fees/feeService.js';
+import type { MessageService } from '../../core/messages/messageService.js';
+import type { NodeAdmin } from '../../core/node/nodeAdmin.js';
+import type { NodeInfoService } from '../../core/node/nodeInfoService.js';
+import type { ValidatorService } from '../../core/node/validatorSide.js';
+import type { BlockQuery, CheckpointQuery, NodeService } from '../../core/nodeService.js';
+import type { WorldStateService } from '../../core/worldState/worldStateService.js';
 import type { Block, Checkpoint, Hex, L1RollupConstants, L2Tips, NodeInfo } from '../../spec/chain.js';
 
 /** A 32-byte hex whose value is `n` (distinct per role through the high word). */
@@ -213,18 +220,7 @@ async function atKnownBlock<T>(query: BlockQuery, answer: () => T): Promise<T> {
   return answer();
 }
 
-const fakeWorldState: Pick<
-  NodeService,
-  | 'getPublicStorageAt'
-  | 'getWorldStateSyncStatus'
-  | 'findLeavesIndexes'
-  | 'getNullifierMembershipWitness'
-  | 'getLowNullifierMembershipWitness'
-  | 'getPublicDataWitness'
-  | 'getBlockHashMembershipWitness'
-  | 'getNoteHashMembershipWitness'
-  | 'getL1ToL2MessageMembershipWitness'
-> = {
+const fakeWorldState: WorldStateService= {
   getPublicStorageAt: (query, _contract, slot) => atKnownBlock(query, () => (slot === knownLeaf ? hex32(0x7a1) : hex32(0))),
   getWorldStateSyncStatus: async () => ({
     latestBlockNumber: tips.proposed.number,
@@ -244,17 +240,58 @@ const fakeWorldState: Pick<
   getL1ToL2MessageMembershipWitness: (query, message) => atKnownBlock(query, () => (message === knownLeaf ? ([5n, fakeWitness] as const) : undefined)),
 };
 
-const fakeMessages: Pick<NodeService, 'getL1ToL2MessageCheckpoint' | 'getL2ToL1MembershipWitness' | 'getL2ToL1Messages'> = {
+const fakeMessages: MessageService = {
   getL1ToL2MessageCheckpoint: async (message) => (message === knownLeaf ? 1 : undefined),
   getL2ToL1MembershipWitness: async (_txHash, message) =>
     message === knownLeaf ? { epochNumber: 0, root: hex32(0x0e1), leafIndex: 3n, siblingPath: fakeSiblingPath } : undefined,
   getL2ToL1Messages: async (epoch) => (epoch === 0 ? [[[[knownLeaf]]]] : []),
 };
 
-export type FakeNodeOverrides = Partial<Omit<NodeService, 'admin'>> & { readonly admin?: Partial<NodeAdmin> };
+const fakeChain: ChainService = {
+  getBlockNumber: async (tip) => tipBlockNumber(tip ?? 'proposed'),
+  getCheckpointNumber: async (tip) => tips[tip ?? 'checkpointed'].checkpoint.number,
+  getChainTips: async () => tips,
+  getBlock: async (query): Promise<BlockWithContext | undefined> => {
+    const block = findBlock(query);
+    return block === undefined ? undefined : withContext(block);
+  },
+  getCheckpoint: async (checkpointNumber) => findCheckpoint({ kind: 'number', number: checkpointNumber }),
+  getBlocks: async (from, limit) => blocks.slice(from, from + limit).map(withContext),
+  findCheckpoint: async (query) => findCheckpoint(query),
+  getCheckpoints: async (from, limit) =>
+    checkpoints.filter((checkpoint) => checkpoint.number >= from && checkpoint.number < from + limit),
+  getCheckpointsInEpoch: async (epoch) =>
+    checkpoints.filter((checkpoint) => Math.floor(checkpoint.header.slotNumber / l1Constants.epochDuration) === epoch),
+  getSyncedL2SlotNumber: () => SYNCED_L2_SLOT,
+  getSyncedL2EpochNumber: () => undefined,
+  getSyncedL1Timestamp: () => SYNCED_L1_TIMESTAMP,
+};
+
+const fakeFees: FeeService = {
+  getCurrentMinFees: async () => ({ feePerDaGas: 100n, feePerL2Gas: 2n ** 70n }),
+  getPredictedMinFees: async (usage) => [0, 1, 2].map((i) => ({ feePerDaGas: 100n, feePerL2Gas: 1000n + BigInt(i * (usage === 'limit' ? 125 : 0)) })),
+};
+
+const fakeInfo: NodeInfoService = {
+  getL1Constants: () => l1Constants,
+  getNodeInfo: () => nodeInfo,
+  getNodeVersion: () => nodeInfo.nodeVersion,
+  getVersion: () => 1,
+  getChainId: () => 31337,
+  getL1ContractAddresses: () => nodeInfo.l1ContractAddresses,
+  isReady: () => true,
+};
+
+/** The parts a test may override method by method (the fake runs no validators unless given some). */
+type FakePartName = Exclude<keyof NodeService, 'validators'>;
+
+export type FakeNodeOverrides = { readonly [Part in FakePartName]?: Partial<NodeService[Part]> } & { readonly validators?: ValidatorService };
 
 export interface FakeNode extends NodeService {
-  /** Every call the RPC layer made, with its arguments as the node received them (admin calls as `admin.<name>`). */
+  /**
+   * Every call the RPC layer made, with its arguments as the node received them: by method name (`getBlock`), admin
+   * calls as `admin.<name>`.
+   */
   readonly calls: { readonly method: string; readonly args: readonly unknown[] }[];
   readonly adminState: FakeAdminState;
 }
@@ -280,41 +317,20 @@ export function createFakeNode(overrides: FakeNodeOverrides = {}): FakeNode {
     sequencerPaused: false,
     config: structuredClone(initialAdminConfig) as Record<string, unknown>,
   };
-  const { admin: adminOverrides, ...serviceOverrides } = overrides;
-  const base: Omit<NodeService, 'admin'> = {
-    getBlockNumber: async (tip) => tipBlockNumber(tip ?? 'proposed'),
-    getCheckpointNumber: async (tip) => tips[tip ?? 'checkpointed'].checkpoint.number,
-    getChainTips: async () => tips,
-    getBlock: async (query): Promise<BlockWithContext | undefined> => {
-      const block = findBlock(query);
-      return block === undefined ? undefined : withContext(block);
-    },
-    getCheckpoint: async (checkpointNumber) => findCheckpoint({ kind: 'number', number: checkpointNumber }),
-    getBlocks: async (from, limit) => blocks.slice(from, from + limit).map(withContext),
-    findCheckpoint: async (query) => findCheckpoint(query),
-    getCheckpoints: async (from, limit) =>
-      checkpoints.filter((checkpoint) => checkpoint.number >= from && checkpoint.number < from + limit),
-    getCheckpointsInEpoch: async (epoch) =>
-      checkpoints.filter((checkpoint) => Math.floor(checkpoint.header.slotNumber / l1Constants.epochDuration) === epoch),
-    getSyncedL2SlotNumber: () => SYNCED_L2_SLOT,
-    getSyncedL2EpochNumber: () => undefined,
-    getSyncedL1Timestamp: () => SYNCED_L1_TIMESTAMP,
-    getL1Constants: () => l1Constants,
-    getNodeInfo: () => nodeInfo,
-    getNodeVersion: () => nodeInfo.nodeVersion,
-    getVersion: () => 1,
-    getChainId: () => 31337,
-    getL1ContractAddresses: () => nodeInfo.l1ContractAddresses,
-    isReady: () => true,
-    getCurrentMinFees: async () => ({ feePerDaGas: 100n, feePerL2Gas: 2n ** 70n }),
-    getPredictedMinFees: async (usage) => [0, 1, 2].map((i) => ({ feePerDaGas: 100n, feePerL2Gas: 1000n + BigInt(i * (usage === 'limit' ? 125 : 0)) })),
-    ...fakeWorldState,
-    ...fakeLogs,
-    ...fakeContracts,
-    ...fakeTxs,
-    ...fakeMessages,
+  const part = <Name extends FakePartName>(name: Name, base: NodeService[Name]): NodeService[Name] =>
+    recorded({ ...base, ...overrides[name] }, name === 'admin' ? 'admin.' : '', calls);
+  return {
+    chain: part('chain', fakeChain),
+    worldState: part('worldState', fakeWorldState),
+    logs: part('logs', fakeLogs),
+    contracts: part('contracts', fakeContracts),
+    txs: part('txs', fakeTxs),
+    messages: part('messages', fakeMessages),
+    fees: part('fees', fakeFees),
+    info: part('info', fakeInfo),
+    admin: part('admin', createFakeAdmin(adminState)),
+    ...(overrides.validators ? { validators: overrides.validators } : {}),
+    calls,
+    adminState,
   };
-  const service = recorded({ ...base, ...serviceOverrides }, '', calls);
-  const admin = recorded({ ...createFakeAdmin(adminState), ...adminOverrides }, 'admin.', calls);
-  return { ...service, admin, calls, adminState };
 }

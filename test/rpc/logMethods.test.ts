@@ -82,7 +82,7 @@ describe('log methods over the real log index', () => {
     const contract = hex32(0xc0de);
     const logsOfTag = [{ tag, fields: [hex32(1)] }, { tag, fields: [hex32(2)] }, { tag, fields: [hex32(3)] }];
     await fixture.add(blockWithTxs(1, [{ id: 1, privateLogs: logsOfTag, publicLogs: [{ contractAddress: contract, tag, fields: [hex32(4)] }], noteHashes: [hex32(0x11)] }]));
-    const real = await startTestServers({ ...fixture.logs }, { publicLimits: { logsPerTagMax: 2 } });
+    const real = await startTestServers({ logs: fixture.logs }, { publicLimits: { logsPerTagMax: 2 } });
     try {
       const block = fixture.kept[0]!;
       const publicReply = await rpc(real.publicUrl, 'svc_getPublicLogsByTags', [{ contractAddress: contract, tags: [tag], includeEffects: true }]);

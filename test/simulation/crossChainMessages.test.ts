@@ -40,18 +40,18 @@ function rootFromPath(leaf: Hex, index: bigint, siblingPath: readonly Hex[]): He
 /** What every node must agree on for a message that L1 holds: its checkpoint, and a verifying witness from then on. */
 async function expectAvailable(node: RollupNode, log: InboxMessageLog): Promise<void> {
   const service = node.service;
-  expect(await service.getL1ToL2MessageCheckpoint(log.leaf)).toBe(log.checkpointNumber);
-  const checkpoint = await service.getCheckpoint(log.checkpointNumber);
+  expect(await service.messages.getL1ToL2MessageCheckpoint(log.leaf)).toBe(log.checkpointNumber);
+  const checkpoint = await service.chain.getCheckpoint(log.checkpointNumber);
   expect(checkpoint, `checkpoint ${log.checkpointNumber} reached`).toBeDefined();
   expect(checkpoint!.header.inHash).not.toBe(field(0));
   const first = checkpoint!.firstBlockNumber;
-  const before = await service.getL1ToL2MessageMembershipWitness({ kind: 'number', number: first - 1 }, log.leaf);
+  const before = await service.worldState.getL1ToL2MessageMembershipWitness({ kind: 'number', number: first - 1 }, log.leaf);
   expect(before, 'not available before its checkpoint').toBeUndefined();
-  const witness = await service.getL1ToL2MessageMembershipWitness({ kind: 'number', number: first }, log.leaf);
+  const witness = await service.worldState.getL1ToL2MessageMembershipWitness({ kind: 'number', number: first }, log.leaf);
   expect(witness).toBeDefined();
   const [index, path] = witness!;
   expect(index).toBe(log.index);
-  const block = await service.getBlock({ kind: 'number', number: first });
+  const block = await service.chain.getBlock({ kind: 'number', number: first });
   expect(rootFromPath(log.leaf, index, path.siblingPath)).toBe(block!.block.header.state.l1ToL2MessageTree.root);
   expect(block!.block.header.contentCommitment.inHash).toBe(checkpoint!.header.inHash);
 }
@@ -90,7 +90,7 @@ describe('L1-to-L2 messages on a simulated network', () => {
         w.at(30_000, () => void w.l1.sendL2Message(SENDER, { recipient: field(0xe1), content: field(0xe2), secretHash: field(0xe3) }));
         w.at(40_000, async () => {
           lost = w.l1.inboxMessages()[0];
-          knownBeforeReorg = await Promise.all(NODES.map((name) => w.node(name).service.getL1ToL2MessageCheckpoint(lost!.leaf)));
+          knownBeforeReorg = await Promise.all(NODES.map((name) => w.node(name).service.messages.getL1ToL2MessageCheckpoint(lost!.leaf)));
           w.l1.reorg(Number(w.l1.head().number - lost!.l1.blockNumber) + 1);
         });
         w.at(60_000, () => void w.l1.sendL2Message(SENDER, { recipient: field(0xf1), content: field(0xf2), secretHash: field(0xf3) }));
@@ -104,7 +104,7 @@ describe('L1-to-L2 messages on a simulated network', () => {
     expect(logs[0]!.leaf).not.toBe(lost!.leaf);
     for (const name of NODES) {
       const node = world!.node(name);
-      expect(await node.service.getL1ToL2MessageCheckpoint(lost!.leaf)).toBeUndefined();
+      expect(await node.service.messages.getL1ToL2MessageCheckpoint(lost!.leaf)).toBeUndefined();
       await expectAvailable(node, logs[0]!);
     }
   });
@@ -127,18 +127,18 @@ const RECIPIENT: Hex = '0x00000000000000000000000000000000000000e1';
 
 async function sendMessageTx(node: RollupNode, nullifier: Hex, contents: readonly Hex[]): Promise<TxValue> {
   const s = node.service;
-  const latest = await s.getBlock({ kind: 'tag', tag: 'latest' });
+  const latest = await s.chain.getBlock({ kind: 'tag', tag: 'latest' });
   const tx = buildTx({
-    chainId: s.getChainId(),
-    version: s.getVersion(),
+    chainId: s.info.getChainId(),
+    version: s.info.getVersion(),
     anchorBlockHash: latest!.block.hash,
     feePayer: genesisTestAccounts()[0]!,
     nullifier,
-    minFees: await s.getCurrentMinFees(),
+    minFees: await s.fees.getCurrentMinFees(),
     expirationTimestamp: 2n ** 40n,
     sideEffects: { l2ToL1Messages: contents.map((content) => ({ recipient: RECIPIENT, content })) },
   });
-  await s.sendTx(tx);
+  await s.txs.sendTx(tx);
   return tx;
 }
 
@@ -157,7 +157,7 @@ describe('L2-to-L1 messages on a simulated network', () => {
         w.at(90_000, async () => {
           try {
             const leaf = l2ToL1MessageHash(RECIPIENT, field(0x21));
-            beforeProof.push(await w.node('follower-1').service.getL2ToL1MembershipWitness(txs[1]!.txHash, leaf, undefined));
+            beforeProof.push(await w.node('follower-1').service.messages.getL2ToL1MembershipWitness(txs[1]!.txHash, leaf, undefined));
           } catch (error) {
             errors.push(error);
           }
@@ -180,23 +180,23 @@ describe('L2-to-L1 messages on a simulated network', () => {
       const positions = new Set<string>();
       for (const { tx, content, index } of expected) {
         const leaf = l2ToL1MessageHash(RECIPIENT, content);
-        const witness = await service.getL2ToL1MembershipWitness(tx.txHash, leaf, index);
+        const witness = await service.messages.getL2ToL1MembershipWitness(tx.txHash, leaf, index);
         expect(witness, `${name}: witness of ${content}`).toBeDefined();
         expect(outTreeRootFromPath(leaf, witness!.leafIndex, witness!.siblingPath)).toBe(witness!.root);
         const onL1 = l1.outboxRootAt(witness!.epochNumber, 1, l1.head().number, l1.head().number);
         expect(onL1?.root).toBe(witness!.root);
         positions.add(`${witness!.leafIndex}:${witness!.siblingPath.length}`);
-        const nested = await service.getL2ToL1Messages(witness!.epochNumber);
+        const nested = await service.messages.getL2ToL1Messages(witness!.epochNumber);
         expect(nested.flat(3)).toContain(leaf);
       }
       expect(positions.size).toBe(expected.length);
       const duplicate = l2ToL1MessageHash(RECIPIENT, field(0x11));
-      await expect(service.getL2ToL1MembershipWitness(txs[0]!.txHash, duplicate, undefined)).rejects.toMatchObject({ code: 'INVALID_PARAMS', message: /appears 2 times/ });
-      await expect(service.getL2ToL1MembershipWitness(txs[0]!.txHash, field(0x99), undefined)).rejects.toMatchObject({ code: 'INVALID_PARAMS', message: /params\[1\] \(message\)/ });
-      await expect(service.getL2ToL1MembershipWitness(txs[0]!.txHash, duplicate, 3)).rejects.toMatchObject({ code: 'INVALID_PARAMS', message: /out of range/ });
-      await expect(service.getL2ToL1MembershipWitness(txs[0]!.txHash, duplicate, 1)).rejects.toMatchObject({ code: 'INVALID_PARAMS', message: /params\[2\] \(messageIndexInTx\)/ });
-      expect(await service.getL2ToL1MembershipWitness(field(0xdead), duplicate, undefined)).toBeUndefined();
-      expect(await service.getL2ToL1Messages(10_000)).toEqual([]);
+      await expect(service.messages.getL2ToL1MembershipWitness(txs[0]!.txHash, duplicate, undefined)).rejects.toMatchObject({ code: 'INVALID_PARAMS', message: /appears 2 times/ });
+      await expect(service.messages.getL2ToL1MembershipWitness(txs[0]!.txHash, field(0x99), undefined)).rejects.toMatchObject({ code: 'INVALID_PARAMS', message: /params\[1\] \(message\)/ });
+      await expect(service.messages.getL2ToL1MembershipWitness(txs[0]!.txHash, duplicate, 3)).rejects.toMatchObject({ code: 'INVALID_PARAMS', message: /out of range/ });
+      await expect(service.messages.getL2ToL1MembershipWitness(txs[0]!.txHash, duplicate, 1)).rejects.toMatchObject({ code: 'INVALID_PARAMS', message: /params\[2\] \(messageIndexInTx\)/ });
+      expect(await service.messages.getL2ToL1MembershipWitness(field(0xdead), duplicate, undefined)).toBeUndefined();
+      expect(await service.messages.getL2ToL1Messages(10_000)).toEqual([]);
     }
   });
 });
@@ -214,7 +214,7 @@ describe('L2-to-L1 witnesses and L1 reorgs', () => {
         for (let t = 100_000; t <= 400_000; t += 1_000) {
           w.at(t, async () => {
             try {
-              const witness = await w.node('follower-1').service.getL2ToL1MembershipWitness(tx!.txHash, leaf, undefined);
+              const witness = await w.node('follower-1').service.messages.getL2ToL1MembershipWitness(tx!.txHash, leaf, undefined);
               seen.push({ atMs: t, root: witness?.root });
               if (witness !== undefined && reorgAtMs === undefined) {
                 // Drop the L1 blocks from the proof on: the proof, and the root the outbox got with it, are gone.
@@ -271,7 +271,7 @@ describe('L1-to-L2 messages under crashes, L1 reorgs and rollbacks', () => {
                   if (fault.kind === 'reorg') return w.l1.reorg(fault.depth);
                   // A forced rollback rebuilds the world state from the kept blocks and the synced inbox messages.
                   const node = w.node(fault.node).service;
-                  const target = Math.max(0, (await node.getBlockNumber()) - fault.back);
+                  const target = Math.max(0, (await node.chain.getBlockNumber()) - fault.back);
                   await node.admin.rollbackTo(target, fault.force, true).then(
                     () => (applied.rollbacks += 1),
                     () => undefined,
@@ -285,9 +285,9 @@ describe('L1-to-L2 messages under crashes, L1 reorgs and rollbacks', () => {
           expect(logs.length).toBeGreaterThan(0);
           for (const name of NODES) {
             const node = world!.node(name);
-            const checkpointed = await node.service.getCheckpointNumber('checkpointed');
+            const checkpointed = await node.service.chain.getCheckpointNumber('checkpointed');
             for (const log of logs) {
-              expect(await node.service.getL1ToL2MessageCheckpoint(log.leaf)).toBe(log.checkpointNumber);
+              expect(await node.service.messages.getL1ToL2MessageCheckpoint(log.leaf)).toBe(log.checkpointNumber);
               if (log.checkpointNumber <= checkpointed) await expectAvailable(node, log);
             }
           }

@@ -33,23 +33,23 @@ async function rollBackThenDrop(anchorTag: 'checkpointed' | 'latest') {
         // Sent just before the block built at 100 s, the second of slot 4 (96 s to 120 s; published at 104 s).
         world.at(99_000, guarded(async () => {
           const s = world.node('sequencer-0').service;
-          const anchor = await s.getBlock({ kind: 'tag', tag: anchorTag });
+          const anchor = await s.chain.getBlock({ kind: 'tag', tag: anchorTag });
           tx = buildTx({
-            chainId: s.getChainId(),
-            version: s.getVersion(),
+            chainId: s.info.getChainId(),
+            version: s.info.getVersion(),
             anchorBlockHash: anchor!.block.hash,
             feePayer: genesisTestAccounts()[0]!,
             nullifier: `0x${'0c'.repeat(32)}` as Hex,
-            minFees: await s.getCurrentMinFees(),
+            minFees: await s.fees.getCurrentMinFees(),
             expirationTimestamp: 2n ** 40n,
           });
-          await s.sendTx(tx);
+          await s.txs.sendTx(tx);
         }));
         // The tx is in a proposed block: roll back, forced, to the proposed tip (nothing removed), then keep the
         // sequencer from publishing slot 4's checkpoint, so the archiver drops the slot's blocks.
         world.at(101_000, guarded(async () => {
           const node = world.node('sequencer-0');
-          const receipt = await node.service.getTxReceipt(tx!.txHash, {});
+          const receipt = await node.service.txs.getTxReceipt(tx!.txHash, {});
           seen.minedIn = (receipt as { blockNumber?: number }).blockNumber;
           seen.finalized = node.chain.tips.finalized.block.number;
           await node.service.admin.rollbackTo(node.chain.tips.proposed.number, true, true);
@@ -61,7 +61,7 @@ async function rollBackThenDrop(anchorTag: 'checkpointed' | 'latest') {
           await node.service.admin.resumeSequencer();
         }));
         world.at(290_000, guarded(async () => {
-          seen.receiptAtEnd = (await world.node('sequencer-0').service.getTxReceipt(tx!.txHash, {})).status;
+          seen.receiptAtEnd = (await world.node('sequencer-0').service.txs.getTxReceipt(tx!.txHash, {})).status;
         }));
       },
     },

@@ -19,17 +19,17 @@ const options = (seed: bigint, haSigning: boolean): SimOptions => ({
 
 async function sendTxTo(world: SimWorld, name: string, nullifier: number): Promise<void> {
   const node = world.node(name).service;
-  const latest = await node.getBlock({ kind: 'tag', tag: 'latest' });
+  const latest = await node.chain.getBlock({ kind: 'tag', tag: 'latest' });
   const tx = buildTx({
-    chainId: node.getChainId(),
-    version: node.getVersion(),
+    chainId: node.info.getChainId(),
+    version: node.info.getVersion(),
     anchorBlockHash: latest!.block.hash,
     feePayer: genesisTestAccounts()[0]!,
     nullifier: `0x${(0x4a000 + nullifier).toString(16).padStart(64, '0')}` as Hex,
-    minFees: await node.getCurrentMinFees(),
+    minFees: await node.fees.getCurrentMinFees(),
     expirationTimestamp: 2n ** 40n,
   });
-  await node.sendTx(tx);
+  await node.txs.sendTx(tx);
 }
 
 async function offensesOfRun(haSigning: boolean) {

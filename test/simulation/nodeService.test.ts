@@ -39,23 +39,23 @@ describe('node service over a simulated network', () => {
         atSeconds: 400,
         check: async ({ follower }) => {
           const s = follower.service;
-          const tips = await s.getChainTips();
+          const tips = await s.chain.getChainTips();
           expect(tips.checkpointed.checkpoint.number).toBeGreaterThanOrEqual(8);
-          const blocks = await s.getBlocks(1, 5);
+          const blocks = await s.chain.getBlocks(1, 5);
           expect(blocks.map((b) => b.block.header.globalVariables.blockNumber)).toEqual([1, 2, 3, 4, 5]);
           expect(blocks.every((b) => b.checkpoint !== undefined)).toBe(true);
-          expect(await s.getBlocks(tips.proposed.number, 10)).toHaveLength(1);
-          const checkpoints = await s.getCheckpoints(2, 3);
+          expect(await s.chain.getBlocks(tips.proposed.number, 10)).toHaveLength(1);
+          const checkpoints = await s.chain.getCheckpoints(2, 3);
           expect(checkpoints.map((c) => c.number)).toEqual([2, 3, 4]);
-          expect((await s.findCheckpoint({ kind: 'hash', hash: checkpoints[1]!.hash }))?.number).toBe(3);
-          expect((await s.findCheckpoint({ kind: 'tag', tag: 'checkpointed' }))?.number).toBe(tips.checkpointed.checkpoint.number);
-          expect(await s.findCheckpoint({ kind: 'number', number: 10_000 })).toBeUndefined();
-          expect(await s.findCheckpoint({ kind: 'hash', hash: `0x${'11'.repeat(32)}` })).toBeUndefined();
+          expect((await s.chain.findCheckpoint({ kind: 'hash', hash: checkpoints[1]!.hash }))?.number).toBe(3);
+          expect((await s.chain.findCheckpoint({ kind: 'tag', tag: 'checkpointed' }))?.number).toBe(tips.checkpointed.checkpoint.number);
+          expect(await s.chain.findCheckpoint({ kind: 'number', number: 10_000 })).toBeUndefined();
+          expect(await s.chain.findCheckpoint({ kind: 'hash', hash: `0x${'11'.repeat(32)}` })).toBeUndefined();
           const epochLength = follower.constants.epochDuration;
-          const inEpoch0 = await s.getCheckpointsInEpoch(0);
+          const inEpoch0 = await s.chain.getCheckpointsInEpoch(0);
           expect(inEpoch0.length).toBeGreaterThan(0);
           expect(inEpoch0.every((c) => c.header.slotNumber < epochLength)).toBe(true);
-          expect(await s.getCheckpointsInEpoch(1_000)).toEqual([]);
+          expect(await s.chain.getCheckpointsInEpoch(1_000)).toEqual([]);
         },
       },
     ]);
@@ -67,14 +67,14 @@ describe('node service over a simulated network', () => {
         atSeconds: 300,
         check: async ({ follower }) => {
           const s = follower.service;
-          const timestamp = s.getSyncedL1Timestamp();
+          const timestamp = s.chain.getSyncedL1Timestamp();
           expect(timestamp).toBeDefined();
-          const slot = s.getSyncedL2SlotNumber()!;
+          const slot = s.chain.getSyncedL2SlotNumber()!;
           const genesis = follower.constants.l1GenesisTime;
           // The synced L1 block lies in the slot after the synced one, or at its very end.
           expect(Number(timestamp! - genesis) / SLOT_SECONDS).toBeGreaterThanOrEqual(slot);
           expect(Number(timestamp! - genesis) / SLOT_SECONDS).toBeLessThan(slot + 2);
-          expect(s.getSyncedL2EpochNumber()).toBeUndefined(); // 300 s of 24 s slots: epoch 0 (32 slots) not complete yet
+          expect(s.chain.getSyncedL2EpochNumber()).toBeUndefined(); // 300 s of 24 s slots: epoch 0 (32 slots) not complete yet
         },
       },
     ]);
@@ -88,22 +88,22 @@ describe('node service over a simulated network', () => {
         atSeconds: 100,
         check: async ({ follower, sequencer }) => {
           await follower.service.admin.pauseSync();
-          checkpointAtPause = (await follower.service.getChainTips()).checkpointed.checkpoint.number;
+          checkpointAtPause = (await follower.service.chain.getChainTips()).checkpointed.checkpoint.number;
           await expect(follower.service.admin.pauseSequencer()).rejects.toMatchObject({ code: 'OPERATION_REFUSED' });
           await expect(follower.service.admin.resumeSequencer()).rejects.toMatchObject({ code: 'OPERATION_REFUSED' });
           await sequencer.service.admin.pauseSequencer();
-          proposedAtSequencerPause = (await sequencer.service.getChainTips()).proposed.number;
+          proposedAtSequencerPause = (await sequencer.service.chain.getChainTips()).proposed.number;
         },
       },
       {
         atSeconds: 250,
         check: async ({ follower, sequencer }) => {
           expect(follower.machineStates().archiver).toBe('Paused');
-          expect((await follower.service.getChainTips()).checkpointed.checkpoint.number).toBe(checkpointAtPause);
+          expect((await follower.service.chain.getChainTips()).checkpointed.checkpoint.number).toBe(checkpointAtPause);
           expect(sequencer.machineStates().sequencer).toBe('Paused');
           // Blocks in progress at the pause may still land on L1 (or be dropped once their slot is over), but no new
           // block is built.
-          expect((await sequencer.service.getChainTips()).proposed.number).toBeLessThanOrEqual(proposedAtSequencerPause);
+          expect((await sequencer.service.chain.getChainTips()).proposed.number).toBeLessThanOrEqual(proposedAtSequencerPause);
           await follower.service.admin.resumeSync();
           await sequencer.service.admin.resumeSequencer();
         },
@@ -111,8 +111,8 @@ describe('node service over a simulated network', () => {
       {
         atSeconds: 400,
         check: async ({ follower, sequencer }) => {
-          expect((await follower.service.getChainTips()).checkpointed.checkpoint.number).toBeGreaterThan(checkpointAtPause);
-          expect((await sequencer.service.getChainTips()).proposed.number).toBeGreaterThan(proposedAtSequencerPause);
+          expect((await follower.service.chain.getChainTips()).checkpointed.checkpoint.number).toBeGreaterThan(checkpointAtPause);
+          expect((await sequencer.service.chain.getChainTips()).proposed.number).toBeGreaterThan(proposedAtSequencerPause);
         },
       },
     ]);

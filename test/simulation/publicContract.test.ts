@@ -23,19 +23,19 @@ const incrementCall = { contractAddress: counter, msgSender: payer, isStaticCall
 const logTag = h(shortStringToField('incremented'));
 
 async function send(s: NodeService, nullifier: bigint, extra: Partial<Parameters<typeof buildTx>[0]> = {}): Promise<Hex> {
-  const latest = await s.getBlock({ kind: 'tag', tag: 'latest' });
+  const latest = await s.chain.getBlock({ kind: 'tag', tag: 'latest' });
   const tx = buildTx({
-    chainId: s.getChainId(),
-    version: s.getVersion(),
+    chainId: s.info.getChainId(),
+    version: s.info.getVersion(),
     anchorBlockHash: latest!.block.hash,
     feePayer: payer,
     nullifier: h(nullifier),
-    minFees: await s.getCurrentMinFees(),
+    minFees: await s.fees.getCurrentMinFees(),
     expirationTimestamp: 2n ** 40n,
     publicCalls: { appLogic: [incrementCall] },
     ...extra,
   });
-  await s.sendTx(tx);
+  await s.txs.sendTx(tx);
   return tx.txHash;
 }
 
@@ -83,11 +83,11 @@ it('publishes a contract and calls it: storage, logs, receipts and contract quer
           try {
             for (const name of ['sequencer-0', 'follower-1']) {
               const s = world.node(name).service;
-              expect(await s.getTxReceipt(firstTx!, {})).toMatchObject({ status: 'checkpointed', executionResult: 'success' });
-              expect((await s.getContractClass(classId))?.packedBytecode).toBe(bytesToHex(bytecode));
-              expect(await s.getContract(counter, { kind: 'tag', tag: 'latest' })).toMatchObject({ address: counter, currentContractClassId: classId });
-              expect(BigInt(await s.getPublicStorageAt({ kind: 'tag', tag: 'latest' }, counter, h(0n)))).toBe(2n);
-              const [logs] = await s.getPublicLogsByTags(counter, [logTag], false, 20);
+              expect(await s.txs.getTxReceipt(firstTx!, {})).toMatchObject({ status: 'checkpointed', executionResult: 'success' });
+              expect((await s.contracts.getContractClass(classId))?.packedBytecode).toBe(bytesToHex(bytecode));
+              expect(await s.contracts.getContract(counter, { kind: 'tag', tag: 'latest' })).toMatchObject({ address: counter, currentContractClassId: classId });
+              expect(BigInt(await s.worldState.getPublicStorageAt({ kind: 'tag', tag: 'latest' }, counter, h(0n)))).toBe(2n);
+              const [logs] = await s.logs.getPublicLogsByTags(counter, [logTag], false, 20);
               expect(logs!.map((log) => BigInt(log.fields[0]!))).toEqual([1n, 2n]);
             }
             checked = true;

@@ -22,19 +22,19 @@ const schedule = fc.array(
 );
 
 async function send(s: NodeService, step: { payer: number; nullifier: number; priorityFee: number }, salt: number): Promise<Hex | undefined> {
-  const latest = await s.getBlock({ kind: 'tag', tag: 'latest' });
+  const latest = await s.chain.getBlock({ kind: 'tag', tag: 'latest' });
   const tx = buildTx({
-    chainId: s.getChainId(),
-    version: s.getVersion(),
+    chainId: s.info.getChainId(),
+    version: s.info.getVersion(),
     anchorBlockHash: latest!.block.hash,
     feePayer: genesisTestAccounts()[step.payer]!,
     nullifier: field(step.nullifier),
-    minFees: await s.getCurrentMinFees(),
+    minFees: await s.fees.getCurrentMinFees(),
     expirationTimestamp: 2n ** 40n + BigInt(salt),
     priorityFeePerGas: BigInt(step.priorityFee),
   });
   // Rejections (a conflict without the bump, a spent nullifier) are part of the workload.
-  return s.sendTx(tx).then(
+  return s.txs.sendTx(tx).then(
     () => tx.txHash,
     () => undefined,
   );
@@ -52,11 +52,11 @@ it('receipts move forward except after a prune, and a follower replays the same 
       let lastCheckpointed = 0;
       const observe = async (s: NodeService) => {
         // An L1 reorg that takes a checkpoint away un-checkpoints its blocks: that counts as a prune too.
-        const checkpointed = await s.getBlockNumber('checkpointed');
+        const checkpointed = await s.chain.getBlockNumber('checkpointed');
         if (checkpointed < lastCheckpointed) prunedSinceLastLook = true;
         lastCheckpointed = checkpointed;
         for (const hash of sent) {
-          const status = (await s.getTxReceipt(hash, {})).status;
+          const status = (await s.txs.getTxReceipt(hash, {})).status;
           const before = seen.get(hash);
           if (before !== undefined && RANK[status] < RANK[before] && !prunedSinceLastLook) {
             violations.push(`${hash}: ${before} -> ${status}`);
@@ -80,13 +80,13 @@ it('receipts move forward except after a prune, and a follower replays the same 
             world.at(259_000, async () => {
               const sequencer = world.node('sequencer-0').service;
               const follower = world.node('follower-1').service;
-              const height = Math.min(await sequencer.getBlockNumber('checkpointed'), await follower.getBlockNumber('checkpointed'));
+              const height = Math.min(await sequencer.chain.getBlockNumber('checkpointed'), await follower.chain.getBlockNumber('checkpointed'));
               for (let n = 0; n <= height; n++) {
-                const [a, b] = await Promise.all([sequencer.getBlock({ kind: 'number', number: n }), follower.getBlock({ kind: 'number', number: n })]);
+                const [a, b] = await Promise.all([sequencer.chain.getBlock({ kind: 'number', number: n }), follower.chain.getBlock({ kind: 'number', number: n })]);
                 if (a?.block.header.state.publicDataTree.root !== b?.block.header.state.publicDataTree.root) violations.push(`state roots differ at block ${n}`);
               }
               for (const hash of sent) {
-                const [a, b] = await Promise.all([sequencer.getTxReceipt(hash, {}), follower.getTxReceipt(hash, {})]);
+                const [a, b] = await Promise.all([sequencer.txs.getTxReceipt(hash, {}), follower.txs.getTxReceipt(hash, {})]);
                 if (a.status === 'checkpointed') checkpointedReceipts++;
                 if (a.status === 'checkpointed' && JSON.stringify(a, (_k, v: unknown) => (typeof v === 'bigint' ? `${v}` : v)) !== JSON.stringify(b, (_k, v: unknown) => (typeof v === 'bigint' ? `${v}` : v))) {
                   violations.push(`receipt of ${hash} differs: ${a.status} / ${b.status}`);

@@ -27,20 +27,20 @@ it('sends, mines, charges, checkpoints and serves a tx; its nullifier cannot be 
         world.at(60_000, async () => {
           try {
             const s = world.node('sequencer-0').service;
-            const latest = await s.getBlock({ kind: 'tag', tag: 'latest' });
+            const latest = await s.chain.getBlock({ kind: 'tag', tag: 'latest' });
             tx = buildTx({
-              chainId: s.getChainId(),
-              version: s.getVersion(),
+              chainId: s.info.getChainId(),
+              version: s.info.getVersion(),
               anchorBlockHash: latest!.block.hash,
               feePayer: payer,
               nullifier: h(0xabcdef12345n),
-              minFees: await s.getCurrentMinFees(),
+              minFees: await s.fees.getCurrentMinFees(),
               expirationTimestamp: 2n ** 40n,
             });
-            expect(await s.isValidTx(tx, {})).toEqual({ valid: true });
-            await s.sendTx(tx);
-            expect(await s.getPendingTxCount()).toBe(1);
-            expect(await s.getTxReceipt(tx.txHash, {})).toEqual({ txHash: tx.txHash, status: 'pending' });
+            expect(await s.txs.isValidTx(tx, {})).toEqual({ valid: true });
+            await s.txs.sendTx(tx);
+            expect(await s.txs.getPendingTxCount()).toBe(1);
+            expect(await s.txs.getTxReceipt(tx.txHash, {})).toEqual({ txHash: tx.txHash, status: 'pending' });
           } catch (error) {
             errors.push(error);
           }
@@ -49,25 +49,25 @@ it('sends, mines, charges, checkpoints and serves a tx; its nullifier cannot be 
           try {
             const sequencer = world.node('sequencer-0').service;
             const follower = world.node('follower-1').service;
-            const receipt = await sequencer.getTxReceipt(tx!.txHash, { includeTxEffect: true });
+            const receipt = await sequencer.txs.getTxReceipt(tx!.txHash, { includeTxEffect: true });
             expect(receipt).toMatchObject({ status: 'checkpointed', executionResult: 'success' });
             const fee = (receipt as { transactionFee: bigint }).transactionFee;
             expect(fee).toBeGreaterThan(0n);
-            const balance = await follower.getPublicStorageAt({ kind: 'tag', tag: 'latest' }, PROTOCOL_CONTRACT_ADDRESSES.feeAsset, feePayerBalanceStorageSlot(payer));
+            const balance = await follower.worldState.getPublicStorageAt({ kind: 'tag', tag: 'latest' }, PROTOCOL_CONTRACT_ADDRESSES.feeAsset, feePayerBalanceStorageSlot(payer));
             expect(BigInt(balance)).toBe(GENESIS_TEST_ACCOUNT_BALANCE - fee);
-            expect(await follower.getTxReceipt(tx!.txHash, {})).toMatchObject({ status: 'checkpointed', transactionFee: fee });
-            expect((await follower.getTxEffect(tx!.txHash))?.data.nullifiers).toContain(h(0xabcdef12345n));
-            expect(await sequencer.getPendingTxCount()).toBe(0);
+            expect(await follower.txs.getTxReceipt(tx!.txHash, {})).toMatchObject({ status: 'checkpointed', transactionFee: fee });
+            expect((await follower.txs.getTxEffect(tx!.txHash))?.data.nullifiers).toContain(h(0xabcdef12345n));
+            expect(await sequencer.txs.getPendingTxCount()).toBe(0);
             const again = buildTx({
               chainId: tx!.chainId,
               version: tx!.version,
               anchorBlockHash: tx!.anchorBlockHash,
               feePayer: payer,
               nullifier: h(0xabcdef12345n),
-              minFees: await sequencer.getCurrentMinFees(),
+              minFees: await sequencer.fees.getCurrentMinFees(),
               expirationTimestamp: 2n ** 41n,
             });
-            await expect(sequencer.sendTx(again)).rejects.toMatchObject({ code: 'INVALID_PARAMS', message: expect.stringMatching(/already spent/) });
+            await expect(sequencer.txs.sendTx(again)).rejects.toMatchObject({ code: 'INVALID_PARAMS', message: expect.stringMatching(/already spent/) });
             checked = true;
           } catch (error) {
             errors.push(error);
@@ -94,18 +94,18 @@ async function feesAtRate(ethPerFeeAsset: number): Promise<{ minFees: GasFees; t
         world.at(60_000, async () => {
           try {
             const s = world.node('sequencer-0').service;
-            const latest = await s.getBlock({ kind: 'tag', tag: 'latest' });
-            minFees = await s.getCurrentMinFees();
-            const tx = buildTx({ chainId: s.getChainId(), version: s.getVersion(), anchorBlockHash: latest!.block.hash, feePayer: payer, nullifier: h(0x5eedn), minFees, expirationTimestamp: 2n ** 40n });
+            const latest = await s.chain.getBlock({ kind: 'tag', tag: 'latest' });
+            minFees = await s.fees.getCurrentMinFees();
+            const tx = buildTx({ chainId: s.info.getChainId(), version: s.info.getVersion(), anchorBlockHash: latest!.block.hash, feePayer: payer, nullifier: h(0x5eedn), minFees, expirationTimestamp: 2n ** 40n });
             txHash = tx.txHash;
-            await s.sendTx(tx);
+            await s.txs.sendTx(tx);
           } catch (error) {
             errors.push(error);
           }
         });
         world.at(230_000, async () => {
           try {
-            const receipt = await world.node('sequencer-0').service.getTxReceipt(txHash!, {});
+            const receipt = await world.node('sequencer-0').service.txs.getTxReceipt(txHash!, {});
             transactionFee = (receipt as { transactionFee?: bigint }).transactionFee;
           } catch (error) {
             errors.push(error);

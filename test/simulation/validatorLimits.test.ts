@@ -41,17 +41,17 @@ async function runWithOneTx(limits: SimOptions['validatorLimits'], network?: Sim
       world = w;
       w.at(60_000, async () => {
         const s = w.node('sequencer-0').service;
-        const latest = await s.getBlock({ kind: 'tag', tag: 'latest' });
+        const latest = await s.chain.getBlock({ kind: 'tag', tag: 'latest' });
         tx = buildTx({
-          chainId: s.getChainId(),
-          version: s.getVersion(),
+          chainId: s.info.getChainId(),
+          version: s.info.getVersion(),
           anchorBlockHash: latest!.block.hash,
           feePayer: genesisTestAccounts()[0]!,
           nullifier: `0x${'00'.repeat(28)}0000beef` as Hex,
-          minFees: await s.getCurrentMinFees(),
+          minFees: await s.fees.getCurrentMinFees(),
           expirationTimestamp: 2n ** 40n,
         });
-        await s.sendTx(tx);
+        await s.txs.sendTx(tx);
       });
     },
     onActivity: (node, activity) => activities.push({ node, activity }),
@@ -86,25 +86,25 @@ it('a committee with a low VALIDATOR_MAX_DA_BLOCK_GAS refuses the blocks that ex
   const logs = l1.logsIn('checkpointProposed', 0n, l1.head().number, l1.head().number);
   expect(logs.length).toBeGreaterThan(0);
   expect(logs.some((log) => refusedSlots.has(log.slotNumber))).toBe(false);
-  expect((await world.node('follower-1').service.getTxReceipt(tx.txHash, {})).status).not.toBe('checkpointed');
+  expect((await world.node('follower-1').service.txs.getTxReceipt(tx.txHash, {})).status).not.toBe('checkpointed');
 });
 
 it('with the limit at the block\'s DA gas exactly, the same block is attested and checkpointed; one unit less refuses it', async () => {
   // The block holding the tx holds nothing else: its DA gas is the tx effect's, measured on a run without limits.
   const free = await runWithOneTx(undefined);
   expect(free.failures).toEqual([]);
-  const effect = await free.world.node('follower-1').service.getTxEffect(free.tx.txHash);
+  const effect = await free.world.node('follower-1').service.txs.getTxEffect(free.tx.txHash);
   expect(effect).toBeDefined();
   const blockDaGas = txEffectsDaGas([effect!.data]);
 
   const atLimit = await runWithOneTx({ maxDABlockGas: blockDaGas });
   expect(atLimit.tx.txHash).toBe(free.tx.txHash);
   expect(atLimit.failures).toEqual([]);
-  expect((await atLimit.world.node('follower-2').service.getTxReceipt(atLimit.tx.txHash, {})).status).toBe('checkpointed');
+  expect((await atLimit.world.node('follower-2').service.txs.getTxReceipt(atLimit.tx.txHash, {})).status).toBe('checkpointed');
   expect([...refusalsOf(atLimit, 'follower-1'), ...refusalsOf(atLimit, 'follower-2')]).toEqual([]);
 
   const overLimit = await runWithOneTx({ maxDABlockGas: blockDaGas - 1 });
-  expect((await overLimit.world.node('follower-2').service.getTxReceipt(overLimit.tx.txHash, {})).status).not.toBe('checkpointed');
+  expect((await overLimit.world.node('follower-2').service.txs.getTxReceipt(overLimit.tx.txHash, {})).status).not.toBe('checkpointed');
   expect(refusalsOf(overLimit, 'follower-1').map((r) => r.reason)).toContain('tooMuchDAGas');
 });
 

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { expect, it } from 'vitest';
 import { createMemoryStorage } from '../../adapters/storage/memoryStorage.js';
-import { archivedAbove, archiveOps, minedAboveRange } from '../../core/txs/minedTxArchive.js';
+import { archivedAbove, archiveOps, minedAboveRange } from '../../core/txPool/minedTxArchive.js';
 import { makeTx } from './txFixtures.js';
 
 it("property: clearing the archive above a block (a forced rollback's reset) keeps exactly the txs of the blocks at or below it", async () => {

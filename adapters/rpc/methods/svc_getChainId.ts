@@ -1,3 +1,3 @@
 import type { MethodHandler } from '../methodHandler.js';
 
-export const svc_getChainId: MethodHandler<'svc_getChainId'> = (node) => node.getChainId();
+export const svc_getChainId: MethodHandler<'svc_getChainId'> = (node) => node.info.getChainId();

@@ -1,3 +1,3 @@
 import type { MethodHandler } from '../methodHandler.js';
 
-export const svc_getChainTips: MethodHandler<'svc_getChainTips'> = (node) => node.getChainTips();
+export const svc_getChainTips: MethodHandler<'svc_getChainTips'> = (node) => node.chain.getChainTips();

@@ -20,7 +20,7 @@ export async function checkpointResponseFromNode(
   options: CheckpointIncludeOptionsValue = {},
 ): Promise<CheckpointResponseValue> {
   if (options.includeBlocks !== true) return checkpointResponseOf(checkpoint, undefined);
-  const found = await node.getBlocks(checkpoint.firstBlockNumber, checkpoint.blockCount);
+  const found = await node.chain.getBlocks(checkpoint.firstBlockNumber, checkpoint.blockCount);
   const matches =
     found.length === checkpoint.blockCount &&
     found.every(
@@ -41,6 +41,6 @@ export async function checkpointResponseFromNode(
 }
 
 export const svc_getCheckpoint: MethodHandler<'svc_getCheckpoint'> = async (node, [param, options]) => {
-  const checkpoint = await node.findCheckpoint(param);
+  const checkpoint = await node.chain.findCheckpoint(param);
   return checkpoint && checkpointResponseFromNode(node, checkpoint, options);
 };

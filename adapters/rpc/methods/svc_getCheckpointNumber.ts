@@ -1,4 +1,4 @@
 import type { MethodHandler } from '../methodHandler.js';
 
 export const svc_getCheckpointNumber: MethodHandler<'svc_getCheckpointNumber'> = (node, [tip]) =>
-  node.getCheckpointNumber(tip);
+  node.chain.getCheckpointNumber(tip);

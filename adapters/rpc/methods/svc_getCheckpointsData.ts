@@ -7,11 +7,11 @@ import { assertWithinLimit, type MethodHandler } from '../methodHandler.js';
  */
 export const svc_getCheckpointsData: MethodHandler<'svc_getCheckpointsData'> = async (node, [query], { limits }) => {
   if ('epoch' in query) {
-    const checkpoints = await node.getCheckpointsInEpoch(query.epoch);
+    const checkpoints = await node.chain.getCheckpointsInEpoch(query.epoch);
     assertWithinLimit(limits, 'checkpointDataEntriesPerCallMax', checkpoints.length);
     return checkpoints.map(checkpointDataOf);
   }
   assertWithinLimit(limits, 'checkpointDataEntriesPerCallMax', query.limit);
-  const checkpoints = await node.getCheckpoints(query.from, query.limit);
+  const checkpoints = await node.chain.getCheckpoints(query.from, query.limit);
   return checkpoints.map(checkpointDataOf);
 };

@@ -1,3 +1,3 @@
 import type { MethodHandler } from '../methodHandler.js';
 
-export const svc_getL1Constants: MethodHandler<'svc_getL1Constants'> = (node) => node.getL1Constants();
+export const svc_getL1Constants: MethodHandler<'svc_getL1Constants'> = (node) => node.info.getL1Constants();

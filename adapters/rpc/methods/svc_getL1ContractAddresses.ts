@@ -1,4 +1,4 @@
 import type { MethodHandler } from '../methodHandler.js';
 
 export const svc_getL1ContractAddresses: MethodHandler<'svc_getL1ContractAddresses'> = (node) =>
-  node.getL1ContractAddresses();
+  node.info.getL1ContractAddresses();

@@ -5,4 +5,4 @@ import type { MethodHandler } from '../methodHandler.js';
  * node's INVALID_PARAMS, e.g. a message the tx does not hold, maps to -32602).
  */
 export const svc_getL2ToL1MembershipWitness: MethodHandler<'svc_getL2ToL1MembershipWitness'> = (node, [txHash, message, messageIndexInTx]) =>
-  node.getL2ToL1MembershipWitness(txHash, message, messageIndexInTx?.index);
+  node.messages.getL2ToL1MembershipWitness(txHash, message, messageIndexInTx?.index);

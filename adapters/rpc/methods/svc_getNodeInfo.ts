@@ -1,3 +1,3 @@
 import type { MethodHandler } from '../methodHandler.js';
 
-export const svc_getNodeInfo: MethodHandler<'svc_getNodeInfo'> = (node) => node.getNodeInfo();
+export const svc_getNodeInfo: MethodHandler<'svc_getNodeInfo'> = (node) => node.info.getNodeInfo();

@@ -1,3 +1,3 @@
 import type { MethodHandler } from '../methodHandler.js';
 
-export const svc_getNodeVersion: MethodHandler<'svc_getNodeVersion'> = (node) => node.getNodeVersion();
+export const svc_getNodeVersion: MethodHandler<'svc_getNodeVersion'> = (node) => node.info.getNodeVersion();

@@ -1,3 +1,3 @@
 import type { MethodHandler } from '../methodHandler.js';
 
-export const svc_getPendingTxCount: MethodHandler<'svc_getPendingTxCount'> = (node) => node.getPendingTxCount();
+export const svc_getPendingTxCount: MethodHandler<'svc_getPendingTxCount'> = (node) => node.txs.getPendingTxCount();

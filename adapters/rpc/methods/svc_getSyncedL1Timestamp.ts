@@ -1,3 +1,3 @@
 import type { MethodHandler } from '../methodHandler.js';
 
-export const svc_getSyncedL1Timestamp: MethodHandler<'svc_getSyncedL1Timestamp'> = (node) => node.getSyncedL1Timestamp();
+export const svc_getSyncedL1Timestamp: MethodHandler<'svc_getSyncedL1Timestamp'> = (node) => node.chain.getSyncedL1Timestamp();

@@ -1,4 +1,4 @@
 import type { MethodHandler } from '../methodHandler.js';
 
 export const svc_getSyncedL2EpochNumber: MethodHandler<'svc_getSyncedL2EpochNumber'> = (node) =>
-  node.getSyncedL2EpochNumber();
+  node.chain.getSyncedL2EpochNumber();

@@ -4,8 +4,9 @@
  * Reference blocks resolve over the fake chain (blocks 0 to 3); any other is STATE_NOT_AVAILABLE.
  */
 import { NodeError } from '../../../core/errors.js';
-import type { BlockQuery, ContractService } from '../../../core/nodeService.js';
-import { PROTOCOL_CONTRACTS } from '../../../core/contracts/contractConstants.js';
+import type { ContractService } from '../../../core/l2Contracts/contractService.js';
+import type { BlockQuery } from '../../../core/nodeService.js';
+import { PROTOCOL_CONTRACTS } from '../../../core/l2Contracts/contractConstants.js';
 import type { ContractClassPublication, ContractInstancePublication, Hex } from '../../../spec/chain.js';
 // Read only when a method runs: fakeNode.ts imports this file too.
 import { blocks, tips } from '../fakeNode.js';

@@ -4,7 +4,7 @@
  * matches nothing. The bound per tag is applied as the node does (core/logs/logReader.ts).
  */
 import { logsPerTagExceeded } from '../../../core/logs/logReader.js';
-import type { LogResult, LogService } from '../../../core/nodeService.js';
+import type { LogResult, LogService } from '../../../core/logs/logService.js';
 import type { Hex } from '../../../spec/chain.js';
 
 const hex32 = (n: bigint): Hex => `0x${n.toString(16).padStart(64, '0')}`;

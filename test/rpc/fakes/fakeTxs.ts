@@ -1,6 +1,6 @@
 /** Fake tx answers of the fake node. */
 import { subsystemUnavailable, type Subsystem } from '../../../core/errors.js';
-import type { TxService } from '../../../core/nodeService.js';
+import type { TxService } from '../../../core/txs/txService.js';
 import { SETUP_ALLOW_LIST_DEFAULTS } from '../../../spec/config/allowList.js';
 
 const missing = (subsystem: Subsystem) => async (): Promise<never> => {

@@ -1,5 +1,5 @@
 /**
- * The node's log queries (core/node/logQueries.ts): building them registers the log index on the chain's store, so
+ * The node's log service (core/logs/logService.ts): building it registers the log index on the chain's store, so
  * that blocks the chain writes from then on are answered by tag.
  */
 import { expect, it } from 'vitest';
@@ -7,7 +7,7 @@ import { createMemoryStorage } from '../../adapters/storage/memoryStorage.js';
 import { Chain } from '../../core/chain/chain.js';
 import { ChainStore } from '../../core/chain/chainStore.js';
 import { genesisTips } from '../../core/chain/tips.js';
-import { createLogQueries } from '../../core/node/logQueries.js';
+import { createLogService } from '../../core/logs/logService.js';
 import { WorldState } from '../../core/worldState/worldState.js';
 import { ManualClock } from '../helpers/manualClock.js';
 import { blockWithTxs, genesis, hex32 } from './logFixtures.js';
@@ -19,7 +19,7 @@ it('registers the log index on the chain store and answers from the blocks writt
   const store = await ChainStore.open(storage, identity, genesis, genesisTips(genesisRef, genesisRef));
   const worldState = await WorldState.open(storage, { genesisBlockHash: genesis.block.hash });
   const chain = new Chain(store, worldState, new ManualClock());
-  const logs = createLogQueries(chain);
+  const logs = createLogService(chain);
 
   const tag = hex32(0x7a6);
   const block = blockWithTxs(1, [{ id: 1, privateLogs: [{ tag, fields: [hex32(9)] }], publicLogs: [{ contractAddress: hex32(0xc0de), tag, fields: [] }] }]);

@@ -13,16 +13,16 @@ import type { Chain } from '../chain/chain.js';
 import { createTimetable } from '../chain/timetable.js';
 import { NodeError } from '../errors.js';
 import { feeFloor, nextGasFees } from '../fees/minFees.js';
-import { batchWithoutFlush, type ClockPort, type LoggerPort, type StoragePort, type VerifierPort } from '../ports.js';
-import { decideAdmission } from '../txPool/admitTx.js';
-import { decideAfterBlocksAdded, type PoolConditions } from '../txPool/poolMaintenance.js';
-import { decideAfterChainPruned } from '../txPool/pruneReturn.js';
-import { TxPool, type TxPoolChange } from '../txPool/txPool.js';
-import { txRejectedError } from '../txPool/txRejection.js';
-import { loadTxPool, txPoolBatchOps } from '../txPool/txPoolStore.js';
-import type { TxRemoval } from '../txPool/txRemoval.js';
+import { batchWithoutFlush, type ClockPort, type LoggerPort, type NodePorts, type StoragePort, type VerifierPort } from '../ports.js';
+import { decideAdmission } from './admitTx.js';
+import { decideAfterBlocksAdded, type PoolConditions } from './poolMaintenance.js';
+import { decideAfterChainPruned } from './pruneReturn.js';
+import { TxPool, type TxPoolChange } from './txPool.js';
+import { txRejectedError } from './txRejection.js';
+import { loadTxPool, txPoolBatchOps } from './txPoolStore.js';
+import type { TxRemoval } from './txRemoval.js';
 import { validateTx, type TxValidationContext, type TxValidationOptions, type TxValidationResult } from '../validation/txValidator.js';
-import { verifyTxProof } from '../verifier/commitmentVerifier.js';
+import { commitmentVerifier, verifyTxProof } from '../verifier/commitmentVerifier.js';
 import { archivedAbove, archiveOps, archiveReleaseOps, minedAboveRange, type ArchiveOp } from './minedTxArchive.js';
 import { lastFeeBasis } from '../fees/feeBasis.js';
 
@@ -32,7 +32,7 @@ export interface TxPoolSettings {
   readonly setupAllowList: readonly AllowListEntry[];
 }
 
-export interface TxPoolServiceDeps {
+export interface NodeTxPoolDeps {
   readonly chain: Chain;
   readonly storage: StoragePort;
   readonly constants: L1RollupConstants;
@@ -44,28 +44,39 @@ export interface TxPoolServiceDeps {
   readonly contractClassOf: (address: Hex) => Promise<Hex | undefined>;
 }
 
+/**
+ * The node's tx pool over its ports: storage, the clock, and the verifier of tx proofs (the commitment verifier when
+ * the ports give none). Loads the stored pool and follows the chain from now on (NodeTxPool.open).
+ */
+export function openNodeTxPool(
+  ports: Pick<NodePorts, 'storage' | 'clock' | 'verifier'>,
+  options: Pick<NodeTxPoolDeps, 'chain' | 'constants' | 'logger' | 'settings' | 'contractClassOf'>,
+): Promise<NodeTxPool> {
+  return NodeTxPool.open({ ...options, storage: ports.storage, clock: ports.clock, verifier: ports.verifier ?? commitmentVerifier });
+}
+
 /** What the pool reports of its changes (logs, tests, the simulator's checkers). */
 export type TxPoolActivity =
   | { readonly kind: 'accepted'; readonly txHash: Hex; readonly removed: readonly TxRemoval[] }
   | { readonly kind: 'removed'; readonly removed: readonly TxRemoval[] }
   | { readonly kind: 'returned'; readonly txHashes: readonly Hex[] };
 
-export class TxPoolService {
+export class NodeTxPool {
   private queue: Promise<unknown> = Promise.resolve();
   private readonly listeners: ((activity: TxPoolActivity) => void)[] = [];
 
   private constructor(
-    private readonly deps: TxPoolServiceDeps,
+    private readonly deps: NodeTxPoolDeps,
     private pool: TxPool,
   ) {}
 
   /** Loads the pool kept in storage (trimming it to the configured capacity) and follows the chain from now on. */
-  static async open(deps: TxPoolServiceDeps): Promise<TxPoolService> {
+  static async open(deps: NodeTxPoolDeps): Promise<NodeTxPool> {
     const loaded = await loadTxPool(deps.storage, deps.settings().capacity);
     if (loaded.ops.length > 0) await deps.storage.batch([...loaded.ops]);
-    const service = new TxPoolService(deps, loaded.pool);
-    deps.chain.onEvent((event) => service.enqueue(() => service.followChain(event)).catch((error: unknown) => service.logFault(error)));
-    return service;
+    const txPool = new NodeTxPool(deps, loaded.pool);
+    deps.chain.onEvent((event) => txPool.enqueue(() => txPool.followChain(event)).catch((error: unknown) => txPool.logFault(error)));
+    return txPool;
   }
 
   get current(): TxPool {

@@ -5,7 +5,7 @@
  */
 import fc from 'fast-check';
 import { expect, it } from 'vitest';
-import type { LogResult } from '../../core/nodeService.js';
+import type { LogResult } from '../../core/logs/logService.js';
 import type { Block, Hex } from '../../spec/chain.js';
 import { blockWithTxs, hex32, openLogStore, type TxSketch } from './logFixtures.js';
 

@@ -6,13 +6,43 @@
 import type { Hex } from '../../spec/chain.js';
 import { MerkleTreeId } from '../../spec/constants.js';
 import type { Chain } from '../chain/chain.js';
+import { unknownReferenceBlock } from '../chain/referenceBlock.js';
 import { NodeError } from '../errors.js';
-import type { BlockQuery, WorldStateService, WorldStateSyncStatus } from '../nodeService.js';
-import { WorldStateError } from '../worldState/worldStateError.js';
-import { unknownReferenceBlock } from './referenceBlock.js';
+import type { BlockQuery } from '../nodeService.js';
+import type { DataInBlock, MembershipWitness, NullifierMembershipWitness, PublicDataWitness } from './witnesses.js';
+import { WorldStateError } from './worldStateError.js';
 
+/** How far the world state has followed the chain (svc_getWorldStateSyncStatus). */
+export interface WorldStateSyncStatus {
+  readonly latestBlockNumber: number;
+  readonly latestBlockHash: Hex;
+  readonly finalizedBlockNumber: number;
+  /** The oldest block whose state queries still answer; older ones are STATE_NOT_AVAILABLE. */
+  readonly oldestHistoricBlockNumber: number;
+  readonly treesAreSynced: boolean;
+}
 
-export interface WorldStateQueriesDeps {
+/**
+ * World-state queries, each as of the block `reference` names. STATE_NOT_AVAILABLE when the node does not have that
+ * block or no longer keeps its state; undefined when the leaf asked about does not exist.
+ */
+export interface WorldStateService {
+  /** A contract's public storage slot (a contract-language slot); 0 when never written. */
+  getPublicStorageAt(reference: BlockQuery, contract: Hex, slot: Hex): Promise<Hex>;
+  getWorldStateSyncStatus(): Promise<WorldStateSyncStatus>;
+  /** One entry per value, in order: its leaf index and the block that inserted it, or undefined. */
+  findLeavesIndexes(reference: BlockQuery, treeId: MerkleTreeId, leafValues: readonly Hex[]): Promise<(DataInBlock<bigint> | undefined)[]>;
+  getNullifierMembershipWitness(reference: BlockQuery, nullifier: Hex): Promise<NullifierMembershipWitness | undefined>;
+  /** The low leaf proving the nullifier's absence; undefined when the nullifier exists. */
+  getLowNullifierMembershipWitness(reference: BlockQuery, nullifier: Hex): Promise<NullifierMembershipWitness | undefined>;
+  /** The leaf holding the slot, or the low leaf bracketing it when the slot was never written. */
+  getPublicDataWitness(reference: BlockQuery, leafSlot: Hex): Promise<PublicDataWitness | undefined>;
+  getBlockHashMembershipWitness(reference: BlockQuery, blockHash: Hex): Promise<MembershipWitness | undefined>;
+  getNoteHashMembershipWitness(reference: BlockQuery, noteHash: Hex): Promise<MembershipWitness | undefined>;
+  getL1ToL2MessageMembershipWitness(reference: BlockQuery, message: Hex): Promise<readonly [bigint, MembershipWitness] | undefined>;
+}
+
+export interface WorldStateServiceDeps {
   readonly chain: Chain;
   /** The number of the block a query names, or undefined when the node does not have it. */
   readonly resolveBlockNumber: (query: BlockQuery) => Promise<number | undefined>;
@@ -38,7 +68,7 @@ function translated(error: unknown, block: number): unknown {
   }
 }
 
-export function createWorldStateQueries(deps: WorldStateQueriesDeps): WorldStateService {
+export function createWorldStateService(deps: WorldStateServiceDeps): WorldStateService {
   const { chain } = deps;
   const worldState = chain.worldState;
 

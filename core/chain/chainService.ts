@@ -1,25 +1,38 @@
-import type { BlockTipName, Checkpoint, CheckpointTipName, Hex, L1RollupConstants, L2Tips } from '../../spec/chain.js';
-import { CONTRACT_LANGUAGE_VERSION, L1_SLOT_DURATION_SECONDS, NODE_VERSION, PROTOCOL_VERSION } from '../../spec/constants.js';
-import type { Chain } from '../chain/chain.js';
-import { createTimetable } from '../chain/timetable.js';
-import type { BlockQuery, BlockWithContext, CheckpointQuery, NodeAdmin, NodeService, TxService, ValidatorService } from '../nodeService.js';
-import type { MessageService } from '../messages/messageQueries.js';
-import { createContractQueries } from './contractQueries.js';
-import { createLogQueries } from './logQueries.js';
-import { createWorldStateQueries } from './worldStateQueries.js';
-import { lastFeeBasis } from '../fees/feeBasis.js';
-import { feeFloor, nextGasFees, predictedGasFees } from '../fees/minFees.js';
+/** The chain part of NodeService: blocks, checkpoints, tips and how far the node has synced from L1. */
+import type { Block, BlockTipName, Checkpoint, CheckpointTipName, L1RollupConstants, L2Tips } from '../../spec/chain.js';
+import { L1_SLOT_DURATION_SECONDS } from '../../spec/constants.js';
+import type { BlockQuery, CheckpointQuery } from '../nodeService.js';
+import type { Chain } from './chain.js';
+import { resolveBlockNumber, tipBlockNumber } from './referenceBlock.js';
+import { createTimetable } from './timetable.js';
 
-function tipBlockNumber(tips: L2Tips, tip: 'latest' | BlockTipName): number {
-  switch (tip) {
-    case 'latest':
-    case 'proposed':
-      return tips.proposed.number;
-    case 'checkpointed':
-    case 'proven':
-    case 'finalized':
-      return tips[tip].block.number;
-  }
+/** A block with what the node knows of its checkpoint's publication on L1. */
+export interface BlockWithContext {
+  readonly block: Block;
+  /** Present once the block is in a checkpoint on L1. */
+  readonly checkpoint?: Checkpoint;
+}
+
+export interface ChainService {
+  getBlockNumber(tip?: BlockTipName): Promise<number>;
+  getCheckpointNumber(tip?: CheckpointTipName): Promise<number>;
+  getChainTips(): Promise<L2Tips>;
+  /** undefined when the node has no such block. */
+  getBlock(query: BlockQuery): Promise<BlockWithContext | undefined>;
+  getCheckpoint(checkpointNumber: number): Promise<Checkpoint | undefined>;
+  /** Up to `limit` blocks from `from` (fewer at the proposed tip); the RPC layer bounds `limit`. */
+  getBlocks(from: number, limit: number): Promise<BlockWithContext[]>;
+  findCheckpoint(query: CheckpointQuery): Promise<Checkpoint | undefined>;
+  /** Up to `limit` checkpoints from `from` (fewer at the checkpointed tip). */
+  getCheckpoints(from: number, limit: number): Promise<Checkpoint[]>;
+  /** The checkpoints whose slots fall in `epoch`, in order (empty when none is known). */
+  getCheckpointsInEpoch(epoch: number): Promise<Checkpoint[]>;
+  /** Last L2 slot for which the node has all L1 data needed to build the next checkpoint; undefined before sync. */
+  getSyncedL2SlotNumber(): number | undefined;
+  /** Last epoch all of whose slots the node has synced from L1; undefined before the first. */
+  getSyncedL2EpochNumber(): number | undefined;
+  /** Timestamp of the last L1 block the archiver processed; undefined before sync. */
+  getSyncedL1Timestamp(): bigint | undefined;
 }
 
 /** The last slot whose L1 data the node has entirely: the next L1 block after the synced one belongs to a later slot. */
@@ -36,39 +49,15 @@ export function syncedEpochAt(constants: L1RollupConstants, syncedSlot: number |
   return epoch >= 0 ? epoch : undefined;
 }
 
-export interface NodeQueriesDeps {
+export interface ChainServiceDeps {
   readonly chain: Chain;
   readonly constants: L1RollupConstants;
-  readonly rollupAddress: Hex;
-  /** The inbox and outbox the rollup deployed, read from L1 at startup. */
-  readonly messageBoxAddresses: { readonly inboxAddress: Hex; readonly outboxAddress: Hex };
-  readonly ready: () => boolean;
-  readonly admin: NodeAdmin;
-  readonly txService: TxService;
-  readonly validatorService?: ValidatorService;
-  /** Cross-chain messages (core/messages/messageQueries.ts). */
-  readonly messageService: MessageService;
 }
 
-/** The read side of NodeService, over the chain store. */
-export function createNodeService(deps: NodeQueriesDeps): NodeService {
+/** The chain part of NodeService, over the chain store. */
+export function createChainService(deps: ChainServiceDeps): ChainService {
   const { chain, constants } = deps;
-  const floor = feeFloor(constants.ethPerFeeAsset);
   const store = chain.store;
-  const resolveBlockNumber = async (query: BlockQuery): Promise<number | undefined> => {
-    switch (query.kind) {
-      case 'number':
-        return query.number;
-      case 'tag':
-        return tipBlockNumber(chain.tips, query.tag);
-      case 'hash':
-        return store.getBlockNumberByHash(query.hash);
-      case 'archive':
-        return store.getBlockNumberByArchive(query.archive);
-      case 'hashOrArchive':
-        return (await store.getBlockNumberByHash(query.value)) ?? (await store.getBlockNumberByArchive(query.value));
-    }
-  };
   const blockWithContext = async (n: number): Promise<BlockWithContext | undefined> => {
     const block = await store.getBlock(n);
     if (!block) return undefined;
@@ -86,18 +75,12 @@ export function createNodeService(deps: NodeQueriesDeps): NodeService {
         return store.getCheckpointNumberByHash(query.hash);
     }
   };
-  const l1ContractAddresses = { rollupAddress: deps.rollupAddress, ...deps.messageBoxAddresses };
   return {
-    ...createWorldStateQueries({ chain, resolveBlockNumber }),
-    ...createLogQueries(chain),
-    ...createContractQueries(chain, resolveBlockNumber),
-    ...deps.txService,
-    ...deps.messageService,
     getBlockNumber: async (tip) => tipBlockNumber(chain.tips, tip ?? 'proposed'),
     getCheckpointNumber: async (tip: CheckpointTipName = 'checkpointed') => chain.tips[tip].checkpoint.number,
     getChainTips: async () => chain.tips,
     async getBlock(query) {
-      const n = await resolveBlockNumber(query);
+      const n = await resolveBlockNumber(chain, query);
       return n === undefined ? undefined : blockWithContext(n);
     },
     async getBlocks(from, limit) {
@@ -133,24 +116,6 @@ export function createNodeService(deps: NodeQueriesDeps): NodeService {
       return synced ? syncedEpochAt(constants, syncedSlotAt(constants, synced.timestamp)) : undefined;
     },
     getSyncedL1Timestamp: () => chain.l1Sync?.timestamp,
-    getCurrentMinFees: async () => nextGasFees(await lastFeeBasis(chain, floor), floor),
-    getPredictedMinFees: async (usage) => predictedGasFees(await lastFeeBasis(chain, floor), usage, floor),
-    getL1Constants: () => constants,
-    getNodeInfo: () => ({
-      nodeVersion: NODE_VERSION,
-      contractLanguageVersion: CONTRACT_LANGUAGE_VERSION,
-      l1ChainId: constants.l1ChainId,
-      rollupVersion: constants.rollupVersion,
-      protocolVersion: PROTOCOL_VERSION,
-      l1ContractAddresses,
-    }),
-    getNodeVersion: () => NODE_VERSION,
-    getVersion: () => constants.rollupVersion,
-    getChainId: () => constants.l1ChainId,
-    getL1ContractAddresses: () => l1ContractAddresses,
-    isReady: deps.ready,
-    admin: deps.admin,
-    ...(deps.validatorService ? { validators: deps.validatorService } : {}),
   };
 }
 

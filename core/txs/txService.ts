@@ -1,24 +1,69 @@
 /**
- * The TxService of NodeService: submission and the pool (txPoolService.ts), receipts and effects (the chain's tx
- * index), validation and public simulation against the latest state.
+ * The tx part of NodeService: submission and the pool (core/txPool/nodeTxPool.ts), receipts and effects (the chain's
+ * tx index), validation and public simulation against the latest state.
  */
-import type { Hex, L2Tips, TxEffect } from '../../spec/chain.js';
-import { PROTOCOL_CONTRACT_ADDRESSES } from '../../spec/config/allowList.js';
+import type { ContractInstancePublication, GasFees, Hex, L2Tips, TxEffect } from '../../spec/chain.js';
+import { PROTOCOL_CONTRACT_ADDRESSES, type AllowListEntry } from '../../spec/config/allowList.js';
 import { MerkleTreeId } from '../../spec/constants.js';
 import type { TxReceiptValue, TxValue } from '../../spec/wire/tx.js';
 import { txEffectValueOf } from '../../spec/wire/txEffect.js';
 import type { Chain } from '../chain/chain.js';
 import { findTx } from '../chain/txIndex.js';
 import { NodeError } from '../errors.js';
-import type { IndexedTxEffect, TxService } from '../nodeService.js';
 import { simulatePublicTx, publicSimulationOutputOf } from '../publicVm/simulation.js';
 import type { PublicStateView } from '../publicVm/stateView.js';
 import { answeredTx, maxPriorityFees, pendingTxPage } from '../txPool/txPoolQueries.js';
-import type { TxPoolService } from './txPoolService.js';
+import type { NodeTxPool } from '../txPool/nodeTxPool.js';
+import type { TxValidationResult } from '../validation/txValidator.js';
 
-export interface TxQueriesDeps {
+/** A mined tx's effect with where it is. */
+export interface IndexedTxEffect {
+  readonly data: TxEffect;
+  readonly l2BlockNumber: number;
+  readonly l2BlockHash: Hex;
+  readonly txIndexInBlock: number;
+}
+
+export interface TxReceiptOptions {
+  readonly includeTxEffect?: boolean;
+  readonly includePendingTx?: boolean;
+  readonly includeProof?: boolean;
+}
+
+/** What public simulation reports (svc_simulatePublicCalls). */
+export interface PublicSimulationResult {
+  readonly executionResult: TxEffect['executionResult'];
+  readonly gasUsed: { readonly totalGas: { readonly daGas: number; readonly l2Gas: number }; readonly publicGas: { readonly daGas: number; readonly l2Gas: number } };
+  readonly publicReturnValues: readonly (readonly Hex[])[];
+}
+
+export interface SimulationOverridesInput {
+  readonly publicStorage?: readonly { readonly contractAddress: Hex; readonly slot: Hex; readonly value: Hex }[];
+  readonly contractInstances?: readonly ContractInstancePublication[];
+}
+
+/** Transactions: submission, the pool, receipts, validation and simulation. */
+export interface TxService {
+  /** Validates and pools a tx; INVALID_PARAMS naming every reason, or a pool rejection (TxRejectedError). */
+  sendTx(tx: TxValue): Promise<void>;
+  getTxReceipt(txHash: Hex, options: TxReceiptOptions): Promise<TxReceiptValue>;
+  getTxEffect(txHash: Hex): Promise<IndexedTxEffect | undefined>;
+  /** A pending tx, its proof stripped unless asked for. */
+  getTxByHash(txHash: Hex, includeProof: boolean): Promise<TxValue | undefined>;
+  getTxsByHash(txHashes: readonly Hex[], includeProof: boolean): Promise<TxValue[]>;
+  /** Pending txs in priority order after the `after` cursor (from the start when absent). */
+  getPendingTxs(limit: number, after: Hex | undefined, includeProof: boolean): Promise<TxValue[]>;
+  getPendingTxCount(): Promise<number>;
+  getMaxPriorityFees(): Promise<GasFees>;
+  isValidTx(tx: TxValue, options: { readonly isSimulation?: boolean; readonly skipFeeEnforcement?: boolean }): Promise<TxValidationResult>;
+  simulatePublicCalls(tx: TxValue, skipFeeEnforcement: boolean, overrides: SimulationOverridesInput): Promise<PublicSimulationResult>;
+  /** The setup-phase allow list in force: the built-in entries, then the network's and the operator's extensions. */
+  getAllowedPublicSetup(): readonly AllowListEntry[];
+}
+
+export interface TxServiceDeps {
   readonly chain: Chain;
-  readonly pool: TxPoolService;
+  readonly pool: NodeTxPool;
   /** Public state as of the latest block, for simulation. */
   readonly latestPublicState: () => PublicStateView;
 }
@@ -40,7 +85,7 @@ async function indexedEffect(chain: Chain, txHash: Hex): Promise<IndexedTxEffect
   return { data, l2BlockNumber: location.blockNumber, l2BlockHash: block.hash, txIndexInBlock: location.indexInBlock };
 }
 
-export function createTxQueries(deps: TxQueriesDeps): TxService {
+export function createTxService(deps: TxServiceDeps): TxService {
   const { chain, pool } = deps;
   const pooledTx = (txHash: Hex, includeProof: boolean): TxValue | undefined => {
     const pooled = pool.current.get(txHash.toLowerCase() as Hex);

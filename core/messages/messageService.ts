@@ -5,7 +5,7 @@ import { assert } from '../assert.js';
 import type { Chain } from '../chain/chain.js';
 import { findTx } from '../chain/txIndex.js';
 import { NodeError } from '../errors.js';
-import { checkpointsInEpoch } from '../node/nodeQueries.js';
+import { checkpointsInEpoch } from '../chain/chainService.js';
 import { L1Error, type L1ReaderPort, type LoggerPort, type OutboxRoot } from '../ports.js';
 import { epochOfSlot } from '../prover/proofWindow.js';
 import type { InboxStore } from './inboxStore.js';
@@ -32,7 +32,7 @@ export interface MessageService {
   getL2ToL1Messages(epoch: number): Promise<Hex[][][][]>;
 }
 
-export interface MessageQueriesDeps {
+export interface MessageServiceDeps {
   readonly chain: Chain;
   readonly inbox: InboxStore;
   readonly l1: L1ReaderPort;
@@ -65,7 +65,7 @@ function messagePositionInTx(messages: readonly Hex[], message: Hex, messageInde
   return matches[0]!;
 }
 
-export function createMessageQueries(deps: MessageQueriesDeps): MessageService {
+export function createMessageService(deps: MessageServiceDeps): MessageService {
   const { chain, constants } = deps;
   const store = chain.store;
   /** Roots of L2-finalized epochs (key `epoch:checkpointsNeeded`), which the node does not re-read from L1. */

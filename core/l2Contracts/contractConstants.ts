@@ -6,11 +6,17 @@
  */
 import type { Hex } from '../../spec/chain.js';
 import { PROTOCOL_CONTRACT_ADDRESSES } from '../../spec/config/allowList.js';
-import type { ProtocolContractAddresses } from '../nodeService.js';
 
 /** The registries' addresses (spec/config/allowList.ts, PROTOCOL_CONTRACT_ADDRESSES). */
 export const INSTANCE_REGISTRY_ADDRESS: Hex = PROTOCOL_CONTRACT_ADDRESSES.instanceRegistry;
 export const CLASS_REGISTRY_ADDRESS: Hex = PROTOCOL_CONTRACT_ADDRESSES.classRegistry;
+
+/** Addresses of the protocol's own contracts. */
+export interface ProtocolContractAddresses {
+  readonly classRegistry: Hex;
+  readonly instanceRegistry: Hex;
+  readonly feeAsset: Hex;
+}
 
 /** What svc_getProtocolContractAddresses answers. */
 export const PROTOCOL_CONTRACTS: ProtocolContractAddresses = Object.freeze({

@@ -1,0 +1,76 @@
+import { createActor, type Actor } from 'xstate';
+import type { L1RollupConstants } from '../../spec/chain.js';
+import type { TxValue } from '../../spec/wire/tx.js';
+import type { Chain } from '../chain/chain.js';
+import type { Timetable } from '../chain/timetable.js';
+import { NodeError } from '../errors.js';
+import type { InboxStore } from '../messages/inboxStore.js';
+import type { LoggerPort, NodePorts } from '../ports.js';
+import type { PublicStateView } from '../publicVm/stateView.js';
+import { buildNextBlock, checkInclusion, planSlot, publishCheckpoint, type SequencerConfig, type SequencerDeps, type SequencerValidator } from './sequencerDuties.js';
+import { createSequencerMachine, type SlotOutcome } from './sequencerMachine.js';
+
+export type SequencerActor = Actor<ReturnType<typeof createSequencerMachine>>;
+
+export interface SequencerActorOptions {
+  readonly ports: NodePorts;
+  readonly chain: Chain;
+  readonly constants: L1RollupConstants;
+  readonly timetable: Timetable;
+  /** Read on every use, so a configuration change applies to the next slot, block or wait. */
+  readonly config: () => SequencerConfig;
+  readonly logger: LoggerPort;
+  /** Pending txs, highest priority first. */
+  readonly pendingTxs: () => readonly TxValue[];
+  /** Public state of the latest block, for executing txs. */
+  readonly publicState: () => PublicStateView;
+  /** The node's validator side when the L1 validator set is enforced (sequencerDuties.ts, SequencerDeps). */
+  readonly validator: SequencerValidator | undefined;
+  readonly inbox: InboxStore;
+  readonly onSlotOutcome: (outcome: SlotOutcome) => void;
+}
+
+/**
+ * The node's sequencer subsystem (not started): the sequencer machine bound to the node's chain, its pool, the L1
+ * reader and the account it publishes checkpoints from (`l1Publisher`, required).
+ */
+export function createSequencerActor(options: SequencerActorOptions): SequencerActor {
+  const { ports, timetable, config } = options;
+  if (!ports.l1Publisher) throw new NodeError('SUBSYSTEM_DISABLED', 'the sequencer needs an L1 publisher account');
+  const deps: SequencerDeps = {
+    clock: ports.clock,
+    l1: ports.l1,
+    publisher: ports.l1Publisher,
+    chain: options.chain,
+    constants: options.constants,
+    timetable,
+    get config() {
+      return config();
+    },
+    logger: options.logger,
+    pendingTxs: options.pendingTxs,
+    publicState: options.publicState,
+    ...(options.validator ? { validator: options.validator } : {}),
+    inbox: options.inbox,
+  };
+  const machine = createSequencerMachine({
+    now: () => ports.clock.now(),
+    slotDurationMs: timetable.slotDurationMs,
+    get blockDurationMs() {
+      return config().blockDurationMs;
+    },
+    get pollIntervalMs() {
+      return config().pollIntervalMs;
+    },
+    planSlot: () => planSlot(deps),
+    buildBlock: (plan) => buildNextBlock(deps, plan),
+    publishCheckpoint: (plan) => publishCheckpoint(deps, plan),
+    checkInclusion: (txHash) => checkInclusion(deps, txHash),
+    slotStartMs: (slot) => timetable.slotStartMs(slot),
+    onSlotOutcome: (outcome) => {
+      deps.logger.info('slot outcome', { ...outcome });
+      options.onSlotOutcome(outcome);
+    },
+  });
+  return createActor(machine, { clock: ports.clock });
+}
