@@ -19,10 +19,8 @@ export interface CodedErrorOptions {
   readonly cause?: unknown;
 }
 
-export abstract class CodedError<
-  Code extends string = string,
-  Details extends object = Readonly<Record<string, unknown>>,
-> extends Error {
+/** `Details` is any object type, so that an interface (which has no index signature) can be one. */
+export abstract class CodedError<Code extends string = string, Details extends object = object> extends Error {
   /** Stable across versions: what callers (and clients, through adapters/rpc) branch on. */
   readonly code: Code;
   /** One sentence a user can act on; also the `message`. */
