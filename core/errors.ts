@@ -2,6 +2,8 @@
  * Expected failures of the core, each with a stable string code and a typed payload. Only adapters/rpc maps codes to
  * JSON-RPC numbers.
  */
+import { CodedError, type CodedErrorOptions } from '../spec/errors.js';
+
 export type NodeErrorCode =
   | 'STATE_NOT_AVAILABLE'
   | 'SUBSYSTEM_DISABLED'
@@ -13,15 +15,12 @@ export type NodeErrorCode =
   | 'CHECKPOINT_INVALID'
   | 'SYNC_FAILED';
 
-export class NodeError<Details extends Record<string, unknown> = Record<string, unknown>> extends Error {
-  constructor(
-    readonly code: NodeErrorCode,
-    /** One sentence a user can act on. */
-    readonly shortMessage: string,
-    readonly details: Details = {} as Details,
-    options?: { cause?: unknown },
-  ) {
-    super(shortMessage, options);
+export class NodeError<Details extends Record<string, unknown> = Record<string, unknown>> extends CodedError<
+  NodeErrorCode,
+  Details
+> {
+  constructor(code: NodeErrorCode, shortMessage: string, details: Details = {} as Details, options?: CodedErrorOptions) {
+    super(code, shortMessage, details, options);
     this.name = 'NodeError';
   }
 }

@@ -165,31 +165,6 @@ export interface L1Validator {
   readonly activeFromEpoch: number;
 }
 
-/** Stable codes of the L1 port's expected failures. */
-export type L1ErrorCode =
-  | 'L1_UNREACHABLE'
-  | 'L1_BLOCK_NOT_FOUND'
-  | 'L1_BLOBS_UNAVAILABLE'
-  | 'L1_NO_ROLLUP_CONTRACT'
-  | 'L1_TX_REJECTED'
-  /** The L1 node refused a replacement at a nonce: its fees do not beat the pending transaction's by the bump. */
-  | 'L1_TX_UNDERPRICED'
-  /** The L1 node refused a replacement at a nonce: the pending transaction is of the other kind (blob or not). */
-  | 'L1_TX_KIND_CONFLICT'
-  /** The publisher did not send: the fees a replacement needs exceed its cap (core/l1/l1TxFees.ts). */
-  | 'L1_FEE_CAP_EXCEEDED';
-
-export class L1Error extends Error {
-  constructor(
-    readonly code: L1ErrorCode,
-    message: string,
-    options?: { cause?: unknown },
-  ) {
-    super(message, options);
-    this.name = 'L1Error';
-  }
-}
-
 /** Reads the base layer and the rollup contract. Every read that can be pinned takes the L1 block it is pinned to. */
 export interface L1ReaderPort {
   getChainId(): Promise<number>;
@@ -343,26 +318,6 @@ export interface SigningDuty {
 export type SigningClaim =
   | { readonly kind: 'granted' }
   | { readonly kind: 'refused'; readonly holderNodeId: string; readonly holderPayloadHash: Hex };
-
-/** Stable codes of the signing guard's expected failures. */
-export type SigningGuardErrorCode =
-  /** The shared database did not answer (or answered with an error): the node must not sign. */
-  | 'SIGNING_GUARD_UNAVAILABLE'
-  /** The database has no schema, or an older one: the operator runs `svc migrate-ha-db up`. */
-  | 'SIGNING_GUARD_SCHEMA_MISSING'
-  /** The database's schema is newer than this node knows. */
-  | 'SIGNING_GUARD_SCHEMA_UNSUPPORTED';
-
-export class SigningGuardError extends Error {
-  constructor(
-    readonly code: SigningGuardErrorCode,
-    message: string,
-    options?: { cause?: unknown },
-  ) {
-    super(message, options);
-    this.name = 'SigningGuardError';
-  }
-}
 
 /**
  * High-availability signing: redundant nodes running the same validator keys claim each duty in one shared store

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { AssertionError } from '../core/assert.js';
 import type { L1ReaderPort, ProposeCheckpointRequest, SubmitEpochProofRequest } from '../core/ports.js';
 import { EPOCH_OUT_HASH_NONE, epochProofFor } from '../core/prover/epochProof.js';
-import { L1Error } from '../core/ports.js';
+import { L1Error } from '../core/l1/l1Error.js';
 import type { Hex } from '../spec/chain.js';
 import { bytesToHex, zeroHex } from '../spec/codec/bytes.js';
 import { BLOB_SIZE_BYTES, L1_TO_L2_MESSAGES_PER_CHECKPOINT } from '../spec/constants.js';

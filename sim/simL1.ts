@@ -16,7 +16,7 @@ import type {
   ProvenCheckpoint,
   SubmitEpochProofRequest,
 } from '../core/ports.js';
-import { L1Error } from '../core/ports.js';
+import { L1Error } from '../core/l1/l1Error.js';
 import type { LoggerPort } from '../core/ports.js';
 import { coversBaseFees, l1TxKindOf, satisfiesReplacementRule, type L1FeeMarket, type L1TxFees } from '../core/l1/l1TxFees.js';
 import { L1TxTracker, type L1AccountNonces } from '../core/l1/l1TxSender.js';

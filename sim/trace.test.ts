@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { AssertionError } from '../core/assert.js';
-import { L1Error } from '../core/ports.js';
+import { L1Error } from '../core/l1/l1Error.js';
 import { createScheduler } from './scheduler.js';
 import { createSimLogger, formatSimTime } from './simLogger.js';
 import { canonicalJson, createTrace, toTraceJson, TRACE_FIELD_DEPTH_MAX } from './trace.js';

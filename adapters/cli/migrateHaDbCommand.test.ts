@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { haSigningSchemaVersion, HA_SIGNING_SCHEMA_VERSION } from '../signing/haSigningSchema.js';
 import type { SqlConnection } from '../signing/postgresSigningGuard.js';
 import { migrateHaDbCommand, type MigrateHaDbIo } from './migrateHaDbCommand.js';
+import { UsageError } from './usageError.js';
 
 const exec = promisify(execFile);
 const URL_ = 'postgres://signer:s3cret@db.internal:5432/ha';
@@ -16,8 +17,6 @@ beforeAll(() => {
 afterAll(async () => {
   await engine.close();
 });
-
-class UsageError extends Error {}
 
 /** The command over PGlite: what it printed, which URLs it connected to, how many connections it closed. */
 function harness(connect?: MigrateHaDbIo['connect']) {

@@ -16,10 +16,8 @@ import { runNode, type RunNodeIo } from '../node/runNode.js';
 import { addConfigOptions, configHelpTable, flagsOf } from './configOptions.js';
 import { migrateHaDbCommand } from './migrateHaDbCommand.js';
 import { txCommand } from './txCommand.js';
+import { UsageError } from './usageError.js';
 import { connectPostgres } from '../signing/postgresSigningGuard.js';
-
-/** A mistake in how svc was called: exit code 2. */
-export class UsageError extends Error {}
 
 export const EXIT_CODE_FAILURE = 1;
 export const EXIT_CODE_USAGE = 2;

@@ -7,6 +7,7 @@ import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import { dirname, join } from 'node:path';
+import { CodedError, type CodedErrorOptions, type NoDetails } from '../../spec/errors.js';
 
 export interface StartAnvilOptions {
   /** TCP port; 0 or absent picks a free one. */
@@ -30,15 +31,21 @@ export interface AnvilInstance {
   stop(): Promise<void>;
 }
 
-export class AnvilStartError extends Error {
-  constructor(message: string, options?: { cause?: unknown }) {
-    super(message, options);
+export type AnvilStartErrorCode = 'ANVIL_START_FAILED' | 'ANVIL_PORT_IN_USE';
+
+export class AnvilStartError extends CodedError<AnvilStartErrorCode, NoDetails> {
+  constructor(message: string, options?: CodedErrorOptions, code: AnvilStartErrorCode = 'ANVIL_START_FAILED') {
+    super(code, message, {}, options);
     this.name = 'AnvilStartError';
   }
 }
 
-/** The requested port is already taken (by another anvil or anything else). */
-export class AnvilPortInUseError extends AnvilStartError {}
+/** The requested port is already taken (by another anvil or anything else). Its name stays 'AnvilStartError'. */
+export class AnvilPortInUseError extends AnvilStartError {
+  constructor(message: string, options?: CodedErrorOptions) {
+    super(message, options, 'ANVIL_PORT_IN_USE');
+  }
+}
 
 const START_TIMEOUT_MS_DEFAULT = 10_000;
 const STOP_GRACE_MS = 3_000;

@@ -4,7 +4,7 @@
  * JSON-RPC port, with {id} read as an execution block number; started with `--timestamp T0` and
  * `anvil_setBlockTimestampInterval(12)`, its block numbers and slots coincide, so this code runs unchanged on it.
  */
-import { L1Error } from '../../core/ports.js';
+import { L1Error } from '../../core/l1/l1Error.js';
 import type { Hex } from '../../spec/chain.js';
 import { hexToBytes, isHex } from '../../spec/codec/bytes.js';
 import { BLOB_SIZE_BYTES, L1_SLOT_DURATION_SECONDS } from '../../spec/constants.js';

@@ -5,7 +5,8 @@
 import { createWalletClient, http, type Abi, type PublicClient, type WalletClient } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { commitmentVerifierAbi, commitmentVerifierBytecode, rollupAbi, rollupBytecode } from '../../contracts/artifacts/rollup.js';
-import { L1Error, type L1Validator } from '../../core/ports.js';
+import type { L1Validator } from '../../core/ports.js';
+import { L1Error } from '../../core/l1/l1Error.js';
 import type { Hex } from '../../spec/chain.js';
 import { callL1, createL1PublicClient, L1_REQUEST_TIMEOUT_MS_DEFAULT, L1_TRANSPORT_RETRY_COUNT } from './l1Rpc.js';
 

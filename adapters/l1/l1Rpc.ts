@@ -14,7 +14,7 @@ import {
   type Abi,
   type PublicClient,
 } from 'viem';
-import { L1Error } from '../../core/ports.js';
+import { L1Error } from '../../core/l1/l1Error.js';
 
 /** Per-request timeout for L1 JSON-RPC calls. */
 export const L1_REQUEST_TIMEOUT_MS_DEFAULT = 10_000;

@@ -10,13 +10,13 @@ import { blobsToCommitments, blobsToProofs, createWalletClient, http, toBlobSide
 import { privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  L1Error,
   type L1PublisherPort,
   type L1ReaderPort,
   type L1TxStatus,
   type ProposeCheckpointRequest,
   type SubmitEpochProofRequest,
 } from '../../core/ports.js';
+import { L1Error } from '../../core/l1/l1Error.js';
 import { EPOCH_OUT_HASH_NONE, epochProofFor } from '../../core/prover/epochProof.js';
 import { inboxAbi, rollupAbi } from '../../contracts/artifacts/rollup.js';
 import type { BlockHeader, CheckpointHeader, Hex } from '../../spec/chain.js';

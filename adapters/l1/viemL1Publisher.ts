@@ -27,13 +27,13 @@ import { assert } from '../../core/assert.js';
 import { L1TxTracker, type L1AccountNonces, type L1TxSendOperations } from '../../core/l1/l1TxSender.js';
 import type { L1FeeMarket, L1TxFees, L1TxKind } from '../../core/l1/l1TxFees.js';
 import {
-  L1Error,
   type LoggerPort,
   type L1PublisherPort,
   type L1TxStatus,
   type ProposeCheckpointRequest,
   type SubmitEpochProofRequest,
 } from '../../core/ports.js';
+import { L1Error } from '../../core/l1/l1Error.js';
 import type { Hex } from '../../spec/chain.js';
 import { bytesToHex } from '../../spec/codec/bytes.js';
 import { BLOB_SIZE_BYTES, BLOBS_PER_CHECKPOINT_MAX } from '../../spec/constants.js';

@@ -10,7 +10,6 @@ import {
 } from 'viem';
 import { inboxAbi, outboxAbi, rollupAbi } from '../../contracts/artifacts/rollup.js';
 import {
-  L1Error,
   type ChainPrunedLog,
   type CheckpointProposedLog,
   type EpochProvenLog,
@@ -21,6 +20,7 @@ import {
   type L1ReaderPort,
   type L1Validator,
 } from '../../core/ports.js';
+import { L1Error } from '../../core/l1/l1Error.js';
 import { VALIDATOR_SET_SIZE_MAX } from '../../spec/validators/constants.js';
 import type { Hex, L1RollupConstants } from '../../spec/chain.js';
 import { hexToBytes, isHex } from '../../spec/codec/bytes.js';

@@ -8,6 +8,7 @@ import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { chmod, mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { RequestHandler } from 'express';
+import { CodedError, type NoDetails } from '../../spec/errors.js';
 import { RpcErrorCode } from '../../spec/rpc/errorCodes.js';
 import { JSON_RPC_VERSION } from '../../spec/rpc/jsonRpc.js';
 import { ADMIN_API_KEY_BYTES } from '../../spec/rpc/limits.js';
@@ -32,10 +33,9 @@ export interface ResolveAdminApiKeyOptions {
   readonly presetKeyHash?: string;
 }
 
-export class AdminApiKeyError extends Error {
-  readonly code = 'ADMIN_API_KEY_INVALID';
+export class AdminApiKeyError extends CodedError<'ADMIN_API_KEY_INVALID', NoDetails> {
   constructor(message: string) {
-    super(message);
+    super('ADMIN_API_KEY_INVALID', message, {});
     this.name = 'AdminApiKeyError';
   }
 }

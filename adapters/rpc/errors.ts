@@ -1,13 +1,26 @@
 /**
- * Errors of the JSON-RPC layer, and the one place where the core's stable string codes become JSON-RPC numbers.
- * An error the layer does not recognise is a fault of the node: it is logged and answered as -32603 with no detail.
+ * Errors of the JSON-RPC layer, and the one place where the stable string codes of coded errors (spec/errors.ts)
+ * become JSON-RPC numbers. An error the layer does not recognise is a fault of the node: it is logged and answered as
+ * -32603 with no detail.
  */
-import type { NodeErrorCode } from '../../core/errors.js';
+import { match, P } from 'ts-pattern';
+import { NodeError } from '../../core/errors.js';
+import { L1Error } from '../../core/l1/l1Error.js';
 import type { LoggerPort } from '../../core/ports.js';
+import { TxRejectedError } from '../../core/txPool/txRejection.js';
+import { BlsError } from '../../core/validators/bls.js';
+import { SigningGuardError } from '../../core/validators/signingGuardError.js';
+import { WorldStateError } from '../../core/worldState/worldStateError.js';
+import { CodecError } from '../../spec/codec/bytes.js';
+import { AllowListError } from '../../spec/config/allowList.js';
+import { ConfigError } from '../../spec/config/configError.js';
 import { RpcErrorCode, TX_REJECTION_CODES, type RpcErrorName } from '../../spec/rpc/errorCodes.js';
 import type { JsonRpcErrorObject } from '../../spec/rpc/jsonRpc.js';
 
-/** An error to be answered as is: code, message, and optional data (wire JSON, bigints become decimal strings). */
+/**
+ * An error to be answered as is: code, message, and optional data (wire JSON, bigints become decimal strings). Not a
+ * CodedError: its code is already the JSON-RPC number, the outcome of the mapping below rather than an input to it.
+ */
 export class RpcError extends Error {
   constructor(
     readonly code: number,
@@ -20,33 +33,78 @@ export class RpcError extends Error {
 }
 
 /**
- * Core codes that a client may see, and their JSON-RPC codes. The error's details become `error.data`, with the core
- * code added: a LIMIT_EXCEEDED from a handler (methodHandler.ts, assertWithinLimit) thus answers -32005 with
- * `{ limit, value, requested, code }`, a SUBSYSTEM_DISABLED -32004 with `{ subsystem, reason, code }`. `undefined` marks codes that never answer a request
- * (startup and sync failures): if one reaches a handler it is a fault, answered as -32603. Listing every
- * NodeErrorCode makes a new core code a type error here until someone decides how clients see it.
+ * The coded errors a handler may see: every one that the core, the spec and the core's ports throw. The list is both
+ * the run-time check and, through its type, the set of codes `clientErrorNameOf` must decide. The adapters' other
+ * coded errors (the CLI's, anvil's, opening the database) never run under a handler: like any error, they are faults.
  */
-const NODE_ERROR_TO_RPC: Readonly<Record<NodeErrorCode, RpcErrorName | undefined>> = {
-  STATE_NOT_AVAILABLE: 'STATE_NOT_AVAILABLE',
-  SUBSYSTEM_DISABLED: 'SUBSYSTEM_DISABLED',
-  OPERATION_REFUSED: 'OPERATION_REFUSED',
-  LIMIT_EXCEEDED: 'LIMIT_EXCEEDED',
-  INVALID_PARAMS: 'INVALID_PARAMS',
-  DATA_DIRECTORY_CHAIN_MISMATCH: undefined,
-  GENESIS_MISMATCH: undefined,
-  CHECKPOINT_INVALID: undefined,
-  SYNC_FAILED: undefined,
-};
+const HANDLER_ERRORS = [
+  NodeError,
+  TxRejectedError,
+  ConfigError,
+  WorldStateError,
+  L1Error,
+  SigningGuardError,
+  BlsError,
+  CodecError,
+  AllowListError,
+] as const;
+export type HandlerError = InstanceType<(typeof HANDLER_ERRORS)[number]>;
+export type HandlerErrorCode = HandlerError['code'];
 
-/** The pool's rejection codes (core/txPool/txRejection.ts): a -32003 whose `error.data.code` says which. */
-const TX_REJECTIONS: ReadonlySet<string> = new Set(TX_REJECTION_CODES);
+function isHandlerError(error: unknown): error is HandlerError {
+  return HANDLER_ERRORS.some((errorClass) => error instanceof errorClass);
+}
 
-/** The JSON-RPC code of a core error code, or undefined when clients never see it. */
-export function rpcCodeOfNodeErrorCode(code: string): number | undefined {
-  if (TX_REJECTIONS.has(code)) return RpcErrorCode.TX_REJECTED;
-  if (!Object.hasOwn(NODE_ERROR_TO_RPC, code)) return undefined;
-  const name = NODE_ERROR_TO_RPC[code as NodeErrorCode];
-  return name === undefined ? undefined : RpcErrorCode[name];
+const fault = (): undefined => undefined;
+
+/**
+ * How clients see a code: the JSON-RPC error it answers, or undefined for a fault (-32603, logged, no detail). The
+ * error's details become `error.data` with the code added: a LIMIT_EXCEEDED from a handler (methodHandler.ts,
+ * assertWithinLimit) answers -32005 with `{ limit, value, requested, code }`, a SUBSYSTEM_DISABLED -32004 with
+ * `{ subsystem, reason, code }`, a pool rejection -32003 with its figures. The match is exhaustive, so a new code is a
+ * type error here until someone decides how clients see it; a code unknown at run time (a cast) is a fault.
+ */
+export function clientErrorNameOf(code: HandlerErrorCode): RpcErrorName | undefined {
+  return (
+    match<HandlerErrorCode, RpcErrorName | undefined>(code)
+      .with('STATE_NOT_AVAILABLE', 'SUBSYSTEM_DISABLED', 'OPERATION_REFUSED', 'LIMIT_EXCEEDED', 'INVALID_PARAMS', (name) => name)
+      .with(P.union(...TX_REJECTION_CODES), () => 'TX_REJECTED')
+      // Startup and sync failures: they stop the node (or refuse its start), they never answer a call.
+      .with('DATA_DIRECTORY_CHAIN_MISMATCH', 'GENESIS_MISMATCH', 'CHECKPOINT_INVALID', 'SYNC_FAILED', 'CONFIG_INVALID', fault)
+      // The world state's own codes: the lead answers the ones a client may cause (pruned or unknown block) as
+      // NodeError('STATE_NOT_AVAILABLE'); one that escapes is a fault.
+      .with(
+        'WORLD_STATE_BLOCK_PRUNED',
+        'WORLD_STATE_BLOCK_UNKNOWN',
+        'WORLD_STATE_BLOCK_OUT_OF_ORDER',
+        'WORLD_STATE_DUPLICATE_NULLIFIER',
+        'WORLD_STATE_EFFECTS_INVALID',
+        'WORLD_STATE_TREE_FULL',
+        'WORLD_STATE_DRAFT_STALE',
+        'WORLD_STATE_GENESIS_MISMATCH',
+        'WORLD_STATE_STORAGE_MISMATCH',
+        'WORLD_STATE_LOOKUP_TOO_LARGE',
+        'WORLD_STATE_QUERY_INVALID',
+        'WORLD_STATE_READ_INTERRUPTED',
+        fault,
+      )
+      // L1 and the signing guard fail the node's own work, not the call.
+      .with(
+        'L1_UNREACHABLE',
+        'L1_BLOCK_NOT_FOUND',
+        'L1_BLOBS_UNAVAILABLE',
+        'L1_NO_ROLLUP_CONTRACT',
+        'L1_TX_REJECTED',
+        'L1_TX_UNDERPRICED',
+        'L1_TX_KIND_CONFLICT',
+        'L1_FEE_CAP_EXCEEDED',
+        fault,
+      )
+      .with('SIGNING_GUARD_UNAVAILABLE', 'SIGNING_GUARD_SCHEMA_MISSING', 'SIGNING_GUARD_SCHEMA_UNSUPPORTED', fault)
+      // Keys, codecs and allow lists read from the node's own inputs (keystore, blobs and L1 logs, configuration).
+      .with('BLS_SECRET_KEY_INVALID', 'CODEC_INVALID', 'ALLOW_LIST_INVALID', fault)
+      .exhaustive(fault)
+  );
 }
 
 /** JSON.stringify replacer of the wire: bigints become decimal strings. */
@@ -69,18 +127,12 @@ function errorObject(code: number, message: string, data: unknown): JsonRpcError
   return safeData === undefined ? { code, message } : { code, message, data: safeData };
 }
 
-const hasStringCode = (error: unknown): error is Error & { code: string; details?: unknown } =>
-  error instanceof Error && typeof (error as { code?: unknown }).code === 'string';
-
 /** The error object answering a failed call; faults are logged (with their stack) and answered without detail. */
 export function toRpcErrorObject(error: unknown, logger: LoggerPort, method: string): JsonRpcErrorObject {
   if (error instanceof RpcError) return errorObject(error.code, error.message, error.data);
-  if (hasStringCode(error)) {
-    const code = rpcCodeOfNodeErrorCode(error.code);
-    if (code !== undefined) {
-      const details = typeof error.details === 'object' && error.details !== null ? error.details : {};
-      return errorObject(code, error.message, { ...details, code: error.code });
-    }
+  if (isHandlerError(error)) {
+    const name = clientErrorNameOf(error.code);
+    if (name !== undefined) return errorObject(RpcErrorCode[name], error.message, { ...error.details, code: error.code });
   }
   logger.error('rpc call failed', {
     method,

@@ -1,6 +1,6 @@
 import { PGlite } from '@electric-sql/pglite';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { SigningGuardError } from '../../core/ports.js';
+import { SigningGuardError } from '../../core/validators/signingGuardError.js';
 import { checkHaSigningSchema, HA_SIGNING_SCHEMA_VERSION, haSigningSchemaVersion, migrateHaSigningSchema } from './haSigningSchema.js';
 import type { SqlQueryable } from './sqlQueryable.js';
 

@@ -4,7 +4,7 @@
  * Migrating is idempotent (an up-to-date database is left as it is) and safe to start from several nodes at once:
  * a transaction-scoped advisory lock lets one migrate while the others wait and then find nothing left to do.
  */
-import { SigningGuardError } from '../../core/ports.js';
+import { SigningGuardError } from '../../core/validators/signingGuardError.js';
 import { integerColumn, type SqlQueryable } from './sqlQueryable.js';
 
 interface Migration {

@@ -4,7 +4,8 @@
  * SQL adapter's INSERT is. `setReachable(false)` makes every call fail as an unreachable database would.
  */
 import type { Hex } from '../../spec/chain.js';
-import { SigningGuardError, type SigningDuty, type SigningGuardPort } from '../../core/ports.js';
+import type { SigningDuty, SigningGuardPort } from '../../core/ports.js';
+import { SigningGuardError } from '../../core/validators/signingGuardError.js';
 
 export interface MemorySigningClaim {
   readonly duty: SigningDuty;

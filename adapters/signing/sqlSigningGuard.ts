@@ -7,7 +7,8 @@
  * on which the validator does not sign.
  */
 import type { Hex } from '../../spec/chain.js';
-import { SigningGuardError, type SigningGuardPort } from '../../core/ports.js';
+import type { SigningGuardPort } from '../../core/ports.js';
+import { SigningGuardError } from '../../core/validators/signingGuardError.js';
 import { integerColumn, textColumn, type SqlQueryable } from './sqlQueryable.js';
 
 const INSERT_CLAIM = `INSERT INTO validator_duties (validator_address, slot, duty_kind, block_index, payload_hash, node_id)

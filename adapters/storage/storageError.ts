@@ -1,3 +1,5 @@
+import { CodedError, type CodedErrorOptions } from '../../spec/errors.js';
+
 /** Stable codes of the storage adapters' expected failures. */
 export type StorageErrorCode = 'STORAGE_LOCKED' | 'STORAGE_OPEN_FAILED';
 
@@ -9,14 +11,9 @@ export interface StorageErrorDetails {
 }
 
 /** Opening the node's database failed; `shortMessage` says what the operator can do about it. */
-export class StorageError extends Error {
-  constructor(
-    readonly code: StorageErrorCode,
-    readonly shortMessage: string,
-    readonly details: StorageErrorDetails,
-    options?: { cause?: unknown },
-  ) {
-    super(shortMessage, options);
+export class StorageError extends CodedError<StorageErrorCode, StorageErrorDetails> {
+  constructor(code: StorageErrorCode, shortMessage: string, details: StorageErrorDetails, options?: CodedErrorOptions) {
+    super(code, shortMessage, details, options);
     this.name = 'StorageError';
   }
 }

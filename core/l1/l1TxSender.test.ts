@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import type { Hex } from '../../spec/chain.js';
 import { WEI_PER_GWEI } from '../../spec/constants.js';
-import { L1Error } from '../ports.js';
+import { L1Error } from './l1Error.js';
 import { firstAttemptFees, satisfiesReplacementRule, type L1FeeMarket, type L1TxFees, type L1TxKind } from './l1TxFees.js';
 import { L1TxTracker, planL1Tx, type L1AccountNonces, type L1TxSendOperations } from './l1TxSender.js';
 

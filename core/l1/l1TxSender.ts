@@ -13,7 +13,8 @@
 import { L1_TRACKED_TXS_MAX } from '../../spec/constants.js';
 import type { Hex } from '../../spec/chain.js';
 import { assert } from '../assert.js';
-import { L1Error, type LoggerPort } from '../ports.js';
+import type { LoggerPort } from '../ports.js';
+import { L1Error } from './l1Error.js';
 import {
   firstAttemptFees,
   isReplacementRefusal,

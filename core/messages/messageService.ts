@@ -6,7 +6,8 @@ import type { Chain } from '../chain/chain.js';
 import { findTx } from '../chain/txIndex.js';
 import { NodeError } from '../errors.js';
 import { checkpointsInEpoch } from '../chain/chainService.js';
-import { L1Error, type L1ReaderPort, type LoggerPort, type OutboxRoot } from '../ports.js';
+import type { L1ReaderPort, LoggerPort, OutboxRoot } from '../ports.js';
+import { L1Error } from '../l1/l1Error.js';
 import { epochOfSlot } from '../prover/proofWindow.js';
 import type { InboxStore } from './inboxStore.js';
 

@@ -4,6 +4,7 @@
  * caller throws, whose `details` (plus `code`) become `error.data`.
  */
 import type { Hex } from '../../spec/chain.js';
+import { CodedError } from '../../spec/errors.js';
 import type { TxRejectionCode } from '../../spec/rpc/errorCodes.js';
 
 export interface NullifierConflictDetails {
@@ -49,19 +50,10 @@ export type TxRejection =
 type AssertSpecCodes<Code extends TxRejectionCode> = Code;
 export type PoolRejectionCode = AssertSpecCodes<TxRejection['code']>;
 
-export class TxRejectedError extends Error {
-  readonly code: TxRejectionCode;
-  readonly details: TxRejection['details'];
-
-  constructor(
-    rejection: TxRejection,
-    /** One sentence a user can act on. */
-    readonly shortMessage: string,
-  ) {
-    super(shortMessage);
+export class TxRejectedError extends CodedError<TxRejectionCode, TxRejection['details']> {
+  constructor(rejection: TxRejection, shortMessage: string) {
+    super(rejection.code, shortMessage, rejection.details);
     this.name = 'TxRejectedError';
-    this.code = rejection.code;
-    this.details = rejection.details;
   }
 }
 

@@ -18,6 +18,7 @@
 import { PublicKey, SecretKey, Signature, aggregateSignatures, fastAggregateVerify, verify } from '@chainsafe/blst';
 import type { Hex } from '../../spec/chain.js';
 import { bytesToHex, hexToBytes, isHex } from '../../spec/codec/bytes.js';
+import { CodedError, type NoDetails } from '../../spec/errors.js';
 import { BLS_PUBLIC_KEY_BYTES, BLS_SECRET_KEY_BYTES, BLS_SIGNATURE_BYTES } from '../../spec/validators/constants.js';
 import {
   blockProposalPayloadHash,
@@ -34,12 +35,9 @@ import { RecentlyUsedCache } from '../recentlyUsedCache.js';
 export type BlsErrorCode = 'BLS_SECRET_KEY_INVALID';
 
 /** A secret key that cannot be used (wrong size, zero, or not below the group order). */
-export class BlsError extends Error {
-  constructor(
-    readonly code: BlsErrorCode,
-    message: string,
-  ) {
-    super(message);
+export class BlsError extends CodedError<BlsErrorCode, NoDetails> {
+  constructor(code: BlsErrorCode, message: string) {
+    super(code, message, {});
     this.name = 'BlsError';
   }
 }

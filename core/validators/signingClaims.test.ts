@@ -1,7 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { HA_SIGNING_CLAIMS_KEPT_SLOTS, HA_SIGNING_PRUNE_INTERVAL_SLOTS } from '../../spec/validators/constants.js';
-import { SigningGuardError, type LoggerPort, type SigningClaim, type SigningDuty, type SigningGuardPort } from '../ports.js';
+import type { LoggerPort, SigningClaim, SigningDuty, SigningGuardPort } from '../ports.js';
+import { SigningGuardError } from './signingGuardError.js';
 import { SigningClaims, UNGUARDED_SIGNING } from './signingClaims.js';
 
 const duty = (slot: number): SigningDuty => ({ validatorAddress: `0x${'ab'.repeat(20)}`, slot, kind: 'checkpointAttestation', blockIndex: 0 });

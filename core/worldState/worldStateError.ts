@@ -2,6 +2,8 @@
  * Expected failures of the world state, each with a stable string code and a typed payload (the style of
  * core/errors.ts). The lead maps WORLD_STATE_BLOCK_PRUNED and WORLD_STATE_BLOCK_UNKNOWN to STATE_NOT_AVAILABLE.
  */
+import { CodedError, type CodedErrorOptions } from '../../spec/errors.js';
+
 export type WorldStateErrorCode =
   /** The block is older than the oldest block whose state is still kept. */
   | 'WORLD_STATE_BLOCK_PRUNED'
@@ -28,15 +30,12 @@ export type WorldStateErrorCode =
   /** A read kept being overtaken by unwinds or clears. */
   | 'WORLD_STATE_READ_INTERRUPTED';
 
-export class WorldStateError<Details extends Record<string, unknown> = Record<string, unknown>> extends Error {
-  constructor(
-    readonly code: WorldStateErrorCode,
-    /** One sentence a user can act on. */
-    readonly shortMessage: string,
-    readonly details: Details = {} as Details,
-    options?: { cause?: unknown },
-  ) {
-    super(shortMessage, options);
+export class WorldStateError<Details extends Record<string, unknown> = Record<string, unknown>> extends CodedError<
+  WorldStateErrorCode,
+  Details
+> {
+  constructor(code: WorldStateErrorCode, shortMessage: string, details: Details = {} as Details, options?: CodedErrorOptions) {
+    super(code, shortMessage, details, options);
     this.name = 'WorldStateError';
   }
 }

@@ -1,10 +1,10 @@
 import type { Hex } from '../chain.js';
+import { CodedError, type NoDetails } from '../errors.js';
 
 /** Errors of the byte codecs; a decoding failure of untrusted data (blobs, L1 logs) is never an assertion. */
-export class CodecError extends Error {
-  readonly code = 'CODEC_INVALID';
+export class CodecError extends CodedError<'CODEC_INVALID', NoDetails> {
   constructor(message: string) {
-    super(message);
+    super('CODEC_INVALID', message, {});
     this.name = 'CodecError';
   }
 }

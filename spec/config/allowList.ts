@@ -19,6 +19,7 @@
 import type { Hex } from '../chain.js';
 import { bytesToHex } from '../codec/bytes.js';
 import { FR_MODULUS } from '../constants.js';
+import { CodedError } from '../errors.js';
 import { hashToFieldBytes } from '../hash.js';
 
 /** Entries one list may hold; more is a configuration mistake, not a policy. */
@@ -39,15 +40,20 @@ export type AllowListEntry =
   | ({ readonly kind: 'instance'; readonly address: Hex; readonly selector: Hex } & AllowListFlags)
   | ({ readonly kind: 'class'; readonly classId: Hex; readonly selector: Hex } & AllowListFlags);
 
+export interface AllowListErrorDetails {
+  readonly index: number;
+  readonly entry: string;
+  readonly reason: string;
+}
+
 /** A bad entry: `index` counts from 1, `entry` is the text as given. */
-export class AllowListError extends Error {
-  readonly code = 'ALLOW_LIST_INVALID';
+export class AllowListError extends CodedError<'ALLOW_LIST_INVALID', AllowListErrorDetails> {
   constructor(
     readonly index: number,
     readonly entry: string,
     readonly reason: string,
   ) {
-    super(`entry ${index} "${entry}": ${reason}`);
+    super('ALLOW_LIST_INVALID', `entry ${index} "${entry}": ${reason}`, { index, entry, reason });
     this.name = 'AllowListError';
   }
 }

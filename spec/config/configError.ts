@@ -3,6 +3,7 @@
  * `CONFIG_INVALID` refuses a startup; `INVALID_PARAMS` refuses an svcAdmin_setConfig call (adapters/rpc answers it
  * as -32602, like any other invalid parameter).
  */
+import { CodedError } from '../errors.js';
 
 export type ConfigProblemKind =
   /** A 3.x name that 4.x no longer reads. */
@@ -33,16 +34,10 @@ export type ConfigErrorCode = 'CONFIG_INVALID' | 'INVALID_PARAMS';
 /** Problems listed in the message; the rest are counted (every one stays in `details.problems`). */
 export const CONFIG_PROBLEMS_IN_MESSAGE_MAX = 10;
 
-export class ConfigError extends Error {
-  readonly details: { readonly problems: readonly ConfigProblem[] };
-
-  constructor(
-    readonly code: ConfigErrorCode,
-    problems: readonly ConfigProblem[],
-  ) {
-    super(describeProblems(problems));
+export class ConfigError extends CodedError<ConfigErrorCode, { readonly problems: readonly ConfigProblem[] }> {
+  constructor(code: ConfigErrorCode, problems: readonly ConfigProblem[]) {
+    super(code, describeProblems(problems), { problems });
     this.name = 'ConfigError';
-    this.details = { problems };
   }
 
   get problems(): readonly ConfigProblem[] {

@@ -5,7 +5,8 @@
  */
 import fc from 'fast-check';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { SigningGuardError, type SigningClaim, type SigningDuty, type SigningDutyKind, type SigningGuardPort } from '../../core/ports.js';
+import type { SigningClaim, SigningDuty, SigningDutyKind, SigningGuardPort } from '../../core/ports.js';
+import { SigningGuardError } from '../../core/validators/signingGuardError.js';
 import type { Hex } from '../../spec/chain.js';
 
 export interface SigningGuardHarness {

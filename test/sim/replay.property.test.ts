@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { L1Error } from '../../core/ports.js';
+import { L1Error } from '../../core/l1/l1Error.js';
 import type { Hex } from '../../spec/chain.js';
 import { bytesToHex } from '../../spec/codec/bytes.js';
 import type { Seed } from '../../sim/prng.js';
