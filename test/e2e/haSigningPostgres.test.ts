@@ -13,7 +13,7 @@ import type { SqlQueryable } from '../../adapters/signing/sqlQueryable.js';
 import { createSqlSigningGuard } from '../../adapters/signing/sqlSigningGuard.js';
 import type { LoggerPort, SigningDuty } from '../../core/ports.js';
 import type { Hex } from '../../spec/chain.js';
-import { describeSigningGuardPort } from '../contracts/signingGuardPort.contract.js';
+import { describeSigningGuardPort } from '../portSuites/signingGuardPort.suite.js';
 import { localPostgresUnavailable, startLocalPostgres, type LocalPostgres } from '../helpers/localPostgres.js';
 
 const exec = promisify(execFile);
