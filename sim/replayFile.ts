@@ -4,7 +4,7 @@
  * the run, the network, and the schedule of faults and workload, shrunk or not) and the failure kinds the run is
  * expected to show (none, for a fixed bug kept as a regression).
  *
- * Checked-in replays live in test/regressions/; test/sim/regressions.test.ts replays every one and
+ * Checked-in replays live in test/regressions/; test/simulator/regressions.test.ts replays every one and
  * `npm run sim -- replay <file>` replays one. This module only turns text into a run and back: the callers read and
  * write the files.
  */

@@ -1,32 +1,27 @@
-import type { AnyActorRef } from 'xstate';
 import type { Hex } from '../spec/chain.js';
-import { bigintToBytes, bytesToHex } from '../spec/codec/bytes.js';
 import { L1_CHAIN_ID_LOCAL_NETWORK } from '../spec/constants.js';
-import { createNode, TX_POOL_SETTINGS_DEFAULT, type NodeActivity, type NodeConfig, type RollupNode } from '../core/node/node.js';
-import type { KeystoreSourcePort, NodePorts, StoragePort } from '../core/ports.js';
-import { devKeystoreFile, devValidators, type DevValidator } from '../core/validators/devValidators.js';
+import type { NodeActivity, RollupNode } from '../core/node/node.js';
+import { devValidators, type DevValidator } from '../core/validators/devValidators.js';
 import type { ValidatorLimits } from '../core/validators/validatorLimits.js';
 import { createSimNetwork, type SimNetwork } from './simNetwork.js';
 import { createGenesis } from '../core/worldState/genesis.js';
 import { livenessBoundMs } from './checkers/liveness.js';
 import { RunMonitor } from './checkers/runMonitor.js';
 import type { SimFailure } from './checkers/simFailure.js';
+import { createCluster, SEQUENCER_NAME, type Cluster, type SimNode, type SimNodeRole } from './cluster.js';
 import { installSchedule, type FaultWorld } from './faultInjector.js';
 import type { SimEvent, SimSchedule } from './faults.js';
 import { MachineCoverage, type MachineCoverageReport } from './machineCoverage.js';
-import { createPrng, createSimRandomness, type Prng } from './prng.js';
+import { createPrng, type Prng } from './prng.js';
 import { createScheduler, type Scheduler } from './scheduler.js';
-import { createNodeClock, type SimClock } from './simClock.js';
 import { createSimL1, type SimL1, type SimL1InclusionDelay, type SimL1Link } from './simL1.js';
-import { createSimLogger } from './simLogger.js';
-import { crashAndRecover, createSimStorage } from './simStorage.js';
 import type { SimSwarm } from './swarm.js';
-import { createTrace } from './trace.js';
+import { createTrace, type Trace } from './trace.js';
 import { TxWorkload } from './txWorkload.js';
-import { upgradeConfiguration } from './upgrade.js';
 import { createMemorySigningDatabase } from '../adapters/signing/memorySigningDatabase.js';
 
 export type { SimFailure } from './checkers/simFailure.js';
+export { PROVER_NAME, REDUNDANT_SEQUENCER_NAME, SEQUENCER_NAME, validatorIndexesOf, type SimNodeRole } from './cluster.js';
 
 /** Everything a run depends on besides the code: drawn from the seed, printed beside it. */
 export interface SimOptions {
@@ -93,14 +88,6 @@ export interface SimOptions {
 
 export const SIM_SECONDS_DEFAULT = 600;
 const ROLLUP_VERSION = 1;
-/** The simulated rollup contract's address (the simulated L1 has one contract, so any fixed value works). */
-const ROLLUP_ADDRESS: Hex = `0x${'00'.repeat(19)}01`;
-/** The one node that runs a sequencer (and takes the tx workload). */
-export const SEQUENCER_NAME = 'sequencer-0';
-/** The redundant sequencer holding sequencer-0's validator keys, when `redundantSequencer` is set. */
-export const REDUNDANT_SEQUENCER_NAME = 'sequencer-1';
-/** The node that runs the prover, when `proverNode` is set. */
-export const PROVER_NAME = 'prover-1';
 
 /** Swarm-style draw: each seed picks its own network shape and timing. */
 export function drawOptions(seed: bigint, simulatedSeconds = SIM_SECONDS_DEFAULT): SimOptions {
@@ -119,9 +106,6 @@ export function drawOptions(seed: bigint, simulatedSeconds = SIM_SECONDS_DEFAULT
     inclusionDelay: delayed ? { probability: Math.round(prng.float() * 30) / 100, blocksMax: prng.int(1, 2) } : { probability: 0, blocksMax: 0 },
   };
 }
-
-/** A node's part: the sequencer (takes the tx workload), a follower that also proposes (`followersPropose`), or a follower. */
-export type SimNodeRole = 'sequencer' | 'proposer' | 'follower';
 
 export interface SimNodeSummary {
   readonly name: string;
@@ -147,52 +131,6 @@ export interface SimResult {
   readonly events: readonly SimEvent[];
   /** Transitions of every machine, taken by some node or never. */
   readonly coverage: readonly MachineCoverageReport[];
-}
-
-interface SimNode {
-  readonly name: string;
-  readonly role: SimNodeRole;
-  readonly node: RollupNode;
-}
-
-function publisherAddress(prng: Prng): Hex {
-  return bytesToHex(prng.bytes(20));
-}
-
-/** Records a chain activity in the trace in a compact, canonical form. */
-function traceActivity(record: (kind: string, fields: Record<string, unknown>) => void, name: string, a: NodeActivity): void {
-  if (a.kind === 'slot') {
-    record('sequencer.slot', { node: name, ...a.outcome });
-    return;
-  }
-  if (a.kind === 'admin') {
-    record('node.admin', { node: name, action: a.action });
-    return;
-  }
-  if (a.kind === 'proof') {
-    record('prover.proof', { node: name, ...a.outcome });
-    return;
-  }
-  if (a.kind === 'validator') {
-    record(`validator.${a.event.kind}`, { node: name, ...a.event });
-    return;
-  }
-  const e = a.event;
-  switch (e.type) {
-    case 'blocksAdded':
-      record('chain.blocksAdded', { node: name, blocks: e.blocks.map((b) => [b.header.globalVariables.blockNumber, b.hash]) });
-      break;
-    case 'chainCheckpointed':
-      record('chain.checkpointed', { node: name, checkpoint: e.checkpoint.number, block: e.block.number, hash: e.block.hash });
-      break;
-    case 'chainPruned':
-      record('chain.pruned', { node: name, toBlock: e.toBlock.number, reason: e.reason });
-      break;
-    case 'chainProven':
-    case 'chainFinalized':
-      record(`chain.${e.type}`, { node: name, block: e.block.number });
-      break;
-  }
 }
 
 /** What a scripted scenario may act on: the scheduler and L1 directly, and node faults between run segments. */
@@ -234,29 +172,79 @@ export interface SimHooks {
   readonly onActivity?: (node: string, activity: NodeActivity) => void;
 }
 
-interface SimNodeSlot {
-  readonly name: string;
-  readonly role: SimNodeRole;
-  readonly publisher: Hex | undefined;
-  /** The L1 account this node submits epoch proofs from; set on the prover node. */
-  readonly proofPublisher?: Hex;
-  /** The validators this node's keystore holds (none: the node runs no validators). */
-  readonly validatorKeys: readonly DevValidator[];
-  incarnation: number;
-  current: SimNode;
-  storage: StoragePort;
-  clock: SimClock;
-  link: SimL1Link;
-  skewMs: number;
-  /** The configuration an upgrade restarted the node with (sim/upgrade.ts); before one, the run's options decide. */
-  config?: NodeConfig;
-}
-
 /**
  * Runs one seeded simulation: a sequencer and its followers (some of which may propose too, `followersPropose`) over
- * one simulated L1, for a fixed simulated time.
+ * one simulated L1, for a fixed simulated time. The seed builds the world and the cluster of nodes; the schedule's
+ * faults act through the safety phase until its heal, the liveness phase follows, and the checkers judge the run.
  */
 export async function runSimulation(options: SimOptions, io: SimHooks = {}): Promise<SimResult> {
+  const environment = createEnvironment(options);
+  const { scheduler, startMs, trace, l1, network, validators } = environment;
+  const haSigningDatabase = options.redundantSequencer?.haSigning === true ? createMemorySigningDatabase() : undefined;
+  const events: SimEvent[] = [];
+  const elapsedMs = () => scheduler.now() - startMs;
+  const coverage = new MachineCoverage();
+  /** The tx workload, built once the world is (the monitor reads its ledger from then on). */
+  const workloadRef: { current?: TxWorkload } = {};
+  const monitor = new RunMonitor({
+    sequencerName: SEQUENCER_NAME,
+    l1,
+    livenessBoundMs: livenessBoundMs(options),
+    nodes: () => cluster.nodes(),
+    elapsedMs,
+    event: (event) => events.push(event),
+    ledger: () => workloadRef.current?.ledger ?? [],
+    coverage,
+  });
+  const cluster = createCluster({ options, scheduler, trace, l1, network, validators, prng: environment.nodesPrng, haSigningDatabase, monitor, coverage, io });
+  await cluster.boot();
+
+  const interventions: Intervention[] = [];
+  const world = createWorld(environment, cluster, interventions, elapsedMs);
+  const workload = new TxWorkload(world);
+  workloadRef.current = workload;
+  if (options.schedule !== undefined) {
+    installSchedule(world, options.schedule, workload, {
+      event: (event) => events.push(event),
+      failure: (failure) => monitor.failure(failure),
+      poolCleared: (name, txHashes) => monitor.poolCleared(name, txHashes),
+      healed: (atMs) => monitor.healed(atMs),
+    });
+  }
+  io.scenario?.(world);
+  cluster.startAll();
+  await runPhases(scheduler, interventions, startMs + options.simulatedSeconds * 1000, monitor);
+  const nodes = await cluster.stopAll();
+  const failures = await monitor.finish(options, workload.ledger);
+  return {
+    options,
+    traceHash: trace.traceHash(),
+    traceEntries: trace.length,
+    eventsRun: scheduler.eventsRun,
+    l1Head: l1.head().number,
+    l1Checkpoints: l1.checkpointCount(),
+    nodes: nodes.map(summaryOf),
+    failures,
+    events,
+    coverage: coverage.report(),
+  };
+}
+
+/** What the nodes of a run live in, built from the seed: the scheduler, the trace, the validators, the gossip network and L1. */
+interface SimEnvironment {
+  readonly scheduler: Scheduler;
+  /** The scheduler's time when the run starts. */
+  readonly startMs: number;
+  readonly trace: Trace;
+  readonly validators: readonly DevValidator[];
+  readonly network: SimNetwork | undefined;
+  readonly l1: SimL1;
+  /** The nodes' stream, forked last. */
+  readonly nodesPrng: Prng;
+}
+
+/** Builds the world in a fixed order: each part forks its own stream from the seed's root. */
+function createEnvironment(options: SimOptions): SimEnvironment {
   const root = createPrng(options.seed);
   const scheduler = createScheduler();
   const startMs = scheduler.now();
@@ -281,180 +269,46 @@ export async function runSimulation(options: SimOptions, io: SimHooks = {}): Pro
     ...(options.ethPerFeeAsset !== undefined ? { ethPerFeeAsset: BigInt(options.ethPerFeeAsset) } : {}),
     trace,
   });
-  const nodesPrng = root.fork('nodes');
-  const haSigningDatabase = options.redundantSequencer?.haSigning === true ? createMemorySigningDatabase() : undefined;
-  const slots: SimNodeSlot[] = [];
-  const events: SimEvent[] = [];
-  const elapsedMs = () => scheduler.now() - startMs;
-  const coverage = new MachineCoverage();
-  /** The tx workload, built once the world is (the monitor reads its ledger from then on). */
-  const workloadRef: { current?: TxWorkload } = {};
-  const monitor = new RunMonitor({
-    sequencerName: SEQUENCER_NAME,
-    l1,
-    livenessBoundMs: livenessBoundMs(options),
-    nodes: () => slots.map((s) => s.current),
-    elapsedMs,
-    event: (event) => events.push(event),
-    ledger: () => workloadRef.current?.ledger ?? [],
-    coverage,
-  });
+  return { scheduler, startMs, trace, validators, network, l1, nodesPrng: root.fork('nodes') };
+}
 
-  /** Builds one incarnation of a node over its storage; each incarnation has its own clock, link and streams. */
-  const startIncarnation = async (slot: Omit<SimNodeSlot, 'current' | 'clock' | 'link'>): Promise<{ node: SimNode; clock: SimClock; link: SimL1Link }> => {
-    const label = slot.incarnation === 0 ? slot.name : `${slot.name}#${slot.incarnation}`;
-    const prng = nodesPrng.fork(label);
-    const clock = createNodeClock(scheduler, { owner: label, skewMs: slot.skewMs });
-    const link = l1.connect(label);
-    const logger = createSimLogger({ trace, bindings: { node: label }, ...(io.print ? { print: io.print, now: () => scheduler.now() } : {}) });
-    const publisher = slot.publisher ? link.createPublisher(slot.publisher, logger.child({ component: 'l1Publisher' })) : undefined;
-    const proofPublisher = slot.proofPublisher ? link.createPublisher(slot.proofPublisher, logger.child({ component: 'l1ProofPublisher' })) : undefined;
-    const ports: NodePorts = {
-      clock,
-      randomness: createSimRandomness(prng.fork('randomness')),
-      logger,
-      storage: slot.storage,
-      l1: link.reader,
-      ...(publisher ? { l1Publisher: publisher } : {}),
-      ...(proofPublisher ? { l1ProofPublisher: proofPublisher } : {}),
-      ...(network ? { network: network.connect(label, clock) } : {}),
-      ...(network && slot.validatorKeys.length > 0 ? { keystore: simKeystore(slot.validatorKeys, publisher?.publisherAddress) } : {}),
-      // One HA node id per node, kept across its restarts (a restarted node may retry what it claimed before).
-      ...(haSigningDatabase ? { signingGuard: haSigningDatabase.guardFor(slot.name) } : {}),
-    };
-    // The validator settings are the run's (its keystores come through the ports), also after an upgrade's restart.
-    const validatorSettings: Pick<NodeConfig, 'validatorSet' | 'validator'> = {
-      validatorSet: network ? 'enforced' : 'ignored',
-      ...(network && slot.validatorKeys.length > 0
-        ? { validator: { limits: options.validatorLimits ?? {}, publishers: publisher ? [publisher.publisherAddress] : [] } }
-        : {}),
-    };
-    const node = await createNode(ports, slot.config ? { ...slot.config, ...validatorSettings } : {
-      rollupAddress: ROLLUP_ADDRESS,
-      archiverPollIntervalMs: options.archiverPollIntervalMs,
-      ...(options.txPoolCapacity !== undefined ? { txPool: { ...TX_POOL_SETTINGS_DEFAULT, capacity: options.txPoolCapacity } } : {}),
-      ...(publisher
-        ? {
-            sequencer: {
-              blockDurationMs: options.blockDurationMs,
-              l1PublishingTimeAllowanceInSlotSeconds: options.publishingAllowanceSeconds,
-              pollIntervalMs: options.sequencerPollIntervalMs,
-              coinbase: publisher.publisherAddress,
-              feeRecipient: bytesToHex(bigintToBytes(0n, 32)),
-            },
-          }
-        : {}),
-      ...(proofPublisher ? { prover: { pollIntervalMs: options.archiverPollIntervalMs } } : {}),
-      ...validatorSettings,
-    });
-    node.onActivity((activity) => {
-      if (clock.isHalted()) return;
-      traceActivity((kind, fields) => trace.record(kind, fields), label, activity);
-      io.onActivity?.(slot.name, activity);
-      monitor.onActivity(slot.name, label, node, activity);
-    });
-    await monitor.attach(slot.name, node, () => !clock.isHalted(), slot.incarnation > 0);
-    coverage.attach('archiver', node.archiverActor);
-    coverage.attach('sequencer', node.sequencerActor);
-    coverage.attach('chainTips', chainTipsActorOf(node));
-    coverage.attach('prover', node.proverActor);
-    coverage.attach('operations', node.operationsActor);
-    return { node: { name: slot.name, role: slot.role, node }, clock, link };
-  };
+/** An action a scenario or the schedule set for a simulated time, run outside any event; `seq` keeps ties in order. */
+interface Intervention {
+  readonly atMs: number;
+  readonly seq: number;
+  readonly action: () => Promise<void> | void;
+}
 
-  const names = [SEQUENCER_NAME, ...(options.redundantSequencer ? [REDUNDANT_SEQUENCER_NAME] : []), ...Array.from({ length: options.followerCount }, (_, i) => `follower-${i + 1}`), ...(options.proverNode ? [PROVER_NAME] : [])];
-  for (const name of names) {
-    const validatorKeys = validatorKeysOf(name, names, validators, options.validatorKeysOnSequencer);
-    const role = roleOf(name, validatorKeys, options);
-    const publisher = role !== 'follower' ? publisherAddress(nodesPrng.fork(`${name}/publisher`)) : undefined;
-    const proofPublisher = name.startsWith('prover') ? publisherAddress(nodesPrng.fork(`${name}/proofPublisher`)) : undefined;
-    const base = { name, role, publisher, ...(proofPublisher ? { proofPublisher } : {}), validatorKeys, incarnation: 0, storage: createSimStorage(), skewMs: 0 } as const;
-    const { node, clock, link } = await startIncarnation(base);
-    slots.push({ ...base, current: node, clock, link });
-  }
-  const slotOf = (name: string): SimNodeSlot => {
-    const slot = slots.find((s) => s.name === name);
-    if (!slot) throw new Error(`no node named ${name}`);
-    return slot;
-  };
-
-  /** Stops the slot's current incarnation where it is: its clock halts and it leaves the gossip network. */
-  const haltIncarnation = (slot: SimNodeSlot): void => {
-    slot.clock.halt();
-    network?.disconnect(slot.incarnation === 0 ? slot.name : `${slot.name}#${slot.incarnation}`);
-  };
-  /** Starts the slot's next incarnation over its storage (and its configuration, if an upgrade set one). */
-  const startNextIncarnation = async (slot: SimNodeSlot): Promise<void> => {
-    slot.incarnation++;
-    const { node, clock, link } = await startIncarnation(slot);
-    slot.current = node;
-    slot.clock = clock;
-    slot.link = link;
-    node.node.start();
-  };
-
-  const interventions: { atMs: number; seq: number; action: () => Promise<void> | void }[] = [];
-  const world: SimWorld = {
+/** The world a schedule and a scenario act on: the environment, the cluster's nodes, and interventions at set times. */
+function createWorld(environment: SimEnvironment, cluster: Cluster, interventions: Intervention[], elapsedMs: () => number): SimWorld {
+  const { scheduler, startMs, trace, l1, network, validators } = environment;
+  return {
     scheduler,
     l1,
     sequencerName: SEQUENCER_NAME,
     at: (offsetMs, action) => interventions.push({ atMs: startMs + offsetMs, seq: interventions.length, action }),
-    nodeNames: () => slots.map((s) => s.name),
-    node: (name) => slotOf(name).current.node,
-    link: (name) => slotOf(name).link,
-    async crashAndRestart(name) {
-      const slot = slotOf(name);
-      haltIncarnation(slot);
-      trace.record('node.crashed', { node: name, incarnation: slot.incarnation });
-      slot.storage = await crashAndRecover(slot.storage);
-      await startNextIncarnation(slot);
-      trace.record('node.restarted', { node: name, incarnation: slot.incarnation });
-    },
-    async upgradeNode(name, retiredIndex) {
-      const slot = slotOf(name);
-      const outcome = upgradeConfiguration(slot.current.node.currentConfig(), retiredIndex);
-      if (!outcome.ok) return { detail: 'upgrade refused', problem: outcome.problem };
-      await slot.current.node.stop();
-      haltIncarnation(slot);
-      trace.record('node.upgrading', { node: name, incarnation: slot.incarnation, refusal: outcome.refusal });
-      slot.config = outcome.config;
-      await startNextIncarnation(slot);
-      trace.record('node.upgraded', { node: name, incarnation: slot.incarnation });
-      return { detail: `3.x configuration refused (${outcome.refusal}); restarted with the 4.x one` };
-    },
-    pauseNode(name) {
-      slotOf(name).clock.pause();
-      trace.record('node.paused', { node: name });
-    },
-    resumeNode(name) {
-      slotOf(name).clock.resume();
-      trace.record('node.resumed', { node: name });
-    },
-    isPaused: (name) => slotOf(name).clock.isPaused(),
-    setClockSkewMs(name, skewMs) {
-      const slot = slotOf(name);
-      slot.skewMs = skewMs;
-      slot.clock.setSkewMs(skewMs);
-    },
+    nodeNames: () => cluster.names(),
+    node: (name) => cluster.node(name),
+    link: (name) => cluster.link(name),
+    crashAndRestart: (name) => cluster.crashAndRestart(name),
+    upgradeNode: (name, retiredIndex) => cluster.upgradeNode(name, retiredIndex),
+    pauseNode: (name) => cluster.pauseNode(name),
+    resumeNode: (name) => cluster.resumeNode(name),
+    isPaused: (name) => cluster.isPaused(name),
+    setClockSkewMs: (name, skewMs) => cluster.setClockSkewMs(name, skewMs),
     record: (kind, fields) => trace.record(kind, fields),
     elapsedMs,
     network,
     validators,
   };
-  const workload = new TxWorkload(world);
-  workloadRef.current = workload;
-  if (options.schedule !== undefined) {
-    installSchedule(world, options.schedule, workload, {
-      event: (event) => events.push(event),
-      failure: (failure) => monitor.failure(failure),
-      poolCleared: (name, txHashes) => monitor.poolCleared(name, txHashes),
-      healed: (atMs) => monitor.healed(atMs),
-    });
-  }
-  io.scenario?.(world);
-  for (const slot of slots) slot.current.node.start();
+}
+
+/**
+ * Runs the simulated time to `endMs`, stopping at each intervention due by then (the schedule's faults and their heal
+ * among them: the safety phase, then the liveness phase). A throw ends the run as a `crashed` failure.
+ */
+async function runPhases(scheduler: Scheduler, interventions: readonly Intervention[], endMs: number, monitor: RunMonitor): Promise<void> {
   try {
-    const endMs = startMs + options.simulatedSeconds * 1000;
     for (const step of interventions.filter((i) => i.atMs <= endMs).sort((a, b) => a.atMs - b.atMs || a.seq - b.seq)) {
       await scheduler.runUntil(step.atMs);
       await step.action();
@@ -463,65 +317,17 @@ export async function runSimulation(options: SimOptions, io: SimHooks = {}): Pro
   } catch (error) {
     monitor.failure({ kind: 'crashed', detail: error instanceof Error ? `${error.message}` : String(error) });
   }
-  const nodes = slots.map((s) => s.current);
-  for (const { node } of nodes) await node.stop();
-  const failures = await monitor.finish(options, workload.ledger);
+}
+
+function summaryOf({ name, role, node }: SimNode): SimNodeSummary {
   return {
-    options,
-    traceHash: trace.traceHash(),
-    traceEntries: trace.length,
-    eventsRun: scheduler.eventsRun,
-    l1Head: l1.head().number,
-    l1Checkpoints: l1.checkpointCount(),
-    nodes: nodes.map(({ name, role, node }) => ({
-      name,
-      role,
-      proposed: node.chain.tips.proposed.number,
-      checkpointedBlock: node.chain.tips.checkpointed.block.number,
-      checkpoint: node.chain.tips.checkpointed.checkpoint.number,
-      provenBlock: node.chain.tips.proven.block.number,
-      finalizedBlock: node.chain.tips.finalized.block.number,
-      machines: node.machineStates(),
-    })),
-    failures,
-    events,
-    coverage: coverage.report(),
+    name,
+    role,
+    proposed: node.chain.tips.proposed.number,
+    checkpointedBlock: node.chain.tips.checkpointed.block.number,
+    checkpoint: node.chain.tips.checkpointed.checkpoint.number,
+    provenBlock: node.chain.tips.proven.block.number,
+    finalizedBlock: node.chain.tips.finalized.block.number,
+    machines: node.machineStates(),
   };
-}
-
-/** The sequencer by name; a follower proposes when the run says followers do and it holds validator keys. */
-function roleOf(name: string, validatorKeys: readonly DevValidator[], options: Pick<SimOptions, 'followersPropose'>): SimNodeRole {
-  if (name === SEQUENCER_NAME || name === REDUNDANT_SEQUENCER_NAME) return 'sequencer';
-  return options.followersPropose === true && name.startsWith('follower-') && validatorKeys.length > 0 ? 'proposer' : 'follower';
-}
-
-/**
- * Which validators (indexes in registration order) node `name` runs: the sequencer's share first, the rest to the
- * followers in turn; the prover node runs none. The swarm reads the same split to choose partition-tolerant layouts.
- */
-export function validatorIndexesOf(name: string, names: readonly string[], validatorCount: number, onSequencer = validatorCount): number[] {
-  const all = Array.from({ length: validatorCount }, (_, i) => i);
-  if (name === SEQUENCER_NAME || name === REDUNDANT_SEQUENCER_NAME) return all.slice(0, onSequencer);
-  const followers = names.filter((n) => n.startsWith('follower-'));
-  const position = followers.indexOf(name);
-  if (position < 0) return [];
-  return all.slice(onSequencer).filter((_, i) => i % followers.length === position);
-}
-
-function validatorKeysOf(name: string, names: readonly string[], validators: readonly DevValidator[], onSequencer?: number): DevValidator[] {
-  return validatorIndexesOf(name, names, validators.length, onSequencer).map((i) => validators[i]!);
-}
-
-/**
- * A node's keystore: its validators, each credited as its own coinbase (so a checkpoint names its proposer),
- * publishing from the sequencer's account (followers: the attester fallback).
- */
-function simKeystore(validators: readonly DevValidator[], publisher: Hex | undefined): KeystoreSourcePort {
-  const contents = devKeystoreFile(validators, { feeRecipient: bytesToHex(bigintToBytes(0n, 32)), ...(publisher ? { publisher } : {}) });
-  return { location: 'sim:keystore', read: async () => contents.slice() };
-}
-
-/** The chain's tips machine: the chain keeps its actor private, so the simulator reads the field to observe it. */
-function chainTipsActorOf(node: RollupNode): AnyActorRef | undefined {
-  return (node.chain as unknown as { readonly tipsActor?: AnyActorRef }).tipsActor;
 }

@@ -1,18 +1,14 @@
 import { describe, expect, test } from 'vitest';
 import { NodeError } from '../../core/errors.js';
-import type { LoggerPort } from '../../core/ports.js';
 import { txRejectedError } from '../../core/txPool/txRejection.js';
 import { RpcErrorCode } from '../../spec/rpc/errorCodes.js';
+import { capturingLogger } from '../../test/helpers/testLogger.js';
 import { toRpcErrorObject } from './errors.js';
 
 const logged: string[] = [];
-const logger: LoggerPort = {
-  debug: () => undefined,
-  info: () => undefined,
-  warn: () => undefined,
-  error: (message) => logged.push(message),
-  child: () => logger,
-};
+const logger = capturingLogger(({ level, message }) => {
+  if (level === 'error') logged.push(message);
+});
 const h = (n: number) => `0x${n.toString(16).padStart(64, '0')}` as const;
 
 describe('core errors as JSON-RPC errors', () => {

@@ -265,7 +265,7 @@ export class ChainStore {
       for (let n = this.tipsCache.checkpointed.checkpoint.number; n > change.removeCheckpointsAbove; n--) this.decodedCheckpoints.delete(n);
     }
     // What was just written is what the next read would decode: plain readonly values of JSON fields and bigints,
-    // so the written value itself stands for its stored text (test/simulation/storedRoundTrip.test.ts checks the round trip).
+    // so the written value itself stands for its stored text (test/scenarios/storedRoundTrip.test.ts checks the round trip).
     for (const { block } of change.addBlocks ?? []) this.decodedBlocks.set(block.header.globalVariables.blockNumber, block);
     for (const checkpoint of change.putCheckpoints ?? []) this.decodedCheckpoints.set(checkpoint.number, checkpoint);
     this.tipsCache = change.tips;

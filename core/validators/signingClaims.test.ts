@@ -1,8 +1,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { HA_SIGNING_CLAIMS_KEPT_SLOTS, HA_SIGNING_PRUNE_INTERVAL_SLOTS } from '../../spec/validators/constants.js';
-import type { LoggerPort, SigningClaim, SigningDuty, SigningGuardPort } from '../ports.js';
+import type { SigningClaim, SigningDuty, SigningGuardPort } from '../ports.js';
 import { SigningGuardError } from './signingGuardError.js';
+import { capturingLogger } from '../../test/helpers/testLogger.js';
 import { SigningClaims, UNGUARDED_SIGNING } from './signingClaims.js';
 
 const duty = (slot: number): SigningDuty => ({ validatorAddress: `0x${'ab'.repeat(20)}`, slot, kind: 'checkpointAttestation', blockIndex: 0 });
@@ -10,13 +11,7 @@ const HASH = `0x${'11'.repeat(32)}` as const;
 
 function recordingLogger() {
   const lines: { level: string; message: string }[] = [];
-  const logger: LoggerPort = {
-    debug: (message) => void lines.push({ level: 'debug', message }),
-    info: (message) => void lines.push({ level: 'info', message }),
-    warn: (message) => void lines.push({ level: 'warn', message }),
-    error: (message) => void lines.push({ level: 'error', message }),
-    child: () => logger,
-  };
+  const logger = capturingLogger(({ level, message }) => void lines.push({ level, message }));
   return { logger, lines };
 }
 

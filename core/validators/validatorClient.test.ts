@@ -5,10 +5,11 @@ import { encodeCheckpointHeader } from '../../spec/codec/checkpointHeader.js';
 import { encodeTxEffects, txEffectsDaGas } from '../../spec/codec/txEffect.js';
 import { checkpointProposalPayloadOf } from '../../spec/validators/signingPayloads.js';
 import { ManualClock } from '../../test/helpers/manualClock.js';
+import { silentLogger } from '../../test/helpers/testLogger.js';
 import { FIXTURE_SLOT, proposedCheckpoint, sizedTxEffect, type ProposedCheckpointFixture } from '../../test/validators/proposedBlocksFixture.js';
 import { TEST_CHAIN, hex32, secretKeyOf, testDuties, testValidatorSet } from '../../test/validators/validatorFixtures.js';
 import type { Chain } from '../chain/chain.js';
-import type { BlockProposalMessage, GossipMessage, LoggerPort } from '../ports.js';
+import type { BlockProposalMessage, GossipMessage } from '../ports.js';
 import { treeRoot } from '../merkle/appendOnlyTree.js';
 import { signBlockProposal, signCheckpointProposal } from './bls.js';
 import type { KeystoreValidator } from './keystore.js';
@@ -22,7 +23,6 @@ const duties = dutiesOf(FIXTURE_SLOT);
 const proposer = duties.proposer!.address;
 const member = duties.committee.members.find((m) => m.address !== proposer)!.address;
 
-const silent: LoggerPort = { debug: () => {}, info: () => {}, warn: () => {}, error: () => {}, child: () => silent };
 const constants = { ...TEST_CHAIN } as unknown as L1RollupConstants;
 
 /** A committee member's validator client whose node has checkpointed exactly the fixture's previous archive. */
@@ -41,7 +41,7 @@ function memberClient(fixture: ProposedCheckpointFixture, limits: ValidatorLimit
     chain,
     constants,
     clock: new ManualClock(),
-    logger: silent,
+    logger: silentLogger,
     duties: fakeDuties,
     network: undefined,
     keystore: () => ({ validators: [ours] }),

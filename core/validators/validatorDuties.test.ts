@@ -1,7 +1,8 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { L1RollupConstants } from '../../spec/chain.js';
 import type { Chain } from '../chain/chain.js';
-import type { L1ReaderPort, L1Validator, LoggerPort } from '../ports.js';
+import type { L1ReaderPort, L1Validator } from '../ports.js';
+import { capturingLogger } from '../../test/helpers/testLogger.js';
 import { testAddress, testSecretKey } from '../../test/validators/validatorFixtures.js';
 import * as bls from './bls.js';
 import { ValidatorDuties } from './validatorDuties.js';
@@ -20,7 +21,9 @@ function registered(n: number): L1Validator {
 function dutiesOver(read: () => readonly L1Validator[]): { duties: ValidatorDuties; warnings: unknown[] } {
   const warnings: unknown[] = [];
   const l1 = { getValidators: async () => read().map((v) => ({ ...v })) } as unknown as L1ReaderPort;
-  const logger = { warn: (_message: string, fields: unknown) => warnings.push(fields), debug: () => undefined, info: () => undefined, error: () => undefined } as unknown as LoggerPort;
+  const logger = capturingLogger(({ level, fields }) => {
+    if (level === 'warn') warnings.push(fields);
+  });
   const duties = new ValidatorDuties({ l1, chain: undefined as unknown as Chain, constants: { epochDuration: 32 } as L1RollupConstants, logger });
   return { duties, warnings };
 }

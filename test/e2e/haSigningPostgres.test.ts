@@ -11,14 +11,14 @@ import { migrateHaSigningSchema } from '../../adapters/signing/haSigningSchema.j
 import { openPostgresSigningGuard } from '../../adapters/signing/postgresSigningGuard.js';
 import type { SqlQueryable } from '../../adapters/signing/sqlQueryable.js';
 import { createSqlSigningGuard } from '../../adapters/signing/sqlSigningGuard.js';
-import type { LoggerPort, SigningDuty } from '../../core/ports.js';
+import type { SigningDuty } from '../../core/ports.js';
 import type { Hex } from '../../spec/chain.js';
-import { describeSigningGuardPort } from '../contracts/signingGuardPort.contract.js';
+import { describeSigningGuardPort } from '../portSuites/signingGuardPort.suite.js';
 import { localPostgresUnavailable, startLocalPostgres, type LocalPostgres } from '../helpers/localPostgres.js';
+import { silentLogger } from '../helpers/testLogger.js';
 
 const exec = promisify(execFile);
 const unavailable = localPostgresUnavailable();
-const quiet: LoggerPort = { debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined, child: () => quiet } as unknown as LoggerPort;
 
 const svc = (args: string[]) =>
   exec(process.execPath, ['--import', 'tsx', 'adapters/cli/main.ts', ...args], { env: { PATH: process.env.PATH ?? '' } }).then(
@@ -50,8 +50,8 @@ describe.skipIf(unavailable !== undefined)(`HA signing on a PostgreSQL server${u
   }, 60_000);
 
   it('a node refuses to start on a database without the schema, naming the command to run', async () => {
-    await expect(openPostgresSigningGuard({ databaseUrl: server.urlOf('empty_db'), nodeId: 'node-a', logger: quiet })).rejects.toThrow(/migrate-ha-db up/);
-    const open = await openPostgresSigningGuard({ databaseUrl: server.urlOf('validator_ha'), nodeId: 'node-a', logger: quiet });
+    await expect(openPostgresSigningGuard({ databaseUrl: server.urlOf('empty_db'), nodeId: 'node-a', logger: silentLogger })).rejects.toThrow(/migrate-ha-db up/);
+    const open = await openPostgresSigningGuard({ databaseUrl: server.urlOf('validator_ha'), nodeId: 'node-a', logger: silentLogger });
     await open.close();
   });
 

@@ -6,17 +6,13 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { rpcMethodList } from '../../spec/rpc/methods.js';
-import type { LoggerPort } from '../../core/ports.js';
+import { capturingLogger } from '../helpers/testLogger.js';
 import { postJson, rawRequest, startTestServers, type RawReply, type TestServers } from './harness.js';
 
 const loggedErrors: string[] = [];
-const logger: LoggerPort = {
-  debug: () => undefined,
-  info: () => undefined,
-  warn: () => undefined,
-  error: (message, fields) => loggedErrors.push(`${message} ${JSON.stringify(fields)}`),
-  child: () => logger,
-};
+const logger = capturingLogger(({ level, message, fields }) => {
+  if (level === 'error') loggedErrors.push(`${message} ${JSON.stringify(fields)}`);
+});
 
 let servers: TestServers;
 beforeAll(async () => {

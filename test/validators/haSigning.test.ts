@@ -21,6 +21,7 @@ import { bytesToHex } from '../../spec/codec/bytes.js';
 import { encodeCheckpointHeader } from '../../spec/codec/checkpointHeader.js';
 import { checkpointProposalPayloadOf } from '../../spec/validators/signingPayloads.js';
 import { ManualClock, settle } from '../helpers/manualClock.js';
+import { capturingLogger } from '../helpers/testLogger.js';
 import { createGenesis } from '../../core/worldState/genesis.js';
 import { hex32 } from './validatorFixtures.js';
 
@@ -42,14 +43,9 @@ const validators = devValidators('ha-signing-test', 4);
 
 /** A logger that keeps the messages of its warnings and errors. */
 function recordingLogger(lines: string[]): LoggerPort {
-  const logger: LoggerPort = {
-    debug: () => undefined,
-    info: () => undefined,
-    warn: (message) => void lines.push(message),
-    error: (message) => void lines.push(message),
-    child: () => logger,
-  };
-  return logger;
+  return capturingLogger(({ level, message }) => {
+    if (level === 'warn' || level === 'error') lines.push(message);
+  });
 }
 
 /** An L1 holding the four validators, active from the start. */

@@ -1,6 +1,6 @@
 import { createMemoryStorage } from '../../adapters/storage/memoryStorage.js';
 import { reopenableClassicLevelStore, reopenableInMemoryStore } from '../helpers/reopenableStorage.js';
-import { describeWorldStateStorage } from './worldStateStorage.contract.js';
+import { describeWorldStateStorage } from './worldStateStorage.suite.js';
 
 describeWorldStateStorage('memory-level', () => reopenableInMemoryStore(createMemoryStorage()));
 

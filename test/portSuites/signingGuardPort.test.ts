@@ -4,7 +4,7 @@ import { createMemorySigningDatabase } from '../../adapters/signing/memorySignin
 import { migrateHaSigningSchema } from '../../adapters/signing/haSigningSchema.js';
 import type { SqlQueryable } from '../../adapters/signing/sqlQueryable.js';
 import { createSqlSigningGuard } from '../../adapters/signing/sqlSigningGuard.js';
-import { describeSigningGuardPort } from './signingGuardPort.contract.js';
+import { describeSigningGuardPort } from './signingGuardPort.suite.js';
 
 describeSigningGuardPort(
   'in memory',

@@ -95,7 +95,7 @@ function everyKindOnce(): { options: SimOptions; schedule: SimSchedule } {
     { atMs: 97_000, kind: 'admin.overlap', node: 'sequencer-0', first: 'pauseSync', second: 'rollback', blocksBack: 1 },
     { atMs: 98_000, kind: 'admin.overlap', node: 'sequencer-0', first: 'resumeSync', second: 'resumeSync', blocksBack: 0 },
     { atMs: 100_000, kind: 'l1.reorg', depth: 2 },
-    // No validators here, so no gossip to cut: the step is skipped (test/simulation/validators.test.ts partitions one).
+    // No validators here, so no gossip to cut: the step is skipped (test/scenarios/validators.test.ts partitions one).
     { atMs: 101_000, kind: 'network.partition', node: 'follower-1', durationMs: 5_000 },
     { atMs: 111_000, kind: 'node.upgrade', node: 'sequencer-0', retired: 2 },
     { atMs: 101_500, kind: 'node.upgrade', node: 'prover-1', retired: 4 },

@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { createSystemClock } from '../../adapters/clock/systemClock.js';
-import { describeClockPort } from './clockPort.contract.js';
+import { describeClockPort } from './clockPort.suite.js';
 
 describeClockPort('system clock', () => ({
   clock: createSystemClock(),
