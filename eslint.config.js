@@ -66,6 +66,13 @@ export default tseslint.config(
     },
   },
   {
+    // A function reads at once (issue 13's bound; the style guide aims at 70). Tests are tables of cases, so they are
+    // left out; a statechart's config counts, and a machine whose config grows splits its setup from its states.
+    files: ['core/**/*.ts', 'spec/**/*.ts', 'sim/**/*.ts'],
+    ignores: ['**/*.test.ts'],
+    rules: { 'max-lines-per-function': ['error', { max: 100, skipBlankLines: true, skipComments: true }] },
+  },
+  {
     files: ['spec/**/*.ts'],
     ignores: ['**/*.test.ts'],
     rules: { 'no-restricted-imports': ['error', { paths: ioPaths, patterns: [boundary.spec] }] },
