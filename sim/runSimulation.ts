@@ -190,6 +190,7 @@ export async function runSimulation(options: SimOptions, io: SimHooks = {}): Pro
     sequencerName: SEQUENCER_NAME,
     l1,
     livenessBoundMs: livenessBoundMs(options),
+    // Read only once the cluster exists: the monitor is called back from its nodes, which boot after it.
     nodes: () => cluster.nodes(),
     elapsedMs,
     event: (event) => events.push(event),
