@@ -20,7 +20,10 @@ const BENCH_SIM_SECONDS_PER_RUN = 600;
 const BENCH_SIM_WARM_UP_SEED = 99n;
 
 /** Runs the bench seeds with `options` drawn per seed, without faults; every run must pass its checkers. */
-async function timeSimRuns(optionsOf: (seed: bigint) => SimOptions, seeds: readonly bigint[] = BENCH_SIM_SEEDS): Promise<{ wallSeconds: number; events: number; nodes: number }> {
+async function timeSimRuns(
+  optionsOf: (seed: bigint) => SimOptions,
+  seeds: readonly bigint[] = BENCH_SIM_SEEDS,
+): Promise<{ wallSeconds: number; events: number; nodes: number }> {
   let events = 0;
   let nodes = 0;
   const started = performance.now();
@@ -45,13 +48,21 @@ function steadyTxsPerRun(): number {
 
 /** The issue's benchmark case: 4 nodes, a steady tx workload, no faults. */
 function steadyWorkloadOptions(seed: bigint): SimOptions {
-  const steps = Array.from({ length: Math.floor((BENCH_STEADY_WORKLOAD_END_MS - 1) / BENCH_STEADY_BURST_INTERVAL_MS) }, (_, i) => ({
-    atMs: (i + 1) * BENCH_STEADY_BURST_INTERVAL_MS,
-    kind: 'tx.burst' as const,
-    count: BENCH_STEADY_TXS_PER_BURST,
-    feeSeed: i,
-  }));
-  return { ...drawOptions(seed, BENCH_SIM_SECONDS_PER_RUN), followerCount: 3, proverNode: false, schedule: { safetyEndMs: BENCH_STEADY_WORKLOAD_END_MS, steps } };
+  const steps = Array.from(
+    { length: Math.floor((BENCH_STEADY_WORKLOAD_END_MS - 1) / BENCH_STEADY_BURST_INTERVAL_MS) },
+    (_, i) => ({
+      atMs: (i + 1) * BENCH_STEADY_BURST_INTERVAL_MS,
+      kind: 'tx.burst' as const,
+      count: BENCH_STEADY_TXS_PER_BURST,
+      feeSeed: i,
+    }),
+  );
+  return {
+    ...drawOptions(seed, BENCH_SIM_SECONDS_PER_RUN),
+    followerCount: 3,
+    proverNode: false,
+    schedule: { safetyEndMs: BENCH_STEADY_WORKLOAD_END_MS, steps },
+  };
 }
 
 /**
@@ -82,7 +93,8 @@ async function benchSim(): Promise<BenchResult> {
       steadyTxsSentPerRun: steadyTxsPerRun(),
       steadyWallSeconds: Number(steady.wallSeconds.toFixed(2)),
       steadySimulatedSecondsPerWallSecond: Math.round(simulatedSeconds / steady.wallSeconds),
-      steadyNote: 'the issue\'s case: 4 nodes (a sequencer, 3 followers), a burst of 2 fresh txs every 4 s, no faults, one thread',
+      steadyNote:
+        "the issue's case: 4 nodes (a sequencer, 3 followers), a burst of 2 fresh txs every 4 s, no faults, one thread",
       meanNodesPerRun: plain.nodes / BENCH_SIM_SEEDS.length,
       wallSeconds: Number(plain.wallSeconds.toFixed(2)),
       simulatedSecondsPerWallSecond: Math.round(simulatedSeconds / plain.wallSeconds),
@@ -111,7 +123,11 @@ async function benchSimCampaign(simulatedSecondsPerRun: number): Promise<Record<
   const count = BENCH_CAMPAIGN_SEEDS_PER_WORKER * workers;
   // Seeds spread evenly over 1..1000, the target campaign's seeds, rather than a run of neighbours.
   const stride = Math.floor(1000 / count);
-  const jobs = Array.from({ length: count }, (_, i) => ({ seed: 1n + BigInt(i * stride), simulatedSeconds: simulatedSecondsPerRun, lane: 0 }));
+  const jobs = Array.from({ length: count }, (_, i) => ({
+    seed: 1n + BigInt(i * stride),
+    simulatedSeconds: simulatedSecondsPerRun,
+    lane: 0,
+  }));
   let runWallMs = 0;
   const started = performance.now();
   await runJobsOnWorkers(jobs, {
@@ -144,12 +160,17 @@ const benches: Record<string, () => Promise<BenchResult>> = {
 async function main(): Promise<void> {
   const names = process.argv.slice(2).filter((a) => a !== '--');
   const unknown = names.filter((n) => !(n in benches));
-  if (unknown.length > 0) throw new Error(`unknown benchmark(s) ${unknown.join(', ')}; known: ${Object.keys(benches).join(', ')}`);
+  if (unknown.length > 0)
+    throw new Error(`unknown benchmark(s) ${unknown.join(', ')}; known: ${Object.keys(benches).join(', ')}`);
   const dir = path.join(path.dirname(new URL(import.meta.url).pathname), 'results');
   await mkdir(dir, { recursive: true });
   for (const name of names.length > 0 ? names : Object.keys(benches)) {
     const result = await benches[name]!();
-    const record = { ...result, machine: { cpus: os.cpus().length, cpuModel: os.cpus()[0]?.model ?? 'unknown', node: process.version }, date: new Date().toISOString() };
+    const record = {
+      ...result,
+      machine: { cpus: os.cpus().length, cpuModel: os.cpus()[0]?.model ?? 'unknown', node: process.version },
+      date: new Date().toISOString(),
+    };
     process.stdout.write(`${name}: ${JSON.stringify(result.figures)}\n`);
     await writeFile(path.join(dir, `${name}.json`), `${JSON.stringify(record, null, 2)}\n`);
   }

@@ -13,8 +13,23 @@ describe('contracts/build', () => {
 
   it('the rollup ABI exposes propose, the epoch proof, prune, the getters and their events', () => {
     const names = (compiled.rollup.abi as { name?: string }[]).map((item) => item.name);
-    const expected = ['propose', 'getArchive', 'getCheckpointCount', 'getCurrentSlot', 'CheckpointProposed', 'WrongSlot'];
-    expected.push('submitEpochProof', 'prune', 'canPrune', 'getProvenCheckpoint', 'EpochProven', 'ChainPruned', 'ProofWindowPassed');
+    const expected = [
+      'propose',
+      'getArchive',
+      'getCheckpointCount',
+      'getCurrentSlot',
+      'CheckpointProposed',
+      'WrongSlot',
+    ];
+    expected.push(
+      'submitEpochProof',
+      'prune',
+      'canPrune',
+      'getProvenCheckpoint',
+      'EpochProven',
+      'ChainPruned',
+      'ProofWindowPassed',
+    );
     for (const name of expected) expect(names).toContain(name);
   });
 
@@ -32,7 +47,9 @@ describe('contracts/build: cross-chain message contracts', () => {
   });
 
   it('the inbox and outbox ABIs expose sending, consuming, their events and views', () => {
-    for (const name of ['sendL2Message', 'consume', 'MessageSent', 'getInProgress', 'getTreeHash']) expect(names(compiled.inbox.abi)).toContain(name);
-    for (const name of ['insert', 'consume', 'smallestCoveringRoot', 'RootAdded', 'MessageConsumed', 'isConsumed']) expect(names(compiled.outbox.abi)).toContain(name);
+    for (const name of ['sendL2Message', 'consume', 'MessageSent', 'getInProgress', 'getTreeHash'])
+      expect(names(compiled.inbox.abi)).toContain(name);
+    for (const name of ['insert', 'consume', 'smallestCoveringRoot', 'RootAdded', 'MessageConsumed', 'isConsumed'])
+      expect(names(compiled.outbox.abi)).toContain(name);
   });
 });

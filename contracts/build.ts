@@ -95,7 +95,9 @@ export function compileContracts(
   const problems = (output.errors ?? []).filter((m) => m.severity !== 'info');
   if (problems.length > 0) {
     // Warnings fail the build too: a contract that compiles with warnings is not checked in.
-    throw new Error(`solc reported problems compiling the contracts:\n${problems.map((m) => m.formattedMessage).join('\n')}`);
+    throw new Error(
+      `solc reported problems compiling the contracts:\n${problems.map((m) => m.formattedMessage).join('\n')}`,
+    );
   }
   const compiled = (unit: string, name: string): CompiledContract => {
     const contract = output.contracts?.[unit]?.[name];

@@ -19,7 +19,12 @@ export class NodeError<Details extends Record<string, unknown> = Record<string, 
   NodeErrorCode,
   Details
 > {
-  constructor(code: NodeErrorCode, shortMessage: string, details: Details = {} as Details, options?: CodedErrorOptions) {
+  constructor(
+    code: NodeErrorCode,
+    shortMessage: string,
+    details: Details = {} as Details,
+    options?: CodedErrorOptions,
+  ) {
     super(code, shortMessage, details, options);
     this.name = 'NodeError';
   }
@@ -48,7 +53,10 @@ export type Subsystem = keyof typeof SUBSYSTEM_NAMES;
  * The error for a method whose subsystem this node lacks: `notBuilt` when this version of the node does not have it
  * yet, `notEnabled` when it exists but this node was started without it.
  */
-export function subsystemUnavailable(subsystem: Subsystem, reason: 'notBuilt' | 'notEnabled'): NodeError<{ subsystem: Subsystem; reason: string }> {
+export function subsystemUnavailable(
+  subsystem: Subsystem,
+  reason: 'notBuilt' | 'notEnabled',
+): NodeError<{ subsystem: Subsystem; reason: string }> {
   const name = SUBSYSTEM_NAMES[subsystem];
   const why = reason === 'notBuilt' ? 'is not part of this node version yet' : 'is not enabled on this node';
   return new NodeError('SUBSYSTEM_DISABLED', `the ${name} ${why}`, { subsystem, reason });

@@ -83,7 +83,13 @@ export interface NodeServiceDeps {
 export function createNodeService(deps: NodeServiceDeps): NodeService {
   const { chain, constants } = deps;
   const txs = createTxService({ chain, pool: deps.txPool, latestPublicState: deps.latestPublicState });
-  const messages = createMessageService({ chain, inbox: deps.inbox, l1: deps.ports.l1, constants, logger: deps.ports.logger.child({ module: 'messages' }) });
+  const messages = createMessageService({
+    chain,
+    inbox: deps.inbox,
+    l1: deps.ports.l1,
+    constants,
+    logger: deps.ports.logger.child({ module: 'messages' }),
+  });
   const resolve = (query: BlockQuery) => resolveBlockNumber(chain, query);
   return {
     chain: createChainService({ chain, constants }),
@@ -93,7 +99,12 @@ export function createNodeService(deps: NodeServiceDeps): NodeService {
     txs,
     messages,
     fees: createFeeService(chain, constants),
-    info: createNodeInfoService({ constants, rollupAddress: deps.rollupAddress, messageBoxAddresses: deps.messageBoxAddresses, ready: deps.ready }),
+    info: createNodeInfoService({
+      constants,
+      rollupAddress: deps.rollupAddress,
+      messageBoxAddresses: deps.messageBoxAddresses,
+      ready: deps.ready,
+    }),
     admin: deps.admin,
     ...(deps.validators ? { validators: deps.validators } : {}),
   };

@@ -55,7 +55,9 @@ export interface LoggerPort {
  */
 export type StoragePort = AbstractLevel<string | Uint8Array, string, string>;
 
-export type StorageOp = { readonly type: 'put'; readonly key: string; readonly value: string } | { readonly type: 'del'; readonly key: string };
+export type StorageOp =
+  | { readonly type: 'put'; readonly key: string; readonly value: string }
+  | { readonly type: 'del'; readonly key: string };
 
 /**
  * Writes a batch atomically but without waiting for the disk flush (the production adapter flushes every other

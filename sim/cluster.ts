@@ -7,7 +7,13 @@
 import type { AnyActorRef } from 'xstate';
 import type { Hex } from '../spec/chain.js';
 import { bigintToBytes, bytesToHex } from '../spec/codec/bytes.js';
-import { createNode, TX_POOL_SETTINGS_DEFAULT, type NodeActivity, type NodeConfig, type RollupNode } from '../core/node/node.js';
+import {
+  createNode,
+  TX_POOL_SETTINGS_DEFAULT,
+  type NodeActivity,
+  type NodeConfig,
+  type RollupNode,
+} from '../core/node/node.js';
 import type { KeystoreSourcePort, NodePorts, StoragePort } from '../core/ports.js';
 import { devKeystoreFile, type DevValidator } from '../core/validators/devValidators.js';
 import type { MemorySigningDatabase } from '../adapters/signing/memorySigningDatabase.js';
@@ -98,8 +104,19 @@ export class Cluster {
       const validatorKeys = validatorKeysOf(name, names, validators, options.validatorKeysOnSequencer);
       const role = roleOf(name, validatorKeys, options);
       const publisher = role !== 'follower' ? publisherAddress(prng.fork(`${name}/publisher`)) : undefined;
-      const proofPublisher = name.startsWith('prover') ? publisherAddress(prng.fork(`${name}/proofPublisher`)) : undefined;
-      const base = { name, role, publisher, ...(proofPublisher ? { proofPublisher } : {}), validatorKeys, incarnation: 0, storage: createSimStorage(), skewMs: 0 } as const;
+      const proofPublisher = name.startsWith('prover')
+        ? publisherAddress(prng.fork(`${name}/proofPublisher`))
+        : undefined;
+      const base = {
+        name,
+        role,
+        publisher,
+        ...(proofPublisher ? { proofPublisher } : {}),
+        validatorKeys,
+        incarnation: 0,
+        storage: createSimStorage(),
+        skewMs: 0,
+      } as const;
       const { node, clock, link } = await this.startIncarnation(base);
       this.slots.push({ ...base, current: node, clock, link });
     }
@@ -150,7 +167,10 @@ export class Cluster {
    * The operator's upgrade of a node (sim/upgrade.ts): a clean stop, the 3.x configuration refused, a restart on
    * the same data with the 4.x one. A problem is what the upgrade checker reports; the node is then left running.
    */
-  async upgradeNode(name: string, retiredIndex: number): Promise<{ readonly detail: string; readonly problem?: string }> {
+  async upgradeNode(
+    name: string,
+    retiredIndex: number,
+  ): Promise<{ readonly detail: string; readonly problem?: string }> {
     const { trace } = this.context;
     const slot = this.slotOf(name);
     const outcome = upgradeConfiguration(slot.current.node.currentConfig(), retiredIndex);
@@ -209,15 +229,25 @@ export class Cluster {
   }
 
   /** Builds one incarnation of a node over its storage; each incarnation has its own clock, link and streams. */
-  private async startIncarnation(slot: Omit<SimNodeSlot, 'current' | 'clock' | 'link'>): Promise<{ node: SimNode; clock: SimClock; link: SimL1Link }> {
+  private async startIncarnation(
+    slot: Omit<SimNodeSlot, 'current' | 'clock' | 'link'>,
+  ): Promise<{ node: SimNode; clock: SimClock; link: SimL1Link }> {
     const { options, scheduler, trace, l1, network, haSigningDatabase, monitor, coverage, io } = this.context;
     const label = slot.incarnation === 0 ? slot.name : `${slot.name}#${slot.incarnation}`;
     const prng = this.context.prng.fork(label);
     const clock = createNodeClock(scheduler, { owner: label, skewMs: slot.skewMs });
     const link = l1.connect(label);
-    const logger = createSimLogger({ trace, bindings: { node: label }, ...(io.print ? { print: io.print, now: () => scheduler.now() } : {}) });
-    const publisher = slot.publisher ? link.createPublisher(slot.publisher, logger.child({ component: 'l1Publisher' })) : undefined;
-    const proofPublisher = slot.proofPublisher ? link.createPublisher(slot.proofPublisher, logger.child({ component: 'l1ProofPublisher' })) : undefined;
+    const logger = createSimLogger({
+      trace,
+      bindings: { node: label },
+      ...(io.print ? { print: io.print, now: () => scheduler.now() } : {}),
+    });
+    const publisher = slot.publisher
+      ? link.createPublisher(slot.publisher, logger.child({ component: 'l1Publisher' }))
+      : undefined;
+    const proofPublisher = slot.proofPublisher
+      ? link.createPublisher(slot.proofPublisher, logger.child({ component: 'l1ProofPublisher' }))
+      : undefined;
     const ports: NodePorts = {
       clock,
       randomness: createSimRandomness(prng.fork('randomness')),
@@ -227,7 +257,9 @@ export class Cluster {
       ...(publisher ? { l1Publisher: publisher } : {}),
       ...(proofPublisher ? { l1ProofPublisher: proofPublisher } : {}),
       ...(network ? { network: network.connect(label, clock) } : {}),
-      ...(network && slot.validatorKeys.length > 0 ? { keystore: simKeystore(slot.validatorKeys, publisher?.publisherAddress) } : {}),
+      ...(network && slot.validatorKeys.length > 0
+        ? { keystore: simKeystore(slot.validatorKeys, publisher?.publisherAddress) }
+        : {}),
       // One HA node id per node, kept across its restarts (a restarted node may retry what it claimed before).
       ...(haSigningDatabase ? { signingGuard: haSigningDatabase.guardFor(slot.name) } : {}),
     };
@@ -235,10 +267,17 @@ export class Cluster {
     const validatorSettings: Pick<NodeConfig, 'validatorSet' | 'validator'> = {
       validatorSet: network ? 'enforced' : 'ignored',
       ...(network && slot.validatorKeys.length > 0
-        ? { validator: { limits: options.validatorLimits ?? {}, publishers: publisher ? [publisher.publisherAddress] : [] } }
+        ? {
+            validator: {
+              limits: options.validatorLimits ?? {},
+              publishers: publisher ? [publisher.publisherAddress] : [],
+            },
+          }
         : {}),
     };
-    const config = slot.config ? { ...slot.config, ...validatorSettings } : initialConfig(options, publisher?.publisherAddress, proofPublisher !== undefined, validatorSettings);
+    const config = slot.config
+      ? { ...slot.config, ...validatorSettings }
+      : initialConfig(options, publisher?.publisherAddress, proofPublisher !== undefined, validatorSettings);
     const node = await createNode(ports, config);
     node.onActivity((activity) => {
       if (clock.isHalted()) return;
@@ -266,7 +305,9 @@ function initialConfig(
   return {
     rollupAddress: ROLLUP_ADDRESS,
     archiverPollIntervalMs: options.archiverPollIntervalMs,
-    ...(options.txPoolCapacity !== undefined ? { txPool: { ...TX_POOL_SETTINGS_DEFAULT, capacity: options.txPoolCapacity } } : {}),
+    ...(options.txPoolCapacity !== undefined
+      ? { txPool: { ...TX_POOL_SETTINGS_DEFAULT, capacity: options.txPoolCapacity } }
+      : {}),
     ...(publisherAddress
       ? {
           sequencer: {
@@ -298,7 +339,11 @@ function publisherAddress(prng: Prng): Hex {
 }
 
 /** Records a chain activity in the trace in a compact, canonical form. */
-function traceActivity(record: (kind: string, fields: Record<string, unknown>) => void, name: string, a: NodeActivity): void {
+function traceActivity(
+  record: (kind: string, fields: Record<string, unknown>) => void,
+  name: string,
+  a: NodeActivity,
+): void {
   if (a.kind === 'slot') {
     record('sequencer.slot', { node: name, ...a.outcome });
     return;
@@ -318,10 +363,18 @@ function traceActivity(record: (kind: string, fields: Record<string, unknown>) =
   const e = a.event;
   switch (e.type) {
     case 'blocksAdded':
-      record('chain.blocksAdded', { node: name, blocks: e.blocks.map((b) => [b.header.globalVariables.blockNumber, b.hash]) });
+      record('chain.blocksAdded', {
+        node: name,
+        blocks: e.blocks.map((b) => [b.header.globalVariables.blockNumber, b.hash]),
+      });
       break;
     case 'chainCheckpointed':
-      record('chain.checkpointed', { node: name, checkpoint: e.checkpoint.number, block: e.block.number, hash: e.block.hash });
+      record('chain.checkpointed', {
+        node: name,
+        checkpoint: e.checkpoint.number,
+        block: e.block.number,
+        hash: e.block.hash,
+      });
       break;
     case 'chainPruned':
       record('chain.pruned', { node: name, toBlock: e.toBlock.number, reason: e.reason });
@@ -334,16 +387,27 @@ function traceActivity(record: (kind: string, fields: Record<string, unknown>) =
 }
 
 /** The sequencer by name; a follower proposes when the run says followers do and it holds validator keys. */
-function roleOf(name: string, validatorKeys: readonly DevValidator[], options: Pick<SimOptions, 'followersPropose'>): SimNodeRole {
+function roleOf(
+  name: string,
+  validatorKeys: readonly DevValidator[],
+  options: Pick<SimOptions, 'followersPropose'>,
+): SimNodeRole {
   if (name === SEQUENCER_NAME || name === REDUNDANT_SEQUENCER_NAME) return 'sequencer';
-  return options.followersPropose === true && name.startsWith('follower-') && validatorKeys.length > 0 ? 'proposer' : 'follower';
+  return options.followersPropose === true && name.startsWith('follower-') && validatorKeys.length > 0
+    ? 'proposer'
+    : 'follower';
 }
 
 /**
  * Which validators (indexes in registration order) node `name` runs: the sequencer's share first, the rest to the
  * followers in turn; the prover node runs none. The swarm reads the same split to choose partition-tolerant layouts.
  */
-export function validatorIndexesOf(name: string, names: readonly string[], validatorCount: number, onSequencer = validatorCount): number[] {
+export function validatorIndexesOf(
+  name: string,
+  names: readonly string[],
+  validatorCount: number,
+  onSequencer = validatorCount,
+): number[] {
   const all = Array.from({ length: validatorCount }, (_, i) => i);
   if (name === SEQUENCER_NAME || name === REDUNDANT_SEQUENCER_NAME) return all.slice(0, onSequencer);
   const followers = names.filter((n) => n.startsWith('follower-'));
@@ -352,7 +416,12 @@ export function validatorIndexesOf(name: string, names: readonly string[], valid
   return all.slice(onSequencer).filter((_, i) => i % followers.length === position);
 }
 
-function validatorKeysOf(name: string, names: readonly string[], validators: readonly DevValidator[], onSequencer?: number): DevValidator[] {
+function validatorKeysOf(
+  name: string,
+  names: readonly string[],
+  validators: readonly DevValidator[],
+  onSequencer?: number,
+): DevValidator[] {
   return validatorIndexesOf(name, names, validators.length, onSequencer).map((i) => validators[i]!);
 }
 
@@ -361,7 +430,10 @@ function validatorKeysOf(name: string, names: readonly string[], validators: rea
  * publishing from the sequencer's account (followers: the attester fallback).
  */
 function simKeystore(validators: readonly DevValidator[], publisher: Hex | undefined): KeystoreSourcePort {
-  const contents = devKeystoreFile(validators, { feeRecipient: bytesToHex(bigintToBytes(0n, 32)), ...(publisher ? { publisher } : {}) });
+  const contents = devKeystoreFile(validators, {
+    feeRecipient: bytesToHex(bigintToBytes(0n, 32)),
+    ...(publisher ? { publisher } : {}),
+  });
   return { location: 'sim:keystore', read: async () => contents.slice() };
 }
 

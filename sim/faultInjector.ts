@@ -12,7 +12,16 @@ import type { RollupNode } from '../core/node/node.js';
 import { OPERATION_IN_PROGRESS_STATES } from '../core/node/operationsMachine.js';
 import { rollbackClearsDatabases } from '../core/node/rollback.js';
 import type { SimL1, SimL1Link } from './simL1.js';
-import { describeStep, sortedSteps, stepDurationMs, type SimEvent, type SimOverlapAdminCall, type SimSchedule, type SimStep, type SimStepOf } from './faults.js';
+import {
+  describeStep,
+  sortedSteps,
+  stepDurationMs,
+  type SimEvent,
+  type SimOverlapAdminCall,
+  type SimSchedule,
+  type SimStep,
+  type SimStepOf,
+} from './faults.js';
 import { checkRollback, checkRollbackRefused, expectRollback } from './checkers/rollbackRoots.js';
 import type { SimFailure } from './checkers/simFailure.js';
 import type { TxLedgerEntry, TxWorkload } from './txWorkload.js';
@@ -63,7 +72,12 @@ function nodeOf(step: SimStep): string | undefined {
   return 'node' in step ? step.node : undefined;
 }
 
-export function installSchedule(world: FaultWorld, schedule: SimSchedule, workload: TxWorkload, observer: FaultObserver): void {
+export function installSchedule(
+  world: FaultWorld,
+  schedule: SimSchedule,
+  workload: TxWorkload,
+  observer: FaultObserver,
+): void {
   const injector = new FaultInjector(world, workload, observer);
   for (const step of sortedSteps(schedule.steps)) {
     if (step.atMs >= schedule.safetyEndMs) continue;
@@ -159,7 +173,8 @@ class FaultInjector {
       if (admin.operationalState() === 'SyncPaused') await this.admin(name, () => admin.resumeSync());
     }
     const sequencer = world.node(world.sequencerName);
-    if (sequencer.machineStates().sequencer === 'Paused') await this.admin(world.sequencerName, () => sequencer.service.admin.resumeSequencer());
+    if (sequencer.machineStates().sequencer === 'Paused')
+      await this.admin(world.sequencerName, () => sequencer.service.admin.resumeSequencer());
     world.record('fault', { kind: 'healAll' });
     this.observer.event({ atMs, kind: 'sim.healed', detail: 'every fault healed: liveness phase' });
   }
@@ -199,16 +214,25 @@ class FaultInjector {
         return { detail: `finality stalled for ${step.durationMs} ms`, heal: () => world.l1.setFinalityStalled(false) };
       case 'l1.flakyRpc':
         world.link(step.node).setRpcFailureRate(step.failurePercent / 100);
-        return { detail: `${step.failurePercent}% of L1 calls fail for ${step.durationMs} ms`, heal: () => world.link(step.node).setRpcFailureRate(0) };
+        return {
+          detail: `${step.failurePercent}% of L1 calls fail for ${step.durationMs} ms`,
+          heal: () => world.link(step.node).setRpcFailureRate(0),
+        };
       case 'l1.staleRpc':
         world.link(step.node).setStale(step.lagBlocks);
-        return { detail: `L1 RPC ${step.lagBlocks} blocks behind for ${step.durationMs} ms`, heal: () => world.link(step.node).setStale(0) };
+        return {
+          detail: `L1 RPC ${step.lagBlocks} blocks behind for ${step.durationMs} ms`,
+          heal: () => world.link(step.node).setStale(0),
+        };
       case 'l1.missingBlobs':
         world.l1.setBlobsAvailable(false);
         return { detail: `blobs unavailable for ${step.durationMs} ms`, heal: () => world.l1.setBlobsAvailable(true) };
       case 'l1.feeSpike':
         world.l1.setFeeSpike(step.factor);
-        return { detail: `L1 base fees ${step.factor}x for ${step.durationMs} ms`, heal: () => world.l1.setFeeSpike(1) };
+        return {
+          detail: `L1 base fees ${step.factor}x for ${step.durationMs} ms`,
+          heal: () => world.l1.setFeeSpike(1),
+        };
       case 'node.crash':
         return world.crashAndRestart(step.node).then(() => ({ detail: 'crashed and restarted' }));
       case 'node.upgrade':
@@ -218,7 +242,10 @@ class FaultInjector {
         return { detail: `paused for ${step.durationMs} ms`, heal: () => world.resumeNode(step.node) };
       case 'node.clockSkew':
         world.setClockSkewMs(step.node, step.skewMs);
-        return { detail: `clock ${step.skewMs} ms off for ${step.durationMs} ms`, heal: () => world.setClockSkewMs(step.node, 0) };
+        return {
+          detail: `clock ${step.skewMs} ms off for ${step.durationMs} ms`,
+          heal: () => world.setClockSkewMs(step.node, 0),
+        };
       case 'admin.rollback':
         return this.rollback(step);
       case 'admin.pauseSync':
@@ -248,8 +275,12 @@ class FaultInjector {
     // The head only grows between reorgs, so the highest block L1 ever called finalized was so just before one.
     const finalized = head - BigInt(l1.finalityLagBlocks);
     if (finalized > this.highestL1Finalized) this.highestL1Finalized = finalized;
-    if (head - BigInt(step.depth) < l1.constants.l1StartBlock) return { detail: `skipped: the chain is shorter than ${step.depth} blocks` };
-    if (head - BigInt(step.depth) < this.highestL1Finalized) return { detail: `skipped: ${step.depth} blocks would reach L1 block ${this.highestL1Finalized}, once finalized` };
+    if (head - BigInt(step.depth) < l1.constants.l1StartBlock)
+      return { detail: `skipped: the chain is shorter than ${step.depth} blocks` };
+    if (head - BigInt(step.depth) < this.highestL1Finalized)
+      return {
+        detail: `skipped: ${step.depth} blocks would reach L1 block ${this.highestL1Finalized}, once finalized`,
+      };
     l1.reorg(step.depth);
     return { detail: `${step.depth} blocks reorged out, head ${l1.head().number}` };
   }
@@ -279,7 +310,12 @@ class FaultInjector {
     };
     let first: string;
     if (step.first === 'rollback') {
-      first = (await this.rollback({ atMs: step.atMs, kind: 'admin.rollback', node: name, blocksBack: step.blocksBack, force: false }, issueSecond)).detail;
+      first = (
+        await this.rollback(
+          { atMs: step.atMs, kind: 'admin.rollback', node: name, blocksBack: step.blocksBack, force: false },
+          issueSecond,
+        )
+      ).detail;
     } else {
       const call = this.admin(name, () => this.overlapCall(name, step.first, step.blocksBack));
       issueSecond();
@@ -287,7 +323,11 @@ class FaultInjector {
     }
     const secondOutcome = second === undefined ? 'not issued (nothing in progress to refuse it)' : await second;
     if (busy && secondOutcome === 'done') {
-      this.observer.failure({ kind: 'adminOverlapAccepted', node: name, detail: `${step.second} issued while ${step.first} was in progress succeeded instead of being refused` });
+      this.observer.failure({
+        kind: 'adminOverlapAccepted',
+        node: name,
+        detail: `${step.second} issued while ${step.first} was in progress succeeded instead of being refused`,
+      });
     }
     const held = this.active.has(`admin.pauseSync:${name}`);
     const state = admin().operationalState();
@@ -310,8 +350,14 @@ class FaultInjector {
     const expected = await expectRollback(step.node, node, target);
     // A rollback that clears the databases (forced, below finalized or the oldest state kept) loses the pooled txs
     // and those mined in the blocks it removes that L1 does not hold: all are accounted for as cleared.
-    const clears = rollbackClearsDatabases(node.chain, { targetBlockNumber: target, force: step.force, resumeSync: false });
-    const cleared = clears ? [...node.txPool.current.ordered().map((p) => p.txHash), ...(await txsMinedAbove(node, target))] : [];
+    const clears = rollbackClearsDatabases(node.chain, {
+      targetBlockNumber: target,
+      force: step.force,
+      resumeSync: false,
+    });
+    const cleared = clears
+      ? [...node.txPool.current.ordered().map((p) => p.txHash), ...(await txsMinedAbove(node, target))]
+      : [];
     const call = this.admin(step.node, () => node.service.admin.rollbackTo(target, step.force, false));
     meanwhile?.();
     const outcome = await call;
@@ -322,7 +368,8 @@ class FaultInjector {
     if (clears) this.observer.poolCleared(step.node, cleared);
     for (const failure of await checkRollback(node, expected)) this.observer.failure(failure);
     // Sync stays paused if a pauseSync fault holds the node; else it resumes, as the rollback's resumeSync would.
-    if (!this.active.has(`admin.pauseSync:${step.node}`)) await this.admin(step.node, () => node.service.admin.resumeSync());
+    if (!this.active.has(`admin.pauseSync:${step.node}`))
+      await this.admin(step.node, () => node.service.admin.resumeSync());
     return { detail: `rolled back to block ${target}${step.force ? ' (forced)' : ''}` };
   }
 
@@ -330,7 +377,10 @@ class FaultInjector {
     const admin = () => this.world.node(step.node).service.admin;
     const outcome = await this.admin(step.node, () => admin().pauseSync());
     if (outcome !== 'done') return { detail: `pause sync: ${outcome}` };
-    return { detail: `sync paused for ${step.durationMs} ms`, heal: async () => void (await this.admin(step.node, () => admin().resumeSync())) };
+    return {
+      detail: `sync paused for ${step.durationMs} ms`,
+      heal: async () => void (await this.admin(step.node, () => admin().resumeSync())),
+    };
   }
 
   private async pauseSequencer(step: SimStepOf<'admin.pauseSequencer'>): Promise<Applied> {
@@ -339,12 +389,16 @@ class FaultInjector {
     if (this.world.isPaused(name)) return { detail: `skipped: ${name} is paused` };
     const outcome = await this.admin(name, () => admin().pauseSequencer());
     if (outcome !== 'done') return { detail: `pause sequencer: ${outcome}` };
-    return { detail: `sequencer paused for ${step.durationMs} ms`, heal: async () => void (await this.admin(name, () => admin().resumeSequencer())) };
+    return {
+      detail: `sequencer paused for ${step.durationMs} ms`,
+      heal: async () => void (await this.admin(name, () => admin().resumeSequencer())),
+    };
   }
 
   private async tx(step: SimStepOf<'tx.send' | 'tx.replace' | 'tx.burst' | 'tx.drain'>): Promise<Applied> {
     if (!this.workload.reachable()) return { detail: 'skipped: the sequencer is paused' };
-    const describe = (entry: TxLedgerEntry) => `${entry.txHash.slice(0, 10)} fee ${entry.priorityFee} ${entry.outcome.kind === 'accepted' ? 'accepted' : `rejected ${entry.outcome.code ?? '(no code)'}`}`;
+    const describe = (entry: TxLedgerEntry) =>
+      `${entry.txHash.slice(0, 10)} fee ${entry.priorityFee} ${entry.outcome.kind === 'accepted' ? 'accepted' : `rejected ${entry.outcome.code ?? '(no code)'}`}`;
     switch (step.kind) {
       case 'tx.send':
         return { detail: describe(await this.workload.send(step)) };

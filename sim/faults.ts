@@ -65,7 +65,12 @@ export type SimStep = At &
   (
     | { readonly kind: 'l1.reorg'; readonly depth: number }
     | { readonly kind: 'l1.finalityStall'; readonly durationMs: number }
-    | { readonly kind: 'l1.flakyRpc'; readonly node: string; readonly failurePercent: number; readonly durationMs: number }
+    | {
+        readonly kind: 'l1.flakyRpc';
+        readonly node: string;
+        readonly failurePercent: number;
+        readonly durationMs: number;
+      }
     | { readonly kind: 'l1.staleRpc'; readonly node: string; readonly lagBlocks: number; readonly durationMs: number }
     | { readonly kind: 'l1.missingBlobs'; readonly durationMs: number }
     /** L1's base fee and blob base fee jump to `factor` times their normal level, until the spike ends. */
@@ -77,7 +82,13 @@ export type SimStep = At &
     | { readonly kind: 'admin.pauseSync'; readonly node: string; readonly durationMs: number }
     | { readonly kind: 'admin.pauseSequencer'; readonly durationMs: number }
     /** Two admin calls on `node` at once: `second` is issued before `first` settles. */
-    | { readonly kind: 'admin.overlap'; readonly node: string; readonly first: SimOverlapAdminCall; readonly second: SimOverlapAdminCall; readonly blocksBack: number }
+    | {
+        readonly kind: 'admin.overlap';
+        readonly node: string;
+        readonly first: SimOverlapAdminCall;
+        readonly second: SimOverlapAdminCall;
+        readonly blocksBack: number;
+      }
     /** `node` hears no gossip from the others and they none from it, until the partition heals. */
     | { readonly kind: 'network.partition'; readonly node: string; readonly durationMs: number }
     /** `payer` indexes the genesis test accounts; the last index is an account that was never funded. */
@@ -172,40 +183,65 @@ export function defaultStepLimits(nodeNames: readonly string[]): SimStepLimits {
 }
 
 /** The range of one field: an integer interval (both ends included) or a list of choices (the first is the simplest). */
-export type SimFieldRange = { readonly int: readonly [min: number, max: number] } | { readonly oneOf: readonly (string | boolean)[] };
+export type SimFieldRange =
+  { readonly int: readonly [min: number, max: number] } | { readonly oneOf: readonly (string | boolean)[] };
 
-export type SimStepFieldRanges = { readonly [K in SimStepKind]: { readonly [F in Exclude<keyof SimStepOf<K>, 'atMs' | 'kind'>]: SimFieldRange } };
+export type SimStepFieldRanges = {
+  readonly [K in SimStepKind]: { readonly [F in Exclude<keyof SimStepOf<K>, 'atMs' | 'kind'>]: SimFieldRange };
+};
 
 /** Every field of every step kind with its range under `limits`. */
 export function stepFieldRanges(limits: SimStepLimits): SimStepFieldRanges {
   assert(limits.nodeNames.length > 0, 'a run has at least one node');
   const node = { oneOf: limits.nodeNames };
-  const duration = { int: [SIM_FAULT_DURATION_MS_MIN, Math.max(SIM_FAULT_DURATION_MS_MIN, limits.durationMsMax)] } as const;
+  const duration = {
+    int: [SIM_FAULT_DURATION_MS_MIN, Math.max(SIM_FAULT_DURATION_MS_MIN, limits.durationMsMax)],
+  } as const;
   return {
     'l1.reorg': { depth: { int: [1, limits.reorgDepthMax] } },
     'l1.finalityStall': { durationMs: duration },
     'l1.flakyRpc': { node, failurePercent: { int: [1, limits.rpcFailurePercentMax] }, durationMs: duration },
     'l1.staleRpc': { node, lagBlocks: { int: [1, limits.staleLagBlocksMax] }, durationMs: duration },
     'l1.missingBlobs': { durationMs: duration },
-    'l1.feeSpike': { factor: { int: [SIM_FEE_SPIKE_FACTOR_MIN, Math.max(SIM_FEE_SPIKE_FACTOR_MIN, limits.feeSpikeFactorMax)] }, durationMs: duration },
+    'l1.feeSpike': {
+      factor: { int: [SIM_FEE_SPIKE_FACTOR_MIN, Math.max(SIM_FEE_SPIKE_FACTOR_MIN, limits.feeSpikeFactorMax)] },
+      durationMs: duration,
+    },
     'node.crash': { node },
     'node.pause': { node, durationMs: duration },
     'node.clockSkew': { node, skewMs: { int: [-limits.clockSkewMsMax, limits.clockSkewMsMax] }, durationMs: duration },
     'admin.rollback': { node, blocksBack: { int: [0, limits.rollbackBlocksBackMax] }, force: { oneOf: [false, true] } },
     'admin.pauseSync': { node, durationMs: duration },
     'admin.pauseSequencer': { durationMs: duration },
-    'admin.overlap': { node, first: { oneOf: SIM_OVERLAP_ADMIN_CALLS }, second: { oneOf: SIM_OVERLAP_ADMIN_CALLS }, blocksBack: { int: [0, limits.rollbackBlocksBackMax] } },
+    'admin.overlap': {
+      node,
+      first: { oneOf: SIM_OVERLAP_ADMIN_CALLS },
+      second: { oneOf: SIM_OVERLAP_ADMIN_CALLS },
+      blocksBack: { int: [0, limits.rollbackBlocksBackMax] },
+    },
     'network.partition': { node, durationMs: duration },
-    'tx.send': { payer: { int: [0, SIM_TX_PAYER_COUNT - 1] }, nullifier: { int: [0, SIM_TX_NULLIFIER_SPACE - 1] }, priorityFee: { int: [0, SIM_TX_PRIORITY_FEE_MAX] } },
+    'tx.send': {
+      payer: { int: [0, SIM_TX_PAYER_COUNT - 1] },
+      nullifier: { int: [0, SIM_TX_NULLIFIER_SPACE - 1] },
+      priorityFee: { int: [0, SIM_TX_PRIORITY_FEE_MAX] },
+    },
     'tx.replace': { target: { int: [0, SIM_TX_REPLACE_TARGET_MAX] }, bump: { oneOf: SIM_REPLACEMENT_BUMPS } },
     'tx.burst': { count: { int: [2, SIM_TX_BURST_COUNT_MAX] }, feeSeed: { int: [0, SIM_TX_BURST_FEE_SEED_MAX] } },
-    'tx.drain': { payer: { int: [0, GENESIS_TEST_ACCOUNT_COUNT - 1] }, sharePercent: { int: [SIM_TX_DRAIN_SHARE_PERCENT_MIN, SIM_TX_DRAIN_SHARE_PERCENT_MAX] } },
+    'tx.drain': {
+      payer: { int: [0, GENESIS_TEST_ACCOUNT_COUNT - 1] },
+      sharePercent: { int: [SIM_TX_DRAIN_SHARE_PERCENT_MIN, SIM_TX_DRAIN_SHARE_PERCENT_MAX] },
+    },
     'node.upgrade': { node, retired: { int: [0, RETIRED_CONFIG_NAMES.length - 1] } },
   };
 }
 
 /** A step from a kind, a time and field values a producer drew within `stepFieldRanges` (checked). */
-export function makeStep(kind: SimStepKind, atMs: number, fields: Readonly<Record<string, unknown>>, ranges: SimStepFieldRanges): SimStep {
+export function makeStep(
+  kind: SimStepKind,
+  atMs: number,
+  fields: Readonly<Record<string, unknown>>,
+  ranges: SimStepFieldRanges,
+): SimStep {
   return parseStep({ atMs, kind, ...fields }, ranges);
 }
 
@@ -216,19 +252,26 @@ export function isStepKind(value: unknown): value is SimStepKind {
 function fieldProblem(name: string, value: unknown, range: SimFieldRange): string | undefined {
   if ('int' in range) {
     const [min, max] = range.int;
-    return Number.isSafeInteger(value) && (value as number) >= min && (value as number) <= max ? undefined : `${name} must be an integer in [${min}, ${max}], got ${JSON.stringify(value)}`;
+    return Number.isSafeInteger(value) && (value as number) >= min && (value as number) <= max
+      ? undefined
+      : `${name} must be an integer in [${min}, ${max}], got ${JSON.stringify(value)}`;
   }
-  return range.oneOf.includes(value as string | boolean) ? undefined : `${name} must be one of ${JSON.stringify(range.oneOf)}, got ${JSON.stringify(value)}`;
+  return range.oneOf.includes(value as string | boolean)
+    ? undefined
+    : `${name} must be one of ${JSON.stringify(range.oneOf)}, got ${JSON.stringify(value)}`;
 }
 
 /** Checks a step read from JSON against the vocabulary; throws an Error naming every problem. */
 export function parseStep(value: unknown, ranges: SimStepFieldRanges): SimStep {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new Error(`a step must be an object, got ${JSON.stringify(value)}`);
+  if (typeof value !== 'object' || value === null || Array.isArray(value))
+    throw new Error(`a step must be an object, got ${JSON.stringify(value)}`);
   const record = value as Record<string, unknown>;
   const { atMs, kind, ...fields } = record;
-  if (!isStepKind(kind)) throw new Error(`unknown step kind ${JSON.stringify(kind)} (known: ${SIM_STEP_KINDS.join(', ')})`);
+  if (!isStepKind(kind))
+    throw new Error(`unknown step kind ${JSON.stringify(kind)} (known: ${SIM_STEP_KINDS.join(', ')})`);
   const problems: string[] = [];
-  if (!Number.isSafeInteger(atMs) || (atMs as number) < 0) problems.push(`atMs must be a non-negative integer, got ${JSON.stringify(atMs)}`);
+  if (!Number.isSafeInteger(atMs) || (atMs as number) < 0)
+    problems.push(`atMs must be a non-negative integer, got ${JSON.stringify(atMs)}`);
   const expected = ranges[kind] as Readonly<Record<string, SimFieldRange>>;
   for (const [name, range] of Object.entries(expected)) {
     const problem = fieldProblem(name, fields[name], range);
@@ -241,8 +284,14 @@ export function parseStep(value: unknown, ranges: SimStepFieldRanges): SimStep {
 
 /** Steps in time order (stable: equal times keep their order), checked against the schedule's bounds. */
 export function sortedSteps(steps: readonly SimStep[]): SimStep[] {
-  assert(steps.length <= SIM_SCHEDULE_STEPS_MAX, `a schedule holds at most SIM_SCHEDULE_STEPS_MAX (${SIM_SCHEDULE_STEPS_MAX}) steps`);
-  return steps.map((step, index) => ({ step, index })).sort((a, b) => a.step.atMs - b.step.atMs || a.index - b.index).map(({ step }) => step);
+  assert(
+    steps.length <= SIM_SCHEDULE_STEPS_MAX,
+    `a schedule holds at most SIM_SCHEDULE_STEPS_MAX (${SIM_SCHEDULE_STEPS_MAX}) steps`,
+  );
+  return steps
+    .map((step, index) => ({ step, index }))
+    .sort((a, b) => a.step.atMs - b.step.atMs || a.index - b.index)
+    .map(({ step }) => step);
 }
 
 /** The duration of a step that heals on its own, or undefined. */
@@ -253,5 +302,7 @@ export function stepDurationMs(step: SimStep): number | undefined {
 /** One line for a step, for events and printed schedules. */
 export function describeStep(step: SimStep): string {
   const { atMs: _atMs, kind, ...fields } = step;
-  return `${kind} ${Object.entries(fields).map(([k, v]) => `${k}=${String(v)}`).join(' ')}`.trim();
+  return `${kind} ${Object.entries(fields)
+    .map(([k, v]) => `${k}=${String(v)}`)
+    .join(' ')}`.trim();
 }

@@ -5,7 +5,10 @@ import { MachineCoverage, machineGraph } from './machineCoverage.js';
 /** A door that opens only when unlocked; `knock` is handled but never sent in these tests. */
 function doorMachine() {
   return setup({
-    types: { context: {} as { unlocked: boolean }, events: {} as { type: 'open' } | { type: 'unlock' } | { type: 'knock' } },
+    types: {
+      context: {} as { unlocked: boolean },
+      events: {} as { type: 'open' } | { type: 'unlock' } | { type: 'knock' },
+    },
     guards: { unlocked: ({ context }) => context.unlocked },
   }).createMachine({
     id: 'door',
@@ -14,7 +17,10 @@ function doorMachine() {
     states: {
       Closed: {
         on: {
-          open: [{ guard: 'unlocked', target: 'Open' }, { target: 'Closed', reenter: true }],
+          open: [
+            { guard: 'unlocked', target: 'Open' },
+            { target: 'Closed', reenter: true },
+          ],
           unlock: { actions: ({ context }) => Object.assign(context, { unlocked: true }) },
           knock: {},
         },
@@ -28,7 +34,10 @@ describe('machine coverage', () => {
   it('lists the graph: transitions, the event types handled, both outcomes of each guard', () => {
     const graph = machineGraph(doorMachine());
     expect(graph.events).toEqual(['knock', 'open', 'unlock']);
-    expect(graph.guards).toEqual(['door.Closed --open#0-- [unlocked] failed', 'door.Closed --open#0-- [unlocked] held']);
+    expect(graph.guards).toEqual([
+      'door.Closed --open#0-- [unlocked] failed',
+      'door.Closed --open#0-- [unlocked] held',
+    ]);
     expect(graph.transitions).toHaveLength(4);
   });
 
@@ -44,7 +53,10 @@ describe('machine coverage', () => {
     actor.send({ type: 'unlock' });
     actor.send({ type: 'open' });
     [report] = coverage.report();
-    expect(report!.guards).toEqual({ hit: ['door.Closed --open#0-- [unlocked] failed', 'door.Closed --open#0-- [unlocked] held'], missed: [] });
+    expect(report!.guards).toEqual({
+      hit: ['door.Closed --open#0-- [unlocked] failed', 'door.Closed --open#0-- [unlocked] held'],
+      missed: [],
+    });
     expect(report!.events.missed).toEqual(['knock']);
     expect(report!.missed).toEqual(['door.Closed --knock#0--> (none)']);
     expect(actor.getSnapshot().value).toBe('Open');

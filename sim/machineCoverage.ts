@@ -41,7 +41,8 @@ function indexInSource(t: TransitionLike): number {
 /** A guard's name as the machine's setup declares it (`inline` for an anonymous function). */
 function guardName(guard: unknown): string {
   if (typeof guard === 'string') return guard;
-  if (typeof guard === 'object' && guard !== null && 'type' in guard && typeof guard.type === 'string') return guard.type;
+  if (typeof guard === 'object' && guard !== null && 'type' in guard && typeof guard.type === 'string')
+    return guard.type;
   return 'inline';
 }
 
@@ -164,7 +165,11 @@ export class MachineCoverage {
     if (actor === undefined) return;
     const machineActor = actor as MachineActor;
     if (!this.graphs.has(machine)) this.graphs.set(machine, machineGraph(machineActor.logic));
-    const seen = this.observed.get(machine) ?? { transitions: new Set<string>(), events: new Set<string>(), guards: new Set<string>() };
+    const seen = this.observed.get(machine) ?? {
+      transitions: new Set<string>(),
+      events: new Set<string>(),
+      guards: new Set<string>(),
+    };
     this.observed.set(machine, seen);
     machineActor.system.inspect((event: InspectionEvent) => {
       if (event.actorRef !== actor) return;
@@ -185,7 +190,12 @@ export class MachineCoverage {
     return [...this.graphs].map(([machine, graph]) => {
       const seen = this.observed.get(machine)!;
       const transitions = viewOf(graph.transitions, seen.transitions);
-      return { machine, ...transitions, events: viewOf(graph.events, eventsReceived(graph, seen.events)), guards: viewOf(graph.guards, seen.guards) };
+      return {
+        machine,
+        ...transitions,
+        events: viewOf(graph.events, eventsReceived(graph, seen.events)),
+        guards: viewOf(graph.guards, seen.guards),
+      };
     });
   }
 }

@@ -11,7 +11,13 @@ import { runDeterminismCheck } from './campaign/runDeterminismCheck.js';
 import { describeStep } from './faults.js';
 import { failureKindsOf, parseReplay, replayOf, serializeReplay } from './replayFile.js';
 import { shrinkSchedule } from './replayShrink.js';
-import { runSimulation, SIM_SECONDS_DEFAULT, type SimFailure, type SimOptions, type SimResult } from './runSimulation.js';
+import {
+  runSimulation,
+  SIM_SECONDS_DEFAULT,
+  type SimFailure,
+  type SimOptions,
+  type SimResult,
+} from './runSimulation.js';
 import { drawSwarmOptions } from './swarm.js';
 
 /**
@@ -59,7 +65,8 @@ function parseSeed(value: string): bigint {
 
 function parseSeconds(value: string): number {
   const n = Number(value);
-  if (!Number.isSafeInteger(n) || n <= 0) throw new InvalidArgumentError(`"${value}" is not a positive number of seconds`);
+  if (!Number.isSafeInteger(n) || n <= 0)
+    throw new InvalidArgumentError(`"${value}" is not a positive number of seconds`);
   return n;
 }
 
@@ -71,25 +78,34 @@ function parseCount(value: string): number {
 
 function commitOfCheckout(): string {
   try {
-    return execFileSync('git', ['rev-parse', '--short', 'HEAD'], { stdio: ['ignore', 'pipe', 'ignore'] }).toString().trim();
+    return execFileSync('git', ['rev-parse', '--short', 'HEAD'], { stdio: ['ignore', 'pipe', 'ignore'] })
+      .toString()
+      .trim();
   } catch {
     return 'unknown';
   }
 }
 
-const stringify = (value: unknown) => JSON.stringify(value, (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v));
+const stringify = (value: unknown) =>
+  JSON.stringify(value, (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v));
 
 /** The options as printed beside the seed: the schedule is summarized (the replay file has every step). */
 function printableOptions(options: SimOptions): Record<string, unknown> {
   const { schedule, ...rest } = options;
-  return schedule === undefined ? rest : { ...rest, schedule: { safetyEndMs: schedule.safetyEndMs, steps: schedule.steps.length } };
+  return schedule === undefined
+    ? rest
+    : { ...rest, schedule: { safetyEndMs: schedule.safetyEndMs, steps: schedule.steps.length } };
 }
 
 /** Runs one set of options and prints what happened; returns the result and the wall time. */
-async function runAndPrint(options: SimOptions, verbose: boolean | undefined): Promise<{ result: SimResult; wallSeconds: number }> {
+async function runAndPrint(
+  options: SimOptions,
+  verbose: boolean | undefined,
+): Promise<{ result: SimResult; wallSeconds: number }> {
   process.stdout.write(`seed: ${options.seed}\n`);
   process.stdout.write(`options: ${stringify(printableOptions(options))}\n`);
-  for (const step of options.schedule?.steps ?? []) process.stdout.write(`  step ${step.atMs} ms: ${describeStep(step)}\n`);
+  for (const step of options.schedule?.steps ?? [])
+    process.stdout.write(`  step ${step.atMs} ms: ${describeStep(step)}\n`);
   const started = performance.now();
   const result = await runSimulation(options, verbose ? { print: (line) => process.stdout.write(`${line}\n`) } : {});
   const wallSeconds = (performance.now() - started) / 1000;
@@ -101,8 +117,16 @@ async function runAndPrint(options: SimOptions, verbose: boolean | undefined): P
   }
   const hit = result.coverage.reduce((sum, m) => sum + m.hit.length, 0);
   const all = result.coverage.reduce((sum, m) => sum + m.hit.length + m.missed.length, 0);
-  const count = (pick: (m: (typeof result.coverage)[number]) => { readonly hit: readonly string[]; readonly missed: readonly string[] }) =>
-    result.coverage.reduce((sum, m) => [sum[0]! + pick(m).hit.length, sum[1]! + pick(m).hit.length + pick(m).missed.length], [0, 0]);
+  const count = (
+    pick: (m: (typeof result.coverage)[number]) => {
+      readonly hit: readonly string[];
+      readonly missed: readonly string[];
+    },
+  ) =>
+    result.coverage.reduce(
+      (sum, m) => [sum[0]! + pick(m).hit.length, sum[1]! + pick(m).hit.length + pick(m).missed.length],
+      [0, 0],
+    );
   const [eventsHit, eventsAll] = count((m) => m.events);
   const [guardsHit, guardsAll] = count((m) => m.guards);
   process.stdout.write(
@@ -112,7 +136,8 @@ async function runAndPrint(options: SimOptions, verbose: boolean | undefined): P
     `summary: ${result.eventsRun} events, ${result.traceEntries} trace entries, ${options.simulatedSeconds} simulated s in ${wallSeconds.toFixed(2)} wall s (${(options.simulatedSeconds / wallSeconds).toFixed(0)}x)\n`,
   );
   process.stdout.write(`trace hash: ${result.traceHash}\n`);
-  for (const f of result.failures) process.stdout.write(`FAILURE ${f.kind}: ${'node' in f ? `${f.node}: ` : ''}${f.detail}\n`);
+  for (const f of result.failures)
+    process.stdout.write(`FAILURE ${f.kind}: ${'node' in f ? `${f.node}: ` : ''}${f.detail}\n`);
   return { result, wallSeconds };
 }
 
@@ -123,18 +148,30 @@ function writeReplayFile(file: string, options: SimOptions, note: string, result
 }
 
 /** One seeded run: options, per-node summary, trace hash, and the exit code of its first failure. */
-async function runOne(flags: { seed?: bigint; simulatedSeconds: number; verbose?: boolean; saveReplay?: string }): Promise<void> {
+async function runOne(flags: {
+  seed?: bigint;
+  simulatedSeconds: number;
+  verbose?: boolean;
+  saveReplay?: string;
+}): Promise<void> {
   const seed = flags.seed ?? randomBytes(8).readBigUInt64BE();
   const options = drawSwarmOptions(seed, flags.simulatedSeconds);
   const { result } = await runAndPrint(options, flags.verbose);
   const commit = commitOfCheckout();
-  if (flags.saveReplay !== undefined) writeReplayFile(flags.saveReplay, options, `seed ${seed}, ${options.simulatedSeconds} simulated s, drawn at commit ${commit}`, result);
+  if (flags.saveReplay !== undefined)
+    writeReplayFile(
+      flags.saveReplay,
+      options,
+      `seed ${seed}, ${options.simulatedSeconds} simulated s, drawn at commit ${commit}`,
+      result,
+    );
   if (result.failures.length === 0) {
     process.stdout.write('result: ok\n');
     return;
   }
   process.stdout.write(`replay: ${replayCommand(seed, options.simulatedSeconds)}   (commit ${commit})\n`);
-  if (flags.saveReplay === undefined) process.stdout.write(`keep it as a regression: add --save-replay test/regressions/<name>.json\n`);
+  if (flags.saveReplay === undefined)
+    process.stdout.write(`keep it as a regression: add --save-replay test/regressions/<name>.json\n`);
   process.exitCode = SIM_EXIT_CODE[result.failures[0]!.kind];
 }
 
@@ -149,9 +186,12 @@ async function replayFile(file: string, flags: { verbose?: boolean }): Promise<v
     process.stdout.write(`result: as expected (${expected.length === 0 ? 'no failures' : expected.join(', ')})\n`);
     return;
   }
-  process.stdout.write(`result: expected ${expected.length === 0 ? 'no failures' : expected.join(', ')}, got ${kinds.length === 0 ? 'none' : kinds.join(', ')}\n`);
+  process.stdout.write(
+    `result: expected ${expected.length === 0 ? 'no failures' : expected.join(', ')}, got ${kinds.length === 0 ? 'none' : kinds.join(', ')}\n`,
+  );
   const unexpected = result.failures.find((f) => !expected.includes(f.kind));
-  process.exitCode = unexpected !== undefined ? SIM_EXIT_CODE[unexpected.kind] : CAMPAIGN_EXIT_CODE.replayExpectationUnmet;
+  process.exitCode =
+    unexpected !== undefined ? SIM_EXIT_CODE[unexpected.kind] : CAMPAIGN_EXIT_CODE.replayExpectationUnmet;
 }
 
 /** Shrinks a seed's failing schedule to a minimal one and writes it as a replay file. */
@@ -160,18 +200,24 @@ async function shrink(flags: { seed: bigint; seconds: number; kind?: string; out
   const whole = await runSimulation(options);
   const kind = (flags.kind ?? whole.failures[0]?.kind) as SimFailure['kind'] | undefined;
   if (kind === undefined || !whole.failures.some((f) => f.kind === kind)) {
-    process.stdout.write(`seed ${flags.seed} does not fail${flags.kind !== undefined ? ` with ${flags.kind}` : ''}: nothing to shrink\n`);
+    process.stdout.write(
+      `seed ${flags.seed} does not fail${flags.kind !== undefined ? ` with ${flags.kind}` : ''}: nothing to shrink\n`,
+    );
     process.exitCode = 1;
     return;
   }
-  process.stdout.write(`shrinking seed ${flags.seed} (${options.schedule?.steps.length ?? 0} steps) to a minimal schedule that still fails with ${kind}\n`);
+  process.stdout.write(
+    `shrinking seed ${flags.seed} (${options.schedule?.steps.length ?? 0} steps) to a minimal schedule that still fails with ${kind}\n`,
+  );
   let candidates = 0;
   const outcome = await shrinkSchedule(options, kind, (steps, failed) => {
     candidates++;
     if (failed) process.stderr.write(`  candidate ${candidates}: ${steps} steps still fail\n`);
   });
-  for (const step of outcome.options.schedule!.steps) process.stdout.write(`  step ${step.atMs} ms: ${describeStep(step)}\n`);
-  for (const f of outcome.result.failures) process.stdout.write(`FAILURE ${f.kind}: ${'node' in f ? `${f.node}: ` : ''}${f.detail}\n`);
+  for (const step of outcome.options.schedule!.steps)
+    process.stdout.write(`  step ${step.atMs} ms: ${describeStep(step)}\n`);
+  for (const f of outcome.result.failures)
+    process.stdout.write(`FAILURE ${f.kind}: ${'node' in f ? `${f.node}: ` : ''}${f.detail}\n`);
   const file = flags.out ?? path.join('sim-out', 'replays', `seed-${flags.seed}-${kind}.json`);
   const note = `seed ${flags.seed} (${flags.seconds} simulated s) shrunk to ${outcome.options.schedule!.steps.length} steps that still fail with ${kind}, at commit ${commitOfCheckout()}`;
   writeReplayFile(file, outcome.options, note, outcome.result);
@@ -192,11 +238,20 @@ function checkSeedRange(flags: { from: bigint; seeds: number }, command: Command
 }
 
 async function campaign(flags: CampaignFlags): Promise<void> {
-  const outcome = await runCampaign({ from: flags.from, seeds: flags.seeds, workers: flags.workers, simulatedSeconds: flags.seconds, outDir: flags.out, progress: process.stderr });
+  const outcome = await runCampaign({
+    from: flags.from,
+    seeds: flags.seeds,
+    workers: flags.workers,
+    simulatedSeconds: flags.seconds,
+    outDir: flags.out,
+    progress: process.stderr,
+  });
   for (const line of formatSummary(outcome.summary)) process.stdout.write(`${line}\n`);
   const failing = outcome.runs.filter((r) => r.failures.length > 0);
   for (const run of failing.slice(0, CAMPAIGN_REPLAY_LINES_MAX)) {
-    process.stdout.write(`FAILURE seed ${run.seed} ${run.failures.map((f) => f.kind).join(',')}: ${replayCommand(run.seed, run.simulatedSeconds)}\n`);
+    process.stdout.write(
+      `FAILURE seed ${run.seed} ${run.failures.map((f) => f.kind).join(',')}: ${replayCommand(run.seed, run.simulatedSeconds)}\n`,
+    );
   }
   process.stdout.write(`summary: ${outcome.summaryPath}\nreport: ${outcome.reportPath}\n`);
   if (failing.length > 0) process.stdout.write(`failing seeds appended to ${outcome.failuresPath}\n`);
@@ -205,12 +260,25 @@ async function campaign(flags: CampaignFlags): Promise<void> {
 }
 
 async function determinism(flags: Omit<CampaignFlags, 'out'>): Promise<void> {
-  const outcome = await runDeterminismCheck({ from: flags.from, seeds: flags.seeds, workers: flags.workers, simulatedSeconds: flags.seconds, progress: process.stderr });
+  const outcome = await runDeterminismCheck({
+    from: flags.from,
+    seeds: flags.seeds,
+    workers: flags.workers,
+    simulatedSeconds: flags.seconds,
+    progress: process.stderr,
+  });
   for (const m of outcome.mismatches) {
-    process.stdout.write(`MISMATCH seed ${m.seed}: ${m.first.traceHash ?? 'no trace'} (${m.first.traceEntries} entries) vs ${m.second.traceHash ?? 'no trace'} (${m.second.traceEntries} entries)\n`);
+    process.stdout.write(
+      `MISMATCH seed ${m.seed}: ${m.first.traceHash ?? 'no trace'} (${m.first.traceEntries} entries) vs ${m.second.traceHash ?? 'no trace'} (${m.second.traceEntries} entries)\n`,
+    );
   }
-  const verdict = outcome.mismatches.length === 0 ? 'every seed gave the same trace hash twice' : `${outcome.mismatches.length} seeds differ`;
-  process.stdout.write(`determinism: ${outcome.seeds} seeds x 2 runs in two threads, ${flags.seconds} simulated s each, ${outcome.wallSeconds.toFixed(1)} wall s: ${verdict}\n`);
+  const verdict =
+    outcome.mismatches.length === 0
+      ? 'every seed gave the same trace hash twice'
+      : `${outcome.mismatches.length} seeds differ`;
+  process.stdout.write(
+    `determinism: ${outcome.seeds} seeds x 2 runs in two threads, ${flags.seconds} simulated s each, ${outcome.wallSeconds.toFixed(1)} wall s: ${verdict}\n`,
+  );
   if (outcome.mismatches.length > 0) process.exitCode = CAMPAIGN_EXIT_CODE.nondeterministic;
 }
 
@@ -220,7 +288,11 @@ function seedRangeCommand(name: string, description: string): Command {
     .description(description)
     .requiredOption('--seeds <n>', 'how many seeds to run', parseCount)
     .addOption(new Option('--from <s>', 'the first seed').argParser(parseSeed).default(1n, '1'))
-    .addOption(new Option('--workers <w>', 'worker threads').argParser(parseCount).default(os.availableParallelism(), `the CPU count, ${os.availableParallelism()}`))
+    .addOption(
+      new Option('--workers <w>', 'worker threads')
+        .argParser(parseCount)
+        .default(os.availableParallelism(), `the CPU count, ${os.availableParallelism()}`),
+    )
     .option('--seconds <t>', 'simulated seconds per run', parseSeconds, SIM_SECONDS_DEFAULT);
 }
 
@@ -231,14 +303,19 @@ async function main(): Promise<void> {
     .option('--seed <n>', 'the run seed (random when omitted; it is printed either way)', parseSeed)
     .option('--simulated-seconds <s>', 'simulated time to run', parseSeconds, SIM_SECONDS_DEFAULT)
     .option('--verbose', 'print node logs with simulated time')
-    .option('--save-replay <file>', 'write the run (options and its whole schedule) as a replay file, e.g. under test/regressions/')
-    .action((flags: { seed?: bigint; simulatedSeconds: number; verbose?: boolean; saveReplay?: string }) => runOne(flags));
+    .option(
+      '--save-replay <file>',
+      'write the run (options and its whole schedule) as a replay file, e.g. under test/regressions/',
+    )
+    .action((flags: { seed?: bigint; simulatedSeconds: number; verbose?: boolean; saveReplay?: string }) =>
+      runOne(flags),
+    );
   program.addCommand(
     new Command('shrink')
       .description("shrink a seed's failing schedule to a minimal one that still fails, and write it as a replay file")
       .requiredOption('--seed <n>', 'the failing seed', parseSeed)
       .option('--seconds <t>', 'simulated seconds of the run', parseSeconds, SIM_SECONDS_DEFAULT)
-      .option('--kind <kind>', 'the failure kind to keep (default: the run\'s first)')
+      .option('--kind <kind>', "the failure kind to keep (default: the run's first)")
       .option('--out <file>', 'the replay file to write (default sim-out/replays/seed-<n>-<kind>.json)')
       .action((flags: { seed: bigint; seconds: number; kind?: string; out?: string }) => shrink(flags)),
   );
@@ -250,7 +327,10 @@ async function main(): Promise<void> {
       .action((file: string, flags: { verbose?: boolean }) => replayFile(file, flags)),
   );
   program.addCommand(
-    seedRangeCommand('campaign', 'run seeds from..from+seeds-1 on worker threads: progress, failing-seed database, summary, HTML report')
+    seedRangeCommand(
+      'campaign',
+      'run seeds from..from+seeds-1 on worker threads: progress, failing-seed database, summary, HTML report',
+    )
       .option('--out <dir>', 'where summary.json, report.html and failures.jsonl go', 'sim-out/campaign')
       .action((flags: CampaignFlags, command: Command) => {
         checkSeedRange(flags, command);
@@ -258,10 +338,12 @@ async function main(): Promise<void> {
       }),
   );
   program.addCommand(
-    seedRangeCommand('determinism', 'run every seed twice in two worker threads and compare trace hashes').action((flags: Omit<CampaignFlags, 'out'>, command: Command) => {
-      checkSeedRange(flags, command);
-      return determinism(flags);
-    }),
+    seedRangeCommand('determinism', 'run every seed twice in two worker threads and compare trace hashes').action(
+      (flags: Omit<CampaignFlags, 'out'>, command: Command) => {
+        checkSeedRange(flags, command);
+        return determinism(flags);
+      },
+    ),
   );
   await program.parseAsync(process.argv);
 }

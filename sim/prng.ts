@@ -47,7 +47,11 @@ function seedToBytes(seed: bigint): Buffer {
 
 /** The child seed of `fork(label)`: the first 8 bytes of sha256("sim-prng-fork" || parent seed || label). */
 function forkSeed(parentSeed: bigint, label: string): bigint {
-  const input = Buffer.concat([Buffer.from('sim-prng-fork', 'utf8'), seedToBytes(parentSeed), Buffer.from(label, 'utf8')]);
+  const input = Buffer.concat([
+    Buffer.from('sim-prng-fork', 'utf8'),
+    seedToBytes(parentSeed),
+    Buffer.from(label, 'utf8'),
+  ]);
   return (hash('sha256', input, 'buffer') as Buffer).readBigUInt64BE(0);
 }
 
@@ -100,7 +104,10 @@ export class Prng {
 
   /** Uniform integer in [minIncl, maxIncl], unbiased (rejection sampling); the range may span up to 2^53 values. */
   int(minIncl: number, maxIncl: number): number {
-    assert(Number.isSafeInteger(minIncl) && Number.isSafeInteger(maxIncl), `int(${minIncl}, ${maxIncl}) needs safe integers`);
+    assert(
+      Number.isSafeInteger(minIncl) && Number.isSafeInteger(maxIncl),
+      `int(${minIncl}, ${maxIncl}) needs safe integers`,
+    );
     assert(minIncl <= maxIncl, `int(${minIncl}, ${maxIncl}): empty range`);
     const range = maxIncl - minIncl + 1;
     assert(range <= TWO_POW_53, `int(${minIncl}, ${maxIncl}): range wider than 2^53`);

@@ -24,7 +24,15 @@ export interface SimReplay {
   readonly expectedFailureKinds: readonly SimFailureKind[];
 }
 
-const NUMERIC_OPTIONS = ['simulatedSeconds', 'followerCount', 'slotDurationSeconds', 'blockDurationMs', 'publishingAllowanceSeconds', 'archiverPollIntervalMs', 'sequencerPollIntervalMs'] as const;
+const NUMERIC_OPTIONS = [
+  'simulatedSeconds',
+  'followerCount',
+  'slotDurationSeconds',
+  'blockDurationMs',
+  'publishingAllowanceSeconds',
+  'archiverPollIntervalMs',
+  'sequencerPollIntervalMs',
+] as const;
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -35,43 +43,75 @@ export function serializeReplay(replay: SimReplay): string {
   return `${JSON.stringify(replay, (_key, value: unknown) => (typeof value === 'bigint' ? value.toString() : value), 2)}\n`;
 }
 
-function parseSchedule(value: unknown, nodes: { readonly followerCount: number; readonly proverNode?: boolean }): SimSchedule {
-  if (!isRecord(value) || !Number.isSafeInteger(value.safetyEndMs) || !Array.isArray(value.steps)) throw new Error('options.schedule must be { safetyEndMs, steps: [...] }');
+function parseSchedule(
+  value: unknown,
+  nodes: { readonly followerCount: number; readonly proverNode?: boolean },
+): SimSchedule {
+  if (!isRecord(value) || !Number.isSafeInteger(value.safetyEndMs) || !Array.isArray(value.steps))
+    throw new Error('options.schedule must be { safetyEndMs, steps: [...] }');
   // Replays are checked against the widest limits: a schedule drawn under any swarm fits them.
   const ranges = stepFieldRanges({ ...fullSwarm().limits, nodeNames: scheduleNodeNames(nodes) });
-  return { safetyEndMs: value.safetyEndMs as number, steps: sortedSteps(value.steps.map((step: unknown) => parseStep(step, ranges))) };
+  return {
+    safetyEndMs: value.safetyEndMs as number,
+    steps: sortedSteps(value.steps.map((step: unknown) => parseStep(step, ranges))),
+  };
 }
 
 function parseOptions(value: unknown): SimOptions {
   if (!isRecord(value)) throw new Error('options must be an object');
-  if (typeof value.seed !== 'string' || !/^\d+$/.test(value.seed) || BigInt(value.seed) >= 2n ** 64n) throw new Error('options.seed must be a decimal string below 2^64');
+  if (typeof value.seed !== 'string' || !/^\d+$/.test(value.seed) || BigInt(value.seed) >= 2n ** 64n)
+    throw new Error('options.seed must be a decimal string below 2^64');
   for (const name of NUMERIC_OPTIONS) {
-    if (!Number.isSafeInteger(value[name]) || (value[name] as number) < 0) throw new Error(`options.${name} must be a non-negative integer`);
+    if (!Number.isSafeInteger(value[name]) || (value[name] as number) < 0)
+      throw new Error(`options.${name} must be a non-negative integer`);
   }
   const delay = value.inclusionDelay;
-  if (!isRecord(delay) || typeof delay.probability !== 'number' || !Number.isSafeInteger(delay.blocksMax)) throw new Error('options.inclusionDelay must be { probability, blocksMax }');
-  if (value.txPoolCapacity !== undefined && !(Number.isSafeInteger(value.txPoolCapacity) && (value.txPoolCapacity as number) > 0)) throw new Error('options.txPoolCapacity must be a positive integer');
-  if (value.proverNode !== undefined && typeof value.proverNode !== 'boolean') throw new Error('options.proverNode must be a boolean');
+  if (!isRecord(delay) || typeof delay.probability !== 'number' || !Number.isSafeInteger(delay.blocksMax))
+    throw new Error('options.inclusionDelay must be { probability, blocksMax }');
+  if (
+    value.txPoolCapacity !== undefined &&
+    !(Number.isSafeInteger(value.txPoolCapacity) && (value.txPoolCapacity as number) > 0)
+  )
+    throw new Error('options.txPoolCapacity must be a positive integer');
+  if (value.proverNode !== undefined && typeof value.proverNode !== 'boolean')
+    throw new Error('options.proverNode must be a boolean');
   const nodes = { followerCount: value.followerCount as number, proverNode: value.proverNode === true };
   const schedule = value.schedule === undefined ? undefined : parseSchedule(value.schedule, nodes);
   // Options this module does not know (added by later code) pass through as written.
-  return { ...value, seed: BigInt(value.seed), ...(schedule !== undefined ? { schedule } : {}) } as unknown as SimOptions;
+  return {
+    ...value,
+    seed: BigInt(value.seed),
+    ...(schedule !== undefined ? { schedule } : {}),
+  } as unknown as SimOptions;
 }
 
 /** Reads a replay file's text; throws an Error saying what is wrong with it. */
 export function parseReplay(text: string): SimReplay {
   const value: unknown = JSON.parse(text);
-  if (!isRecord(value) || value.format !== REPLAY_FORMAT) throw new Error(`a replay file has "format": "${REPLAY_FORMAT}"`);
+  if (!isRecord(value) || value.format !== REPLAY_FORMAT)
+    throw new Error(`a replay file has "format": "${REPLAY_FORMAT}"`);
   if (typeof value.note !== 'string') throw new Error('a replay file has a "note" string');
   const expected = value.expectedFailureKinds ?? [];
-  if (!Array.isArray(expected) || !expected.every((kind) => (SIM_FAILURE_KINDS_ALL as readonly unknown[]).includes(kind))) {
+  if (
+    !Array.isArray(expected) ||
+    !expected.every((kind) => (SIM_FAILURE_KINDS_ALL as readonly unknown[]).includes(kind))
+  ) {
     throw new Error(`expectedFailureKinds must list kinds of ${SIM_FAILURE_KINDS_ALL.join(', ')}`);
   }
-  return { format: REPLAY_FORMAT, note: value.note, options: parseOptions(value.options), expectedFailureKinds: expected as SimFailureKind[] };
+  return {
+    format: REPLAY_FORMAT,
+    note: value.note,
+    options: parseOptions(value.options),
+    expectedFailureKinds: expected as SimFailureKind[],
+  };
 }
 
 /** A replay of a run with these options. */
-export function replayOf(options: SimOptions, note: string, expectedFailureKinds: readonly SimFailureKind[] = []): SimReplay {
+export function replayOf(
+  options: SimOptions,
+  note: string,
+  expectedFailureKinds: readonly SimFailureKind[] = [],
+): SimReplay {
   return { format: REPLAY_FORMAT, note, options, expectedFailureKinds };
 }
 

@@ -24,10 +24,17 @@ export interface ShrinkOutcome {
  * The smallest subsequence of `options.schedule` whose run still fails with `kind`. `onCandidate` hears about each
  * run (for progress). Throws when the whole schedule does not fail with `kind`.
  */
-export async function shrinkSchedule(options: SimOptions, kind: SimFailureKind, onCandidate: (steps: number, failed: boolean) => void = () => undefined): Promise<ShrinkOutcome> {
+export async function shrinkSchedule(
+  options: SimOptions,
+  kind: SimFailureKind,
+  onCandidate: (steps: number, failed: boolean) => void = () => undefined,
+): Promise<ShrinkOutcome> {
   const schedule = options.schedule;
   assert(schedule !== undefined, 'a run to shrink has a schedule');
-  const withSteps = (steps: readonly SimStep[]): SimOptions => ({ ...options, schedule: { safetyEndMs: schedule.safetyEndMs, steps } });
+  const withSteps = (steps: readonly SimStep[]): SimOptions => ({
+    ...options,
+    schedule: { safetyEndMs: schedule.safetyEndMs, steps },
+  });
   let runs = 0;
   const property = fc.asyncProperty(fc.subarray([...schedule.steps]), async (steps) => {
     assert(runs++ < SHRINK_RUNS_MAX, `a shrink runs at most SHRINK_RUNS_MAX (${SHRINK_RUNS_MAX}) candidates`);
@@ -37,7 +44,8 @@ export async function shrinkSchedule(options: SimOptions, kind: SimFailureKind, 
   });
   // The whole schedule is the one example; fast-check shrinks it and tries nothing else.
   const outcome = await fc.check(property, { examples: [[[...schedule.steps]]], numRuns: 1, endOnFailure: false });
-  if (!outcome.failed || outcome.counterexample === null) throw new Error(`the run does not fail with ${kind}: nothing to shrink`);
+  if (!outcome.failed || outcome.counterexample === null)
+    throw new Error(`the run does not fail with ${kind}: nothing to shrink`);
   const shrunk = withSteps(outcome.counterexample[0]!);
   return { options: shrunk, result: await runSimulation(shrunk), shrinks: outcome.numShrinks };
 }

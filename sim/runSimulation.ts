@@ -21,7 +21,13 @@ import { TxWorkload } from './txWorkload.js';
 import { createMemorySigningDatabase } from '../adapters/signing/memorySigningDatabase.js';
 
 export type { SimFailure } from './checkers/simFailure.js';
-export { PROVER_NAME, REDUNDANT_SEQUENCER_NAME, SEQUENCER_NAME, validatorIndexesOf, type SimNodeRole } from './cluster.js';
+export {
+  PROVER_NAME,
+  REDUNDANT_SEQUENCER_NAME,
+  SEQUENCER_NAME,
+  validatorIndexesOf,
+  type SimNodeRole,
+} from './cluster.js';
 
 /** Everything a run depends on besides the code: drawn from the seed, printed beside it. */
 export interface SimOptions {
@@ -83,7 +89,10 @@ export interface SimOptions {
   /** VALIDATOR_MAX_* limits of every node's validators (default: none). */
   readonly validatorLimits?: ValidatorLimits;
   /** The gossip network's latency and loss (default SIM_NETWORK_LATENCY_MS_DEFAULT, no loss); with validators only. */
-  readonly network?: { readonly latencyMs?: { readonly min: number; readonly max: number }; readonly lossProbability?: number };
+  readonly network?: {
+    readonly latencyMs?: { readonly min: number; readonly max: number };
+    readonly lossProbability?: number;
+  };
 }
 
 export const SIM_SECONDS_DEFAULT = 600;
@@ -103,7 +112,9 @@ export function drawOptions(seed: bigint, simulatedSeconds = SIM_SECONDS_DEFAULT
     publishingAllowanceSeconds: prng.pick([12, slotDurationSeconds - 12]),
     archiverPollIntervalMs: prng.int(200, 3_000),
     sequencerPollIntervalMs: prng.int(200, 1_000),
-    inclusionDelay: delayed ? { probability: Math.round(prng.float() * 30) / 100, blocksMax: prng.int(1, 2) } : { probability: 0, blocksMax: 0 },
+    inclusionDelay: delayed
+      ? { probability: Math.round(prng.float() * 30) / 100, blocksMax: prng.int(1, 2) }
+      : { probability: 0, blocksMax: 0 },
   };
 }
 
@@ -197,7 +208,19 @@ export async function runSimulation(options: SimOptions, io: SimHooks = {}): Pro
     ledger: () => workloadRef.current?.ledger ?? [],
     coverage,
   });
-  const cluster = createCluster({ options, scheduler, trace, l1, network, validators, prng: environment.nodesPrng, haSigningDatabase, monitor, coverage, io });
+  const cluster = createCluster({
+    options,
+    scheduler,
+    trace,
+    l1,
+    network,
+    validators,
+    prng: environment.nodesPrng,
+    haSigningDatabase,
+    monitor,
+    coverage,
+    io,
+  });
   await cluster.boot();
 
   const interventions: Intervention[] = [];
@@ -253,7 +276,8 @@ function createEnvironment(options: SimOptions): SimEnvironment {
   const genesis = createGenesis(L1_CHAIN_ID_LOCAL_NETWORK, ROLLUP_VERSION);
   const validatorCount = options.validatorCount ?? 0;
   const validators = devValidators(`sim-${options.seed}`, validatorCount);
-  const network = validatorCount > 0 ? createSimNetwork({ prng: root.fork('network'), ...options.network, trace }) : undefined;
+  const network =
+    validatorCount > 0 ? createSimNetwork({ prng: root.fork('network'), ...options.network, trace }) : undefined;
   const l1 = createSimL1({
     scheduler,
     prng: root.fork('l1'),
@@ -281,7 +305,12 @@ interface Intervention {
 }
 
 /** The world a schedule and a scenario act on: the environment, the cluster's nodes, and interventions at set times. */
-function createWorld(environment: SimEnvironment, cluster: Cluster, interventions: Intervention[], elapsedMs: () => number): SimWorld {
+function createWorld(
+  environment: SimEnvironment,
+  cluster: Cluster,
+  interventions: Intervention[],
+  elapsedMs: () => number,
+): SimWorld {
   const { scheduler, startMs, trace, l1, network, validators } = environment;
   return {
     scheduler,
@@ -308,7 +337,12 @@ function createWorld(environment: SimEnvironment, cluster: Cluster, intervention
  * Runs the simulated time to `endMs`, stopping at each intervention due by then (the schedule's faults and their heal
  * among them: the safety phase, then the liveness phase). A throw ends the run as a `crashed` failure.
  */
-async function runPhases(scheduler: Scheduler, interventions: readonly Intervention[], endMs: number, monitor: RunMonitor): Promise<void> {
+async function runPhases(
+  scheduler: Scheduler,
+  interventions: readonly Intervention[],
+  endMs: number,
+  monitor: RunMonitor,
+): Promise<void> {
   try {
     for (const step of interventions.filter((i) => i.atMs <= endMs).sort((a, b) => a.atMs - b.atMs || a.seq - b.seq)) {
       await scheduler.runUntil(step.atMs);

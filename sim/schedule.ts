@@ -31,11 +31,23 @@ export const SCHEDULE_TIME_GRID_MS = 100;
 /** Steps a fast-check schedule holds at most. */
 export const SCHEDULE_ARBITRARY_STEPS_MAX = 40;
 
-export type ScheduleOptions = Pick<SimOptions, 'simulatedSeconds' | 'followerCount' | 'proverNode' | 'slotDurationSeconds' | 'archiverPollIntervalMs' | 'inclusionDelay'>;
+export type ScheduleOptions = Pick<
+  SimOptions,
+  | 'simulatedSeconds'
+  | 'followerCount'
+  | 'proverNode'
+  | 'slotDurationSeconds'
+  | 'archiverPollIntervalMs'
+  | 'inclusionDelay'
+>;
 
 /** The nodes a step may name: the sequencer, the followers, and the prover node when there is one. */
 export function scheduleNodeNames(options: Pick<SimOptions, 'followerCount' | 'proverNode'>): string[] {
-  return [SEQUENCER_NAME, ...Array.from({ length: options.followerCount }, (_, i) => `follower-${i + 1}`), ...(options.proverNode === true ? [PROVER_NAME] : [])];
+  return [
+    SEQUENCER_NAME,
+    ...Array.from({ length: options.followerCount }, (_, i) => `follower-${i + 1}`),
+    ...(options.proverNode === true ? [PROVER_NAME] : []),
+  ];
 }
 
 /** When the safety phase ends: the run's end minus the liveness bound (0 when the run is shorter than the bound). */
@@ -45,7 +57,10 @@ export function safetyEndMs(options: ScheduleOptions): number {
   return safetyMs <= 0 ? 0 : Math.floor(safetyMs / SCHEDULE_TIME_GRID_MS) * SCHEDULE_TIME_GRID_MS;
 }
 
-export function scheduleRanges(swarm: SimSwarm, options: Pick<SimOptions, 'followerCount' | 'proverNode'>): SimStepFieldRanges {
+export function scheduleRanges(
+  swarm: SimSwarm,
+  options: Pick<SimOptions, 'followerCount' | 'proverNode'>,
+): SimStepFieldRanges {
   return stepFieldRanges({ ...swarm.limits, nodeNames: scheduleNodeNames(options) });
 }
 
@@ -64,7 +79,8 @@ export function drawSchedule(prng: Prng, swarm: SimSwarm, options: ScheduleOptio
     const kind = prng.pick(swarm.kinds);
     const atMs = prng.int(0, endMs / SCHEDULE_TIME_GRID_MS - 1) * SCHEDULE_TIME_GRID_MS;
     const fields: Record<string, unknown> = {};
-    for (const [name, range] of Object.entries(ranges[kind] as Readonly<Record<string, SimFieldRange>>)) fields[name] = drawField(prng, range);
+    for (const [name, range] of Object.entries(ranges[kind] as Readonly<Record<string, SimFieldRange>>))
+      fields[name] = drawField(prng, range);
     steps.push(makeStep(kind, atMs, fields, ranges));
   }
   return { safetyEndMs: endMs, steps: sortedSteps(steps) };
@@ -76,7 +92,8 @@ function fieldArbitrary(range: SimFieldRange): fc.Arbitrary<number | string | bo
 
 function stepArbitrary(kind: SimStepKind, ranges: SimStepFieldRanges, endMs: number): fc.Arbitrary<SimStep> {
   const fields: Record<string, fc.Arbitrary<number | string | boolean>> = {};
-  for (const [name, range] of Object.entries(ranges[kind] as Readonly<Record<string, SimFieldRange>>)) fields[name] = fieldArbitrary(range);
+  for (const [name, range] of Object.entries(ranges[kind] as Readonly<Record<string, SimFieldRange>>))
+    fields[name] = fieldArbitrary(range);
   const time = fc.integer({ min: 0, max: endMs / SCHEDULE_TIME_GRID_MS - 1 }).map((t) => t * SCHEDULE_TIME_GRID_MS);
   return fc.tuple(time, fc.record(fields)).map(([atMs, values]) => makeStep(kind, atMs, values, ranges));
 }
@@ -85,11 +102,21 @@ function stepArbitrary(kind: SimStepKind, ranges: SimStepFieldRanges, endMs: num
  * Schedules of up to `stepsMax` steps of the swarm's kinds, for fast-check; shrinks towards fewer and simpler steps.
  * `size` is fast-check's: how long generated schedules tend to be ('max': any length up to `stepsMax` alike).
  */
-export function scheduleArbitrary(swarm: SimSwarm, options: ScheduleOptions, stepsMax = SCHEDULE_ARBITRARY_STEPS_MAX, size: fc.SizeForArbitrary = 'max'): fc.Arbitrary<SimSchedule> {
+export function scheduleArbitrary(
+  swarm: SimSwarm,
+  options: ScheduleOptions,
+  stepsMax = SCHEDULE_ARBITRARY_STEPS_MAX,
+  size: fc.SizeForArbitrary = 'max',
+): fc.Arbitrary<SimSchedule> {
   const endMs = safetyEndMs(options);
-  assert(endMs > 0, `a run of ${options.simulatedSeconds} s leaves no time for a safety phase before its liveness phase`);
+  assert(
+    endMs > 0,
+    `a run of ${options.simulatedSeconds} s leaves no time for a safety phase before its liveness phase`,
+  );
   assert(swarm.kinds.length > 0, 'a schedule arbitrary needs at least one step kind');
   const ranges = scheduleRanges(swarm, options);
   const step = fc.oneof(...swarm.kinds.map((kind) => stepArbitrary(kind, ranges, endMs)));
-  return fc.array(step, { maxLength: Math.min(stepsMax, SIM_SCHEDULE_STEPS_MAX), size }).map((steps) => ({ safetyEndMs: endMs, steps: sortedSteps(steps) }));
+  return fc
+    .array(step, { maxLength: Math.min(stepsMax, SIM_SCHEDULE_STEPS_MAX), size })
+    .map((steps) => ({ safetyEndMs: endMs, steps: sortedSteps(steps) }));
 }

@@ -1,6 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { AssertionError } from '../core/assert.js';
-import { createScheduler, SCHEDULER_EVENTS_PER_INSTANT_MAX, SCHEDULER_QUEUE_LENGTH_MAX, SIM_START_TIME_MS_DEFAULT } from './scheduler.js';
+import {
+  createScheduler,
+  SCHEDULER_EVENTS_PER_INSTANT_MAX,
+  SCHEDULER_QUEUE_LENGTH_MAX,
+  SIM_START_TIME_MS_DEFAULT,
+} from './scheduler.js';
 import { createNodeClock } from './simClock.js';
 import { createSimStorage } from './simStorage.js';
 
@@ -13,7 +18,8 @@ describe('Scheduler', () => {
   it('fires events by time, then by insertion order for equal times', async () => {
     const scheduler = createScheduler({ startTimeMs: 0 });
     const fired: string[] = [];
-    const at = (delay: number, name: string) => scheduler.schedule(delay, () => fired.push(`${name}@${scheduler.now()}`));
+    const at = (delay: number, name: string) =>
+      scheduler.schedule(delay, () => fired.push(`${name}@${scheduler.now()}`));
     at(30, 'c');
     at(10, 'a1');
     at(20, 'b');
@@ -58,7 +64,7 @@ describe('Scheduler', () => {
     await scheduler.runUntil(100);
     const expected = Array.from({ length: 50 }, (_, i) => i)
       .filter((i) => i % 3 !== 0 && i !== 1)
-      .sort((a, b) => (a * 37) % 50 - (b * 37) % 50);
+      .sort((a, b) => ((a * 37) % 50) - ((b * 37) % 50));
     expect(fired).toEqual(expected);
   });
 
@@ -98,7 +104,10 @@ describe('Scheduler', () => {
     const log: string[] = [];
     scheduler.schedule(1, () => {
       void (async () => {
-        await storage.batch([{ type: 'put', key: 'a', value: '1' }, { type: 'put', key: 'b', value: '2' }]);
+        await storage.batch([
+          { type: 'put', key: 'a', value: '1' },
+          { type: 'put', key: 'b', value: '2' },
+        ]);
         log.push(`read ${await storage.get('a')}${await storage.get('b')}`);
         await storage.del('a');
         log.push(`after del ${String(await storage.get('a'))}`);

@@ -80,7 +80,10 @@ export class Scheduler {
   private eventsAtLastEventTime = 0;
 
   constructor(startTimeMs: number = SIM_START_TIME_MS_DEFAULT) {
-    assert(Number.isSafeInteger(startTimeMs) && startTimeMs >= 0, `start time ${startTimeMs} must be a non-negative integer`);
+    assert(
+      Number.isSafeInteger(startTimeMs) && startTimeMs >= 0,
+      `start time ${startTimeMs} must be a non-negative integer`,
+    );
     this.nowMs = startTimeMs;
   }
 
@@ -109,7 +112,10 @@ export class Scheduler {
   scheduleAt(timeMs: number, callback: () => void, options: ScheduleOptions = {}): SimTimerId {
     assert(Number.isSafeInteger(timeMs), `event time ${timeMs} must be an integer`);
     assert(timeMs >= this.nowMs, `event at ${timeMs} is in the past (now ${this.nowMs})`);
-    assert(this.heap.length < SCHEDULER_QUEUE_LENGTH_MAX, `event queue full (SCHEDULER_QUEUE_LENGTH_MAX = ${SCHEDULER_QUEUE_LENGTH_MAX})`);
+    assert(
+      this.heap.length < SCHEDULER_QUEUE_LENGTH_MAX,
+      `event queue full (SCHEDULER_QUEUE_LENGTH_MAX = ${SCHEDULER_QUEUE_LENGTH_MAX})`,
+    );
     const event: QueuedEvent = {
       id: this.nextId++,
       timeMs,
@@ -174,7 +180,10 @@ export class Scheduler {
    */
   async runUntilCondition(condition: () => boolean, deadlineMs: number): Promise<boolean> {
     assert(!this.running, 'the run loop is not re-entrant: do not run the scheduler from inside an event');
-    assert(Number.isSafeInteger(deadlineMs) && deadlineMs >= this.nowMs, `deadline ${deadlineMs} is before now ${this.nowMs}`);
+    assert(
+      Number.isSafeInteger(deadlineMs) && deadlineMs >= this.nowMs,
+      `deadline ${deadlineMs} is before now ${this.nowMs}`,
+    );
     this.running = true;
     try {
       await drainPendingContinuations();

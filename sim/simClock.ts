@@ -91,7 +91,8 @@ export function createNodeClock(scheduler: Scheduler, options: NodeClockOptions 
     resume(): void {
       paused = false;
       // Each late timer gets its own event now, so the run loop drains what it starts before the next one runs.
-      for (const late of deferred.splice(0)) scheduler.schedule(0, () => fire(late.id, late.callback), { owner, label: 'timer (late)' });
+      for (const late of deferred.splice(0))
+        scheduler.schedule(0, () => fire(late.id, late.callback), { owner, label: 'timer (late)' });
     },
     isPaused: () => paused,
   };

@@ -31,7 +31,13 @@ function archiveFor(checkpointNumber: number): Hex {
 function setup(options: Partial<SimL1Options> = {}) {
   const scheduler = createScheduler();
   const trace = createTrace({ now: () => scheduler.now() });
-  const l1 = createSimL1({ scheduler, prng: createPrng(1).fork('l1'), genesisArchiveRoot: GENESIS_ARCHIVE, trace, ...options });
+  const l1 = createSimL1({
+    scheduler,
+    prng: createPrng(1).fork('l1'),
+    genesisArchiveRoot: GENESIS_ARCHIVE,
+    trace,
+    ...options,
+  });
   const link = l1.connect('node');
   const publisher = link.createPublisher(PUBLISHER);
   /** A proposal that every rule accepts if it lands in the next block; `tweak` breaks it. */
@@ -56,7 +62,9 @@ function setup(options: Partial<SimL1Options> = {}) {
   };
   /** Mines until the next block is the first of a new slot. */
   const toSlotStart = async () => {
-    while (slotAtTimestamp(l1.head().timestamp + 12n, l1.constants) === slotAtTimestamp(l1.head().timestamp, l1.constants)) {
+    while (
+      slotAtTimestamp(l1.head().timestamp + 12n, l1.constants) === slotAtTimestamp(l1.head().timestamp, l1.constants)
+    ) {
       await scheduler.runFor(12_000);
     }
   };
@@ -113,7 +121,13 @@ describe('SimL1 chain', () => {
   });
 
   it('reports the rollup constants and chain id', async () => {
-    const { reader } = setup({ slotDuration: 24, epochDuration: 8, proofSubmissionEpochs: 2, rollupVersion: 7, l1StartBlock: 3n });
+    const { reader } = setup({
+      slotDuration: 24,
+      epochDuration: 8,
+      proofSubmissionEpochs: 2,
+      rollupVersion: 7,
+      l1StartBlock: 3n,
+    });
     expect(await reader.getChainId()).toBe(31337);
     expect(await reader.getRollupConstants()).toEqual({
       l1ChainId: 31337,
@@ -160,7 +174,12 @@ describe('SimL1 propose', () => {
     expect(await publisher.getTxStatus(txHash)).toEqual({ status: 'pending' });
     await scheduler.runFor(12_000);
     const head = await reader.getBlock('latest');
-    expect(await publisher.getTxStatus(txHash)).toEqual({ status: 'included', success: true, blockNumber: head.number, blockHash: head.hash });
+    expect(await publisher.getTxStatus(txHash)).toEqual({
+      status: 'included',
+      success: true,
+      blockNumber: head.number,
+      blockHash: head.hash,
+    });
     expect(await reader.getCheckpointCount(head.number)).toBe(1);
     expect(await reader.getArchiveAt(1, head.number)).toBe(archiveFor(1));
     const logs = await reader.getCheckpointProposedLogs(0n, head.number);
@@ -228,7 +247,9 @@ describe('SimL1 propose', () => {
     await toSlotStart();
     expect(failureOf((await land(nextProposal())).receipt)).toBeUndefined();
     // The next block is still in the same slot as checkpoint 1.
-    expect(slotAtTimestamp(l1.head().timestamp + 12n, l1.constants)).toBe(slotAtTimestamp(l1.head().timestamp, l1.constants));
+    expect(slotAtTimestamp(l1.head().timestamp + 12n, l1.constants)).toBe(
+      slotAtTimestamp(l1.head().timestamp, l1.constants),
+    );
     expect(failureOf((await land(nextProposal())).receipt)).toBe('SLOT_NOT_AFTER_PREVIOUS');
     expect(l1.checkpointCount()).toBe(1);
   });
@@ -271,7 +292,9 @@ describe('SimL1 propose', () => {
     await toSlotStart();
     // Two accounts: a second send from the same one would replace the first at its nonce.
     const first = await publisher.proposeCheckpoint(nextProposal({ archive: archiveFor(100) }));
-    const second = await link.createPublisher(`0x${'ab'.repeat(20)}`).proposeCheckpoint(nextProposal({ archive: archiveFor(200) }));
+    const second = await link
+      .createPublisher(`0x${'ab'.repeat(20)}`)
+      .proposeCheckpoint(nextProposal({ archive: archiveFor(200) }));
     await scheduler.runFor(12_000);
     expect(l1.receipt(first.txHash)).toMatchObject({ success: true });
     expect(failureOf(l1.receipt(second.txHash))).toBe('CHECKPOINT_NUMBER_INVALID');
@@ -281,7 +304,9 @@ describe('SimL1 propose', () => {
   it('rejects a malformed blob at submission, as an L1 node does', async () => {
     const { publisher, nextProposal } = setup();
     const request = nextProposal();
-    expect(await l1ErrorCode(publisher.proposeCheckpoint({ ...request, blobs: [new Uint8Array(10)] }))).toBe('L1_TX_REJECTED');
+    expect(await l1ErrorCode(publisher.proposeCheckpoint({ ...request, blobs: [new Uint8Array(10)] }))).toBe(
+      'L1_TX_REJECTED',
+    );
   });
 });
 
@@ -566,17 +591,27 @@ describe('SimL1 epoch proofs and prunes', () => {
     expect(await reader.getArchiveAt(2, head)).toBe(zeroHex(32));
     expect(await reader.getArchiveAt(1, head)).toBe(archiveFor(1));
     // A proposal on the unpruned chain fails; one on the proven chain prunes and lands.
-    expect(failureOf((await land(nextProposal({ checkpointNumber: 4, lastArchive: archiveFor(3) }))).receipt)).toBe('CHECKPOINT_NUMBER_INVALID');
+    expect(failureOf((await land(nextProposal({ checkpointNumber: 4, lastArchive: archiveFor(3) }))).receipt)).toBe(
+      'CHECKPOINT_NUMBER_INVALID',
+    );
     expect(l1.checkpointCount()).toBe(3);
-    const { txHash, receipt } = await land(nextProposal({ checkpointNumber: 2, lastArchive: archiveFor(1), archive: archiveFor(20) }));
+    const { txHash, receipt } = await land(
+      nextProposal({ checkpointNumber: 2, lastArchive: archiveFor(1), archive: archiveFor(20) }),
+    );
     expect(failureOf(receipt)).toBeUndefined();
     head = l1.head().number;
     expect(l1.checkpointCount()).toBe(2);
     expect(await reader.getArchiveAt(2, head)).toBe(archiveFor(20));
     expect(await reader.getChainPrunedLogs(0n, head)).toEqual([
-      { provenCheckpointNumber: 1, pendingCheckpointCount: 3, l1: { blockNumber: head, blockHash: l1.head().hash, txHash, logIndex: 0 } },
+      {
+        provenCheckpointNumber: 1,
+        pendingCheckpointCount: 3,
+        l1: { blockNumber: head, blockHash: l1.head().hash, txHash, logIndex: 0 },
+      },
     ]);
-    expect((await reader.getCheckpointProposedLogs(head, head)).map((log) => [log.checkpointNumber, log.l1.logIndex])).toEqual([[2, 1]]);
+    expect(
+      (await reader.getCheckpointProposedLogs(head, head)).map((log) => [log.checkpointNumber, log.l1.logIndex]),
+    ).toEqual([[2, 1]]);
     // Reads pinned before the prune still see the old chain.
     expect(await reader.getArchiveAt(2, beforeWindowEnd)).toBe(archiveFor(2));
     expect(await reader.getCheckpointCount(beforeWindowEnd)).toBe(3);
@@ -599,14 +634,17 @@ describe('SimL1 epoch proofs and prunes', () => {
 describe('SimL1 inbox (contracts/Inbox.sol)', () => {
   const message = (n: number) => ({ recipient: word(0xa0 + n), content: word(0xc0 + n), secretHash: word(0x50 + n) });
 
-  it('groups messages into the tree of the checkpoint after next, and propose checks that tree\'s hash as inHash', async () => {
+  it("groups messages into the tree of the checkpoint after next, and propose checks that tree's hash as inHash", async () => {
     const { l1, reader, scheduler, nextProposal, land, toSlotStart } = setup();
     l1.sendL2Message(SENDER, message(1));
     l1.sendL2Message(SENDER, message(2));
     await scheduler.runFor(12_000);
     const early = await reader.getInboxMessageLogs(0n, l1.head().number);
     // Tree 1 is empty and sealed from the start: messages sent before checkpoint 1 go to tree 2.
-    expect(early.map((log) => [log.checkpointNumber, log.index])).toEqual([[2, 16n], [2, 17n]]);
+    expect(early.map((log) => [log.checkpointNumber, log.index])).toEqual([
+      [2, 16n],
+      [2, 17n],
+    ]);
     expect(early[0]!.leaf).toBe(l1ToL2MessageLeaf({ sender: SENDER, ...message(1), index: 16n }));
     expect(early[1]!.treeHash).toBe(inboxTreeHash(early.map((log) => log.leaf)));
 
@@ -619,7 +657,11 @@ describe('SimL1 inbox (contracts/Inbox.sol)', () => {
     await toSlotStart();
     expect(failureOf((await land(nextProposal({ inHash: early[1]!.treeHash }))).receipt)).toBeUndefined();
     const late = await reader.getInboxMessageLogs(0n, l1.head().number);
-    expect(late.map((log) => [log.checkpointNumber, log.index])).toEqual([[2, 16n], [2, 17n], [3, 32n]]);
+    expect(late.map((log) => [log.checkpointNumber, log.index])).toEqual([
+      [2, 16n],
+      [2, 17n],
+      [3, 32n],
+    ]);
   });
 
   it('a full tree is sealed early: the next message opens the next tree at its first index', async () => {
@@ -677,7 +719,14 @@ describe('SimL1 fees and nonces', () => {
     await scheduler.runFor(24_000);
     expect(l1.receipt(proposal.txHash)?.status).toBe('pending');
     // A proof from the same account cannot replace the blob tx: it takes the next nonce, and waits behind it.
-    const proof = await publisher.submitEpochProof({ epoch: 0, fromCheckpoint: 1, toCheckpoint: 1, endArchive: archiveFor(1), outHash: zeroHex(32), proof: zeroHex(32) });
+    const proof = await publisher.submitEpochProof({
+      epoch: 0,
+      fromCheckpoint: 1,
+      toCheckpoint: 1,
+      endArchive: archiveFor(1),
+      outHash: zeroHex(32),
+      proof: zeroHex(32),
+    });
     expect(await link.reader.getChainId()).toBe(l1.constants.l1ChainId);
     await scheduler.runFor(12_000);
     expect(l1.receipt(proof.txHash)?.status).toBe('pending');
@@ -687,7 +736,9 @@ describe('SimL1 fees and nonces', () => {
     const after = l1.receipt(proof.txHash);
     expect(landed?.status).toBe('included');
     expect(after?.status).toBe('included');
-    expect(landed?.status === 'included' && after?.status === 'included' && landed.blockNumber === after.blockNumber).toBe(true);
+    expect(
+      landed?.status === 'included' && after?.status === 'included' && landed.blockNumber === after.blockNumber,
+    ).toBe(true);
     expect(l1.head().number).toBeGreaterThan(0n);
   });
 
@@ -696,13 +747,31 @@ describe('SimL1 fees and nonces', () => {
     await toSlotStart();
     const fees = { maxFeePerGas: 10n ** 10n, maxPriorityFeePerGas: 10n ** 8n, maxFeePerBlobGas: 10n ** 10n };
     l1.submit(PUBLISHER, nextProposal(), 0, fees);
-    const under = { ...fees, maxFeePerBlobGas: fees.maxFeePerBlobGas * 2n - 1n, maxFeePerGas: fees.maxFeePerGas * 2n, maxPriorityFeePerGas: fees.maxPriorityFeePerGas * 2n };
-    expect(() => l1.submit(PUBLISHER, nextProposal({ archive: archiveFor(9) }), 0, under)).toThrow(expect.objectContaining({ code: 'L1_TX_UNDERPRICED' }));
-    const proof = { epoch: 0, fromCheckpoint: 1, toCheckpoint: 1, endArchive: archiveFor(1), outHash: zeroHex(32), proof: zeroHex(32) };
-    expect(() => l1.submitEpochProof(PUBLISHER, proof, 0, { maxFeePerGas: 10n ** 12n, maxPriorityFeePerGas: 10n ** 11n })).toThrow(expect.objectContaining({ code: 'L1_TX_KIND_CONFLICT' }));
+    const under = {
+      ...fees,
+      maxFeePerBlobGas: fees.maxFeePerBlobGas * 2n - 1n,
+      maxFeePerGas: fees.maxFeePerGas * 2n,
+      maxPriorityFeePerGas: fees.maxPriorityFeePerGas * 2n,
+    };
+    expect(() => l1.submit(PUBLISHER, nextProposal({ archive: archiveFor(9) }), 0, under)).toThrow(
+      expect.objectContaining({ code: 'L1_TX_UNDERPRICED' }),
+    );
+    const proof = {
+      epoch: 0,
+      fromCheckpoint: 1,
+      toCheckpoint: 1,
+      endArchive: archiveFor(1),
+      outHash: zeroHex(32),
+      proof: zeroHex(32),
+    };
+    expect(() =>
+      l1.submitEpochProof(PUBLISHER, proof, 0, { maxFeePerGas: 10n ** 12n, maxPriorityFeePerGas: 10n ** 11n }),
+    ).toThrow(expect.objectContaining({ code: 'L1_TX_KIND_CONFLICT' }));
     await scheduler.runFor(12_000);
     expect(l1.accountNonces(PUBLISHER, l1.head().number)).toEqual({ minedNonce: 1, pendingNonce: 1 });
-    expect(() => l1.submit(PUBLISHER, nextProposal(), 0, fees)).toThrow(expect.objectContaining({ code: 'L1_TX_REJECTED' }));
+    expect(() => l1.submit(PUBLISHER, nextProposal(), 0, fees)).toThrow(
+      expect.objectContaining({ code: 'L1_TX_REJECTED' }),
+    );
   });
 
   it('nonces live on the chain: a new publisher of the same account (a restarted node) replaces the stuck tx it does not know', async () => {
@@ -714,7 +783,9 @@ describe('SimL1 fees and nonces', () => {
     const restarted = link.createPublisher(PUBLISHER);
     // It sees nonce 0 pending but not the fees there: today's fees keep the old tip, short of the blob pool's 100%
     // bump, so the node refuses; the refused fees become the floor the next try doubles.
-    await expect(restarted.proposeCheckpoint(nextProposal({ archive: archiveFor(2) }))).rejects.toMatchObject({ code: 'L1_TX_UNDERPRICED' });
+    await expect(restarted.proposeCheckpoint(nextProposal({ archive: archiveFor(2) }))).rejects.toMatchObject({
+      code: 'L1_TX_UNDERPRICED',
+    });
     const replacement = await restarted.proposeCheckpoint(nextProposal({ archive: archiveFor(2) }));
     expect(l1.receipt(stuck.txHash)).toMatchObject({ status: 'replaced', by: replacement.txHash });
     await scheduler.runFor(12_000);

@@ -18,7 +18,14 @@ import type { Hex, L1RollupConstants } from '../spec/chain.js';
 import { isHex, zeroHex } from '../spec/codec/bytes.js';
 import { L1_MAX_FEE_PER_GAS_CAP_WEI, L1_SLOT_DURATION_SECONDS } from '../spec/constants.js';
 import { BlobStore, checkBlobTransaction, simVersionedHash } from './l1/blobs.js';
-import { L1Chain, SIM_L1_BLOCKS_MAX, SIM_L1_FINALITY_LAG_BLOCKS_DEFAULT, type MinedBlock, type SimL1Log, type SimL1LogsByKind } from './l1/chain.js';
+import {
+  L1Chain,
+  SIM_L1_BLOCKS_MAX,
+  SIM_L1_FINALITY_LAG_BLOCKS_DEFAULT,
+  type MinedBlock,
+  type SimL1Log,
+  type SimL1LogsByKind,
+} from './l1/chain.js';
 import { checkedCount } from './l1/checks.js';
 import {
   deployedContract,
@@ -30,7 +37,14 @@ import {
   type SimL1ToL2Message,
 } from './l1/contract.js';
 import { createLink, SIM_L1_OWNER, type SimL1Link } from './l1/link.js';
-import { feeFields, L1Mempool, SIM_L1_PRIORITY_FEE_PER_GAS, type SimL1InclusionDelay, type SimL1Receipt, type SimL1TxInfo } from './l1/mempool.js';
+import {
+  feeFields,
+  L1Mempool,
+  SIM_L1_PRIORITY_FEE_PER_GAS,
+  type SimL1InclusionDelay,
+  type SimL1Receipt,
+  type SimL1TxInfo,
+} from './l1/mempool.js';
 import { reorg } from './l1/reorg.js';
 import type { Prng } from './prng.js';
 import type { Scheduler } from './scheduler.js';
@@ -127,7 +141,10 @@ export class SimL1 {
     this.trace = options.trace;
     this.mempool = new L1Mempool(options.prng.fork('inclusion'), this.trace);
     this.linkPrng = options.prng.fork('links');
-    this.finalityLagBlocks = checkedCount(options.finalityLagBlocks ?? SIM_L1_FINALITY_LAG_BLOCKS_DEFAULT, 'finalityLagBlocks');
+    this.finalityLagBlocks = checkedCount(
+      options.finalityLagBlocks ?? SIM_L1_FINALITY_LAG_BLOCKS_DEFAULT,
+      'finalityLagBlocks',
+    );
     this.chain = new L1Chain(this.finalityLagBlocks);
     const genesisArchive = genesisArchiveOf(options);
     const l1StartBlock = options.l1StartBlock ?? 0n;
@@ -157,7 +174,16 @@ export class SimL1 {
   /** Drops the last `depth` blocks; their transactions are gone (not returned to the mempool). Mining goes on from
    * the new head at the usual cadence. */
   reorg(depth: number): void {
-    reorg({ chain: this.chain, mempool: this.mempool, contract: this.contract, l1StartBlock: this.constants.l1StartBlock, trace: this.trace }, depth);
+    reorg(
+      {
+        chain: this.chain,
+        mempool: this.mempool,
+        contract: this.contract,
+        l1StartBlock: this.constants.l1StartBlock,
+        trace: this.trace,
+      },
+      depth,
+    );
   }
 
   setInclusionDelay(delay: SimL1InclusionDelay): void {
@@ -281,13 +307,22 @@ export class SimL1 {
     const roots = this.contractViewAt(atBlock, visibleHead).outbox.get(epoch);
     let best: OutboxRoot | undefined;
     for (const [checkpointsCovered, root] of roots ?? []) {
-      if (checkpointsCovered >= checkpointsNeeded && (best === undefined || checkpointsCovered < best.checkpointsCovered)) best = { checkpointsCovered, root };
+      if (
+        checkpointsCovered >= checkpointsNeeded &&
+        (best === undefined || checkpointsCovered < best.checkpointsCovered)
+      )
+        best = { checkpointsCovered, root };
     }
     return best;
   }
 
   /** The contract's events of one kind in `[fromBlock, toBlock]`, in L1 order. */
-  logsIn<K extends keyof SimL1LogsByKind>(kind: K, fromBlock: bigint, toBlock: bigint, visibleHead: bigint): SimL1LogsByKind[K][] {
+  logsIn<K extends keyof SimL1LogsByKind>(
+    kind: K,
+    fromBlock: bigint,
+    toBlock: bigint,
+    visibleHead: bigint,
+  ): SimL1LogsByKind[K][] {
     return this.chain.logsIn(kind, fromBlock, toBlock, visibleHead);
   }
 
@@ -309,7 +344,13 @@ export class SimL1 {
   submit(publisher: Hex, request: ProposeCheckpointRequest, nonce: number, fees: L1TxFees): Hex {
     checkBlobTransaction(request, fees);
     const copy: ProposeCheckpointRequest = { ...request, blobs: request.blobs.map((blob) => blob.slice()) };
-    const tx = this.mempool.enqueue(publisher, nonce, fees, { kind: 'propose', request: copy, versionedHashes: copy.blobs.map(simVersionedHash) }, this.nextBlock);
+    const tx = this.mempool.enqueue(
+      publisher,
+      nonce,
+      fees,
+      { kind: 'propose', request: copy, versionedHashes: copy.blobs.map(simVersionedHash) },
+      this.nextBlock,
+    );
     this.trace?.record('l1.tx.submitted', {
       txHash: tx.txHash,
       publisher,
@@ -331,8 +372,19 @@ export class SimL1 {
     assert(isHex(sender) && sender.length === 42, `sender ${sender} must be 20 bytes of hex`);
     const from = sender.toLowerCase() as Hex;
     const fees = { maxFeePerGas: L1_MAX_FEE_PER_GAS_CAP_WEI, maxPriorityFeePerGas: SIM_L1_PRIORITY_FEE_PER_GAS };
-    const tx = this.mempool.enqueue(from, this.mempool.pendingNonceOf(from), fees, { kind: 'inboxMessage', message: { ...message } }, this.nextBlock);
-    this.trace?.record('l1.tx.submitted', { txHash: tx.txHash, publisher: sender, inboxMessage: true, notBeforeBlock: tx.notBeforeBlock });
+    const tx = this.mempool.enqueue(
+      from,
+      this.mempool.pendingNonceOf(from),
+      fees,
+      { kind: 'inboxMessage', message: { ...message } },
+      this.nextBlock,
+    );
+    this.trace?.record('l1.tx.submitted', {
+      txHash: tx.txHash,
+      publisher: sender,
+      inboxMessage: true,
+      notBeforeBlock: tx.notBeforeBlock,
+    });
     return tx.txHash;
   }
 
@@ -343,10 +395,26 @@ export class SimL1 {
 
   /** Accepts an epoch proof into the mempool at `nonce` with `fees` (an ordinary transaction); refuses as `submit` does. */
   submitEpochProof(publisher: Hex, request: SubmitEpochProofRequest, nonce: number, fees: L1TxFees): Hex {
-    if (fees.maxFeePerBlobGas !== undefined) throw new L1Error('L1_TX_REJECTED', 'an epoch proof carries no blobs, so it offers no maxFeePerBlobGas');
-    const tx = this.mempool.enqueue(publisher, nonce, fees, { kind: 'epochProof', request: { ...request } }, this.nextBlock);
+    if (fees.maxFeePerBlobGas !== undefined)
+      throw new L1Error('L1_TX_REJECTED', 'an epoch proof carries no blobs, so it offers no maxFeePerBlobGas');
+    const tx = this.mempool.enqueue(
+      publisher,
+      nonce,
+      fees,
+      { kind: 'epochProof', request: { ...request } },
+      this.nextBlock,
+    );
     const { epoch, fromCheckpoint, toCheckpoint } = request;
-    this.trace?.record('l1.tx.submitted', { txHash: tx.txHash, publisher, nonce, ...feeFields(fees), epoch, fromCheckpoint, toCheckpoint, notBeforeBlock: tx.notBeforeBlock });
+    this.trace?.record('l1.tx.submitted', {
+      txHash: tx.txHash,
+      publisher,
+      nonce,
+      ...feeFields(fees),
+      epoch,
+      fromCheckpoint,
+      toCheckpoint,
+      notBeforeBlock: tx.notBeforeBlock,
+    });
     return tx.txHash;
   }
 
@@ -389,11 +457,23 @@ export class SimL1 {
             : this.contract.applyInboxMessage(tx.publisher, tx.call.message, tx.txHash, ref, logs);
       tx.state = 'included';
       tx.inclusion = { blockNumber: ref.number, blockHash: ref.hash, failure };
-      this.trace?.record('l1.tx.included', { txHash: tx.txHash, blockNumber: ref.number, success: failure === undefined, failure });
+      this.trace?.record('l1.tx.included', {
+        txHash: tx.txHash,
+        blockNumber: ref.number,
+        success: failure === undefined,
+        failure,
+      });
     }
     this.chain.append({ ref, txHashes, contract: this.contract.state, logs });
     const baseFeePerGas = this.feeMarket().baseFeePerGas;
-    this.trace?.record('l1.block', { number, hash: ref.hash, timestamp, baseFeePerGas, txs: txHashes.length, checkpointCount: this.checkpointCount() });
+    this.trace?.record('l1.block', {
+      number,
+      hash: ref.hash,
+      timestamp,
+      baseFeePerGas,
+      txs: txHashes.length,
+      checkpointCount: this.checkpointCount(),
+    });
   }
 }
 

@@ -87,7 +87,8 @@ export function checkProposal(
   const header = decodeHeader(request);
   if (header === undefined) return 'PROPOSAL_MALFORMED';
   // The contract checks the list's length first (it checks nothing else of it; nodes check the quorum on sync).
-  if (!isHex(request.attestations) || (request.attestations.length - 2) / 2 > ATTESTATIONS_BYTES_MAX) return 'ATTESTATIONS_TOO_LONG';
+  if (!isHex(request.attestations) || (request.attestations.length - 2) / 2 > ATTESTATIONS_BYTES_MAX)
+    return 'ATTESTATIONS_TOO_LONG';
   const lastArchive = request.lastArchive.toLowerCase();
   if (header.slotNumber !== request.slotNumber || header.lastArchiveRoot !== lastArchive) return 'HEADER_MISMATCH';
   if (request.checkpointNumber !== state.checkpointCount + 1) return 'CHECKPOINT_NUMBER_INVALID';
@@ -131,7 +132,13 @@ export function inboxTree(inbox: SimInboxState, tree: number): { readonly size: 
 export function sendInboxMessage(
   inbox: SimInboxState,
   message: { readonly sender: Hex; readonly recipient: Hex; readonly content: Hex; readonly secretHash: Hex },
-): { readonly inbox: SimInboxState; readonly tree: number; readonly index: bigint; readonly leaf: Hex; readonly treeHash: Hex } {
+): {
+  readonly inbox: SimInboxState;
+  readonly tree: number;
+  readonly index: bigint;
+  readonly leaf: Hex;
+  readonly treeHash: Hex;
+} {
   let tree = inbox.inProgress;
   if (inboxTree(inbox, tree).size === L1_TO_L2_MESSAGES_PER_CHECKPOINT) tree += 1;
   const current = inboxTree(inbox, tree);
@@ -139,12 +146,21 @@ export function sendInboxMessage(
   const leaf = l1ToL2MessageLeaf({ ...message, index });
   const treeHash = hashPair(current.hash, leaf);
   const previous = inbox.newest?.tree === tree ? inbox.newest.previous : inbox.newest;
-  return { inbox: { inProgress: tree, newest: { tree, size: current.size + 1, hash: treeHash, previous } }, tree, index, leaf, treeHash };
+  return {
+    inbox: { inProgress: tree, newest: { tree, size: current.size + 1, hash: treeHash, previous } },
+    tree,
+    index,
+    leaf,
+    treeHash,
+  };
 }
 
 /** Inbox.consume, as a successful proposal of `checkpointNumber` applies it: seals the tree in progress if due. */
 export function consumeInbox(inbox: SimInboxState, checkpointNumber: number): SimInboxState {
-  assert(checkpointNumber < inbox.inProgress, `inbox tree ${checkpointNumber} is sealed before its checkpoint is proposed`);
+  assert(
+    checkpointNumber < inbox.inProgress,
+    `inbox tree ${checkpointNumber} is sealed before its checkpoint is proposed`,
+  );
   return checkpointNumber + 1 === inbox.inProgress ? { ...inbox, inProgress: inbox.inProgress + 1 } : inbox;
 }
 
@@ -202,11 +218,16 @@ export function canPrune(state: SimL1ProofState, blockTimestamp: bigint, rules: 
 }
 
 /** The checks of Rollup._checkEpochRange. */
-function checkEpochRange(state: SimL1ProofState, request: SubmitEpochProofRequest, rules: SimL1EpochRules): SimL1EpochProofFailure | undefined {
+function checkEpochRange(
+  state: SimL1ProofState,
+  request: SubmitEpochProofRequest,
+  rules: SimL1EpochRules,
+): SimL1EpochProofFailure | undefined {
   const { epoch, fromCheckpoint: from, toCheckpoint: to } = request;
   if (from !== state.provenCheckpoint + 1) return 'PROOF_START_INVALID';
   if (to < from || to > state.checkpointCount) return 'PROOF_RANGE_INVALID';
-  if (epochOfSlot(state.slotOf(from), rules) !== epoch || epochOfSlot(state.slotOf(to), rules) !== epoch) return 'CHECKPOINT_NOT_IN_EPOCH';
+  if (epochOfSlot(state.slotOf(from), rules) !== epoch || epochOfSlot(state.slotOf(to), rules) !== epoch)
+    return 'CHECKPOINT_NOT_IN_EPOCH';
   if (to < state.checkpointCount && epochOfSlot(state.slotOf(to + 1), rules) === epoch) return 'EPOCH_INCOMPLETE';
   return undefined;
 }

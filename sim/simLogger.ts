@@ -54,7 +54,10 @@ function makeLogger(options: SimLoggerOptions, bindings: LogFields): LoggerPort 
 
 function formatLine(options: SimLoggerOptions, level: SimLogLevel, entry: Readonly<Record<string, unknown>>): string {
   const { msg, ...rest } = entry;
-  const time = options.now === undefined ? '' : `${formatSimTime(options.now(), options.startTimeMs ?? SIM_START_TIME_MS_DEFAULT)} `;
+  const time =
+    options.now === undefined
+      ? ''
+      : `${formatSimTime(options.now(), options.startTimeMs ?? SIM_START_TIME_MS_DEFAULT)} `;
   return `${time}${level.toUpperCase().padEnd(5)} ${String(msg)} ${canonicalJson(toTraceJson(rest))}`;
 }
 

@@ -7,14 +7,25 @@ import { createSimNetwork } from './simNetwork.js';
 
 const message = (slot: number): GossipMessage => ({
   kind: 'checkpointAttestation',
-  payload: { l1ChainId: 1, rollupVersion: 1, slot, checkpointNumber: 1, archiveRoot: `0x${'11'.repeat(32)}`, checkpointHeaderHash: `0x${'22'.repeat(32)}` },
+  payload: {
+    l1ChainId: 1,
+    rollupVersion: 1,
+    slot,
+    checkpointNumber: 1,
+    archiveRoot: `0x${'11'.repeat(32)}`,
+    checkpointHeaderHash: `0x${'22'.repeat(32)}`,
+  },
   attester: `0x${'33'.repeat(20)}`,
   signature: `0x${'44'.repeat(96)}`,
 });
 
 function world(options: { lossProbability?: number; seed?: bigint } = {}) {
   const scheduler = createScheduler();
-  const network = createSimNetwork({ prng: createPrng(options.seed ?? 1n), latencyMs: { min: 10, max: 50 }, ...(options.lossProbability !== undefined ? { lossProbability: options.lossProbability } : {}) });
+  const network = createSimNetwork({
+    prng: createPrng(options.seed ?? 1n),
+    latencyMs: { min: 10, max: 50 },
+    ...(options.lossProbability !== undefined ? { lossProbability: options.lossProbability } : {}),
+  });
   const heard = new Map<string, { slot: number; atMs: number }[]>();
   const ports = Object.fromEntries(
     ['a', 'b', 'c'].map((name) => {

@@ -58,7 +58,13 @@ export class SimNetwork {
   }
 
   setLatencyMs(latency: { readonly min: number; readonly max: number }): void {
-    assert(Number.isSafeInteger(latency.min) && latency.min >= 0 && latency.max >= latency.min && Number.isSafeInteger(latency.max), 'latency is a range of non-negative ms');
+    assert(
+      Number.isSafeInteger(latency.min) &&
+        latency.min >= 0 &&
+        latency.max >= latency.min &&
+        Number.isSafeInteger(latency.max),
+      'latency is a range of non-negative ms',
+    );
     this.latencyMs = { ...latency };
   }
 

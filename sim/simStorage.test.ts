@@ -5,13 +5,19 @@ import { crashAndRecover, createSimStorage } from './simStorage.js';
 describe('sim storage', () => {
   it('iterates keys in byte order, as classic-level does, for every set of ASCII keys', async () => {
     await fc.assert(
-      fc.asyncProperty(fc.uniqueArray(fc.string({ unit: fc.integer({ min: 0, max: 0x7f }).map((c) => String.fromCharCode(c)), maxLength: 12 }), { maxLength: 30 }), async (written) => {
-        const storage = createSimStorage();
-        await storage.batch(written.map((key) => ({ type: 'put' as const, key, value: key })));
-        const keys: string[] = [];
-        for await (const key of storage.keys()) keys.push(key);
-        expect(keys).toEqual([...written].sort((a, b) => Buffer.compare(Buffer.from(a), Buffer.from(b))));
-      }),
+      fc.asyncProperty(
+        fc.uniqueArray(
+          fc.string({ unit: fc.integer({ min: 0, max: 0x7f }).map((c) => String.fromCharCode(c)), maxLength: 12 }),
+          { maxLength: 30 },
+        ),
+        async (written) => {
+          const storage = createSimStorage();
+          await storage.batch(written.map((key) => ({ type: 'put' as const, key, value: key })));
+          const keys: string[] = [];
+          for await (const key of storage.keys()) keys.push(key);
+          expect(keys).toEqual([...written].sort((a, b) => Buffer.compare(Buffer.from(a), Buffer.from(b))));
+        },
+      ),
     );
   });
 
@@ -19,7 +25,12 @@ describe('sim storage', () => {
     const storage = createSimStorage();
     // U+FFFF is ef bf bf in UTF-8 and U+10000 is f0 90 80 80: by bytes U+FFFF comes first, as UTF-16 it comes last.
     await expect(storage.put('\u{10000}', 'astral')).rejects.toThrow(/ASCII keys only/);
-    await expect(storage.batch([{ type: 'put', key: 'ok', value: '1' }, { type: 'put', key: 'caf\u00e9', value: '2' }])).rejects.toThrow(/ASCII keys only/);
+    await expect(
+      storage.batch([
+        { type: 'put', key: 'ok', value: '1' },
+        { type: 'put', key: 'caf\u00e9', value: '2' },
+      ]),
+    ).rejects.toThrow(/ASCII keys only/);
     // Nothing of the refused batch was written.
     expect(await storage.get('ok')).toBeUndefined();
   });

@@ -26,7 +26,9 @@ interface LevelWriteHooks {
   _batch(operations: WriteOp[], options: object): Promise<void>;
 }
 
-const MemoryLevelWithHooks = MemoryLevel as unknown as new (options: ConstructorParameters<typeof MemoryLevel<string, string>>[0]) => MemoryLevel<string, string> & LevelWriteHooks;
+const MemoryLevelWithHooks = MemoryLevel as unknown as new (
+  options: ConstructorParameters<typeof MemoryLevel<string, string>>[0],
+) => MemoryLevel<string, string> & LevelWriteHooks;
 
 class SimLevel extends MemoryLevelWithHooks {
   constructor() {
@@ -47,7 +49,10 @@ class SimLevel extends MemoryLevelWithHooks {
 const ASCII_RE = /^[\x00-\x7f]*$/;
 
 function assertAsciiKey(key: string): void {
-  if (!ASCII_RE.test(key)) throw new Error(`simulated storage keeps ASCII keys only (production orders keys by UTF-8 bytes): ${JSON.stringify(key.slice(0, 80))}`);
+  if (!ASCII_RE.test(key))
+    throw new Error(
+      `simulated storage keeps ASCII keys only (production orders keys by UTF-8 bytes): ${JSON.stringify(key.slice(0, 80))}`,
+    );
 }
 
 export function createSimStorage(): StoragePort {

@@ -58,7 +58,10 @@ export interface SimSwarmValidators {
   /** Keys the sequencer holds; the followers hold the rest in turn (runSimulation's `validatorIndexesOf`). */
   readonly validatorKeysOnSequencer: number;
   /** Gossip delivery latency range and loss per delivery. */
-  readonly network: { readonly latencyMs: { readonly min: number; readonly max: number }; readonly lossProbability: number };
+  readonly network: {
+    readonly latencyMs: { readonly min: number; readonly max: number };
+    readonly lossProbability: number;
+  };
 }
 
 export interface SimSwarmProving {
@@ -111,7 +114,9 @@ const SWARM_FEE_SPIKE_FACTORS_MAX = [3, 8, SIM_FEE_SPIKE_FACTOR_MAX] as const;
  * draw only when it runs validators (drawn from the validators' stream, so that seeds without them draw as they did
  * before).
  */
-export const SWARM_STEP_KINDS = SIM_STEP_KINDS.filter((kind) => kind !== 'network.partition' && !SWARM_LATE_STEP_KINDS.includes(kind));
+export const SWARM_STEP_KINDS = SIM_STEP_KINDS.filter(
+  (kind) => kind !== 'network.partition' && !SWARM_LATE_STEP_KINDS.includes(kind),
+);
 
 /** Every class on, every knob at its widest: what a property over schedules explores. */
 export function fullSwarm(): SimSwarm {
@@ -135,16 +140,24 @@ export function fullSwarm(): SimSwarm {
 
 function drawProving(prng: Prng): SimSwarmProving | undefined {
   const on = prng.bool(PROVING_ON_PROBABILITY);
-  const proving = { epochDurationSlots: prng.pick([2, 4, 8]), proofSubmissionEpochs: prng.int(1, 2), l1FinalityLagBlocks: prng.pick([2, 4, 8]) };
+  const proving = {
+    epochDurationSlots: prng.pick([2, 4, 8]),
+    proofSubmissionEpochs: prng.int(1, 2),
+    l1FinalityLagBlocks: prng.pick([2, 4, 8]),
+  };
   return on ? proving : undefined;
 }
 
 /**
  * The keys each node of a run holds, in node order (sequencer, followers, prover), as runSimulation splits them.
  */
-export function validatorKeyCounts(options: Pick<SimOptions, 'followerCount' | 'proverNode' | 'validatorCount' | 'validatorKeysOnSequencer'>): number[] {
+export function validatorKeyCounts(
+  options: Pick<SimOptions, 'followerCount' | 'proverNode' | 'validatorCount' | 'validatorKeysOnSequencer'>,
+): number[] {
   const names = scheduleNodeNames(options);
-  return names.map((name) => validatorIndexesOf(name, names, options.validatorCount ?? 0, options.validatorKeysOnSequencer).length);
+  return names.map(
+    (name) => validatorIndexesOf(name, names, options.validatorCount ?? 0, options.validatorKeysOnSequencer).length,
+  );
 }
 
 /** Whether the nodes other than any one of them still hold the committee's quorum (the whole set is the committee). */
@@ -154,15 +167,25 @@ export function survivesOneIsolated(keyCounts: readonly number[]): boolean {
 }
 
 /** Validators on or off, their layout and the gossip network, from the swarm's own `validators` stream. */
-function drawValidators(prng: Prng): { readonly validators: SimSwarmValidators | undefined; readonly partitions: boolean } {
+function drawValidators(prng: Prng): {
+  readonly validators: SimSwarmValidators | undefined;
+  readonly partitions: boolean;
+} {
   const on = prng.bool(VALIDATORS_ON_PROBABILITY);
   const layout = prng.pick(SWARM_VALIDATOR_LAYOUTS);
   const latencyMs = { min: prng.pick(SWARM_GOSSIP_LATENCY_MIN_MS), max: prng.pick(SWARM_GOSSIP_LATENCY_MAX_MS) };
   const lossProbability = prng.pick(SWARM_GOSSIP_LOSS_PROBABILITIES);
   const partitions = prng.bool(FAULT_CLASS_ON_PROBABILITY);
   if (!on) return { validators: undefined, partitions: false };
-  const validators = { followerCount: SWARM_VALIDATOR_FOLLOWER_COUNT, ...layout, network: { latencyMs, lossProbability } };
-  assert(survivesOneIsolated(validatorKeyCounts(validators)), `validator layout ${JSON.stringify(layout)} stalls when one node is cut off`);
+  const validators = {
+    followerCount: SWARM_VALIDATOR_FOLLOWER_COUNT,
+    ...layout,
+    network: { latencyMs, lossProbability },
+  };
+  assert(
+    survivesOneIsolated(validatorKeyCounts(validators)),
+    `validator layout ${JSON.stringify(layout)} stalls when one node is cut off`,
+  );
   return { validators, partitions };
 }
 
@@ -171,7 +194,9 @@ export function drawSwarm(prng: Prng): SimSwarm {
   const proving = drawProving(prng);
   const { validators, partitions } = drawValidators(prng.fork('validators'));
   const l1FinalityLagBlocks = proving?.l1FinalityLagBlocks ?? SIM_L1_FINALITY_LAG_BLOCKS_DEFAULT;
-  const drawn: readonly SimStepKind[] = SWARM_STEP_KINDS.filter((kind) => prng.bool(kind.startsWith('tx.') ? WORKLOAD_CLASS_ON_PROBABILITY : FAULT_CLASS_ON_PROBABILITY));
+  const drawn: readonly SimStepKind[] = SWARM_STEP_KINDS.filter((kind) =>
+    prng.bool(kind.startsWith('tx.') ? WORKLOAD_CLASS_ON_PROBABILITY : FAULT_CLASS_ON_PROBABILITY),
+  );
   const kinds = SIM_STEP_KINDS.filter((kind) => drawn.includes(kind) || (kind === 'network.partition' && partitions));
   // A reorg never reaches L1's finalized blocks: that is not a fault the protocol survives, nor one it must.
   const reorgDepthMax = Math.max(1, Math.min(SIM_REORG_DEPTH_MAX, l1FinalityLagBlocks - 1));
@@ -202,7 +227,10 @@ function drawLateClasses(prng: Prng): { kinds: SimStepKind[]; limits: Pick<SimSt
   const feeSpikes = prng.bool(FAULT_CLASS_ON_PROBABILITY);
   const feeSpikeFactorMax = prng.pick(SWARM_FEE_SPIKE_FACTORS_MAX);
   const adminOverlaps = prng.bool(FAULT_CLASS_ON_PROBABILITY);
-  const kinds: SimStepKind[] = [...(feeSpikes ? ['l1.feeSpike' as const] : []), ...(adminOverlaps ? ['admin.overlap' as const] : [])];
+  const kinds: SimStepKind[] = [
+    ...(feeSpikes ? ['l1.feeSpike' as const] : []),
+    ...(adminOverlaps ? ['admin.overlap' as const] : []),
+  ];
   return { kinds, limits: { feeSpikeFactorMax } };
 }
 
@@ -215,7 +243,10 @@ export function validatorOptions(validators: SimSwarmValidators | undefined): Pa
 
 /** The options of a seed's run with faults: the network, the swarm, and the schedule drawn from them. */
 export function drawSwarmOptions(seed: bigint, simulatedSeconds = SIM_SECONDS_DEFAULT): SimOptions {
-  assert(Number.isSafeInteger(simulatedSeconds) && simulatedSeconds > 0, `simulated seconds ${simulatedSeconds} must be a positive integer`);
+  assert(
+    Number.isSafeInteger(simulatedSeconds) && simulatedSeconds > 0,
+    `simulated seconds ${simulatedSeconds} must be a positive integer`,
+  );
   const root = createPrng(seed);
   const swarm = drawSwarm(root.fork('swarm'));
   const network: SimOptions = {
@@ -224,5 +255,10 @@ export function drawSwarmOptions(seed: bigint, simulatedSeconds = SIM_SECONDS_DE
     ...validatorOptions(swarm.validators),
   };
   const schedule = drawSchedule(root.fork('schedule'), swarm, network);
-  return { ...network, swarm, schedule, ...(swarm.txPoolCapacity !== undefined ? { txPoolCapacity: swarm.txPoolCapacity } : {}) };
+  return {
+    ...network,
+    swarm,
+    schedule,
+    ...(swarm.txPoolCapacity !== undefined ? { txPoolCapacity: swarm.txPoolCapacity } : {}),
+  };
 }

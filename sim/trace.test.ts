@@ -7,7 +7,9 @@ import { canonicalJson, createTrace, toTraceJson, TRACE_FIELD_DEPTH_MAX } from '
 
 describe('canonical trace JSON', () => {
   it('sorts keys at every level and drops undefined members', () => {
-    expect(canonicalJson(toTraceJson({ b: 1, a: { d: [3, { z: 1, y: 2 }], c: undefined } }))).toBe('{"a":{"d":[3,{"y":2,"z":1}]},"b":1}');
+    expect(canonicalJson(toTraceJson({ b: 1, a: { d: [3, { z: 1, y: 2 }], c: undefined } }))).toBe(
+      '{"a":{"d":[3,{"y":2,"z":1}]},"b":1}',
+    );
   });
 
   it('encodes bigint, bytes, maps, sets, errors and odd numbers deterministically', () => {
@@ -60,12 +62,31 @@ describe('Trace', () => {
     };
     const hashes = new Set<string>();
     const variants: ((t: ReturnType<typeof base>) => void)[] = [
-      ({ trace }) => { trace.record('a', { x: 1 }); trace.record('b'); },
-      ({ trace }) => { trace.record('b'); trace.record('a', { x: 1 }); },
-      ({ trace }) => { trace.record('a', { x: 2 }); trace.record('b'); },
-      ({ trace }) => { trace.record('a', { x: '1' }); trace.record('b'); },
-      ({ trace, tick }) => { trace.record('a', { x: 1 }); tick(); trace.record('b'); },
-      ({ trace }) => { trace.record('a', { x: 1 }); trace.record('c'); },
+      ({ trace }) => {
+        trace.record('a', { x: 1 });
+        trace.record('b');
+      },
+      ({ trace }) => {
+        trace.record('b');
+        trace.record('a', { x: 1 });
+      },
+      ({ trace }) => {
+        trace.record('a', { x: 2 });
+        trace.record('b');
+      },
+      ({ trace }) => {
+        trace.record('a', { x: '1' });
+        trace.record('b');
+      },
+      ({ trace, tick }) => {
+        trace.record('a', { x: 1 });
+        tick();
+        trace.record('b');
+      },
+      ({ trace }) => {
+        trace.record('a', { x: 1 });
+        trace.record('c');
+      },
     ];
     for (const variant of variants) {
       const run = base();

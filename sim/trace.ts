@@ -58,7 +58,10 @@ export class Trace {
   constructor(options: TraceOptions) {
     this.now = options.now;
     this.keepLast = options.keepLast ?? TRACE_ENTRIES_KEPT_DEFAULT;
-    assert(Number.isSafeInteger(this.keepLast) && this.keepLast >= 0, `keepLast ${this.keepLast} must be a non-negative integer`);
+    assert(
+      Number.isSafeInteger(this.keepLast) && this.keepLast >= 0,
+      `keepLast ${this.keepLast} must be a non-negative integer`,
+    );
     this.sink = options.sink;
   }
 
@@ -70,7 +73,8 @@ export class Trace {
     const timeMs = this.now();
     const line = `${seq} ${timeMs} ${kind} ${canonicalJson(json)}`;
     this.chain = hash('sha256', Buffer.concat([this.chain, Buffer.from(line, 'utf8')]), 'buffer') as Buffer;
-    if (this.keepLast > 0) this.kept[seq % this.keepLast] = { seq, timeMs, kind, fields: json, hash: bytesToHex(this.chain) };
+    if (this.keepLast > 0)
+      this.kept[seq % this.keepLast] = { seq, timeMs, kind, fields: json, hash: bytesToHex(this.chain) };
     this.sink?.(line);
   }
 
@@ -102,7 +106,10 @@ function isJsonObject(value: JsonValue): value is JsonObject {
 
 /** Converts any value to its canonical JSON form (see the module comment). */
 export function toTraceJson(value: unknown, depth = 0): JsonValue {
-  assert(depth <= TRACE_FIELD_DEPTH_MAX, `trace field nested deeper than TRACE_FIELD_DEPTH_MAX (${TRACE_FIELD_DEPTH_MAX})`);
+  assert(
+    depth <= TRACE_FIELD_DEPTH_MAX,
+    `trace field nested deeper than TRACE_FIELD_DEPTH_MAX (${TRACE_FIELD_DEPTH_MAX})`,
+  );
   if (typeof value === 'object') return objectToTraceJson(value, depth);
   switch (typeof value) {
     case 'undefined':
@@ -136,7 +143,9 @@ function objectToTraceJson(value: object | null, depth: number): JsonValue {
   if (value instanceof Set) return [...value].map((item: unknown) => toTraceJson(item, depth + 1));
   if (value instanceof Error) {
     const code = (value as { code?: unknown }).code;
-    return typeof code === 'string' ? { name: value.name, message: value.message, code } : { name: value.name, message: value.message };
+    return typeof code === 'string'
+      ? { name: value.name, message: value.message, code }
+      : { name: value.name, message: value.message };
   }
   const out: Record<string, JsonValue> = {};
   for (const [key, item] of Object.entries(value)) {

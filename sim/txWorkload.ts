@@ -27,7 +27,9 @@ const EXPIRATION_BASE_SECONDS = 2n ** 40n;
 /** Nullifiers of bursts and drains start here, above the deliberately small space of `tx.send`. */
 const FRESH_NULLIFIER_BASE = 0x1_0000_0000n;
 
-export type TxOutcome = { readonly kind: 'accepted' } | { readonly kind: 'rejected'; readonly code: string | undefined; readonly message: string };
+export type TxOutcome =
+  | { readonly kind: 'accepted' }
+  | { readonly kind: 'rejected'; readonly code: string | undefined; readonly message: string };
 
 export interface TxLedgerEntry {
   readonly txHash: Hex;
@@ -57,7 +59,10 @@ const field = (n: bigint): Hex => `0x${n.toString(16).padStart(64, '0')}`;
 export const workloadNullifier = (n: number): Hex => field(0xfeed_0000n + BigInt(n));
 
 function rejectionOf(error: unknown): TxOutcome {
-  const code = typeof error === 'object' && error !== null && typeof (error as { code?: unknown }).code === 'string' ? (error as { code: string }).code : undefined;
+  const code =
+    typeof error === 'object' && error !== null && typeof (error as { code?: unknown }).code === 'string'
+      ? (error as { code: string }).code
+      : undefined;
   return { kind: 'rejected', code, message: error instanceof Error ? error.message : String(error) };
 }
 
@@ -79,7 +84,12 @@ export class TxWorkload {
   }
 
   async send(step: SimStepOf<'tx.send'>): Promise<TxLedgerEntry> {
-    return this.submit('tx.send', this.payers[step.payer]!, workloadNullifier(step.nullifier), BigInt(step.priorityFee));
+    return this.submit(
+      'tx.send',
+      this.payers[step.payer]!,
+      workloadNullifier(step.nullifier),
+      BigInt(step.priorityFee),
+    );
   }
 
   /** Undefined when none of the workload's txs is pooled (nothing to replace). */
@@ -89,7 +99,8 @@ export class TxWorkload {
     const target = pooled[step.target % Math.max(1, pooled.length)];
     if (target === undefined) return undefined;
     const least = minimumReplacementFee(target.priorityFee, this.bumpPercentage());
-    const fee = step.bump === 'under' ? least - 1n : step.bump === 'exact' ? least : least + target.priorityFee / 2n + 1n;
+    const fee =
+      step.bump === 'under' ? least - 1n : step.bump === 'exact' ? least : least + target.priorityFee / 2n + 1n;
     return this.submit('tx.replace', target.feePayer, target.nullifier, fee);
   }
 
@@ -106,7 +117,13 @@ export class TxWorkload {
   async drain(step: SimStepOf<'tx.drain'>): Promise<TxLedgerEntry> {
     const payer = this.payers[step.payer]!;
     const service = this.sequencer().service;
-    const balance = BigInt(await service.worldState.getPublicStorageAt({ kind: 'tag', tag: 'latest' }, PROTOCOL_CONTRACT_ADDRESSES.feeAsset, feePayerBalanceStorageSlot(payer)));
+    const balance = BigInt(
+      await service.worldState.getPublicStorageAt(
+        { kind: 'tag', tag: 'latest' },
+        PROTOCOL_CONTRACT_ADDRESSES.feeAsset,
+        feePayerBalanceStorageSlot(payer),
+      ),
+    );
     const gas = BigInt(BUILD_TX_DA_GAS_DEFAULT + BUILD_TX_L2_GAS_DEFAULT);
     return this.submit('tx.drain', payer, this.freshNullifier(), (balance * BigInt(step.sharePercent)) / 100n / gas);
   }
@@ -139,8 +156,16 @@ export class TxWorkload {
     });
   }
 
-  private async submit(step: TxLedgerEntry['step'], feePayer: Hex, nullifier: Hex, priorityFee: bigint): Promise<TxLedgerEntry> {
-    assert(this.entries.length < SIM_TX_LEDGER_ENTRIES_MAX, `the workload sends at most SIM_TX_LEDGER_ENTRIES_MAX (${SIM_TX_LEDGER_ENTRIES_MAX}) txs`);
+  private async submit(
+    step: TxLedgerEntry['step'],
+    feePayer: Hex,
+    nullifier: Hex,
+    priorityFee: bigint,
+  ): Promise<TxLedgerEntry> {
+    assert(
+      this.entries.length < SIM_TX_LEDGER_ENTRIES_MAX,
+      `the workload sends at most SIM_TX_LEDGER_ENTRIES_MAX (${SIM_TX_LEDGER_ENTRIES_MAX}) txs`,
+    );
     const atMs = this.world.elapsedMs();
     const tx = await this.build(feePayer, nullifier, priorityFee);
     const outcome = await this.sequencer()

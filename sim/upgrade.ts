@@ -26,8 +26,12 @@ export function configValuesOf(config: NodeConfig): Partial<ConfigValues> {
   return {
     rollupAddress: config.rollupAddress,
     archiverPollingIntervalMs: config.archiverPollIntervalMs,
-    ...(config.worldStateHistoricCheckpointCount !== undefined ? { worldStateHistoricCheckpointCount: config.worldStateHistoricCheckpointCount } : {}),
-    ...(txPool !== undefined ? { p2pPendingTxCountMax: txPool.capacity, p2pRpcPriceBumpPercentage: txPool.priceBumpPercentage } : {}),
+    ...(config.worldStateHistoricCheckpointCount !== undefined
+      ? { worldStateHistoricCheckpointCount: config.worldStateHistoricCheckpointCount }
+      : {}),
+    ...(txPool !== undefined
+      ? { p2pPendingTxCountMax: txPool.capacity, p2pRpcPriceBumpPercentage: txPool.priceBumpPercentage }
+      : {}),
     ...(sequencer !== undefined
       ? {
           sequencerEnabled: true,
@@ -38,8 +42,12 @@ export function configValuesOf(config: NodeConfig): Partial<ConfigValues> {
           sequencerFeeRecipient: sequencer.feeRecipient,
           ...(sequencer.maxL2BlockGas !== undefined ? { maxL2BlockGas: sequencer.maxL2BlockGas } : {}),
           ...(sequencer.maxDABlockGas !== undefined ? { maxDABlockGas: sequencer.maxDABlockGas } : {}),
-          ...(sequencer.perBlockAllocationMultiplier !== undefined ? { perBlockAllocationMultiplier: sequencer.perBlockAllocationMultiplier } : {}),
-          ...(sequencer.maxTxsPerCheckpoint !== undefined ? { maxTxsPerCheckpoint: sequencer.maxTxsPerCheckpoint } : {}),
+          ...(sequencer.perBlockAllocationMultiplier !== undefined
+            ? { perBlockAllocationMultiplier: sequencer.perBlockAllocationMultiplier }
+            : {}),
+          ...(sequencer.maxTxsPerCheckpoint !== undefined
+            ? { maxTxsPerCheckpoint: sequencer.maxTxsPerCheckpoint }
+            : {}),
         }
       : {}),
     ...(prover !== undefined ? { proverNode: true, proverPollingIntervalMs: prover.pollIntervalMs } : {}),
@@ -55,13 +63,18 @@ const RETIRED_VALUE_PLACEHOLDER = '1';
  */
 export function threeXInputs(env4x: Readonly<Record<string, string>>, retired: RetiredName): ConfigInputs {
   const env: Record<string, string> = { ...env4x };
-  const replacement = retired.replacement === undefined ? undefined : configOptions.find((o) => (retired.kind === 'env' ? o.env : o.flag) === retired.replacement);
+  const replacement =
+    retired.replacement === undefined
+      ? undefined
+      : configOptions.find((o) => (retired.kind === 'env' ? o.env : o.flag) === retired.replacement);
   let value = RETIRED_VALUE_PLACEHOLDER;
   if (replacement !== undefined && env[replacement.env] !== undefined) {
     value = env[replacement.env]!;
     delete env[replacement.env];
   }
-  return retired.kind === 'env' ? { env: { ...env, [retired.name]: value } } : { env, flags: { [retired.name]: value } };
+  return retired.kind === 'env'
+    ? { env: { ...env, [retired.name]: value } }
+    : { env, flags: { [retired.name]: value } };
 }
 
 export type UpgradeOutcome =
@@ -89,7 +102,11 @@ function sameSettings(reference: NodeConfig, resolved: NodeConfig): boolean {
  * Plays the operator's upgrade for a node running with `current`: the 3.x start (must be refused), then the 4.x
  * start (must resolve to the same settings). `publisherAddress` is the sequencer's L1 account, if it runs one.
  */
-export function upgradeConfiguration(current: NodeConfig, retiredIndex: number, resolve: (inputs: ConfigInputs) => ConfigValues = (i) => resolveConfig(i).values): UpgradeOutcome {
+export function upgradeConfiguration(
+  current: NodeConfig,
+  retiredIndex: number,
+  resolve: (inputs: ConfigInputs) => ConfigValues = (i) => resolveConfig(i).values,
+): UpgradeOutcome {
   const retired = RETIRED_CONFIG_NAMES[retiredIndex];
   if (retired === undefined) return { ok: false, problem: `no retired 3.x name at index ${retiredIndex}` };
   const env4x = configToEnv(configValuesOf(current));
@@ -98,23 +115,45 @@ export function upgradeConfiguration(current: NodeConfig, retiredIndex: number, 
   try {
     resolve(threeXInputs(env4x, retired));
   } catch (error) {
-    if (!(error instanceof ConfigError)) return { ok: false, problem: `the 3.x configuration (${retired.name}) failed without a configuration error: ${String(error)}` };
+    if (!(error instanceof ConfigError))
+      return {
+        ok: false,
+        problem: `the 3.x configuration (${retired.name}) failed without a configuration error: ${String(error)}`,
+      };
     const messages = error.problems.map((p) => p.message);
     if (error.code !== 'CONFIG_INVALID' || !messages.includes(expected)) {
-      return { ok: false, problem: `the 3.x configuration (${retired.name}) was refused as ${error.code} with ${JSON.stringify(messages)}, not with "${expected}"` };
+      return {
+        ok: false,
+        problem: `the 3.x configuration (${retired.name}) was refused as ${error.code} with ${JSON.stringify(messages)}, not with "${expected}"`,
+      };
     }
     refusal = expected;
   }
-  if (refusal === undefined) return { ok: false, problem: `the 3.x configuration was accepted: ${retired.kind} ${retired.name} must be refused` };
+  if (refusal === undefined)
+    return {
+      ok: false,
+      problem: `the 3.x configuration was accepted: ${retired.kind} ${retired.name} must be refused`,
+    };
   let values: ConfigValues;
   try {
     values = resolve({ env: env4x });
   } catch (error) {
-    return { ok: false, problem: `the 4.x configuration was refused: ${error instanceof Error ? error.message : String(error)}` };
+    return {
+      ok: false,
+      problem: `the 4.x configuration was refused: ${error instanceof Error ? error.message : String(error)}`,
+    };
   }
-  const config = coreNodeConfigOf(values, current.rollupAddress, current.sequencer === undefined ? undefined : current.sequencer.coinbase);
+  const config = coreNodeConfigOf(
+    values,
+    current.rollupAddress,
+    current.sequencer === undefined ? undefined : current.sequencer.coinbase,
+  );
   if (!sameSettings(current, config)) {
-    return { ok: false, config, problem: `the 4.x configuration did not give back the node's settings: ran with ${stringify(current)}, resolved to ${stringify(config)}` };
+    return {
+      ok: false,
+      config,
+      problem: `the 4.x configuration did not give back the node's settings: ran with ${stringify(current)}, resolved to ${stringify(config)}`,
+    };
   }
   return { ok: true, config, refusal };
 }

@@ -267,4 +267,5 @@ export type ChainEvent =
       readonly reason: ChainPruneReason;
     };
 
-export type ChainPruneReason = 'slotPassedWithoutCheckpoint' | 'checkpointMismatch' | 'l1Reorg' | 'epochNotProven' | 'rollback';
+export type ChainPruneReason =
+  'slotPassedWithoutCheckpoint' | 'checkpointMismatch' | 'l1Reorg' | 'epochNotProven' | 'rollback';

@@ -17,7 +17,12 @@ import { ConfigError } from './config/configError.js';
 import { CodedError } from './errors.js';
 
 class ExampleError extends CodedError<'EXAMPLE_TOO_LARGE' | 'EXAMPLE_GONE', { readonly limit: number }> {
-  constructor(code: 'EXAMPLE_TOO_LARGE' | 'EXAMPLE_GONE', shortMessage: string, limit: number, options?: { cause?: unknown }) {
+  constructor(
+    code: 'EXAMPLE_TOO_LARGE' | 'EXAMPLE_GONE',
+    shortMessage: string,
+    limit: number,
+    options?: { cause?: unknown },
+  ) {
     super(code, shortMessage, { limit }, options);
     this.name = 'ExampleError';
   }
@@ -51,19 +56,45 @@ describe('CodedError', () => {
 });
 
 describe('the coded errors of every layer', () => {
-  const rejection = { code: 'LOW_PRIORITY_FEE', details: { txHash: '0x01' } } as unknown as ConstructorParameters<typeof TxRejectedError>[0];
+  const rejection = { code: 'LOW_PRIORITY_FEE', details: { txHash: '0x01' } } as unknown as ConstructorParameters<
+    typeof TxRejectedError
+  >[0];
   const problems = [{ kind: 'missing', name: 'l1RpcUrl', message: 'set L1_RPC_URL' }] as const;
   const storage = { dataDirectory: '/data', location: '/data/db' };
   const cases: readonly (readonly [CodedError, string, string, string, object])[] = [
-    [new NodeError('LIMIT_EXCEEDED', 'too many', { limit: 'x' }), 'NodeError', 'LIMIT_EXCEEDED', 'too many', { limit: 'x' }],
+    [
+      new NodeError('LIMIT_EXCEEDED', 'too many', { limit: 'x' }),
+      'NodeError',
+      'LIMIT_EXCEEDED',
+      'too many',
+      { limit: 'x' },
+    ],
     [new NodeError('SYNC_FAILED', 'sync failed'), 'NodeError', 'SYNC_FAILED', 'sync failed', {}],
-    [new WorldStateError('WORLD_STATE_TREE_FULL', 'full', { tree: 'note' }), 'WorldStateError', 'WORLD_STATE_TREE_FULL', 'full', { tree: 'note' }],
+    [
+      new WorldStateError('WORLD_STATE_TREE_FULL', 'full', { tree: 'note' }),
+      'WorldStateError',
+      'WORLD_STATE_TREE_FULL',
+      'full',
+      { tree: 'note' },
+    ],
     [new TxRejectedError(rejection, 'outbid'), 'TxRejectedError', 'LOW_PRIORITY_FEE', 'outbid', { txHash: '0x01' }],
     [new L1Error('L1_UNREACHABLE', 'no L1'), 'L1Error', 'L1_UNREACHABLE', 'no L1', {}],
-    [new SigningGuardError('SIGNING_GUARD_UNAVAILABLE', 'no db'), 'SigningGuardError', 'SIGNING_GUARD_UNAVAILABLE', 'no db', {}],
+    [
+      new SigningGuardError('SIGNING_GUARD_UNAVAILABLE', 'no db'),
+      'SigningGuardError',
+      'SIGNING_GUARD_UNAVAILABLE',
+      'no db',
+      {},
+    ],
     [new BlsError('BLS_SECRET_KEY_INVALID', 'zero'), 'BlsError', 'BLS_SECRET_KEY_INVALID', 'zero', {}],
     [new CodecError('short'), 'CodecError', 'CODEC_INVALID', 'short', {}],
-    [new AllowListError(2, 'X:1', 'bad kind'), 'AllowListError', 'ALLOW_LIST_INVALID', 'entry 2 "X:1": bad kind', { index: 2, entry: 'X:1', reason: 'bad kind' }],
+    [
+      new AllowListError(2, 'X:1', 'bad kind'),
+      'AllowListError',
+      'ALLOW_LIST_INVALID',
+      'entry 2 "X:1": bad kind',
+      { index: 2, entry: 'X:1', reason: 'bad kind' },
+    ],
     [new ConfigError('CONFIG_INVALID', problems), 'ConfigError', 'CONFIG_INVALID', 'set L1_RPC_URL', { problems }],
     [new StorageError('STORAGE_LOCKED', 'locked', storage), 'StorageError', 'STORAGE_LOCKED', 'locked', storage],
     [new AdminApiKeyError('bad hash'), 'AdminApiKeyError', 'ADMIN_API_KEY_INVALID', 'bad hash', {}],

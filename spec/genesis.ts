@@ -17,7 +17,9 @@ export const GENESIS_TEST_ACCOUNT_BALANCE = 10n ** 30n;
 
 /** The test accounts' addresses: hashToField of "svc test account <i>", i from 0. */
 export function genesisTestAccounts(): Hex[] {
-  return Array.from({ length: GENESIS_TEST_ACCOUNT_COUNT }, (_, i) => hashToField(new TextEncoder().encode(`svc test account ${i}`)));
+  return Array.from({ length: GENESIS_TEST_ACCOUNT_COUNT }, (_, i) =>
+    hashToField(new TextEncoder().encode(`svc test account ${i}`)),
+  );
 }
 
 /** The public data the genesis state holds besides slot 0: each test account's balance, ordered by leaf slot. */

@@ -36,14 +36,18 @@ export interface BuildTxInput extends TxBody {
 const padded = (fee: bigint, percent: number): bigint => fee + (fee * BigInt(percent)) / 100n;
 
 export function buildTx(input: BuildTxInput): TxValue {
-  const { nullifier, minFees, gasLimits, priorityFeePerGas, feePaddingPercent, sideEffects, publicCalls, ...body } = input;
+  const { nullifier, minFees, gasLimits, priorityFeePerGas, feePaddingPercent, sideEffects, publicCalls, ...body } =
+    input;
   const padding = feePaddingPercent ?? BUILD_TX_FEE_PADDING_PERCENT_DEFAULT;
   const priority = priorityFeePerGas ?? 0n;
   const preimage = {
     ...body,
     gasSettings: {
       gasLimits: gasLimits ?? { daGas: BUILD_TX_DA_GAS_DEFAULT, l2Gas: BUILD_TX_L2_GAS_DEFAULT },
-      maxFeesPerGas: { feePerDaGas: padded(minFees.feePerDaGas, padding) + priority, feePerL2Gas: padded(minFees.feePerL2Gas, padding) + priority },
+      maxFeesPerGas: {
+        feePerDaGas: padded(minFees.feePerDaGas, padding) + priority,
+        feePerL2Gas: padded(minFees.feePerL2Gas, padding) + priority,
+      },
       maxPriorityFeesPerGas: { feePerDaGas: priority, feePerL2Gas: priority },
     },
     sideEffects: {
@@ -54,7 +58,11 @@ export function buildTx(input: BuildTxInput): TxValue {
       contractClassPublications: sideEffects?.contractClassPublications ?? [],
       contractInstancePublications: sideEffects?.contractInstancePublications ?? [],
     },
-    publicCalls: { setup: publicCalls?.setup ?? [], appLogic: publicCalls?.appLogic ?? [], teardown: publicCalls?.teardown ?? null },
+    publicCalls: {
+      setup: publicCalls?.setup ?? [],
+      appLogic: publicCalls?.appLogic ?? [],
+      teardown: publicCalls?.teardown ?? null,
+    },
   };
   return { ...preimage, txHash: computeTxHash(preimage), proof: txProofFor(preimage) };
 }

@@ -16,7 +16,9 @@ describe('help', () => {
   it('svc start --help lists every option with its description, variable and default', () => {
     const help = flat(start.helpInformation());
     for (const option of configOptions) {
-      const line = new RegExp(`${escape(flagTerm(option))} ${escape(option.description)}( \\[secret\\])? \\(env: ${option.env}, default: ${escape(defaultText(option))}\\)`);
+      const line = new RegExp(
+        `${escape(flagTerm(option))} ${escape(option.description)}( \\[secret\\])? \\(env: ${option.env}, default: ${escape(defaultText(option))}\\)`,
+      );
       expect(help, option.key).toMatch(line);
     }
     for (const mode of ['--local-network', '--node']) expect(help).toContain(mode);
@@ -41,7 +43,23 @@ describe('flags', () => {
   it('are collected raw, by flag name, for resolveConfig', () => {
     const command = new Command('start').exitOverride();
     const options = addConfigOptions(command);
-    command.parse(['--port', '9000', '--disable-admin-api-key', '--sequencer.pollingIntervalMs', '250', '--bot.baseFeePadding', '2'], { from: 'user' });
-    expect(flagsOf(command, options)).toEqual({ '--port': '9000', '--disable-admin-api-key': true, '--sequencer.pollingIntervalMs': '250', '--bot.baseFeePadding': '2' });
+    command.parse(
+      [
+        '--port',
+        '9000',
+        '--disable-admin-api-key',
+        '--sequencer.pollingIntervalMs',
+        '250',
+        '--bot.baseFeePadding',
+        '2',
+      ],
+      { from: 'user' },
+    );
+    expect(flagsOf(command, options)).toEqual({
+      '--port': '9000',
+      '--disable-admin-api-key': true,
+      '--sequencer.pollingIntervalMs': '250',
+      '--bot.baseFeePadding': '2',
+    });
   });
 });

@@ -45,9 +45,14 @@ export interface CommandLineOption {
 export function configCommandLineOptions(): CommandLineOption[] {
   const current = configOptions.map((o) => ({
     flag: o.flag,
-    option: new Option(flagTerm(o), `${o.description}${o.secret ? ' [secret]' : ''} ${sourcesText(o)}`).helpGroup(CONFIG_GROUP_HEADINGS[o.group]),
+    option: new Option(flagTerm(o), `${o.description}${o.secret ? ' [secret]' : ''} ${sourcesText(o)}`).helpGroup(
+      CONFIG_GROUP_HEADINGS[o.group],
+    ),
   }));
-  const retired = RETIRED_CONFIG_NAMES.filter((r) => r.kind === 'flag').map((r) => ({ flag: r.name, option: new Option(`${r.name} <value>`).hideHelp() }));
+  const retired = RETIRED_CONFIG_NAMES.filter((r) => r.kind === 'flag').map((r) => ({
+    flag: r.name,
+    option: new Option(`${r.name} <value>`).hideHelp(),
+  }));
   return [...current, ...retired];
 }
 
@@ -71,14 +76,19 @@ export function flagsOf(command: Command, options: readonly CommandLineOption[])
 
 /** Every option as one help line per flag, grouped: the configuration part of `svc --help`. */
 export function configHelpTable(): string {
-  const lines: string[] = ['', 'Configuration of svc start (flag, else environment variable, else network configuration JSON, else default):'];
+  const lines: string[] = [
+    '',
+    'Configuration of svc start (flag, else environment variable, else network configuration JSON, else default):',
+  ];
   let group: ConfigGroup | undefined;
   for (const option of configOptions) {
     if (option.group !== group) {
       group = option.group;
       lines.push('', `  ${CONFIG_GROUP_HEADINGS[group]}`);
     }
-    lines.push(`    ${flagTerm(option)} ${sourcesText(option)}${option.mutability === 'runtime' ? ' [svcAdmin_setConfig]' : ''}`);
+    lines.push(
+      `    ${flagTerm(option)} ${sourcesText(option)}${option.mutability === 'runtime' ? ' [svcAdmin_setConfig]' : ''}`,
+    );
   }
   return lines.join('\n');
 }

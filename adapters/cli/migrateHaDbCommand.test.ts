@@ -44,10 +44,15 @@ describe('svc migrate-ha-db up', () => {
     expect(await haSigningSchemaVersion(engine)).toBe(HA_SIGNING_SCHEMA_VERSION);
     expect(first.connected).toEqual([URL_]);
     expect(first.closed()).toBe(1);
-    expect(first.printed).toEqual([expect.stringMatching(/^applied migration 1: validator_duties/), `HA signing database db.internal:5432/ha: schema version 0 -> ${HA_SIGNING_SCHEMA_VERSION}`]);
+    expect(first.printed).toEqual([
+      expect.stringMatching(/^applied migration 1: validator_duties/),
+      `HA signing database db.internal:5432/ha: schema version 0 -> ${HA_SIGNING_SCHEMA_VERSION}`,
+    ]);
     const second = harness();
     await second.run(['up', '--database-url', URL_]);
-    expect(second.printed).toEqual([`HA signing database db.internal:5432/ha: schema already at version ${HA_SIGNING_SCHEMA_VERSION}, nothing to do`]);
+    expect(second.printed).toEqual([
+      `HA signing database db.internal:5432/ha: schema already at version ${HA_SIGNING_SCHEMA_VERSION}, nothing to do`,
+    ]);
     expect(first.printed.concat(second.printed).join()).not.toContain('s3cret');
   });
 
@@ -65,19 +70,27 @@ describe('svc migrate-ha-db up', () => {
   it('refuses a URL that is not PostgreSQL as a usage error, before connecting', async () => {
     const h = harness();
     await expect(h.run(['up', '--database-url', 'mysql://signer:s3cret@db:3306/ha'])).rejects.toSatisfy(
-      (e: unknown) => e instanceof UsageError && e.message.startsWith('--database-url: ') && e.message.includes('the scheme must be postgres or postgresql') && !e.message.includes('s3cret'),
+      (e: unknown) =>
+        e instanceof UsageError &&
+        e.message.startsWith('--database-url: ') &&
+        e.message.includes('the scheme must be postgres or postgresql') &&
+        !e.message.includes('s3cret'),
     );
     expect(h.connected).toEqual([]);
   });
 
   it('names the database, never its password, when it cannot connect', async () => {
     const h = harness(() => Promise.reject(new Error('connect ECONNREFUSED 10.1.1.1:5432')));
-    await expect(h.run(['up', '--database-url', URL_])).rejects.toThrow('cannot connect to the HA signing database db.internal:5432/ha: connect ECONNREFUSED 10.1.1.1:5432');
+    await expect(h.run(['up', '--database-url', URL_])).rejects.toThrow(
+      'cannot connect to the HA signing database db.internal:5432/ha: connect ECONNREFUSED 10.1.1.1:5432',
+    );
   });
 
   it('as a process: exit code 2 for a bad URL, 1 for an unreachable database, each with one line on stderr', async () => {
     const svc = (args: string[]) =>
-      exec(process.execPath, ['--import', 'tsx', 'adapters/cli/main.ts', ...args], { env: { PATH: process.env.PATH ?? '' } }).then(
+      exec(process.execPath, ['--import', 'tsx', 'adapters/cli/main.ts', ...args], {
+        env: { PATH: process.env.PATH ?? '' },
+      }).then(
         (r) => ({ code: 0, ...r }),
         (e: { code: number; stdout: string; stderr: string }) => e,
       );

@@ -29,7 +29,10 @@ export async function migrateHaDb(databaseUrl: string, io: MigrateHaDbIo): Promi
   try {
     connection = await io.connect(databaseUrl);
   } catch (error) {
-    throw new Error(`cannot connect to the HA signing database ${location}: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+    throw new Error(
+      `cannot connect to the HA signing database ${location}: ${error instanceof Error ? error.message : String(error)}`,
+      { cause: error },
+    );
   }
   try {
     const report = await migrateHaSigningSchema(connection, location);
@@ -40,18 +43,27 @@ export async function migrateHaDb(databaseUrl: string, io: MigrateHaDbIo): Promi
     for (const step of report.applied) io.print(`applied migration ${step.version}: ${step.description}`);
     io.print(`HA signing database ${location}: schema version ${report.fromVersion} -> ${report.toVersion}`);
   } catch (error) {
-    throw new Error(`migrating the HA signing database ${location} failed: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+    throw new Error(
+      `migrating the HA signing database ${location} failed: ${error instanceof Error ? error.message : String(error)}`,
+      { cause: error },
+    );
   } finally {
     await connection.end().catch(() => undefined);
   }
 }
 
 export function migrateHaDbCommand(io: MigrateHaDbIo): Command {
-  const command = new Command('migrate-ha-db').description('manage the schema of the high-availability signing database shared by redundant nodes');
+  const command = new Command('migrate-ha-db').description(
+    'manage the schema of the high-availability signing database shared by redundant nodes',
+  );
   command
     .command('up')
     .description('create the schema, or bring it up to this version (idempotent; run before starting nodes)')
-    .addOption(new Option('--database-url <url>', `the HA signing database, ${urlKind.label}`).env(configSchema.validatorHaDatabaseUrl.env).makeOptionMandatory())
+    .addOption(
+      new Option('--database-url <url>', `the HA signing database, ${urlKind.label}`)
+        .env(configSchema.validatorHaDatabaseUrl.env)
+        .makeOptionMandatory(),
+    )
     .action(async (options: { readonly databaseUrl: string }) => {
       await migrateHaDb(options.databaseUrl, io);
     });

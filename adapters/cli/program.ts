@@ -61,12 +61,26 @@ export function buildProgram(): Command {
     const mode = command.opts<{ localNetwork?: boolean; node?: boolean }>();
     if (mode.localNetwork === mode.node) throw new UsageError('choose exactly one of --local-network and --node');
     const config = await loadConfig({ flags: flagsOf(command, configFlags), env: process.env });
-    const io: RunNodeIo = { logger: createPinoLogger({ level: config.values.logLevel }), print: (line) => process.stdout.write(`${line}\n`) };
+    const io: RunNodeIo = {
+      logger: createPinoLogger({ level: config.values.logLevel }),
+      print: (line) => process.stdout.write(`${line}\n`),
+    };
     const running = mode.localNetwork ? await runLocalNetwork({ config, ...io }) : await startNode(config, io);
     stopOnSignals(running, io);
   });
-  program.addCommand(txCommand((line) => process.stdout.write(`${line}\n`), (message) => new UsageError(message)));
-  program.addCommand(migrateHaDbCommand({ print: (line) => process.stdout.write(`${line}\n`), connect: connectPostgres, usageError: (message) => new UsageError(message) }));
+  program.addCommand(
+    txCommand(
+      (line) => process.stdout.write(`${line}\n`),
+      (message) => new UsageError(message),
+    ),
+  );
+  program.addCommand(
+    migrateHaDbCommand({
+      print: (line) => process.stdout.write(`${line}\n`),
+      connect: connectPostgres,
+      usageError: (message) => new UsageError(message),
+    }),
+  );
   return program;
 }
 

@@ -36,16 +36,21 @@ export function txCommand(print: (line: string) => void, usageError: (message: s
   const tx = new Command('tx').description('build and send transactions');
   tx.command('send')
     .description('build a tx (a fresh nullifier, paid by a test account unless told) and send it with svc_sendTx')
-    .addOption(new Option('--rpc-url <url>', 'the node public JSON-RPC URL').default('http://127.0.0.1:8080').env('SVC_RPC_URL'))
+    .addOption(
+      new Option('--rpc-url <url>', 'the node public JSON-RPC URL').default('http://127.0.0.1:8080').env('SVC_RPC_URL'),
+    )
     .option('--fee-payer <address>', 'L2 address paying the fee (default: test account 0)')
     .option('--nullifier <fr>', 'the first nullifier (default: random)')
     .option('--priority-fee <n>', 'max priority fee per gas (default 0)')
     .option('--wait', 'wait until the tx is mined and print its receipt', false)
     .action(async (options: SendOptions) => {
       const feePayer = options.feePayer ?? genesisTestAccounts()[0]!;
-      if (!isField(feePayer)) throw usageError(`--fee-payer: expected 0x and 64 hex digits below the field modulus, got ${feePayer}`);
-      if (options.nullifier !== undefined && !isField(options.nullifier)) throw usageError(`--nullifier: expected a field element, got ${options.nullifier}`);
-      if (options.priorityFee !== undefined && !/^\d+$/.test(options.priorityFee)) throw usageError(`--priority-fee: expected a whole number, got ${options.priorityFee}`);
+      if (!isField(feePayer))
+        throw usageError(`--fee-payer: expected 0x and 64 hex digits below the field modulus, got ${feePayer}`);
+      if (options.nullifier !== undefined && !isField(options.nullifier))
+        throw usageError(`--nullifier: expected a field element, got ${options.nullifier}`);
+      if (options.priorityFee !== undefined && !/^\d+$/.test(options.priorityFee))
+        throw usageError(`--priority-fee: expected a whole number, got ${options.priorityFee}`);
       const client = createSvcClient(options.rpcUrl);
       const latest = await client.svc.getBlockData('latest');
       if (latest === null) throw new Error('the node has no latest block');
@@ -66,10 +71,13 @@ export function txCommand(print: (line: string) => void, usageError: (message: s
       for (;;) {
         const receipt = await client.svc.getTxReceipt(built.txHash);
         if (receipt.status !== 'pending') {
-          print(JSON.stringify(receipt, (_key, value: unknown) => (typeof value === 'bigint' ? value.toString() : value)));
+          print(
+            JSON.stringify(receipt, (_key, value: unknown) => (typeof value === 'bigint' ? value.toString() : value)),
+          );
           return;
         }
-        if (Date.now() > deadline) throw new Error(`tx ${built.txHash} is still pending after ${RECEIPT_WAIT_MS_DEFAULT / 1000} s`);
+        if (Date.now() > deadline)
+          throw new Error(`tx ${built.txHash} is still pending after ${RECEIPT_WAIT_MS_DEFAULT / 1000} s`);
         await new Promise((resolve) => setTimeout(resolve, RECEIPT_POLL_MS));
       }
     });

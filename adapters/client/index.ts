@@ -24,7 +24,12 @@ export {
   SvcRpcError,
   type SvcHttpErrorReason,
 } from './svcClientError.js';
-export { RpcErrorCode, TX_REJECTION_CODES, type RpcErrorName, type TxRejectionCode } from '../../spec/rpc/errorCodes.js';
+export {
+  RpcErrorCode,
+  TX_REJECTION_CODES,
+  type RpcErrorName,
+  type TxRejectionCode,
+} from '../../spec/rpc/errorCodes.js';
 export type { RpcNamespace } from '../../spec/rpc/methodDefinition.js';
 export type {
   RpcMethodName,

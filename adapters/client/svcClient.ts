@@ -24,7 +24,12 @@
  */
 import type { z } from 'zod';
 import { RPC_REQUEST_TIMEOUT_MS_DEFAULT } from '../../spec/constants.js';
-import { JSON_RPC_VERSION, type JsonRpcErrorObject, type JsonRpcId, type JsonRpcResponse } from '../../spec/rpc/jsonRpc.js';
+import {
+  JSON_RPC_VERSION,
+  type JsonRpcErrorObject,
+  type JsonRpcId,
+  type JsonRpcResponse,
+} from '../../spec/rpc/jsonRpc.js';
 import { NAMESPACE_PREFIX, type RpcNamespace } from '../../spec/rpc/methodDefinition.js';
 import {
   rpcMethodList,
@@ -52,9 +57,8 @@ export interface SvcClientOptions {
 export type SvcParams<Name extends RpcMethodName> = Readonly<RpcWireParams<Name>>;
 
 /** `request`'s params argument: optional when every param of the method is. */
-type ParamsArgument<Name extends RpcMethodName> = [] extends RpcWireParams<Name>
-  ? [params?: SvcParams<Name>]
-  : [params: SvcParams<Name>];
+type ParamsArgument<Name extends RpcMethodName> =
+  [] extends RpcWireParams<Name> ? [params?: SvcParams<Name>] : [params: SvcParams<Name>];
 
 /** One call of a batch; `params` may be left out when every param of the method is optional. */
 export type SvcCall = {
@@ -114,12 +118,14 @@ interface Exchange {
 }
 
 /** JSON.stringify replacer: a bigint goes on the wire as its decimal string (docs/protocol.md, Wire encoding). */
-const bigintAsDecimal = (_key: string, value: unknown): unknown => (typeof value === 'bigint' ? value.toString() : value);
+const bigintAsDecimal = (_key: string, value: unknown): unknown =>
+  typeof value === 'bigint' ? value.toString() : value;
 
 const isRecord = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
-const isId = (value: unknown): value is JsonRpcId => value === null || typeof value === 'string' || typeof value === 'number';
+const isId = (value: unknown): value is JsonRpcId =>
+  value === null || typeof value === 'string' || typeof value === 'number';
 
 function readErrorObject(value: unknown): JsonRpcErrorObject | undefined {
   if (!isRecord(value) || !Number.isInteger(value['code']) || typeof value['message'] !== 'string') return undefined;
@@ -146,9 +152,14 @@ function describeFailure(error: unknown): string {
 
 function failedExchange(exchange: Exchange, error: unknown): SvcHttpError {
   if ((error as { name?: unknown } | null)?.name === 'TimeoutError') {
-    return new SvcHttpError('timeout', `No answer from ${exchange.url} within ${exchange.timeoutMs} ms`, { cause: error });
+    return new SvcHttpError('timeout', `No answer from ${exchange.url} within ${exchange.timeoutMs} ms`, {
+      cause: error,
+    });
   }
-  return new SvcHttpError('transport', `Request to ${exchange.url} failed`, { details: describeFailure(error), cause: error });
+  return new SvcHttpError('transport', `Request to ${exchange.url} failed`, {
+    details: describeFailure(error),
+    cause: error,
+  });
 }
 
 const REASON_OF_STATUS: Readonly<Record<number, SvcHttpErrorReason>> = {
@@ -212,7 +223,8 @@ function isTableMethod(method: string): method is RpcMethodName {
 function outcomeOf(method: RpcMethodName, response: JsonRpcResponse): SvcCallOutcome {
   if ('error' in response) return { ok: false, method, error: new SvcRpcError(response.error, method) };
   const decoded = (rpcMethods[method].result as z.ZodType).safeParse(response.result);
-  if (!decoded.success) return { ok: false, method, error: new SvcDecodeError(method, response.result, decoded.error.issues) };
+  if (!decoded.success)
+    return { ok: false, method, error: new SvcDecodeError(method, response.result, decoded.error.issues) };
   return { ok: true, method, result: decoded.data as RpcResult<RpcMethodName> };
 }
 
@@ -257,7 +269,10 @@ function groupsOf(call: (method: RpcMethodName, params: readonly unknown[]) => P
       const prefix = NAMESPACE_PREFIX[namespace];
       const methods = rpcMethodList
         .filter((definition) => definition.namespace === namespace)
-        .map((definition) => [definition.name.slice(prefix.length), (...params: unknown[]) => call(definition.name, params)]);
+        .map((definition) => [
+          definition.name.slice(prefix.length),
+          (...params: unknown[]) => call(definition.name, params),
+        ]);
       return [SVC_CLIENT_GROUP[namespace], Object.freeze(Object.fromEntries(methods))];
     }),
   ) as Record<SvcClientGroupName, unknown>;

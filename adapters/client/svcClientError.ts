@@ -16,7 +16,9 @@ export abstract class SvcClientError extends Error {
   readonly details: string | undefined;
 
   constructor(shortMessage: string, options: { readonly details?: string; readonly cause?: unknown } = {}) {
-    super(options.details === undefined ? shortMessage : `${shortMessage}: ${options.details}`, { cause: options.cause });
+    super(options.details === undefined ? shortMessage : `${shortMessage}: ${options.details}`, {
+      cause: options.cause,
+    });
     this.shortMessage = shortMessage;
     this.details = options.details;
   }

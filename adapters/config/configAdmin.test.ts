@@ -7,7 +7,9 @@ import { REDACTED } from './redactConfig.js';
 import { resolveConfig } from './resolveConfig.js';
 import { validateConfigPatch } from './validateConfigPatch.js';
 
-const resolved = resolveConfig({ env: { SEQ_PUBLISHER_PRIVATE_KEY: `0x${'11'.repeat(32)}`, SEQ_MAX_L2_BLOCK_GAS: '5000' } });
+const resolved = resolveConfig({
+  env: { SEQ_PUBLISHER_PRIVATE_KEY: `0x${'11'.repeat(32)}`, SEQ_MAX_L2_BLOCK_GAS: '5000' },
+});
 
 const refusal = (patch: unknown): ConfigError => {
   try {
@@ -21,7 +23,13 @@ const refusal = (patch: unknown): ConfigError => {
 
 describe('validateConfigPatch', () => {
   it('returns the typed change of runtime options, null clearing one', () => {
-    expect(validateConfigPatch({ sequencerPollingIntervalMs: 250, sequencerCoinbase: `0x${'AB'.repeat(20)}`, maxL2BlockGas: null })).toEqual({
+    expect(
+      validateConfigPatch({
+        sequencerPollingIntervalMs: 250,
+        sequencerCoinbase: `0x${'AB'.repeat(20)}`,
+        maxL2BlockGas: null,
+      }),
+    ).toEqual({
       sequencerPollingIntervalMs: 250,
       sequencerCoinbase: `0x${'ab'.repeat(20)}`,
       maxL2BlockGas: undefined,
@@ -41,7 +49,9 @@ describe('validateConfigPatch', () => {
   });
 
   it('checks each value against its option type', () => {
-    expect(refusal({ sequencerPollingIntervalMs: '250' }).message).toBe('"sequencerPollingIntervalMs"="250": expected an integer from 1 to 60000');
+    expect(refusal({ sequencerPollingIntervalMs: '250' }).message).toBe(
+      '"sequencerPollingIntervalMs"="250": expected an integer from 1 to 60000',
+    );
     expect(refusal({ p2pRpcPriceBumpPercentage: -1 }).message).toContain('expected an integer from 0 to 1000');
     expect(refusal([]).message).toContain('must be an object');
   });
@@ -56,14 +66,21 @@ describe('validateConfigPatch', () => {
 describe('createConfigAdmin', () => {
   it('shows the configuration redacted', () => {
     const admin = createConfigAdmin(resolved, () => undefined);
-    expect(admin.getConfig()).toMatchObject({ sequencerPublisherPrivateKey: REDACTED, maxL2BlockGas: 5000, port: 8080 });
+    expect(admin.getConfig()).toMatchObject({
+      sequencerPublisherPrivateKey: REDACTED,
+      maxL2BlockGas: 5000,
+      port: 8080,
+    });
   });
 
   it('merges a change, hands it to the node, then shows it', async () => {
     const apply = vi.fn();
     const admin = createConfigAdmin(resolved, apply);
     await admin.setConfig({ archiverPollingIntervalMs: 2500, maxL2BlockGas: null });
-    expect(apply).toHaveBeenCalledWith({ archiverPollingIntervalMs: 2500, maxL2BlockGas: undefined }, expect.objectContaining({ archiverPollingIntervalMs: 2500, maxL2BlockGas: undefined }));
+    expect(apply).toHaveBeenCalledWith(
+      { archiverPollingIntervalMs: 2500, maxL2BlockGas: undefined },
+      expect.objectContaining({ archiverPollingIntervalMs: 2500, maxL2BlockGas: undefined }),
+    );
     expect(admin.getConfig()).toMatchObject({ archiverPollingIntervalMs: 2500, maxL2BlockGas: null });
     expect(admin.current().sources).toMatchObject({ archiverPollingIntervalMs: 'admin', maxL2BlockGas: 'unset' });
   });
@@ -73,7 +90,10 @@ describe('createConfigAdmin', () => {
     const admin = createConfigAdmin(resolved, apply);
     const failure = admin.setConfig({ adminPort: 1, archiverPollingIntervalMs: 5 });
     await expect(failure).rejects.toBeInstanceOf(NodeError);
-    await expect(failure).rejects.toMatchObject({ code: 'INVALID_PARAMS', message: expect.stringContaining('"adminPort" is read only at startup') });
+    await expect(failure).rejects.toMatchObject({
+      code: 'INVALID_PARAMS',
+      message: expect.stringContaining('"adminPort" is read only at startup'),
+    });
     expect(apply).not.toHaveBeenCalled();
     expect(admin.getConfig().archiverPollingIntervalMs).toBe(1000);
   });
@@ -82,7 +102,9 @@ describe('createConfigAdmin', () => {
     const admin = createConfigAdmin(resolved, () => {
       throw new NodeError('OPERATION_REFUSED', 'no sequencer runs on this node');
     });
-    await expect(admin.setConfig({ sequencerPollingIntervalMs: 100 })).rejects.toMatchObject({ code: 'OPERATION_REFUSED' });
+    await expect(admin.setConfig({ sequencerPollingIntervalMs: 100 })).rejects.toMatchObject({
+      code: 'OPERATION_REFUSED',
+    });
     expect(admin.getConfig().sequencerPollingIntervalMs).toBe(500);
     await expect(admin.setConfig({})).resolves.toBeUndefined();
   });
@@ -93,7 +115,10 @@ describe('createConfigAdmin', () => {
       await new Promise((resolve) => setTimeout(resolve, next.archiverPollingIntervalMs === 10 ? 20 : 0));
       seen.push(next.archiverPollingIntervalMs);
     });
-    await Promise.all([admin.setConfig({ archiverPollingIntervalMs: 10 }), admin.setConfig({ archiverPollingIntervalMs: 20 })]);
+    await Promise.all([
+      admin.setConfig({ archiverPollingIntervalMs: 10 }),
+      admin.setConfig({ archiverPollingIntervalMs: 20 }),
+    ]);
     expect(seen).toEqual([10, 20]);
     expect(admin.getConfig().archiverPollingIntervalMs).toBe(20);
   });

@@ -36,7 +36,8 @@ export function createConfigAdmin(resolved: ResolvedConfig, applyToNode: ApplyCo
       change = validateConfigPatch(patch);
       next = overrideConfig(current, change, 'admin');
     } catch (error) {
-      if (error instanceof ConfigError) throw new NodeError('INVALID_PARAMS', error.message, { problems: error.problems }, { cause: error });
+      if (error instanceof ConfigError)
+        throw new NodeError('INVALID_PARAMS', error.message, { problems: error.problems }, { cause: error });
       throw error;
     }
     if (Object.keys(change).length === 0) return;

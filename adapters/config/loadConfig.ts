@@ -13,7 +13,9 @@ export const NETWORK_CONFIG_FILE_BYTES_MAX = 1024 * 1024;
 const option = configSchema.networkConfigFile;
 
 /** The network configuration file named by the flag, else the environment variable (empty means none). */
-export function networkConfigPath(inputs: Pick<ConfigInputs, 'flags' | 'env'>): { readonly path: string; readonly name: string } | undefined {
+export function networkConfigPath(
+  inputs: Pick<ConfigInputs, 'flags' | 'env'>,
+): { readonly path: string; readonly name: string } | undefined {
   const flag = inputs.flags?.[option.flag];
   if (typeof flag === 'string' && flag.trim() !== '') return { path: flag.trim(), name: option.flag };
   const env = inputs.env[option.env];
@@ -22,7 +24,9 @@ export function networkConfigPath(inputs: Pick<ConfigInputs, 'flags' | 'env'>): 
 }
 
 function unreadable(name: string, path: string, why: string): ConfigError {
-  return new ConfigError('CONFIG_INVALID', [{ kind: 'invalidValue', name, message: `${name}=${JSON.stringify(path)}: ${why}` }]);
+  return new ConfigError('CONFIG_INVALID', [
+    { kind: 'invalidValue', name, message: `${name}=${JSON.stringify(path)}: ${why}` },
+  ]);
 }
 
 /** The parsed JSON of the file; errors name the flag or variable that pointed at it. */
@@ -30,11 +34,20 @@ export async function readNetworkConfigFile(path: string, name: string): Promise
   let text: string;
   try {
     const size = (await stat(path)).size;
-    if (size > NETWORK_CONFIG_FILE_BYTES_MAX) throw unreadable(name, path, `the file is ${size} bytes, more than the ${NETWORK_CONFIG_FILE_BYTES_MAX} a network configuration may be`);
+    if (size > NETWORK_CONFIG_FILE_BYTES_MAX)
+      throw unreadable(
+        name,
+        path,
+        `the file is ${size} bytes, more than the ${NETWORK_CONFIG_FILE_BYTES_MAX} a network configuration may be`,
+      );
     text = await readFile(path, 'utf8');
   } catch (error) {
     if (error instanceof ConfigError) throw error;
-    throw unreadable(name, path, `cannot read the file (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
+    throw unreadable(
+      name,
+      path,
+      `cannot read the file (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`,
+    );
   }
   try {
     return JSON.parse(text) as unknown;

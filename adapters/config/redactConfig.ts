@@ -21,7 +21,9 @@ export function redactConfig(values: ConfigValues): RedactedConfig {
 }
 
 /** The options not at their default, redacted, with their sources: what a startup log line should show. */
-export function configSummary(resolved: ResolvedConfig): Record<string, { readonly value: JsonValue; readonly source: ConfigSource }> {
+export function configSummary(
+  resolved: ResolvedConfig,
+): Record<string, { readonly value: JsonValue; readonly source: ConfigSource }> {
   const shown = redactConfig(resolved.values);
   const summary: Record<string, { value: JsonValue; source: ConfigSource }> = {};
   for (const option of configOptions) {

@@ -102,7 +102,11 @@ const isGivenText = (value: unknown): boolean => value !== undefined && value !=
 const isGivenJson = (value: unknown): boolean => value !== undefined && value !== null && !isBlank(value);
 
 /** The sources that give this option a value, highest precedence first. */
-function givenValues(option: ConfigOption & { key: ConfigKey }, inputs: ConfigInputs, network: Readonly<Record<string, unknown>>): Given[] {
+function givenValues(
+  option: ConfigOption & { key: ConfigKey },
+  inputs: ConfigInputs,
+  network: Readonly<Record<string, unknown>>,
+): Given[] {
   const flag = inputs.flags?.[option.flag];
   const env = inputs.env[option.env];
   const fromNetwork = Object.hasOwn(network, option.key) ? network[option.key] : undefined;
@@ -110,7 +114,9 @@ function givenValues(option: ConfigOption & { key: ConfigKey }, inputs: ConfigIn
   return [
     ...(isGivenText(flag) ? [{ source: 'flag' as const, name: option.flag, raw: flag }] : []),
     ...(isGivenText(env) ? [{ source: 'env' as const, name: option.env, raw: env }] : []),
-    ...(isGivenJson(fromNetwork) && option.scope === 'network' ? [{ source: 'network' as const, name: networkName, raw: fromNetwork }] : []),
+    ...(isGivenJson(fromNetwork) && option.scope === 'network'
+      ? [{ source: 'network' as const, name: networkName, raw: fromNetwork }]
+      : []),
   ];
 }
 
@@ -119,7 +125,8 @@ function nameProblems(inputs: ConfigInputs): ConfigProblem[] {
   const problems: ConfigProblem[] = [];
   for (const retired of RETIRED_CONFIG_NAMES) {
     const value = retired.kind === 'flag' ? inputs.flags?.[retired.name] : inputs.env[retired.name];
-    if (isGivenText(value)) problems.push({ kind: 'retired', name: retired.name, message: retiredNameMessage(retired) });
+    if (isGivenText(value))
+      problems.push({ kind: 'retired', name: retired.name, message: retiredNameMessage(retired) });
   }
   const known = new Set<string>([...configOptions.map((o) => o.flag), ...RETIRED_CONFIG_NAMES.map((r) => r.name)]);
   for (const flag of Object.keys(inputs.flags ?? {})) {
@@ -129,12 +136,20 @@ function nameProblems(inputs: ConfigInputs): ConfigProblem[] {
 }
 
 /** The network configuration's fields by key, with refusals (local-only options) and warnings (unknown fields). */
-function readNetworkConfig(inputs: ConfigInputs): { fields: Readonly<Record<string, unknown>>; problems: ConfigProblem[]; warnings: string[] } {
+function readNetworkConfig(inputs: ConfigInputs): {
+  fields: Readonly<Record<string, unknown>>;
+  problems: ConfigProblem[];
+  warnings: string[];
+} {
   const name = inputs.networkConfigName ?? 'network configuration';
   const config = inputs.networkConfig;
   if (config === undefined) return { fields: {}, problems: [], warnings: [] };
   if (typeof config !== 'object' || config === null || Array.isArray(config)) {
-    return { fields: {}, problems: [{ kind: 'invalidValue', name, message: `${name} must be a JSON object whose fields are option keys` }], warnings: [] };
+    return {
+      fields: {},
+      problems: [{ kind: 'invalidValue', name, message: `${name} must be a JSON object whose fields are option keys` }],
+      warnings: [],
+    };
   }
   const fields = config as Readonly<Record<string, unknown>>;
   const problems: ConfigProblem[] = [];
@@ -146,34 +161,57 @@ function readNetworkConfig(inputs: ConfigInputs): { fields: Readonly<Record<stri
     }
     const option = configSchema[field];
     if (option.scope === 'local' || option.secret) {
-      problems.push({ kind: 'localOnly', name: `${name} field "${field}"`, message: `${name} field "${field}" is a local setting: set ${option.flag} or ${option.env} on this node instead` });
+      problems.push({
+        kind: 'localOnly',
+        name: `${name} field "${field}"`,
+        message: `${name} field "${field}" is a local setting: set ${option.flag} or ${option.env} on this node instead`,
+      });
     }
   }
   return { fields, problems, warnings };
 }
 
 /** txPublicSetupAllowListExtend: the network layer, then the local one (flag, else environment variable). */
-function resolveAllowListExtension(givens: readonly Given[], parsed: readonly Parsed[]): { value: readonly AllowListEntry[]; source: ConfigSource; problems: ConfigProblem[] } {
+function resolveAllowListExtension(
+  givens: readonly Given[],
+  parsed: readonly Parsed[],
+): { value: readonly AllowListEntry[]; source: ConfigSource; problems: ConfigProblem[] } {
   const problems = parsed.flatMap((p) => (p.ok ? [] : [p.problem]));
   const network = givens.findIndex((g) => g.source === 'network');
   const local = givens.findIndex((g) => g.source !== 'network');
   const layers = [network, local].flatMap((i) => {
     const p = parsed[i];
     const g = givens[i];
-    return i >= 0 && p?.ok === true && g !== undefined ? [{ name: g.name, entries: p.value as readonly AllowListEntry[] }] : [];
+    return i >= 0 && p?.ok === true && g !== undefined
+      ? [{ name: g.name, entries: p.value as readonly AllowListEntry[] }]
+      : [];
   });
   const merged = mergeAllowListLayers(layers);
-  for (const conflict of merged.conflicts) problems.push({ kind: 'conflict', name: configSchema.txPublicSetupAllowListExtend.flag, message: conflict });
+  for (const conflict of merged.conflicts)
+    problems.push({ kind: 'conflict', name: configSchema.txPublicSetupAllowListExtend.flag, message: conflict });
   const localSource = local >= 0 ? givens[local]?.source : undefined;
-  const source: ConfigSource = network >= 0 ? (localSource === undefined ? 'network' : localSource === 'flag' ? 'network+flag' : 'network+env') : (localSource ?? 'default');
+  const source: ConfigSource =
+    network >= 0
+      ? localSource === undefined
+        ? 'network'
+        : localSource === 'flag'
+          ? 'network+flag'
+          : 'network+env'
+      : (localSource ?? 'default');
   return { value: merged.entries, source, problems };
 }
 
 /** The effective allow list of some values, or the conflicts that forbid it. */
-export function effectiveSetupAllowList(values: ConfigValues): { entries: readonly AllowListEntry[]; problems: ConfigProblem[] } {
+export function effectiveSetupAllowList(values: ConfigValues): {
+  entries: readonly AllowListEntry[];
+  problems: ConfigProblem[];
+} {
   const merged = setupAllowListWith(values.txPublicSetupAllowListExtend);
   const name = configSchema.txPublicSetupAllowListExtend.flag;
-  return { entries: merged.entries, problems: merged.conflicts.map((message) => ({ kind: 'conflict' as const, name, message })) };
+  return {
+    entries: merged.entries,
+    problems: merged.conflicts.map((message) => ({ kind: 'conflict' as const, name, message })),
+  };
 }
 
 export function consistencyProblems(values: ConfigValues): ConfigProblem[] {
@@ -188,7 +226,10 @@ export function resolveConfig(inputs: ConfigInputs): ResolvedConfig {
   for (const option of configOptions) {
     const givens = givenValues(option, inputs, network.fields);
     if (option.key === 'txPublicSetupAllowListExtend') {
-      const extension = resolveAllowListExtension(givens, givens.map((g) => parseGiven(option, g)));
+      const extension = resolveAllowListExtension(
+        givens,
+        givens.map((g) => parseGiven(option, g)),
+      );
       problems.push(...extension.problems);
       values[option.key] = extension.value;
       sources[option.key] = extension.source;
@@ -210,7 +251,11 @@ export function resolveConfig(inputs: ConfigInputs): ResolvedConfig {
 }
 
 /** Checks the rules between options and composes the allow list; throws CONFIG_INVALID when one is broken. */
-function finish(values: ConfigValues, sources: Readonly<Record<ConfigKey, ConfigSource>>, warnings: readonly string[]): ResolvedConfig {
+function finish(
+  values: ConfigValues,
+  sources: Readonly<Record<ConfigKey, ConfigSource>>,
+  warnings: readonly string[],
+): ResolvedConfig {
   const allowList = effectiveSetupAllowList(values);
   const problems = [...consistencyProblems(values), ...allowList.problems];
   if (problems.length > 0) throw new ConfigError('CONFIG_INVALID', problems);
@@ -222,7 +267,11 @@ function finish(values: ConfigValues, sources: Readonly<Record<ConfigKey, Config
  * (for values the program supplies: the local network's L1, a test's settings). Undefined clears an optional
  * option (a defaulted one goes back to its default).
  */
-export function overrideConfig(resolved: ResolvedConfig, changes: Partial<ConfigValues>, source: ConfigSource): ResolvedConfig {
+export function overrideConfig(
+  resolved: ResolvedConfig,
+  changes: Partial<ConfigValues>,
+  source: ConfigSource,
+): ResolvedConfig {
   const values: Record<string, unknown> = { ...resolved.values };
   const sources: Record<string, ConfigSource> = { ...resolved.sources };
   const problems: ConfigProblem[] = [];
@@ -244,7 +293,11 @@ export function overrideConfig(resolved: ResolvedConfig, changes: Partial<Config
       values[key] = parsed.data;
       sources[key] = source;
     } else {
-      problems.push({ kind: 'invalidValue', name: key, message: `${key}=${echoValue(option, value)}: ${firstIssueMessage(parsed.error)}` });
+      problems.push({
+        kind: 'invalidValue',
+        name: key,
+        message: `${key}=${echoValue(option, value)}: ${firstIssueMessage(parsed.error)}`,
+      });
     }
   }
   if (problems.length > 0) throw new ConfigError('CONFIG_INVALID', problems);

@@ -9,7 +9,8 @@ import { firstIssueMessage } from '../../spec/config/valueKinds.js';
 import { echoValue } from './resolveConfig.js';
 
 function problemOf(key: string, value: unknown): { problem: ConfigProblem } | { value: unknown } {
-  if (!isConfigKey(key)) return { problem: { kind: 'unknownName', name: key, message: `unknown configuration key "${key}"` } };
+  if (!isConfigKey(key))
+    return { problem: { kind: 'unknownName', name: key, message: `unknown configuration key "${key}"` } };
   const option = configSchema[key] as ConfigOption;
   if (option.mutability !== 'runtime') {
     const message = `"${key}" is read only at startup: set ${option.flag} or ${option.env} and restart the node`;
@@ -18,12 +19,24 @@ function problemOf(key: string, value: unknown): { problem: ConfigProblem } | { 
   if (value === null) return { value: undefined };
   const parsed = option.type.safeParse(value);
   if (parsed.success) return { value: parsed.data };
-  return { problem: { kind: 'invalidValue', name: key, message: `"${key}"=${echoValue(option, value)}: ${firstIssueMessage(parsed.error)}` } };
+  return {
+    problem: {
+      kind: 'invalidValue',
+      name: key,
+      message: `"${key}"=${echoValue(option, value)}: ${firstIssueMessage(parsed.error)}`,
+    },
+  };
 }
 
 export function validateConfigPatch(patch: unknown): ConfigPatch {
   if (typeof patch !== 'object' || patch === null || Array.isArray(patch)) {
-    throw new ConfigError('INVALID_PARAMS', [{ kind: 'invalidValue', name: 'config', message: 'the configuration change must be an object of option keys and values' }]);
+    throw new ConfigError('INVALID_PARAMS', [
+      {
+        kind: 'invalidValue',
+        name: 'config',
+        message: 'the configuration change must be an object of option keys and values',
+      },
+    ]);
   }
   const validated: Record<string, unknown> = {};
   const problems: ConfigProblem[] = [];

@@ -54,7 +54,9 @@ describe('startAnvil', () => {
   it('gives up after the bounded start wait, with a clear error, and leaves no process behind', async () => {
     const error = await startAnvil({ startTimeoutMs: 1 }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(AnvilStartError);
-    const match = /did not start on (http:\/\/127\.0\.0\.1:\d+): no JSON-RPC answer within 1 ms/.exec((error as Error).message);
+    const match = /did not start on (http:\/\/127\.0\.0\.1:\d+): no JSON-RPC answer within 1 ms/.exec(
+      (error as Error).message,
+    );
     expect(match).not.toBeNull();
     await expect(chainIdAt(match![1]!)).rejects.toThrow(); // the half-started anvil was stopped
   });

@@ -68,7 +68,9 @@ export function anvilBinaryPath(): string {
   const key = `${process.platform}-${process.arch}`;
   const packageName = PLATFORM_PACKAGES[key];
   if (packageName === undefined) {
-    throw new AnvilStartError(`anvil has no npm binary for ${key}; supported: ${Object.keys(PLATFORM_PACKAGES).join(', ')}`);
+    throw new AnvilStartError(
+      `anvil has no npm binary for ${key}; supported: ${Object.keys(PLATFORM_PACKAGES).join(', ')}`,
+    );
   }
   let packageJsonPath: string;
   try {
@@ -189,7 +191,9 @@ async function launch(binary: string, port: number, options: StartAnvilOptions):
     await stop();
     const output = `${stderr.tail()}\n${stdout.tail()}`.trim();
     if (/address already in use/i.test(output)) {
-      throw new AnvilPortInUseError(`anvil could not listen on ${host}:${port}: the port is already in use`, { cause: error });
+      throw new AnvilPortInUseError(`anvil could not listen on ${host}:${port}: the port is already in use`, {
+        cause: error,
+      });
     }
     const detail = output === '' ? '' : `; anvil printed: ${output.slice(-1_000)}`;
     throw new AnvilStartError(`anvil did not start on ${url}: ${(error as Error).message}${detail}`, { cause: error });

@@ -58,15 +58,23 @@ export function createBeaconBlobReader(options: BeaconBlobReaderOptions): Beacon
       });
       const slot = (blockTimestamp - (await genesisTime)) / BigInt(L1_SLOT_DURATION_SECONDS);
       // Comma-separated: anvil keeps only the last of repeated `versioned_hashes` parameters.
-      const { status, body } = await getJson(`/eth/v1/beacon/blobs/${slot}?versioned_hashes=${versionedHashes.join(',')}`);
+      const { status, body } = await getJson(
+        `/eth/v1/beacon/blobs/${slot}?versioned_hashes=${versionedHashes.join(',')}`,
+      );
       if (status !== 200) {
-        throw new L1Error('L1_BLOBS_UNAVAILABLE', `consensus node at ${baseUrl} answered HTTP ${status} for the blobs of slot ${slot}`);
+        throw new L1Error(
+          'L1_BLOBS_UNAVAILABLE',
+          `consensus node at ${baseUrl} answered HTTP ${status} for the blobs of slot ${slot}`,
+        );
       }
       const candidates = parseBlobList((body as { data?: unknown }).data);
       const matched = matchBlobsToVersionedHashes(candidates, versionedHashes);
       const missing = versionedHashes.filter((_, i) => matched[i] === undefined);
       if (missing.length > 0) {
-        throw new L1Error('L1_BLOBS_UNAVAILABLE', `consensus node at ${baseUrl} lacks blobs ${missing.join(', ')} of slot ${slot}`);
+        throw new L1Error(
+          'L1_BLOBS_UNAVAILABLE',
+          `consensus node at ${baseUrl} lacks blobs ${missing.join(', ')} of slot ${slot}`,
+        );
       }
       return matched as Uint8Array[];
     },
@@ -75,5 +83,7 @@ export function createBeaconBlobReader(options: BeaconBlobReaderOptions): Beacon
 
 function parseBlobList(data: unknown): Uint8Array[] {
   if (!Array.isArray(data)) return [];
-  return data.filter((item): item is Hex => isHex(item) && item.length === 2 + 2 * BLOB_SIZE_BYTES).map((item) => hexToBytes(item));
+  return data
+    .filter((item): item is Hex => isHex(item) && item.length === 2 + 2 * BLOB_SIZE_BYTES)
+    .map((item) => hexToBytes(item));
 }

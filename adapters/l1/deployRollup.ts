@@ -4,7 +4,12 @@
  */
 import { createWalletClient, http, type Abi, type PublicClient, type WalletClient } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
-import { commitmentVerifierAbi, commitmentVerifierBytecode, rollupAbi, rollupBytecode } from '../../contracts/artifacts/rollup.js';
+import {
+  commitmentVerifierAbi,
+  commitmentVerifierBytecode,
+  rollupAbi,
+  rollupBytecode,
+} from '../../contracts/artifacts/rollup.js';
 import type { L1Validator } from '../../core/ports.js';
 import { L1Error } from '../../core/l1/l1Error.js';
 import type { Hex } from '../../spec/chain.js';
@@ -66,7 +71,11 @@ export async function deployRollup(params: DeployRollupParameters): Promise<Depl
 }
 
 /** Rollup.addValidator from the deployer; a revert is L1Error('L1_TX_REJECTED'). */
-async function registerValidator(context: DeployContext, rollupAddress: Hex, validator: Omit<L1Validator, 'activeFromEpoch'>): Promise<void> {
+async function registerValidator(
+  context: DeployContext,
+  rollupAddress: Hex,
+  validator: Omit<L1Validator, 'activeFromEpoch'>,
+): Promise<void> {
   const { url, publicClient, walletClient, timeout } = context;
   const receipt = await callL1(url, 'addValidator', async () => {
     const hash = await walletClient.writeContract({
@@ -79,7 +88,11 @@ async function registerValidator(context: DeployContext, rollupAddress: Hex, val
     });
     return publicClient.waitForTransactionReceipt({ hash, timeout });
   });
-  if (receipt.status !== 'success') throw new L1Error('L1_TX_REJECTED', `registering validator ${validator.address} reverted in block ${receipt.blockNumber}`);
+  if (receipt.status !== 'success')
+    throw new L1Error(
+      'L1_TX_REJECTED',
+      `registering validator ${validator.address} reverted in block ${receipt.blockNumber}`,
+    );
 }
 
 interface DeployContext {
@@ -90,14 +103,29 @@ interface DeployContext {
 }
 
 /** Deploys one contract and waits for it; a reverted deployment is L1Error('L1_TX_REJECTED'). */
-async function deployContract(context: DeployContext, what: string, abi: Abi, bytecode: Hex, args: readonly unknown[]): Promise<{ address: Hex; blockNumber: bigint }> {
+async function deployContract(
+  context: DeployContext,
+  what: string,
+  abi: Abi,
+  bytecode: Hex,
+  args: readonly unknown[],
+): Promise<{ address: Hex; blockNumber: bigint }> {
   const { url, publicClient, walletClient, timeout } = context;
   const receipt = await callL1(url, `deploy ${what}`, async () => {
-    const hash = await walletClient.deployContract({ abi, bytecode, chain: null, account: walletClient.account!, args });
+    const hash = await walletClient.deployContract({
+      abi,
+      bytecode,
+      chain: null,
+      account: walletClient.account!,
+      args,
+    });
     return publicClient.waitForTransactionReceipt({ hash, timeout });
   });
   if (receipt.status !== 'success' || !receipt.contractAddress) {
-    throw new L1Error('L1_TX_REJECTED', `${what} deployment ${receipt.transactionHash} reverted in block ${receipt.blockNumber}`);
+    throw new L1Error(
+      'L1_TX_REJECTED',
+      `${what} deployment ${receipt.transactionHash} reverted in block ${receipt.blockNumber}`,
+    );
   }
   return { address: receipt.contractAddress.toLowerCase() as Hex, blockNumber: receipt.blockNumber };
 }

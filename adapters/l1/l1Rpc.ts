@@ -66,9 +66,7 @@ export function isTransportFailure(error: unknown): boolean {
 
 /** True when the node says the requested block is past its head or unknown. */
 export function isBlockNotFound(error: unknown): boolean {
-  return /BlockOutOfRange|block height is|header not found|unknown block|block not found/i.test(
-    detailsOf(error),
-  );
+  return /BlockOutOfRange|block height is|header not found|unknown block|block not found/i.test(detailsOf(error));
 }
 
 /** viem's short message plus the node's own words, for error messages. */
@@ -90,7 +88,9 @@ export async function callL1<T>(url: string, what: string, operation: () => Prom
   } catch (error) {
     if (error instanceof L1Error) throw error;
     if (isTransportFailure(error)) {
-      throw new L1Error('L1_UNREACHABLE', `L1 node at ${url} unreachable (${what}): ${detailsOf(error)}`, { cause: error });
+      throw new L1Error('L1_UNREACHABLE', `L1 node at ${url} unreachable (${what}): ${detailsOf(error)}`, {
+        cause: error,
+      });
     }
     throw error;
   }

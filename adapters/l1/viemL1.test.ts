@@ -3,7 +3,11 @@
  * block count: anvil starts at T0 and every block is 12 s after its parent (anvil_setBlockTimestampInterval), so
  * block n has timestamp T0 + 12n, its beacon slot is n, and L2 slots advance by mining empty blocks.
  */
-import { CHECKPOINT_HEADER_BLOBS_HASH_OFFSET, CHECKPOINT_HEADER_IN_HASH_OFFSET, blobsHash as specBlobsHash } from '../../spec/codec/checkpointHeader.js';
+import {
+  CHECKPOINT_HEADER_BLOBS_HASH_OFFSET,
+  CHECKPOINT_HEADER_IN_HASH_OFFSET,
+  blobsHash as specBlobsHash,
+} from '../../spec/codec/checkpointHeader.js';
 import { inboxTreeHash, l1ToL2MessageLeaf } from '../../spec/messages/inbox.js';
 import { bytesToHex as specBytesToHex, hexToBytes as specHexToBytes } from '../../spec/codec/bytes.js';
 import { blobsToCommitments, blobsToProofs, createWalletClient, http, toBlobSidecars, type PublicClient } from 'viem';
@@ -188,7 +192,9 @@ describe('L1 adapters against anvil', () => {
 
   afterAll(async () => {
     await anvil?.stop();
-    console.info(`L1 timings (ms): ${JSON.stringify(timings, (_, v: unknown) => (typeof v === 'number' ? Math.round(v) : v))}`);
+    console.info(
+      `L1 timings (ms): ${JSON.stringify(timings, (_, v: unknown) => (typeof v === 'number' ? Math.round(v) : v))}`,
+    );
   });
 
   it('reads the rollup constants the contract was deployed with', async () => {
@@ -211,12 +217,21 @@ describe('L1 adapters against anvil', () => {
   it('proposes a two-blob checkpoint and reads its log and blobs back (execution node and beacon route)', async () => {
     const { slot, timestamp } = await advanceToSlot(1);
     // 1,500 minimal tx effects (105 bytes each) overflow one blob (126,976 payload bytes): the payload spans two.
-    const txEffects = Array.from({ length: 1_500 }, (_, i) => minimalTxEffect(`0x${i.toString(16).padStart(64, '0')}`, `0x${(i + 1).toString(16).padStart(64, '0')}`));
+    const txEffects = Array.from({ length: 1_500 }, (_, i) =>
+      minimalTxEffect(`0x${i.toString(16).padStart(64, '0')}`, `0x${(i + 1).toString(16).padStart(64, '0')}`),
+    );
     const blocks = [
       { header: makeBlockHeader(1, slot, timestamp), txEffects: txEffects.slice(0, 10) },
       { header: makeBlockHeader(2, slot, timestamp), txEffects: txEffects.slice(10) },
     ];
-    const request = makeProposal({ checkpointNumber: 1, slotNumber: slot, timestamp, lastArchive: GENESIS_ARCHIVE, archive: ARCHIVE_1, blocks });
+    const request = makeProposal({
+      checkpointNumber: 1,
+      slotNumber: slot,
+      timestamp,
+      lastArchive: GENESIS_ARCHIVE,
+      archive: ARCHIVE_1,
+      blocks,
+    });
     expect(request.blobs).toHaveLength(2);
 
     const sendStart = performance.now();
@@ -255,7 +270,11 @@ describe('L1 adapters against anvil', () => {
     expect(await reader.getArchiveAt(1, inBlock)).toBe(ARCHIVE_1);
     expect(await reader.getArchiveAt(0, inBlock)).toBe(GENESIS_ARCHIVE);
     const block = await reader.getBlock(inBlock);
-    expect(block).toMatchObject({ number: inBlock, hash: log.l1.blockHash, timestamp: T0 + L1_BLOCK_SECONDS * inBlock });
+    expect(block).toMatchObject({
+      number: inBlock,
+      hash: log.l1.blockHash,
+      timestamp: T0 + L1_BLOCK_SECONDS * inBlock,
+    });
   });
 
   it('rejects a second checkpoint in the same slot, naming SlotNotAfterPreviousCheckpoint', async () => {
@@ -270,7 +289,11 @@ describe('L1 adapters against anvil', () => {
       blocks: [{ header: makeBlockHeader(3, slot, timestamp), txEffects: [] }],
     });
     const sendStart = performance.now();
-    await expectL1Error(publisher.proposeCheckpoint(request), 'L1_TX_REJECTED', /SlotNotAfterPreviousCheckpoint\(previousSlot: 1, given: 1\)/);
+    await expectL1Error(
+      publisher.proposeCheckpoint(request),
+      'L1_TX_REJECTED',
+      /SlotNotAfterPreviousCheckpoint\(previousSlot: 1, given: 1\)/,
+    );
     timings.rejectedProposalMs = performance.now() - sendStart;
   });
 
@@ -321,16 +344,40 @@ describe('L1 adapters against anvil', () => {
       return specBytesToHex(bytes);
     };
     const simulate = (blobHashes: Hex[], txBlobVersionedHashes: Hex[]) =>
-      simulatePropose({ l1RpcUrl: anvil.url, rollupAddress, from, call: { ...request, blobHashes, header: headerFor(blobHashes) }, txBlobVersionedHashes });
+      simulatePropose({
+        l1RpcUrl: anvil.url,
+        rollupAddress,
+        from,
+        call: { ...request, blobHashes, header: headerFor(blobHashes) },
+        txBlobVersionedHashes,
+      });
 
     await expectL1Error(
-      simulatePropose({ l1RpcUrl: anvil.url, rollupAddress, from, call: { ...request, blobHashes: [otherHash] }, txBlobVersionedHashes: realHashes }),
+      simulatePropose({
+        l1RpcUrl: anvil.url,
+        rollupAddress,
+        from,
+        call: { ...request, blobHashes: [otherHash] },
+        txBlobVersionedHashes: realHashes,
+      }),
       'L1_TX_REJECTED',
       /HeaderMismatch\(field: blobsHash\)/,
     );
-    await expectL1Error(simulate([otherHash], realHashes), 'L1_TX_REJECTED', new RegExp(`BlobHashMismatch\\(index: 0, expected: ${otherHash}, actual: ${realHashes[0]}\\)`));
-    await expectL1Error(simulate(realHashes, [...realHashes, otherHash]), 'L1_TX_REJECTED', new RegExp(`ExtraBlob\\(index: 1, actual: ${otherHash}\\)`));
-    await expectL1Error(simulate([...realHashes, otherHash], realHashes), 'L1_TX_REJECTED', /BlobHashMismatch\(index: 1, expected: 0x01abab.*, actual: 0x0{64}\)/);
+    await expectL1Error(
+      simulate([otherHash], realHashes),
+      'L1_TX_REJECTED',
+      new RegExp(`BlobHashMismatch\\(index: 0, expected: ${otherHash}, actual: ${realHashes[0]}\\)`),
+    );
+    await expectL1Error(
+      simulate(realHashes, [...realHashes, otherHash]),
+      'L1_TX_REJECTED',
+      new RegExp(`ExtraBlob\\(index: 1, actual: ${otherHash}\\)`),
+    );
+    await expectL1Error(
+      simulate([...realHashes, otherHash], realHashes),
+      'L1_TX_REJECTED',
+      /BlobHashMismatch\(index: 1, expected: 0x01abab.*, actual: 0x0{64}\)/,
+    );
 
     // The same mismatch in a real blob transaction (bypassing the publisher's simulation) reverts on chain.
     const account = privateKeyToAccount(PUBLISHER_KEY);
@@ -355,7 +402,7 @@ describe('L1 adapters against anvil', () => {
     expect(await waitForInclusion(txHash)).toMatchObject({ status: 'included', success: false });
   });
 
-  it('reads inbox messages back with the leaves and indices of spec/messages/inbox.ts, and rejects an inHash that is not the consumed tree\'s', async () => {
+  it("reads inbox messages back with the leaves and indices of spec/messages/inbox.ts, and rejects an inHash that is not the consumed tree's", async () => {
     // The message would change what later checkpoints consume: the chain goes back to this point afterwards.
     const snapshot = await rawRequest(client, 'evm_snapshot', []);
     try {
@@ -370,15 +417,30 @@ describe('L1 adapters against anvil', () => {
     const inbox = await client.readContract({ address: rollupAddress, abi: rollupAbi, functionName: 'getInbox' });
     const wallet = createWalletClient({ account: sender, transport: http(anvil.url) });
     const message = { recipient: fill(0x0a), content: fill(0x0c), secretHash: fill(0x05) };
-    const hash = await wallet.writeContract({ address: inbox, abi: inboxAbi, functionName: 'sendL2Message', args: [message.recipient, message.content, message.secretHash], chain: null });
+    const hash = await wallet.writeContract({
+      address: inbox,
+      abi: inboxAbi,
+      functionName: 'sendL2Message',
+      args: [message.recipient, message.content, message.secretHash],
+      chain: null,
+    });
     const included = await client.waitForTransactionReceipt({ hash });
     const logs = await reader.getInboxMessageLogs(deployBlock, included.blockNumber);
     // Checkpoint 1 is on L1, so tree 2 is sealed: the message goes to tree 3, the first index of checkpoint 3's subtree.
     const leaf = l1ToL2MessageLeaf({ sender: sender.address.toLowerCase() as Hex, ...message, index: 32n });
-    expect(logs.map((l) => [l.checkpointNumber, l.index, l.leaf, l.treeHash])).toEqual([[3, 32n, leaf, inboxTreeHash([leaf])]]);
+    expect(logs.map((l) => [l.checkpointNumber, l.index, l.leaf, l.treeHash])).toEqual([
+      [3, 32n, leaf, inboxTreeHash([leaf])],
+    ]);
 
     const { slot, timestamp } = await pendingSlot();
-    const request = makeProposal({ checkpointNumber: 2, slotNumber: slot, timestamp, lastArchive: ARCHIVE_1, archive: ARCHIVE_2, blocks: [{ header: makeBlockHeader(3, slot, timestamp), txEffects: [] }] });
+    const request = makeProposal({
+      checkpointNumber: 2,
+      slotNumber: slot,
+      timestamp,
+      lastArchive: ARCHIVE_1,
+      archive: ARCHIVE_2,
+      blocks: [{ header: makeBlockHeader(3, slot, timestamp), txEffects: [] }],
+    });
     const header = specHexToBytes(request.header);
     header.set(specHexToBytes(inboxTreeHash([leaf])), CHECKPOINT_HEADER_IN_HASH_OFFSET);
     const call = { ...request, header: specBytesToHex(header), blobHashes: blobVersionedHashes(request.blobs) };
@@ -417,7 +479,9 @@ describe('L1 adapters against anvil', () => {
         [1, ARCHIVE_1, 1],
         [2, ARCHIVE_2, slot],
       ]);
-      expect(decodeCheckpointPayload(blobsToPayload(await reader.getBlobs(logs[1]!)))[0]!.txEffects).toEqual([minimalTxEffect(fill(0x77), fill(0x78))]);
+      expect(decodeCheckpointPayload(blobsToPayload(await reader.getBlobs(logs[1]!)))[0]!.txEffects).toEqual([
+        minimalTxEffect(fill(0x77), fill(0x78)),
+      ]);
     } finally {
       await rawRequest(client, 'evm_setAutomine', [true]);
     }
@@ -435,7 +499,11 @@ describe('L1 adapters against anvil', () => {
     const [log] = await reader.getCheckpointProposedLogs(deployBlock, await client.getBlockNumber());
     const forged = { ...log!, blobVersionedHashes: [`0x01${'cd'.repeat(31)}` as Hex] };
     await expectL1Error(reader.getBlobs(forged), 'L1_BLOBS_UNAVAILABLE', /lacks blobs 0x01cdcd/);
-    await expectL1Error(reader.getBlobs({ ...forged, l1: { ...forged.l1, txHash: fill(0x55) } }), 'L1_BLOBS_UNAVAILABLE', /lacks blobs/);
+    await expectL1Error(
+      reader.getBlobs({ ...forged, l1: { ...forged.l1, txHash: fill(0x55) } }),
+      'L1_BLOBS_UNAVAILABLE',
+      /lacks blobs/,
+    );
   });
 
   it('answers L1_NO_ROLLUP_CONTRACT where there is no contract or the chain differs', async () => {
@@ -443,7 +511,11 @@ describe('L1 adapters against anvil', () => {
     await expectL1Error(empty.getRollupConstants(), 'L1_NO_ROLLUP_CONTRACT', /no contract code at 0x0d0d/);
     await expectL1Error(empty.getCheckpointCount(0n), 'L1_NO_ROLLUP_CONTRACT', /no rollup contract/);
     const otherChain = createViemL1Reader({ l1RpcUrl: anvil.url, rollupAddress, chainId: 1 });
-    await expectL1Error(otherChain.getRollupConstants(), 'L1_NO_ROLLUP_CONTRACT', /chain 31337, configured for chain 1/);
+    await expectL1Error(
+      otherChain.getRollupConstants(),
+      'L1_NO_ROLLUP_CONTRACT',
+      /chain 31337, configured for chain 1/,
+    );
   });
 
   it('answers L1_UNREACHABLE, naming the URL, when no L1 node listens', async () => {
@@ -451,7 +523,11 @@ describe('L1 adapters against anvil', () => {
     const offline = createViemL1Reader({ l1RpcUrl: url, rollupAddress });
     await expectL1Error(offline.getRollupConstants(), 'L1_UNREACHABLE', /127\.0\.0\.1:1/);
     await expectL1Error(offline.getCheckpointProposedLogs(0n, 10n), 'L1_UNREACHABLE', /127\.0\.0\.1:1/);
-    const offlinePublisher = createViemL1Publisher({ l1RpcUrl: url, rollupAddress, publisherPrivateKey: PUBLISHER_KEY });
+    const offlinePublisher = createViemL1Publisher({
+      l1RpcUrl: url,
+      rollupAddress,
+      publisherPrivateKey: PUBLISHER_KEY,
+    });
     await expectL1Error(offlinePublisher.getTxStatus(fill(0x42)), 'L1_UNREACHABLE', /127\.0\.0\.1:1/);
     const offlineBeacon = createViemL1Reader({ l1RpcUrl: anvil.url, rollupAddress, l1ConsensusHostUrl: url });
     const [log] = await reader.getCheckpointProposedLogs(deployBlock, await client.getBlockNumber());
@@ -462,26 +538,54 @@ describe('L1 adapters against anvil', () => {
     const ARCHIVE_3 = fill(0x23);
     const ARCHIVE_3B = fill(0x33);
     /** The proof of checkpoints from..to of `epoch`, as the node's prover builds it. */
-    const proofOf = (epoch: number, fromCheckpoint: number, toCheckpoint: number, previousArchive: Hex, endArchive: Hex): SubmitEpochProofRequest => {
+    const proofOf = (
+      epoch: number,
+      fromCheckpoint: number,
+      toCheckpoint: number,
+      previousArchive: Hex,
+      endArchive: Hex,
+    ): SubmitEpochProofRequest => {
       const inputs = { epoch, fromCheckpoint, toCheckpoint, previousArchive, endArchive, outHash: EPOCH_OUT_HASH_NONE };
       return { ...inputs, proof: epochProofFor(inputs) };
     };
     const proposeIn = async (slot: number, checkpointNumber: number, lastArchive: Hex, archive: Hex) => {
       const { timestamp } = await advanceToSlot(slot);
       const blocks = [{ header: makeBlockHeader(checkpointNumber + 2, slot, timestamp), txEffects: [] }];
-      const { txHash } = await publisher.proposeCheckpoint(makeProposal({ checkpointNumber, slotNumber: slot, timestamp, lastArchive, archive, blocks }));
+      const { txHash } = await publisher.proposeCheckpoint(
+        makeProposal({ checkpointNumber, slotNumber: slot, timestamp, lastArchive, archive, blocks }),
+      );
       return waitForInclusion(txHash);
     };
 
     it('proves epoch 0 once it is over (wrong and early proofs rejected by name): proven checkpoint, its L1 block, EpochProven', async () => {
       // Checkpoints 1 (slot 1) and 2 (slot 4) are epoch 0's.
       const good = proofOf(0, 1, 2, GENESIS_ARCHIVE, ARCHIVE_2);
-      await expectL1Error(publisher.submitEpochProof(good), 'L1_TX_REJECTED', /EpochNotOver\(epoch: 0, currentEpoch: 0\)/);
+      await expectL1Error(
+        publisher.submitEpochProof(good),
+        'L1_TX_REJECTED',
+        /EpochNotOver\(epoch: 0, currentEpoch: 0\)/,
+      );
       await advanceToSlot(32);
-      await expectL1Error(publisher.submitEpochProof({ ...good, outHash: fill(0x01) }), 'L1_TX_REJECTED', /InvalidEpochProof\(\)/);
-      await expectL1Error(publisher.submitEpochProof(proofOf(0, 1, 1, GENESIS_ARCHIVE, ARCHIVE_1)), 'L1_TX_REJECTED', /EpochIncomplete\(epoch: 0, nextCheckpointNumber: 2\)/);
-      await expectL1Error(publisher.submitEpochProof(proofOf(0, 1, 2, GENESIS_ARCHIVE, ARCHIVE_1)), 'L1_TX_REJECTED', new RegExp(`WrongEndArchive\\(expected: ${ARCHIVE_2}`));
-      await expectL1Error(publisher.submitEpochProof(proofOf(0, 2, 2, ARCHIVE_1, ARCHIVE_2)), 'L1_TX_REJECTED', /EpochProofWrongStart\(expected: 1, given: 2\)/);
+      await expectL1Error(
+        publisher.submitEpochProof({ ...good, outHash: fill(0x01) }),
+        'L1_TX_REJECTED',
+        /InvalidEpochProof\(\)/,
+      );
+      await expectL1Error(
+        publisher.submitEpochProof(proofOf(0, 1, 1, GENESIS_ARCHIVE, ARCHIVE_1)),
+        'L1_TX_REJECTED',
+        /EpochIncomplete\(epoch: 0, nextCheckpointNumber: 2\)/,
+      );
+      await expectL1Error(
+        publisher.submitEpochProof(proofOf(0, 1, 2, GENESIS_ARCHIVE, ARCHIVE_1)),
+        'L1_TX_REJECTED',
+        new RegExp(`WrongEndArchive\\(expected: ${ARCHIVE_2}`),
+      );
+      await expectL1Error(
+        publisher.submitEpochProof(proofOf(0, 2, 2, ARCHIVE_1, ARCHIVE_2)),
+        'L1_TX_REJECTED',
+        /EpochProofWrongStart\(expected: 1, given: 2\)/,
+      );
       const sendStart = performance.now();
       const { txHash } = await publisher.submitEpochProof(good);
       const status = await waitForInclusion(txHash);
@@ -491,8 +595,21 @@ describe('L1 adapters against anvil', () => {
       expect(await reader.getProvenCheckpoint(inBlock)).toEqual({ checkpointNumber: 2, l1BlockNumber: inBlock });
       expect(await reader.getProvenCheckpoint(inBlock - 1n)).toEqual({ checkpointNumber: 0, l1BlockNumber: 0n });
       const logs = await reader.getEpochProvenLogs(deployBlock, inBlock);
-      expect(logs).toEqual([{ epoch: 0, fromCheckpoint: 1, toCheckpoint: 2, endArchive: ARCHIVE_2, outHash: EPOCH_OUT_HASH_NONE, l1: expect.objectContaining({ blockNumber: inBlock, txHash }) }]);
-      await expectL1Error(publisher.submitEpochProof(good), 'L1_TX_REJECTED', /EpochProofWrongStart\(expected: 3, given: 1\)/);
+      expect(logs).toEqual([
+        {
+          epoch: 0,
+          fromCheckpoint: 1,
+          toCheckpoint: 2,
+          endArchive: ARCHIVE_2,
+          outHash: EPOCH_OUT_HASH_NONE,
+          l1: expect.objectContaining({ blockNumber: inBlock, txHash }),
+        },
+      ]);
+      await expectL1Error(
+        publisher.submitEpochProof(good),
+        'L1_TX_REJECTED',
+        /EpochProofWrongStart\(expected: 3, given: 1\)/,
+      );
     });
 
     it('an epoch past its window reads as pruned; prune() rolls back with ChainPruned, and the chain goes on from the proven checkpoint', async () => {
@@ -505,17 +622,39 @@ describe('L1 adapters against anvil', () => {
       latest = await client.getBlockNumber();
       expect(await reader.getCheckpointCount(latest)).toBe(2);
       expect(await reader.getArchiveAt(3, latest)).toBe(fill(0x00));
-      expect(await client.readContract({ address: rollupAddress, abi: rollupAbi, functionName: 'canPrune', blockNumber: latest })).toBe(true);
-      await expectL1Error(publisher.submitEpochProof(proofOf(1, 3, 3, ARCHIVE_2, ARCHIVE_3)), 'L1_TX_REJECTED', /ProofWindowPassed\(epoch: 1, currentEpoch: 3\)/);
+      expect(
+        await client.readContract({
+          address: rollupAddress,
+          abi: rollupAbi,
+          functionName: 'canPrune',
+          blockNumber: latest,
+        }),
+      ).toBe(true);
+      await expectL1Error(
+        publisher.submitEpochProof(proofOf(1, 3, 3, ARCHIVE_2, ARCHIVE_3)),
+        'L1_TX_REJECTED',
+        /ProofWindowPassed\(epoch: 1, currentEpoch: 3\)/,
+      );
 
       const wallet = createWalletClient({ account: privateKeyToAccount(DEPLOYER_KEY), transport: http(anvil.url) });
-      const pruneTx = await wallet.writeContract({ address: rollupAddress, abi: rollupAbi, functionName: 'prune', chain: null });
+      const pruneTx = await wallet.writeContract({
+        address: rollupAddress,
+        abi: rollupAbi,
+        functionName: 'prune',
+        chain: null,
+      });
       const receipt = await client.waitForTransactionReceipt({ hash: pruneTx });
       expect(receipt.status).toBe('success');
       expect(await reader.getChainPrunedLogs(deployBlock, receipt.blockNumber)).toEqual([
-        { provenCheckpointNumber: 2, pendingCheckpointCount: 3, l1: expect.objectContaining({ blockNumber: receipt.blockNumber, txHash: pruneTx }) },
+        {
+          provenCheckpointNumber: 2,
+          pendingCheckpointCount: 3,
+          l1: expect.objectContaining({ blockNumber: receipt.blockNumber, txHash: pruneTx }),
+        },
       ]);
-      await expect(wallet.writeContract({ address: rollupAddress, abi: rollupAbi, functionName: 'prune', chain: null })).rejects.toThrow(/NothingToPrune/);
+      await expect(
+        wallet.writeContract({ address: rollupAddress, abi: rollupAbi, functionName: 'prune', chain: null }),
+      ).rejects.toThrow(/NothingToPrune/);
 
       const { slot } = await pendingSlot();
       expect(await proposeIn(slot, 3, ARCHIVE_2, ARCHIVE_3B)).toMatchObject({ status: 'included', success: true });
@@ -532,7 +671,14 @@ describe('L1 adapters against anvil', () => {
     const proposalAt = async () => {
       const { slot, timestamp } = await pendingSlot();
       const blocks = [{ header: makeBlockHeader(9, slot, timestamp), txEffects: [] }];
-      return makeProposal({ checkpointNumber: 4, slotNumber: slot, timestamp, lastArchive, archive: ARCHIVE_4, blocks });
+      return makeProposal({
+        checkpointNumber: 4,
+        slotNumber: slot,
+        timestamp,
+        lastArchive,
+        archive: ARCHIVE_4,
+        blocks,
+      });
     };
     await advanceToSlot((await pendingSlot()).slot + 1);
     const account = privateKeyToAccount(PUBLISHER_KEY).address;

@@ -92,12 +92,26 @@ export function createViemL1Publisher(options: ViemL1PublisherOptions): L1Publis
       callL1(url, 'propose', async () => {
         const prepared = prepareProposal(request);
         await simulate(client, account.address, rollupAddress, prepared.data, prepared.versionedHashes);
-        const gas = await estimateGas(client, { from: account.address, to: rollupAddress, data: prepared.data, blobVersionedHashes: prepared.versionedHashes }, 'propose');
+        const gas = await estimateGas(
+          client,
+          {
+            from: account.address,
+            to: rollupAddress,
+            data: prepared.data,
+            blobVersionedHashes: prepared.versionedHashes,
+          },
+          'propose',
+        );
         return tracker.send({
           ...sendReads(client, account.address, 'blob'),
           what: 'propose',
           send: async (nonce, fees) => {
-            const serialized = await signProposal(account, rollupAddress, prepared, { chainId: await getChainId(), nonce, gas, fees });
+            const serialized = await signProposal(account, rollupAddress, prepared, {
+              chainId: await getChainId(),
+              nonce,
+              gas,
+              fees,
+            });
             return sendRaw(client, url, 'propose', serialized);
           },
         });
@@ -114,7 +128,12 @@ export function createViemL1Publisher(options: ViemL1PublisherOptions): L1Publis
           ...sendReads(client, account.address, 'plain'),
           what: 'submitEpochProof',
           send: async (nonce, fees) => {
-            const serialized = await signPlainCall(account, rollupAddress, data, { chainId: await getChainId(), nonce, gas, fees });
+            const serialized = await signPlainCall(account, rollupAddress, data, {
+              chainId: await getChainId(),
+              nonce,
+              gas,
+              fees,
+            });
             return sendRaw(client, url, 'submitEpochProof', serialized);
           },
         });
@@ -131,7 +150,11 @@ interface TxParameters {
 }
 
 /** The reads a send plans from: the account's nonces and the pending block's fee market. */
-function sendReads(client: PublicClient, address: Hex, kind: L1TxKind): Pick<L1TxSendOperations, 'kind' | 'readNonces' | 'readFeeMarket'> {
+function sendReads(
+  client: PublicClient,
+  address: Hex,
+  kind: L1TxKind,
+): Pick<L1TxSendOperations, 'kind' | 'readNonces' | 'readFeeMarket'> {
   return {
     kind,
     readNonces: async (): Promise<L1AccountNonces> => {
@@ -166,7 +189,11 @@ async function sendRaw(client: PublicClient, url: string, what: string, serializ
   } catch (error) {
     if (isTransportFailure(error)) throw error;
     const details = detailsOf(error);
-    const code = UNDERPRICED_PATTERN.test(details) ? 'L1_TX_UNDERPRICED' : KIND_CONFLICT_PATTERN.test(details) ? 'L1_TX_KIND_CONFLICT' : 'L1_TX_REJECTED';
+    const code = UNDERPRICED_PATTERN.test(details)
+      ? 'L1_TX_UNDERPRICED'
+      : KIND_CONFLICT_PATTERN.test(details)
+        ? 'L1_TX_KIND_CONFLICT'
+        : 'L1_TX_REJECTED';
     throw new L1Error(code, `L1 node at ${url} refused the ${what} transaction: ${details}`, { cause: error });
   }
 }
@@ -185,7 +212,14 @@ export function encodeSubmitEpochProofCall(request: SubmitEpochProofRequest): He
   return encodeFunctionData({
     abi: rollupAbi,
     functionName: 'submitEpochProof',
-    args: [BigInt(request.epoch), BigInt(request.fromCheckpoint), BigInt(request.toCheckpoint), request.endArchive, request.outHash, request.proof],
+    args: [
+      BigInt(request.epoch),
+      BigInt(request.fromCheckpoint),
+      BigInt(request.toCheckpoint),
+      request.endArchive,
+      request.outHash,
+      request.proof,
+    ],
   });
 }
 
@@ -223,7 +257,10 @@ function prepareProposal(request: ProposeCheckpointRequest): PreparedProposal {
   }
   const wrongSize = request.blobs.findIndex((blob) => blob.length !== BLOB_SIZE_BYTES);
   if (wrongSize !== -1) {
-    throw new L1Error('L1_TX_REJECTED', `blob ${wrongSize} is ${request.blobs[wrongSize]!.length} bytes, not ${BLOB_SIZE_BYTES}`);
+    throw new L1Error(
+      'L1_TX_REJECTED',
+      `blob ${wrongSize} is ${request.blobs[wrongSize]!.length} bytes, not ${BLOB_SIZE_BYTES}`,
+    );
   }
   const kzg = getKzg();
   const blobs = request.blobs.map((blob) => bytesToHex(blob));
@@ -295,7 +332,8 @@ async function simulate(client: PublicClient, from: Hex, to: Hex, data: Hex, blo
 function rejection(error: unknown, what: string): unknown {
   if (isTransportFailure(error)) return error;
   const reason = describeRevert(rollupAbi, error);
-  if (reason !== undefined) return new L1Error('L1_TX_REJECTED', `${what} rejected by the rollup contract: ${reason}`, { cause: error });
+  if (reason !== undefined)
+    return new L1Error('L1_TX_REJECTED', `${what} rejected by the rollup contract: ${reason}`, { cause: error });
   if (isRevert(error)) return new L1Error('L1_TX_REJECTED', `${what} reverted: ${detailsOf(error)}`, { cause: error });
   return error;
 }
@@ -336,7 +374,12 @@ async function readTxStatus(client: PublicClient, hash: Hex): Promise<L1TxStatus
 async function readReceipt(client: PublicClient, hash: Hex): Promise<L1TxStatus | undefined> {
   try {
     const receipt = await client.getTransactionReceipt({ hash });
-    return { status: 'included', success: receipt.status === 'success', blockNumber: receipt.blockNumber, blockHash: receipt.blockHash };
+    return {
+      status: 'included',
+      success: receipt.status === 'success',
+      blockNumber: receipt.blockNumber,
+      blockHash: receipt.blockHash,
+    };
   } catch (error) {
     if (error instanceof TransactionReceiptNotFoundError) return undefined;
     throw error;

@@ -48,25 +48,39 @@ const checkpointProposedEvent = rollupAbi.find(
 )!;
 
 const epochProvenEvent = rollupAbi.find(
-  (item): item is Extract<(typeof rollupAbi)[number], { type: 'event'; name: 'EpochProven' }> => item.type === 'event' && item.name === 'EpochProven',
+  (item): item is Extract<(typeof rollupAbi)[number], { type: 'event'; name: 'EpochProven' }> =>
+    item.type === 'event' && item.name === 'EpochProven',
 )!;
 
 const chainPrunedEvent = rollupAbi.find(
-  (item): item is Extract<(typeof rollupAbi)[number], { type: 'event'; name: 'ChainPruned' }> => item.type === 'event' && item.name === 'ChainPruned',
+  (item): item is Extract<(typeof rollupAbi)[number], { type: 'event'; name: 'ChainPruned' }> =>
+    item.type === 'event' && item.name === 'ChainPruned',
 )!;
 
 const messageSentEvent = inboxAbi.find(
-  (item): item is Extract<(typeof inboxAbi)[number], { type: 'event'; name: 'MessageSent' }> => item.type === 'event' && item.name === 'MessageSent',
+  (item): item is Extract<(typeof inboxAbi)[number], { type: 'event'; name: 'MessageSent' }> =>
+    item.type === 'event' && item.name === 'MessageSent',
 )!;
 
 /** Where a (mined, strictly decoded) log was emitted. */
-function positionOf(log: { blockNumber: bigint; blockHash: Hex; transactionHash: Hex; logIndex: number }): L1LogPosition {
-  return { blockNumber: log.blockNumber, blockHash: log.blockHash, txHash: log.transactionHash, logIndex: log.logIndex };
+function positionOf(log: {
+  blockNumber: bigint;
+  blockHash: Hex;
+  transactionHash: Hex;
+  logIndex: number;
+}): L1LogPosition {
+  return {
+    blockNumber: log.blockNumber,
+    blockHash: log.blockHash,
+    txHash: log.transactionHash,
+    logIndex: log.logIndex,
+  };
 }
 
 /** A uint256 from L1 that the port carries as a number: must be a safe integer. */
 function toSafeNumber(value: bigint, what: string): number {
-  if (value > BigInt(Number.MAX_SAFE_INTEGER)) throw new L1Error('L1_NO_ROLLUP_CONTRACT', `${what} ${value} is not a safe integer`);
+  if (value > BigInt(Number.MAX_SAFE_INTEGER))
+    throw new L1Error('L1_NO_ROLLUP_CONTRACT', `${what} ${value} is not a safe integer`);
   return Number(value);
 }
 
@@ -77,10 +91,13 @@ export function createViemL1Reader(options: ViemL1ReaderOptions): L1ReaderPort {
   const beacon =
     options.l1ConsensusHostUrl === undefined
       ? undefined
-      : createBeaconBlobReader({ l1ConsensusHostUrl: options.l1ConsensusHostUrl, requestTimeoutMs: options.requestTimeoutMs });
+      : createBeaconBlobReader({
+          l1ConsensusHostUrl: options.l1ConsensusHostUrl,
+          requestTimeoutMs: options.requestTimeoutMs,
+        });
 
   /** Contract reads pinned to `atBlock`; a block past the head is L1_BLOCK_NOT_FOUND, no code is L1_NO_ROLLUP_CONTRACT. */
-  const pinnedRead = <T,>(what: string, atBlock: bigint, read: () => Promise<T>) =>
+  const pinnedRead = <T>(what: string, atBlock: bigint, read: () => Promise<T>) =>
     callL1(url, what, async () => {
       try {
         return await read();
@@ -93,17 +110,24 @@ export function createViemL1Reader(options: ViemL1ReaderOptions): L1ReaderPort {
     if (isBlockNotFound(error)) {
       return new L1Error('L1_BLOCK_NOT_FOUND', `L1 block ${atBlock} not found on ${url} (${what})`, { cause: error });
     }
-    const zeroData = error instanceof ContractFunctionExecutionError && error.cause instanceof ContractFunctionZeroDataError;
+    const zeroData =
+      error instanceof ContractFunctionExecutionError && error.cause instanceof ContractFunctionZeroDataError;
     if (zeroData || error instanceof ContractFunctionZeroDataError) {
-      return new L1Error('L1_NO_ROLLUP_CONTRACT', `no rollup contract at ${address} on ${url} at L1 block ${atBlock} (${what})`, {
-        cause: error,
-      });
+      return new L1Error(
+        'L1_NO_ROLLUP_CONTRACT',
+        `no rollup contract at ${address} on ${url} at L1 block ${atBlock} (${what})`,
+        {
+          cause: error,
+        },
+      );
     }
     return error;
   };
 
   const readUint = (functionName: RollupUintGetter, atBlock: bigint) =>
-    pinnedRead(functionName, atBlock, () => client.readContract({ address, abi: rollupAbi, functionName, blockNumber: atBlock })) as Promise<bigint>;
+    pinnedRead(functionName, atBlock, () =>
+      client.readContract({ address, abi: rollupAbi, functionName, blockNumber: atBlock }),
+    ) as Promise<bigint>;
 
   const getChainId = () => callL1(url, 'eth_chainId', () => client.getChainId());
 
@@ -111,8 +135,12 @@ export function createViemL1Reader(options: ViemL1ReaderOptions): L1ReaderPort {
   let messageBoxes: Promise<{ inbox: Hex; outbox: Hex }> | undefined;
   const getMessageBoxes = (atBlock: bigint) => {
     messageBoxes ??= Promise.all([
-      pinnedRead('getInbox', atBlock, () => client.readContract({ address, abi: rollupAbi, functionName: 'getInbox', blockNumber: atBlock })),
-      pinnedRead('getOutbox', atBlock, () => client.readContract({ address, abi: rollupAbi, functionName: 'getOutbox', blockNumber: atBlock })),
+      pinnedRead('getInbox', atBlock, () =>
+        client.readContract({ address, abi: rollupAbi, functionName: 'getInbox', blockNumber: atBlock }),
+      ),
+      pinnedRead('getOutbox', atBlock, () =>
+        client.readContract({ address, abi: rollupAbi, functionName: 'getOutbox', blockNumber: atBlock }),
+      ),
     ]).then(([inbox, outbox]) => ({ inbox: inbox as Hex, outbox: outbox as Hex }));
     messageBoxes.catch(() => (messageBoxes = undefined));
     return messageBoxes;
@@ -133,19 +161,30 @@ export function createViemL1Reader(options: ViemL1ReaderOptions): L1ReaderPort {
       const atBlock = await callL1(url, 'eth_blockNumber', () => client.getBlockNumber({ cacheTime: 0 }));
       const code = await callL1(url, 'eth_getCode', () => client.getCode({ address, blockNumber: atBlock }));
       if (code === undefined || code === '0x') {
-        throw new L1Error('L1_NO_ROLLUP_CONTRACT', `no contract code at ${address} on ${url} (chain ${chainId}, L1 block ${atBlock})`);
+        throw new L1Error(
+          'L1_NO_ROLLUP_CONTRACT',
+          `no contract code at ${address} on ${url} (chain ${chainId}, L1 block ${atBlock})`,
+        );
       }
-      const [genesisTime, slotDuration, epochDuration, proofSubmissionEpochs, l1StartBlock, version, genesisArchiveRoot, ethPerFeeAsset] =
-        await Promise.all([
-          readUint('getGenesisTime', atBlock),
-          readUint('getSlotDuration', atBlock),
-          readUint('getEpochDuration', atBlock),
-          readUint('getProofSubmissionEpochs', atBlock),
-          readUint('getL1StartBlock', atBlock),
-          readUint('getVersion', atBlock),
-          readArchive(0, atBlock),
-          readUint('getEthPerFeeAsset', atBlock),
-        ]);
+      const [
+        genesisTime,
+        slotDuration,
+        epochDuration,
+        proofSubmissionEpochs,
+        l1StartBlock,
+        version,
+        genesisArchiveRoot,
+        ethPerFeeAsset,
+      ] = await Promise.all([
+        readUint('getGenesisTime', atBlock),
+        readUint('getSlotDuration', atBlock),
+        readUint('getEpochDuration', atBlock),
+        readUint('getProofSubmissionEpochs', atBlock),
+        readUint('getL1StartBlock', atBlock),
+        readUint('getVersion', atBlock),
+        readArchive(0, atBlock),
+        readUint('getEthPerFeeAsset', atBlock),
+      ]);
       const constants: L1RollupConstants = {
         l1ChainId: chainId,
         rollupVersion: toSafeNumber(version, 'rollup version'),
@@ -174,17 +213,15 @@ export function createViemL1Reader(options: ViemL1ReaderOptions): L1ReaderPort {
       );
       return logs
         .filter((log) => !log.removed)
-        .map(
-          (log): CheckpointProposedLog => ({
-            checkpointNumber: toSafeNumber(log.args.checkpointNumber, 'checkpoint number'),
-            archive: log.args.archive,
-            slotNumber: toSafeNumber(log.args.slotNumber, 'slot number'),
-            header: log.args.header,
-            blobVersionedHashes: [...log.args.blobHashes],
-            attestations: log.args.attestations,
-            l1: positionOf(log),
-          }),
-        );
+        .map((log): CheckpointProposedLog => ({
+          checkpointNumber: toSafeNumber(log.args.checkpointNumber, 'checkpoint number'),
+          archive: log.args.archive,
+          slotNumber: toSafeNumber(log.args.slotNumber, 'slot number'),
+          header: log.args.header,
+          blobVersionedHashes: [...log.args.blobHashes],
+          attestations: log.args.attestations,
+          l1: positionOf(log),
+        }));
     },
 
     async getProvenCheckpoint(atBlock) {
@@ -196,33 +233,33 @@ export function createViemL1Reader(options: ViemL1ReaderOptions): L1ReaderPort {
 
     async getEpochProvenLogs(fromBlock, toBlock) {
       if (fromBlock > toBlock) return [];
-      const logs = await callL1(url, 'eth_getLogs(EpochProven)', () => client.getLogs({ address, event: epochProvenEvent, fromBlock, toBlock, strict: true }));
+      const logs = await callL1(url, 'eth_getLogs(EpochProven)', () =>
+        client.getLogs({ address, event: epochProvenEvent, fromBlock, toBlock, strict: true }),
+      );
       return logs
         .filter((log) => !log.removed)
-        .map(
-          (log): EpochProvenLog => ({
-            epoch: toSafeNumber(log.args.epoch, 'epoch'),
-            fromCheckpoint: toSafeNumber(log.args.fromCheckpoint, 'checkpoint number'),
-            toCheckpoint: toSafeNumber(log.args.toCheckpoint, 'checkpoint number'),
-            endArchive: log.args.endArchive,
-            outHash: log.args.outHash,
-            l1: positionOf(log),
-          }),
-        );
+        .map((log): EpochProvenLog => ({
+          epoch: toSafeNumber(log.args.epoch, 'epoch'),
+          fromCheckpoint: toSafeNumber(log.args.fromCheckpoint, 'checkpoint number'),
+          toCheckpoint: toSafeNumber(log.args.toCheckpoint, 'checkpoint number'),
+          endArchive: log.args.endArchive,
+          outHash: log.args.outHash,
+          l1: positionOf(log),
+        }));
     },
 
     async getChainPrunedLogs(fromBlock, toBlock) {
       if (fromBlock > toBlock) return [];
-      const logs = await callL1(url, 'eth_getLogs(ChainPruned)', () => client.getLogs({ address, event: chainPrunedEvent, fromBlock, toBlock, strict: true }));
+      const logs = await callL1(url, 'eth_getLogs(ChainPruned)', () =>
+        client.getLogs({ address, event: chainPrunedEvent, fromBlock, toBlock, strict: true }),
+      );
       return logs
         .filter((log) => !log.removed)
-        .map(
-          (log): ChainPrunedLog => ({
-            provenCheckpointNumber: toSafeNumber(log.args.provenCheckpointNumber, 'checkpoint number'),
-            pendingCheckpointCount: toSafeNumber(log.args.pendingCheckpointCount, 'checkpoint count'),
-            l1: positionOf(log),
-          }),
-        );
+        .map((log): ChainPrunedLog => ({
+          provenCheckpointNumber: toSafeNumber(log.args.provenCheckpointNumber, 'checkpoint number'),
+          pendingCheckpointCount: toSafeNumber(log.args.pendingCheckpointCount, 'checkpoint count'),
+          l1: positionOf(log),
+        }));
     },
 
     async getValidators(atBlock) {
@@ -231,10 +268,24 @@ export function createViemL1Reader(options: ViemL1ReaderOptions): L1ReaderPort {
       const validators: L1Validator[] = [];
       // One read per entry; the set is read again only when its count changes (core/validators/validatorDuties.ts).
       for (let index = 0; index < count; index++) {
-        const [attester, blsPublicKey, proofOfPossession, activeFromEpoch] = await pinnedRead(`getValidator(${index})`, atBlock, () =>
-          client.readContract({ address, abi: rollupAbi, functionName: 'getValidator', args: [BigInt(index)], blockNumber: atBlock }),
+        const [attester, blsPublicKey, proofOfPossession, activeFromEpoch] = await pinnedRead(
+          `getValidator(${index})`,
+          atBlock,
+          () =>
+            client.readContract({
+              address,
+              abi: rollupAbi,
+              functionName: 'getValidator',
+              args: [BigInt(index)],
+              blockNumber: atBlock,
+            }),
         );
-        validators.push({ address: attester.toLowerCase() as Hex, blsPublicKey, proofOfPossession, activeFromEpoch: toSafeNumber(activeFromEpoch, 'activation epoch') });
+        validators.push({
+          address: attester.toLowerCase() as Hex,
+          blsPublicKey,
+          proofOfPossession,
+          activeFromEpoch: toSafeNumber(activeFromEpoch, 'activation epoch'),
+        });
       }
       return validators;
     },
@@ -247,21 +298,25 @@ export function createViemL1Reader(options: ViemL1ReaderOptions): L1ReaderPort {
       );
       return logs
         .filter((log) => !log.removed)
-        .map(
-          (log): InboxMessageLog => ({
-            checkpointNumber: toSafeNumber(log.args.checkpointNumber, 'inbox tree number'),
-            index: log.args.index,
-            leaf: log.args.leaf,
-            treeHash: log.args.treeHash,
-            l1: positionOf(log),
-          }),
-        );
+        .map((log): InboxMessageLog => ({
+          checkpointNumber: toSafeNumber(log.args.checkpointNumber, 'inbox tree number'),
+          index: log.args.index,
+          leaf: log.args.leaf,
+          treeHash: log.args.treeHash,
+          l1: positionOf(log),
+        }));
     },
 
     async getOutboxRoot(epoch, checkpointsNeeded, atBlock) {
       const { outbox } = await getMessageBoxes(atBlock);
       const [covered, root] = await pinnedRead('smallestCoveringRoot', atBlock, () =>
-        client.readContract({ address: outbox, abi: outboxAbi, functionName: 'smallestCoveringRoot', args: [BigInt(epoch), BigInt(checkpointsNeeded)], blockNumber: atBlock }),
+        client.readContract({
+          address: outbox,
+          abi: outboxAbi,
+          functionName: 'smallestCoveringRoot',
+          args: [BigInt(epoch), BigInt(checkpointsNeeded)],
+          blockNumber: atBlock,
+        }),
       );
       return covered === 0n ? undefined : { checkpointsCovered: toSafeNumber(covered, 'checkpoints covered'), root };
     },
@@ -284,7 +339,13 @@ export function createViemL1Reader(options: ViemL1ReaderOptions): L1ReaderPort {
   function readArchive(checkpointNumber: number, atBlock: bigint): Promise<Hex> {
     const what = `getArchive(${checkpointNumber})`;
     return pinnedRead(what, atBlock, () =>
-      client.readContract({ address, abi: rollupAbi, functionName: 'getArchive', args: [BigInt(checkpointNumber)], blockNumber: atBlock }),
+      client.readContract({
+        address,
+        abi: rollupAbi,
+        functionName: 'getArchive',
+        args: [BigInt(checkpointNumber)],
+        blockNumber: atBlock,
+      }),
     ) as Promise<Hex>;
   }
 }
@@ -301,12 +362,19 @@ type RollupUintGetter =
   | 'getValidatorCount';
 
 function assertValidatorSetSize(count: number): void {
-  if (count > VALIDATOR_SET_SIZE_MAX) throw new L1Error('L1_NO_ROLLUP_CONTRACT', `the rollup contract reports ${count} validators, above VALIDATOR_SET_SIZE_MAX ${VALIDATOR_SET_SIZE_MAX}`);
+  if (count > VALIDATOR_SET_SIZE_MAX)
+    throw new L1Error(
+      'L1_NO_ROLLUP_CONTRACT',
+      `the rollup contract reports ${count} validators, above VALIDATOR_SET_SIZE_MAX ${VALIDATOR_SET_SIZE_MAX}`,
+    );
 }
 
 function assertExpectedChain(actual: number, expected: number | undefined, url: string): void {
   if (expected !== undefined && actual !== expected) {
-    throw new L1Error('L1_NO_ROLLUP_CONTRACT', `L1 node at ${url} is on chain ${actual}, configured for chain ${expected}`);
+    throw new L1Error(
+      'L1_NO_ROLLUP_CONTRACT',
+      `L1 node at ${url} is on chain ${actual}, configured for chain ${expected}`,
+    );
   }
 }
 
@@ -334,20 +402,30 @@ async function readBlock(client: PublicClient, url: string, tag: L1BlockTag | He
  * anvil_getBlobsByTransactionHash answers `null` for an unknown tx, else an array of the tx's blobs, each a
  * 0x-prefixed hex string of BLOB_SIZE_BYTES, in the tx's blob order. Each is re-hashed here and matched by hash.
  */
-async function readBlobsFromAnvil(client: PublicClient, url: string, log: CheckpointProposedLog): Promise<Uint8Array[]> {
+async function readBlobsFromAnvil(
+  client: PublicClient,
+  url: string,
+  log: CheckpointProposedLog,
+): Promise<Uint8Array[]> {
   const txHash = log.l1.txHash;
   const answer = await callL1(url, 'anvil_getBlobsByTransactionHash', async () => {
     try {
       return await rawRequest(client, 'anvil_getBlobsByTransactionHash', [txHash]);
     } catch (error) {
       if (isTransportFailure(error)) throw error;
-      throw new L1Error('L1_BLOBS_UNAVAILABLE', `L1 node at ${url} did not serve the blobs of tx ${txHash}: ${detailsOf(error)}`, {
-        cause: error,
-      });
+      throw new L1Error(
+        'L1_BLOBS_UNAVAILABLE',
+        `L1 node at ${url} did not serve the blobs of tx ${txHash}: ${detailsOf(error)}`,
+        {
+          cause: error,
+        },
+      );
     }
   });
   const candidates = Array.isArray(answer)
-    ? answer.filter((item): item is Hex => isHex(item) && item.length === 2 + 2 * BLOB_SIZE_BYTES).map((item) => hexToBytes(item))
+    ? answer
+        .filter((item): item is Hex => isHex(item) && item.length === 2 + 2 * BLOB_SIZE_BYTES)
+        .map((item) => hexToBytes(item))
     : [];
   const matched = matchBlobsToVersionedHashes(candidates, log.blobVersionedHashes);
   const missing = log.blobVersionedHashes.filter((_, i) => matched[i] === undefined);

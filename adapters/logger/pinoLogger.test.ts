@@ -113,11 +113,18 @@ describe('createPinoLogger', () => {
     const script = `
       const { createPinoLogger } = await import(${JSON.stringify(adapterUrl)});
       createPinoLogger({ level: 'info' }).info('started', { port: 8080 });`;
-    const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
-      cwd: fileURLToPath(new URL('../..', import.meta.url)),
-    });
-    expect(stdout.trim().split('\n').map((line) => JSON.parse(line))).toEqual([
-      expect.objectContaining({ level: 'info', msg: 'started', port: 8080 }),
-    ]);
+    const { stdout } = await promisify(execFile)(
+      process.execPath,
+      ['--import', 'tsx', '--input-type=module', '-e', script],
+      {
+        cwd: fileURLToPath(new URL('../..', import.meta.url)),
+      },
+    );
+    expect(
+      stdout
+        .trim()
+        .split('\n')
+        .map((line) => JSON.parse(line)),
+    ).toEqual([expect.objectContaining({ level: 'info', msg: 'started', port: 8080 })]);
   });
 });

@@ -4,7 +4,14 @@ import { createInProcessBus } from './inProcessBus.js';
 
 const message: GossipMessage = {
   kind: 'checkpointAttestation',
-  payload: { l1ChainId: 1, rollupVersion: 1, slot: 4, checkpointNumber: 1, archiveRoot: `0x${'11'.repeat(32)}`, checkpointHeaderHash: `0x${'22'.repeat(32)}` },
+  payload: {
+    l1ChainId: 1,
+    rollupVersion: 1,
+    slot: 4,
+    checkpointNumber: 1,
+    archiveRoot: `0x${'11'.repeat(32)}`,
+    checkpointHeaderHash: `0x${'22'.repeat(32)}`,
+  },
   attester: `0x${'33'.repeat(20)}`,
   signature: `0x${'44'.repeat(96)}`,
 };

@@ -37,7 +37,10 @@ export const LOCAL_PROVER_PRIVATE_KEY: Hex = '0x5de4111afa1a4b94908f83103eb1f170
 export const LOCAL_NETWORK_DATA_DIRECTORY_DEFAULT = '.data/local-network';
 
 /** The flat settings form (tests, embedding); the CLI gives a resolved configuration instead. */
-export interface LocalNetworkSettings extends Omit<NodeSettings, 'l1RpcUrl' | 'rollupAddress' | 'sequencerPrivateKey' | 'dataDirectory'> {
+export interface LocalNetworkSettings extends Omit<
+  NodeSettings,
+  'l1RpcUrl' | 'rollupAddress' | 'sequencerPrivateKey' | 'dataDirectory'
+> {
   readonly dataDirectory: string;
   readonly l1Port: number;
   readonly slotDurationSeconds: number;
@@ -73,7 +76,13 @@ function localNetworkConfig(options: LocalNetworkOptions): ResolvedConfig {
  * (the prover runs in-process), and sequencer timing scaled to the slot for the timing options still at their
  * defaults.
  */
-function withLocalNetwork(config: ResolvedConfig, l1RpcUrl: string, rollupAddress: Hex, dataDirectory: string, keystorePath: string): ResolvedConfig {
+function withLocalNetwork(
+  config: ResolvedConfig,
+  l1RpcUrl: string,
+  rollupAddress: Hex,
+  dataDirectory: string,
+  keystorePath: string,
+): ResolvedConfig {
   const { values, sources } = config;
   const timing = sequencerTimingForSlot(values.localNetworkSlotDurationSeconds, values.localNetworkL1BlockTimeSeconds);
   return overrideConfig(
@@ -86,7 +95,9 @@ function withLocalNetwork(config: ResolvedConfig, l1RpcUrl: string, rollupAddres
       sequencerEnabled: true,
       sequencerPublisherPrivateKey: LOCAL_PUBLISHER_PRIVATE_KEY,
       proverNode: true,
-      ...(values.proverPublisherPrivateKey === undefined ? { proverPublisherPrivateKey: LOCAL_PROVER_PRIVATE_KEY } : {}),
+      ...(values.proverPublisherPrivateKey === undefined
+        ? { proverPublisherPrivateKey: LOCAL_PROVER_PRIVATE_KEY }
+        : {}),
       ...(sources.sequencerBlockDurationMs === 'default' ? { sequencerBlockDurationMs: timing.blockDurationMs } : {}),
       ...(sources.sequencerL1PublishingTimeAllowanceInSlotSeconds === 'default'
         ? { sequencerL1PublishingTimeAllowanceInSlotSeconds: timing.l1PublishingTimeAllowanceInSlotSeconds }
@@ -109,7 +120,10 @@ export function sequencerTimingForSlot(slotDurationSeconds: number, l1BlockTimeS
     slotDurationSeconds - buildWindowMinSeconds,
   );
   const buildWindowSeconds = slotDurationSeconds - l1PublishingTimeAllowanceInSlotSeconds;
-  const blockDurationMs = Math.min(SEQ_BLOCK_DURATION_SECONDS_DEFAULT * 1000, Math.max(500, Math.floor((buildWindowSeconds * 1000) / 2)));
+  const blockDurationMs = Math.min(
+    SEQ_BLOCK_DURATION_SECONDS_DEFAULT * 1000,
+    Math.max(500, Math.floor((buildWindowSeconds * 1000) / 2)),
+  );
   return { blockDurationMs, l1PublishingTimeAllowanceInSlotSeconds };
 }
 
@@ -125,7 +139,10 @@ async function localValidators(configuredPath: string | undefined, dataDirectory
   const validators = devValidators('local-network', LOCAL_NETWORK_VALIDATOR_COUNT);
   const publisher = privateKeyToAccount(LOCAL_PUBLISHER_PRIVATE_KEY).address.toLowerCase() as Hex;
   await mkdir(dataDirectory, { recursive: true });
-  await writeKeystoreFile(keystorePath, devKeystoreFile(validators, { coinbase: publisher, feeRecipient: zeroHex(32), publisher }));
+  await writeKeystoreFile(
+    keystorePath,
+    devKeystoreFile(validators, { coinbase: publisher, feeRecipient: zeroHex(32), publisher }),
+  );
   return { keystorePath, registrations: validators.map((v) => v.registration) };
 }
 
@@ -147,7 +164,8 @@ export async function runLocalNetwork(options: LocalNetworkOptions): Promise<Run
     port: values.localNetworkL1Port,
     host: '127.0.0.1',
     chainId: L1_CHAIN_ID_LOCAL_NETWORK,
-    slotsInAnEpoch: ('l1SlotsInAnEpoch' in options ? options.l1SlotsInAnEpoch : undefined) ?? LOCAL_NETWORK_L1_SLOTS_IN_AN_EPOCH,
+    slotsInAnEpoch:
+      ('l1SlotsInAnEpoch' in options ? options.l1SlotsInAnEpoch : undefined) ?? LOCAL_NETWORK_L1_SLOTS_IN_AN_EPOCH,
   });
   try {
     const validators = await localValidators(values.validatorKeystorePath, dataDirectory);
@@ -166,14 +184,19 @@ export async function runLocalNetwork(options: LocalNetworkOptions): Promise<Run
     // Deployed instantly under automine; from now on L1 mines a block every l1BlockTime seconds like a real chain.
     const l1 = createPublicClient({ transport: http(anvil.url) });
     await l1.request({ method: 'evm_setAutomine' as never, params: [false] as never });
-    await l1.request({ method: 'evm_setIntervalMining' as never, params: [values.localNetworkL1BlockTimeSeconds] as never });
+    await l1.request({
+      method: 'evm_setIntervalMining' as never,
+      params: [values.localNetworkL1BlockTimeSeconds] as never,
+    });
     options.print(`data directory: ${path.resolve(dataDirectory)}`);
     options.print(`L1 RPC URL: ${anvil.url}`);
     options.print(`rollup contract: ${rollupAddress}`);
     for (const [i, account] of genesisTestAccounts().entries()) {
       options.print(`test account ${i}: ${account} (fee-asset balance ${GENESIS_TEST_ACCOUNT_BALANCE})`);
     }
-    options.print(`validators: ${validators.registrations.length} registered, run from ${path.resolve(validators.keystorePath)}`);
+    options.print(
+      `validators: ${validators.registrations.length} registered, run from ${path.resolve(validators.keystorePath)}`,
+    );
     const running = await runNode({
       config: withLocalNetwork(config, anvil.url, rollupAddress, dataDirectory, validators.keystorePath),
       logger: options.logger,

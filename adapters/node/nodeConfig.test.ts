@@ -2,7 +2,13 @@ import { SETUP_ALLOW_LIST_DEFAULTS } from '../../spec/config/allowList.js';
 import { describe, expect, it } from 'vitest';
 import { ConfigError } from '../../spec/config/configError.js';
 import { resolveConfig } from '../config/resolveConfig.js';
-import { configFromSettings, coreConfigUpdateOf, coreNodeConfigOf, nodeStartValues, rpcLimitsOf } from './nodeConfig.js';
+import {
+  configFromSettings,
+  coreConfigUpdateOf,
+  coreNodeConfigOf,
+  nodeStartValues,
+  rpcLimitsOf,
+} from './nodeConfig.js';
 
 const PUBLISHER = `0x${'99'.repeat(20)}` as const;
 const ROLLUP = `0x${'01'.repeat(20)}` as const;
@@ -10,7 +16,14 @@ const KEY = `0x${'11'.repeat(32)}`;
 
 describe('mapping the configuration onto the core', () => {
   it('gives the core its archiver interval and sequencer settings, the coinbase defaulting to the publisher', () => {
-    const { values } = resolveConfig({ env: { ARCHIVER_POLLING_INTERVAL_MS: '750', SEQ_POLLING_INTERVAL_MS: '100', SEQ_L1_PUBLISHING_TIME_ALLOWANCE_IN_SLOT: '12', WS_NUM_HISTORIC_CHECKPOINTS: '8' } });
+    const { values } = resolveConfig({
+      env: {
+        ARCHIVER_POLLING_INTERVAL_MS: '750',
+        SEQ_POLLING_INTERVAL_MS: '100',
+        SEQ_L1_PUBLISHING_TIME_ALLOWANCE_IN_SLOT: '12',
+        WS_NUM_HISTORIC_CHECKPOINTS: '8',
+      },
+    });
     const txPool = { priceBumpPercentage: 10, capacity: 1000, setupAllowList: SETUP_ALLOW_LIST_DEFAULTS };
     expect(coreNodeConfigOf(values, ROLLUP, PUBLISHER)).toEqual({
       rollupAddress: ROLLUP,
@@ -26,32 +39,74 @@ describe('mapping the configuration onto the core', () => {
         perBlockAllocationMultiplier: 2,
       },
     });
-    expect(coreNodeConfigOf(values, ROLLUP, undefined)).toEqual({ rollupAddress: ROLLUP, archiverPollIntervalMs: 750, worldStateHistoricCheckpointCount: 8, txPool });
+    expect(coreNodeConfigOf(values, ROLLUP, undefined)).toEqual({
+      rollupAddress: ROLLUP,
+      archiverPollIntervalMs: 750,
+      worldStateHistoricCheckpointCount: 8,
+      txPool,
+    });
   });
 
   it('gives validators their own VALIDATOR_MAX_* limits, never the SEQ_ ones, and changes them at run time', () => {
-    const seqOnly = resolveConfig({ env: { SEQ_MAX_L2_BLOCK_GAS: '1000', SEQ_MAX_TX_PER_CHECKPOINT: '5', VALIDATOR_KEYSTORE_PATH: '/tmp/keys.json' } }).values;
+    const seqOnly = resolveConfig({
+      env: { SEQ_MAX_L2_BLOCK_GAS: '1000', SEQ_MAX_TX_PER_CHECKPOINT: '5', VALIDATOR_KEYSTORE_PATH: '/tmp/keys.json' },
+    }).values;
     expect(coreNodeConfigOf(seqOnly, ROLLUP, PUBLISHER).validator).toEqual({ limits: {}, publishers: [PUBLISHER] });
-    const own = resolveConfig({ env: { VALIDATOR_MAX_TX_PER_BLOCK: '3', VALIDATOR_MAX_L2_BLOCK_GAS: '2000', VALIDATOR_KEYSTORE_PATH: '/tmp/keys.json' } }).values;
-    expect(coreNodeConfigOf(own, ROLLUP, undefined).validator).toEqual({ limits: { maxTxsPerBlock: 3, maxL2BlockGas: 2000 }, publishers: [] });
+    const own = resolveConfig({
+      env: {
+        VALIDATOR_MAX_TX_PER_BLOCK: '3',
+        VALIDATOR_MAX_L2_BLOCK_GAS: '2000',
+        VALIDATOR_KEYSTORE_PATH: '/tmp/keys.json',
+      },
+    }).values;
+    expect(coreNodeConfigOf(own, ROLLUP, undefined).validator).toEqual({
+      limits: { maxTxsPerBlock: 3, maxL2BlockGas: 2000 },
+      publishers: [],
+    });
     expect(coreNodeConfigOf(resolveConfig({ env: {} }).values, ROLLUP, PUBLISHER).validator).toBeUndefined();
-    expect(coreConfigUpdateOf({ validateMaxTxsPerBlock: 3 }, own, undefined)).toEqual({ validatorLimits: { maxTxsPerBlock: 3, maxL2BlockGas: 2000 } });
+    expect(coreConfigUpdateOf({ validateMaxTxsPerBlock: 3 }, own, undefined)).toEqual({
+      validatorLimits: { maxTxsPerBlock: 3, maxL2BlockGas: 2000 },
+    });
   });
 
   it('turns a setConfig change into the core update of the fields it touches', () => {
     const { values } = resolveConfig({ env: { SEQ_COINBASE: `0x${'cc'.repeat(20)}` } });
-    const next = { ...values, sequencerPollingIntervalMs: 50, archiverPollingIntervalMs: 2000, sequencerCoinbase: undefined };
-    expect(coreConfigUpdateOf({ sequencerPollingIntervalMs: 50, archiverPollingIntervalMs: 2000, sequencerCoinbase: undefined, p2pRpcPriceBumpPercentage: 5 }, next, PUBLISHER)).toEqual({
+    const next = {
+      ...values,
+      sequencerPollingIntervalMs: 50,
+      archiverPollingIntervalMs: 2000,
+      sequencerCoinbase: undefined,
+    };
+    expect(
+      coreConfigUpdateOf(
+        {
+          sequencerPollingIntervalMs: 50,
+          archiverPollingIntervalMs: 2000,
+          sequencerCoinbase: undefined,
+          p2pRpcPriceBumpPercentage: 5,
+        },
+        next,
+        PUBLISHER,
+      ),
+    ).toEqual({
       archiverPollIntervalMs: 2000,
       sequencer: { pollIntervalMs: 50, coinbase: PUBLISHER },
-      txPool: { priceBumpPercentage: next.p2pRpcPriceBumpPercentage, capacity: 1000, setupAllowList: SETUP_ALLOW_LIST_DEFAULTS },
+      txPool: {
+        priceBumpPercentage: next.p2pRpcPriceBumpPercentage,
+        capacity: 1000,
+        setupAllowList: SETUP_ALLOW_LIST_DEFAULTS,
+      },
     });
     expect(coreConfigUpdateOf({ botMinFeePadding: 1 }, values, undefined)).toEqual({});
-    expect(() => coreConfigUpdateOf({ sequencerBlockDurationMs: 1000 }, values, undefined)).toThrow('no sequencer runs on this node, so sequencerBlockDurationMs cannot be changed');
+    expect(() => coreConfigUpdateOf({ sequencerBlockDurationMs: 1000 }, values, undefined)).toThrow(
+      'no sequencer runs on this node, so sequencerBlockDurationMs cannot be changed',
+    );
   });
 
   it('gives each listener its limits', () => {
-    const { values } = resolveConfig({ env: { SVC_RPC_BLOCKS_PER_CALL_MAX: '7', SVC_RPC_ADMIN_BODY_BYTES_MAX: '2048' } });
+    const { values } = resolveConfig({
+      env: { SVC_RPC_BLOCKS_PER_CALL_MAX: '7', SVC_RPC_ADMIN_BODY_BYTES_MAX: '2048' },
+    });
     expect(rpcLimitsOf(values, 'public')).toMatchObject({ blocksPerCallMax: 7, bodyBytesMax: 1024 * 1024 });
     expect(rpcLimitsOf(values, 'admin')).toMatchObject({ blocksPerCallMax: 7, bodyBytesMax: 2048 });
   });
@@ -76,27 +131,53 @@ describe('what a node needs to start', () => {
   });
 
   it('takes the first L1 URL, and the publisher key only with --sequencer', () => {
-    const base = { ETHEREUM_HOSTS: 'http://a:8545, http://b:8545', ROLLUP_CONTRACT_ADDRESS: ROLLUP, SEQ_PUBLISHER_PRIVATE_KEY: KEY };
-    expect(nodeStartValues(resolveConfig({ env: base }).values)).toEqual({ l1RpcUrl: 'http://a:8545', rollupAddress: ROLLUP });
+    const base = {
+      ETHEREUM_HOSTS: 'http://a:8545, http://b:8545',
+      ROLLUP_CONTRACT_ADDRESS: ROLLUP,
+      SEQ_PUBLISHER_PRIVATE_KEY: KEY,
+    };
+    expect(nodeStartValues(resolveConfig({ env: base }).values)).toEqual({
+      l1RpcUrl: 'http://a:8545',
+      rollupAddress: ROLLUP,
+    });
     expect(nodeStartValues(resolveConfig({ env: { ...base, SEQ_ENABLED: '1' } }).values).sequencerPrivateKey).toBe(KEY);
   });
 
   it('runs a prover with --prover-node, from its own key or else the sequencer publisher key', () => {
     const base = { ETHEREUM_HOSTS: 'http://a:8545', ROLLUP_CONTRACT_ADDRESS: ROLLUP, SVC_PROVER_NODE: 'true' };
     const proverKey = `0x${'22'.repeat(32)}`;
-    expect(nodeStartValues(resolveConfig({ env: { ...base, SEQ_PUBLISHER_PRIVATE_KEY: KEY } }).values)).toEqual({ l1RpcUrl: 'http://a:8545', rollupAddress: ROLLUP, proverPrivateKey: KEY });
-    expect(nodeStartValues(resolveConfig({ env: { ...base, SEQ_PUBLISHER_PRIVATE_KEY: KEY, PROVER_PUBLISHER_PRIVATE_KEY: proverKey } }).values).proverPrivateKey).toBe(proverKey);
+    expect(nodeStartValues(resolveConfig({ env: { ...base, SEQ_PUBLISHER_PRIVATE_KEY: KEY } }).values)).toEqual({
+      l1RpcUrl: 'http://a:8545',
+      rollupAddress: ROLLUP,
+      proverPrivateKey: KEY,
+    });
+    expect(
+      nodeStartValues(
+        resolveConfig({ env: { ...base, SEQ_PUBLISHER_PRIVATE_KEY: KEY, PROVER_PUBLISHER_PRIVATE_KEY: proverKey } })
+          .values,
+      ).proverPrivateKey,
+    ).toBe(proverKey);
     const { values } = resolveConfig({ env: { ...base, PROVER_POLLING_INTERVAL_MS: '250' } });
     expect(coreNodeConfigOf(values, ROLLUP, undefined).prover).toEqual({ pollIntervalMs: 250 });
     expect(coreNodeConfigOf(resolveConfig({ env: {} }).values, ROLLUP, undefined).prover).toBeUndefined();
   });
 
   it('takes the HA signing database and node id only when HA signing is enabled, and names whichever is missing', () => {
-    const base = { ETHEREUM_HOSTS: 'http://a:8545', ROLLUP_CONTRACT_ADDRESS: ROLLUP, VALIDATOR_HA_DATABASE_URL: 'postgres://signer:pw@db:5432/ha', VALIDATOR_HA_NODE_ID: 'node-2' };
+    const base = {
+      ETHEREUM_HOSTS: 'http://a:8545',
+      ROLLUP_CONTRACT_ADDRESS: ROLLUP,
+      VALIDATOR_HA_DATABASE_URL: 'postgres://signer:pw@db:5432/ha',
+      VALIDATOR_HA_NODE_ID: 'node-2',
+    };
     expect(nodeStartValues(resolveConfig({ env: base }).values).haSigning).toBeUndefined();
-    expect(nodeStartValues(resolveConfig({ env: { ...base, VALIDATOR_HA_SIGNING_ENABLED: 'true' } }).values).haSigning).toEqual({ databaseUrl: 'postgres://signer:pw@db:5432/ha', nodeId: 'node-2' });
+    expect(
+      nodeStartValues(resolveConfig({ env: { ...base, VALIDATOR_HA_SIGNING_ENABLED: 'true' } }).values).haSigning,
+    ).toEqual({ databaseUrl: 'postgres://signer:pw@db:5432/ha', nodeId: 'node-2' });
     // resolveConfig refuses these already; a programmatic configuration is checked again at the start.
-    const enabled = { ...resolveConfig({ env: { ETHEREUM_HOSTS: 'http://a:8545', ROLLUP_CONTRACT_ADDRESS: ROLLUP } }).values, validatorHaSigningEnabled: true };
+    const enabled = {
+      ...resolveConfig({ env: { ETHEREUM_HOSTS: 'http://a:8545', ROLLUP_CONTRACT_ADDRESS: ROLLUP } }).values,
+      validatorHaSigningEnabled: true,
+    };
     expect(() => nodeStartValues(enabled)).toThrow(ConfigError);
     try {
       nodeStartValues(enabled);
@@ -121,7 +202,13 @@ describe('the settings form', () => {
       sequencerPrivateKey: KEY as `0x${string}`,
       sequencerTiming: { blockDurationMs: 1000, l1PublishingTimeAllowanceInSlotSeconds: 2 },
     });
-    expect(config.values).toMatchObject({ l1RpcUrls: ['http://127.0.0.1:8545'], port: 0, disableAdminApiKey: true, sequencerEnabled: true, sequencerBlockDurationMs: 1000 });
+    expect(config.values).toMatchObject({
+      l1RpcUrls: ['http://127.0.0.1:8545'],
+      port: 0,
+      disableAdminApiKey: true,
+      sequencerEnabled: true,
+      sequencerBlockDurationMs: 1000,
+    });
     expect(config.sources).toMatchObject({ port: 'programmatic', dataDirectory: 'unset', logLevel: 'default' });
   });
 });

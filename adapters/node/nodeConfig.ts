@@ -9,9 +9,20 @@ import type { SequencerConfig } from '../../core/sequencer/sequencerDuties.js';
 import type { Hex } from '../../spec/chain.js';
 import { zeroHex } from '../../spec/codec/bytes.js';
 import { ConfigError, type ConfigProblem } from '../../spec/config/configError.js';
-import { configSchema, optionNames, type ConfigKey, type ConfigPatch, type ConfigValues } from '../../spec/config/schema.js';
+import {
+  configSchema,
+  optionNames,
+  type ConfigKey,
+  type ConfigPatch,
+  type ConfigValues,
+} from '../../spec/config/schema.js';
 import type { RpcLimits } from '../../spec/rpc/limits.js';
-import { effectiveSetupAllowList, overrideConfig, resolveConfig, type ResolvedConfig } from '../config/resolveConfig.js';
+import {
+  effectiveSetupAllowList,
+  overrideConfig,
+  resolveConfig,
+  type ResolvedConfig,
+} from '../config/resolveConfig.js';
 import type { TxPoolSettings } from '../../core/txPool/nodeTxPool.js';
 import type { ValidatorLimits } from '../../core/validators/validatorLimits.js';
 
@@ -39,26 +50,46 @@ export function nodeStartValues(values: ConfigValues): NodeStartValues {
   const problems: ConfigProblem[] = [];
   const l1RpcUrl = values.l1RpcUrls?.[0];
   if (l1RpcUrl === undefined) problems.push(missing('l1RpcUrls', 'the node needs the URL of an L1 JSON-RPC endpoint'));
-  if (values.rollupAddress === undefined) problems.push(missing('rollupAddress', 'the node needs the L1 address of the rollup contract'));
+  if (values.rollupAddress === undefined)
+    problems.push(missing('rollupAddress', 'the node needs the L1 address of the rollup contract'));
   if (values.sequencerEnabled && values.sequencerPublisherPrivateKey === undefined) {
-    problems.push(missing('sequencerPublisherPrivateKey', `${configSchema.sequencerEnabled.flag} needs the key of the L1 account it publishes from`));
+    problems.push(
+      missing(
+        'sequencerPublisherPrivateKey',
+        `${configSchema.sequencerEnabled.flag} needs the key of the L1 account it publishes from`,
+      ),
+    );
   }
-  const proverPrivateKey = values.proverNode ? (values.proverPublisherPrivateKey ?? values.sequencerPublisherPrivateKey) : undefined;
+  const proverPrivateKey = values.proverNode
+    ? (values.proverPublisherPrivateKey ?? values.sequencerPublisherPrivateKey)
+    : undefined;
   if (values.proverNode && proverPrivateKey === undefined) {
-    problems.push(missing('proverPublisherPrivateKey', `${configSchema.proverNode.flag} needs the key of the L1 account it submits proofs from`));
+    problems.push(
+      missing(
+        'proverPublisherPrivateKey',
+        `${configSchema.proverNode.flag} needs the key of the L1 account it submits proofs from`,
+      ),
+    );
   }
   if (values.validatorHaSigningEnabled) {
     const needs = `${configSchema.validatorHaSigningEnabled.flag} needs`;
-    if (values.validatorHaDatabaseUrl === undefined) problems.push(missing('validatorHaDatabaseUrl', `${needs} the database the redundant nodes share`));
-    if (values.validatorHaNodeId === undefined) problems.push(missing('validatorHaNodeId', `${needs} an id unique to this node`));
+    if (values.validatorHaDatabaseUrl === undefined)
+      problems.push(missing('validatorHaDatabaseUrl', `${needs} the database the redundant nodes share`));
+    if (values.validatorHaNodeId === undefined)
+      problems.push(missing('validatorHaNodeId', `${needs} an id unique to this node`));
   }
-  if (problems.length > 0 || l1RpcUrl === undefined || values.rollupAddress === undefined) throw new ConfigError('CONFIG_INVALID', problems);
+  if (problems.length > 0 || l1RpcUrl === undefined || values.rollupAddress === undefined)
+    throw new ConfigError('CONFIG_INVALID', problems);
   return {
     l1RpcUrl,
     rollupAddress: values.rollupAddress,
-    ...(values.sequencerEnabled && values.sequencerPublisherPrivateKey !== undefined ? { sequencerPrivateKey: values.sequencerPublisherPrivateKey } : {}),
+    ...(values.sequencerEnabled && values.sequencerPublisherPrivateKey !== undefined
+      ? { sequencerPrivateKey: values.sequencerPublisherPrivateKey }
+      : {}),
     ...(proverPrivateKey !== undefined ? { proverPrivateKey } : {}),
-    ...(values.validatorHaSigningEnabled && values.validatorHaDatabaseUrl !== undefined && values.validatorHaNodeId !== undefined
+    ...(values.validatorHaSigningEnabled &&
+    values.validatorHaDatabaseUrl !== undefined &&
+    values.validatorHaNodeId !== undefined
       ? { haSigning: { databaseUrl: values.validatorHaDatabaseUrl, nodeId: values.validatorHaNodeId } }
       : {}),
   };
@@ -89,7 +120,11 @@ export function txPoolSettingsOf(values: ConfigValues): TxPoolSettings {
 }
 
 /** The core's configuration; `publisherAddress` is set exactly when the node runs a sequencer. */
-export function coreNodeConfigOf(values: ConfigValues, rollupAddress: Hex, publisherAddress: Hex | undefined): NodeConfig {
+export function coreNodeConfigOf(
+  values: ConfigValues,
+  rollupAddress: Hex,
+  publisherAddress: Hex | undefined,
+): NodeConfig {
   return {
     rollupAddress,
     archiverPollIntervalMs: values.archiverPollingIntervalMs,
@@ -98,7 +133,12 @@ export function coreNodeConfigOf(values: ConfigValues, rollupAddress: Hex, publi
     ...(publisherAddress !== undefined ? { sequencer: sequencerConfigOf(values, publisherAddress) } : {}),
     ...(values.proverNode ? { prover: { pollIntervalMs: values.proverPollingIntervalMs } } : {}),
     ...(values.validatorKeystorePath !== undefined
-      ? { validator: { limits: validatorLimitsOf(values), publishers: publisherAddress !== undefined ? [publisherAddress] : [] } }
+      ? {
+          validator: {
+            limits: validatorLimitsOf(values),
+            publishers: publisherAddress !== undefined ? [publisherAddress] : [],
+          },
+        }
       : {}),
   };
 }
@@ -109,11 +149,18 @@ export function validatorLimitsOf(values: ConfigValues): ValidatorLimits {
     ...(values.validateMaxL2BlockGas !== undefined ? { maxL2BlockGas: values.validateMaxL2BlockGas } : {}),
     ...(values.validateMaxDABlockGas !== undefined ? { maxDABlockGas: values.validateMaxDABlockGas } : {}),
     ...(values.validateMaxTxsPerBlock !== undefined ? { maxTxsPerBlock: values.validateMaxTxsPerBlock } : {}),
-    ...(values.validateMaxTxsPerCheckpoint !== undefined ? { maxTxsPerCheckpoint: values.validateMaxTxsPerCheckpoint } : {}),
+    ...(values.validateMaxTxsPerCheckpoint !== undefined
+      ? { maxTxsPerCheckpoint: values.validateMaxTxsPerCheckpoint }
+      : {}),
   };
 }
 
-const VALIDATOR_LIMIT_KEYS = ['validateMaxL2BlockGas', 'validateMaxDABlockGas', 'validateMaxTxsPerBlock', 'validateMaxTxsPerCheckpoint'] as const;
+const VALIDATOR_LIMIT_KEYS = [
+  'validateMaxL2BlockGas',
+  'validateMaxDABlockGas',
+  'validateMaxTxsPerBlock',
+  'validateMaxTxsPerCheckpoint',
+] as const;
 
 /** Runtime options the core's SequencerConfig holds, by the field they set. */
 const SEQUENCER_FIELDS = {
@@ -132,18 +179,34 @@ const SEQUENCER_FIELDS = {
  * The core's share of a setConfig change. Options the core has no use for yet (p2p, bot) change
  * only the shown configuration. Sequencer options on a node without a sequencer are refused (OPERATION_REFUSED).
  */
-export function coreConfigUpdateOf(change: ConfigPatch, next: ConfigValues, publisherAddress: Hex | undefined): NodeConfigUpdate {
-  const sequencerKeys = (Object.keys(SEQUENCER_FIELDS) as (keyof typeof SEQUENCER_FIELDS)[]).filter((key) => Object.hasOwn(change, key));
+export function coreConfigUpdateOf(
+  change: ConfigPatch,
+  next: ConfigValues,
+  publisherAddress: Hex | undefined,
+): NodeConfigUpdate {
+  const sequencerKeys = (Object.keys(SEQUENCER_FIELDS) as (keyof typeof SEQUENCER_FIELDS)[]).filter((key) =>
+    Object.hasOwn(change, key),
+  );
   if (sequencerKeys.length > 0 && publisherAddress === undefined) {
-    throw new NodeError('OPERATION_REFUSED', `no sequencer runs on this node, so ${sequencerKeys.join(', ')} cannot be changed`, { keys: sequencerKeys });
+    throw new NodeError(
+      'OPERATION_REFUSED',
+      `no sequencer runs on this node, so ${sequencerKeys.join(', ')} cannot be changed`,
+      { keys: sequencerKeys },
+    );
   }
   const sequencer = publisherAddress === undefined ? undefined : sequencerConfigOf(next, publisherAddress);
-  const sequencerUpdate = Object.fromEntries(sequencerKeys.map((key) => [SEQUENCER_FIELDS[key], sequencer?.[SEQUENCER_FIELDS[key]]])) as Partial<SequencerConfig>;
+  const sequencerUpdate = Object.fromEntries(
+    sequencerKeys.map((key) => [SEQUENCER_FIELDS[key], sequencer?.[SEQUENCER_FIELDS[key]]]),
+  ) as Partial<SequencerConfig>;
   return {
-    ...(Object.hasOwn(change, 'archiverPollingIntervalMs') ? { archiverPollIntervalMs: next.archiverPollingIntervalMs } : {}),
+    ...(Object.hasOwn(change, 'archiverPollingIntervalMs')
+      ? { archiverPollIntervalMs: next.archiverPollingIntervalMs }
+      : {}),
     ...(sequencerKeys.length > 0 ? { sequencer: sequencerUpdate } : {}),
     ...(Object.hasOwn(change, 'p2pRpcPriceBumpPercentage') ? { txPool: txPoolSettingsOf(next) } : {}),
-    ...(VALIDATOR_LIMIT_KEYS.some((key) => Object.hasOwn(change, key)) ? { validatorLimits: validatorLimitsOf(next) } : {}),
+    ...(VALIDATOR_LIMIT_KEYS.some((key) => Object.hasOwn(change, key))
+      ? { validatorLimits: validatorLimitsOf(next) }
+      : {}),
   };
 }
 
@@ -178,18 +241,27 @@ export interface NodeSettings {
   /** Runs a sequencer publishing from this key. */
   readonly sequencerPrivateKey?: Hex;
   /** Sequencer timing (defaults: 6 s blocks, 24 s kept for L1 inclusion). */
-  readonly sequencerTiming?: { readonly blockDurationMs: number; readonly l1PublishingTimeAllowanceInSlotSeconds: number };
+  readonly sequencerTiming?: {
+    readonly blockDurationMs: number;
+    readonly l1PublishingTimeAllowanceInSlotSeconds: number;
+  };
   /** Runs a prover submitting proofs from this key. */
   readonly proverPrivateKey?: Hex;
 }
 
 /** Values that are set, without the undefined ones (which overrideConfig would read as "back to the default"). */
-export function definedValues(values: { readonly [K in ConfigKey]?: ConfigValues[K] | undefined }): Partial<ConfigValues> {
+export function definedValues(values: {
+  readonly [K in ConfigKey]?: ConfigValues[K] | undefined;
+}): Partial<ConfigValues> {
   return Object.fromEntries(Object.entries(values).filter(([, value]) => value !== undefined)) as Partial<ConfigValues>;
 }
 
 /** The settings over the defaults (no flags, no environment), each recorded with source 'programmatic'. */
-export function configFromSettings(settings: Omit<NodeSettings, 'l1RpcUrl' | 'rollupAddress'> & Partial<Pick<NodeSettings, 'l1RpcUrl' | 'rollupAddress'>>, extra: Partial<ConfigValues> = {}): ResolvedConfig {
+export function configFromSettings(
+  settings: Omit<NodeSettings, 'l1RpcUrl' | 'rollupAddress'> &
+    Partial<Pick<NodeSettings, 'l1RpcUrl' | 'rollupAddress'>>,
+  extra: Partial<ConfigValues> = {},
+): ResolvedConfig {
   const values = definedValues({
     l1RpcUrls: settings.l1RpcUrl === undefined ? undefined : [settings.l1RpcUrl],
     l1ChainId: settings.l1ChainId,

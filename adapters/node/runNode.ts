@@ -18,7 +18,15 @@ import { openPostgresSigningGuard, type OpenSigningGuard } from '../signing/post
 import { databaseLocation } from '../signing/sqlQueryable.js';
 import { openClassicLevelStorage } from '../storage/classicLevelStorage.js';
 import { createMemoryStorage } from '../storage/memoryStorage.js';
-import { configFromSettings, coreConfigUpdateOf, coreNodeConfigOf, nodeStartValues, rpcLimitsOf, type NodeSettings, type NodeStartValues } from './nodeConfig.js';
+import {
+  configFromSettings,
+  coreConfigUpdateOf,
+  coreNodeConfigOf,
+  nodeStartValues,
+  rpcLimitsOf,
+  type NodeSettings,
+  type NodeStartValues,
+} from './nodeConfig.js';
 
 export type { NodeSettings } from './nodeConfig.js';
 
@@ -56,11 +64,21 @@ async function openStorage(dataDirectory: string | undefined): Promise<StoragePo
  * The HA signing guard when VALIDATOR_HA_SIGNING_ENABLED is set: refuses to start on a database it cannot reach or
  * whose schema is missing (the message says to run `svc migrate-ha-db up`), so a node never signs unguarded.
  */
-async function openSigningGuard(haSigning: NodeStartValues['haSigning'], logger: LoggerPort, hasKeystore: boolean): Promise<OpenSigningGuard | undefined> {
+async function openSigningGuard(
+  haSigning: NodeStartValues['haSigning'],
+  logger: LoggerPort,
+  hasKeystore: boolean,
+): Promise<OpenSigningGuard | undefined> {
   if (haSigning === undefined) return undefined;
-  if (!hasKeystore) logger.warn(`${configSchema.validatorHaSigningEnabled.env} is set but this node runs no validators: there is nothing to sign`);
+  if (!hasKeystore)
+    logger.warn(
+      `${configSchema.validatorHaSigningEnabled.env} is set but this node runs no validators: there is nothing to sign`,
+    );
   const opened = await openPostgresSigningGuard({ ...haSigning, logger: logger.child({ module: 'haSigning' }) });
-  logger.info('HA signing enabled: every signature is claimed in the shared database first', { database: databaseLocation(haSigning.databaseUrl), nodeId: haSigning.nodeId });
+  logger.info('HA signing enabled: every signature is claimed in the shared database first', {
+    database: databaseLocation(haSigning.databaseUrl),
+    nodeId: haSigning.nodeId,
+  });
   return opened;
 }
 
@@ -75,15 +93,27 @@ export async function runNode(options: RunNodeOptions): Promise<RunningNode> {
   const l1 = createViemL1Reader({ l1RpcUrl: start.l1RpcUrl, rollupAddress: start.rollupAddress });
   const chainId = await l1.getChainId();
   if (values.l1ChainId !== undefined && values.l1ChainId !== chainId) {
-    throw new Error(`${configSchema.l1ChainId.flag} is ${values.l1ChainId} but the L1 at ${start.l1RpcUrl} reports chain id ${chainId}`);
+    throw new Error(
+      `${configSchema.l1ChainId.flag} is ${values.l1ChainId} but the L1 at ${start.l1RpcUrl} reports chain id ${chainId}`,
+    );
   }
   const l1Publisher = start.sequencerPrivateKey
-    ? createViemL1Publisher({ l1RpcUrl: start.l1RpcUrl, rollupAddress: start.rollupAddress, publisherPrivateKey: start.sequencerPrivateKey, logger: logger.child({ component: 'l1Publisher' }) })
+    ? createViemL1Publisher({
+        l1RpcUrl: start.l1RpcUrl,
+        rollupAddress: start.rollupAddress,
+        publisherPrivateKey: start.sequencerPrivateKey,
+        logger: logger.child({ component: 'l1Publisher' }),
+      })
     : undefined;
   // A prover with the sequencer's key shares its publisher (one nonce sequence); with its own key it gets its own.
   const l1ProofPublisher =
     start.proverPrivateKey !== undefined && start.proverPrivateKey !== start.sequencerPrivateKey
-      ? createViemL1Publisher({ l1RpcUrl: start.l1RpcUrl, rollupAddress: start.rollupAddress, publisherPrivateKey: start.proverPrivateKey, logger: logger.child({ component: 'l1ProofPublisher' }) })
+      ? createViemL1Publisher({
+          l1RpcUrl: start.l1RpcUrl,
+          rollupAddress: start.rollupAddress,
+          publisherPrivateKey: start.proverPrivateKey,
+          logger: logger.child({ component: 'l1ProofPublisher' }),
+        })
       : undefined;
   const signing = await openSigningGuard(start.haSigning, logger, values.validatorKeystorePath !== undefined);
   let storage: StoragePort;
@@ -103,7 +133,9 @@ export async function runNode(options: RunNodeOptions): Promise<RunningNode> {
     ...(l1Publisher ? { l1Publisher } : {}),
     ...(l1ProofPublisher ? { l1ProofPublisher } : {}),
     ...(options.network ? { network: options.network } : {}),
-    ...(values.validatorKeystorePath !== undefined ? { keystore: createFileKeystore(values.validatorKeystorePath) } : {}),
+    ...(values.validatorKeystorePath !== undefined
+      ? { keystore: createFileKeystore(values.validatorKeystorePath) }
+      : {}),
     ...(signing !== undefined ? { signingGuard: signing.guard } : {}),
   };
   let node: RollupNode | undefined;
@@ -113,7 +145,9 @@ export async function runNode(options: RunNodeOptions): Promise<RunningNode> {
   });
   let servers;
   try {
-    node = await createNode(ports, coreNodeConfigOf(values, start.rollupAddress, l1Publisher?.publisherAddress), { configAdmin });
+    node = await createNode(ports, coreNodeConfigOf(values, start.rollupAddress, l1Publisher?.publisherAddress), {
+      configAdmin,
+    });
     const adminAuth = await resolveAdminApiKey({
       ...(values.dataDirectory !== undefined ? { dataDirectory: values.dataDirectory } : {}),
       disabled: values.disableAdminApiKey,
@@ -132,7 +166,10 @@ export async function runNode(options: RunNodeOptions): Promise<RunningNode> {
       logger: logger.child({ module: 'rpc' }),
     });
     if (adminAuth.mode === 'enabled' && adminAuth.newKey) {
-      const lasting = values.dataDirectory !== undefined ? '' : `, and without ${configSchema.dataDirectory.flag} it lasts only this run`;
+      const lasting =
+        values.dataDirectory !== undefined
+          ? ''
+          : `, and without ${configSchema.dataDirectory.flag} it lasts only this run`;
       options.print(`admin API key: ${adminAuth.newKey}  (printed once; only its SHA-256 hash is stored${lasting})`);
     }
     if (adminAuth.mode === 'disabled') options.print('admin API key: disabled (the admin port accepts every caller)');

@@ -22,7 +22,9 @@ afterEach(async () => {
 
 describe('resolveAdminApiKey', () => {
   test('disabled: no key at all', async () => {
-    expect(await resolveAdminApiKey({ dataDirectory, disabled: true, reset: true, presetKeyHash: 'ab'.repeat(32) })).toEqual({
+    expect(
+      await resolveAdminApiKey({ dataDirectory, disabled: true, reset: true, presetKeyHash: 'ab'.repeat(32) }),
+    ).toEqual({
       mode: 'disabled',
     });
   });
@@ -59,7 +61,9 @@ describe('resolveAdminApiKey', () => {
 
   test('a preset hash is used as is; nothing is generated or stored', async () => {
     const preset = sha256Hex('my pre-generated key');
-    const auth = enabled(await resolveAdminApiKey({ dataDirectory, disabled: false, reset: true, presetKeyHash: preset.toUpperCase() }));
+    const auth = enabled(
+      await resolveAdminApiKey({ dataDirectory, disabled: false, reset: true, presetKeyHash: preset.toUpperCase() }),
+    );
     expect(auth.newKey).toBeUndefined();
     expect(auth.keyHash.toString('hex')).toBe(preset);
     await expect(stat(adminApiKeyHashPath(dataDirectory))).rejects.toThrow(/ENOENT/);
@@ -70,7 +74,9 @@ describe('resolveAdminApiKey', () => {
     await expect(resolveAdminApiKey({ disabled: false, reset: false, presetKeyHash: secretLooking })).rejects.toThrow(
       /--admin-api-key-hash must be the SHA-256 of the key as 64 hex characters \(got 26 characters\)/,
     );
-    await expect(resolveAdminApiKey({ disabled: false, reset: false, presetKeyHash: 'ab'.repeat(31) })).rejects.toThrow(/64 hex/);
+    await expect(resolveAdminApiKey({ disabled: false, reset: false, presetKeyHash: 'ab'.repeat(31) })).rejects.toThrow(
+      /64 hex/,
+    );
     try {
       await resolveAdminApiKey({ disabled: false, reset: false, presetKeyHash: secretLooking });
     } catch (error) {
@@ -90,7 +96,9 @@ describe('resolveAdminApiKey', () => {
   test('a corrupt stored hash is an error pointing at the reset flag', async () => {
     await mkdir(join(dataDirectory, 'admin'), { recursive: true });
     await writeFile(adminApiKeyHashPath(dataDirectory), 'garbage');
-    await expect(resolveAdminApiKey({ dataDirectory, disabled: false, reset: false })).rejects.toThrow(/--reset-admin-api-key/);
+    await expect(resolveAdminApiKey({ dataDirectory, disabled: false, reset: false })).rejects.toThrow(
+      /--reset-admin-api-key/,
+    );
     const reset = enabled(await resolveAdminApiKey({ dataDirectory, disabled: false, reset: true }));
     expect(reset.newKey).toBeDefined();
   });

@@ -127,7 +127,8 @@ const keyMatches = (key: string, keyHash: Buffer): boolean => timingSafeEqual(ha
 export function createAdminAuthMiddleware(auth: AdminApiKey): RequestHandler {
   return (req, res, next) => {
     if (auth.mode === 'disabled') return next();
-    const exempt = req.method === 'OPTIONS' || ((req.method === 'GET' || req.method === 'HEAD') && req.path === '/status');
+    const exempt =
+      req.method === 'OPTIONS' || ((req.method === 'GET' || req.method === 'HEAD') && req.path === '/status');
     if (exempt) return next();
     const keys = presentedKeys(req.headers);
     if (keys.some((key) => keyMatches(key, auth.keyHash))) return next();

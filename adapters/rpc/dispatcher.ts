@@ -56,7 +56,12 @@ function routesOf(namespace: RpcNamespace): ReadonlyMap<string, Route> {
       `method ${definition.name} does not carry the ${namespace} prefix ${NAMESPACE_PREFIX[namespace]}`,
     );
     const handler = rpcHandlers[definition.name] as unknown as Route['handler'];
-    routes.set(definition.name, { name: definition.name, definition, handler, resultIsPlain: encodesAsIdentity(definition.result) });
+    routes.set(definition.name, {
+      name: definition.name,
+      definition,
+      handler,
+      resultIsPlain: encodesAsIdentity(definition.result),
+    });
   }
   return routes;
 }
@@ -124,7 +129,8 @@ export function createRpcDispatcher(options: RpcDispatcherOptions): RpcDispatche
 
   async function execute(call: Call): Promise<unknown> {
     if (call.method === RPC_DISCOVER_METHOD) {
-      if (!hasNoParams(call.params)) throw new RpcError(RpcErrorCode.INVALID_PARAMS, `Invalid params: ${RPC_DISCOVER_METHOD} takes no params`);
+      if (!hasNoParams(call.params))
+        throw new RpcError(RpcErrorCode.INVALID_PARAMS, `Invalid params: ${RPC_DISCOVER_METHOD} takes no params`);
       discoverDocument ??= buildDiscoverDocument(options.namespace);
       return discoverDocument;
     }

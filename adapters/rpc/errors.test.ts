@@ -29,13 +29,20 @@ describe('core errors as JSON-RPC errors', () => {
     const answer = toRpcErrorObject(error, logger, 'svc_sendTx');
     expect(answer.code).toBe(RpcErrorCode.TX_REJECTED);
     expect(answer.message).toMatch(/at least 11/);
-    expect(answer.data).toMatchObject({ code: 'NULLIFIER_CONFLICT', minimumPriorityFee: '11', conflictingTxHash: h(3) });
+    expect(answer.data).toMatchObject({
+      code: 'NULLIFIER_CONFLICT',
+      minimumPriorityFee: '11',
+      conflictingTxHash: h(3),
+    });
     expect(logged).toEqual([]);
   });
 
   test('an unknown code is a fault: -32603 without detail, logged', () => {
     const fault = Object.assign(new Error('disk on fire'), { code: 'EIO' });
-    expect(toRpcErrorObject(fault, logger, 'svc_getBlock')).toEqual({ code: RpcErrorCode.INTERNAL_ERROR, message: 'Internal error' });
+    expect(toRpcErrorObject(fault, logger, 'svc_getBlock')).toEqual({
+      code: RpcErrorCode.INTERNAL_ERROR,
+      message: 'Internal error',
+    });
     expect(logged).toEqual(['rpc call failed']);
   });
 

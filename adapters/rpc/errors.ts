@@ -67,10 +67,24 @@ const fault = (): undefined => undefined;
 export function clientErrorNameOf(code: HandlerErrorCode): RpcErrorName | undefined {
   return (
     match<HandlerErrorCode, RpcErrorName | undefined>(code)
-      .with('STATE_NOT_AVAILABLE', 'SUBSYSTEM_DISABLED', 'OPERATION_REFUSED', 'LIMIT_EXCEEDED', 'INVALID_PARAMS', (name) => name)
+      .with(
+        'STATE_NOT_AVAILABLE',
+        'SUBSYSTEM_DISABLED',
+        'OPERATION_REFUSED',
+        'LIMIT_EXCEEDED',
+        'INVALID_PARAMS',
+        (name) => name,
+      )
       .with(P.union(...TX_REJECTION_CODES), () => 'TX_REJECTED')
       // Startup and sync failures: they stop the node (or refuse its start), they never answer a call.
-      .with('DATA_DIRECTORY_CHAIN_MISMATCH', 'GENESIS_MISMATCH', 'CHECKPOINT_INVALID', 'SYNC_FAILED', 'CONFIG_INVALID', fault)
+      .with(
+        'DATA_DIRECTORY_CHAIN_MISMATCH',
+        'GENESIS_MISMATCH',
+        'CHECKPOINT_INVALID',
+        'SYNC_FAILED',
+        'CONFIG_INVALID',
+        fault,
+      )
       // The world state's own codes: the lead answers the ones a client may cause (pruned or unknown block) as
       // NodeError('STATE_NOT_AVAILABLE'); one that escapes is a fault.
       .with(
@@ -132,7 +146,8 @@ export function toRpcErrorObject(error: unknown, logger: LoggerPort, method: str
   if (error instanceof RpcError) return errorObject(error.code, error.message, error.data);
   if (isHandlerError(error)) {
     const name = clientErrorNameOf(error.code);
-    if (name !== undefined) return errorObject(RpcErrorCode[name], error.message, { ...error.details, code: error.code });
+    if (name !== undefined)
+      return errorObject(RpcErrorCode[name], error.message, { ...error.details, code: error.code });
   }
   logger.error('rpc call failed', {
     method,

@@ -44,5 +44,8 @@ test('assertWithinLimit passes at the bound and refuses above it with the LIMIT_
     thrown = error;
   }
   expect(thrown).toBeInstanceOf(NodeError);
-  expect(thrown).toMatchObject({ code: 'LIMIT_EXCEEDED', details: { limit: 'logsPerTagMax', value: 20, requested: 21 } });
+  expect(thrown).toMatchObject({
+    code: 'LIMIT_EXCEEDED',
+    details: { limit: 'logsPerTagMax', value: 20, requested: 21 },
+  });
 });

@@ -27,7 +27,12 @@ function varyWithEncoding(res: ServerResponse): string {
 }
 
 /** Serialises `value` and ends the response with it; gzip when the body is large enough and the client wants it. */
-export async function sendJson(headers: IncomingHttpHeaders, res: ServerResponse, status: number, value: unknown): Promise<void> {
+export async function sendJson(
+  headers: IncomingHttpHeaders,
+  res: ServerResponse,
+  status: number,
+  value: unknown,
+): Promise<void> {
   const text = JSON.stringify(value, wireJsonReplacer);
   const vary = varyWithEncoding(res);
   if (text.length >= RPC_GZIP_RESPONSE_BYTES_MIN && acceptsGzip(headers)) {

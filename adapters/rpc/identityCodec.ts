@@ -6,7 +6,18 @@
 import type { z } from 'zod';
 
 /** Schema kinds that hold no transformation of their own. */
-const PLAIN_LEAVES = new Set(['string', 'number', 'boolean', 'null', 'undefined', 'literal', 'enum', 'any', 'unknown', 'never']);
+const PLAIN_LEAVES = new Set([
+  'string',
+  'number',
+  'boolean',
+  'null',
+  'undefined',
+  'literal',
+  'enum',
+  'any',
+  'unknown',
+  'never',
+]);
 /** Nesting depth past which a schema is treated as a codec (a bound on the walk, not a real schema's depth). */
 const SCHEMA_DEPTH_MAX = 64;
 

@@ -63,7 +63,12 @@ export function createRpcClient(options: RpcClientOptions): RpcClient {
     try {
       reply = JSON.parse(text) as JsonRpcResponse;
     } catch {
-      throw new RpcClientError(response.status, `HTTP ${response.status}: not a JSON-RPC response`, text, response.status);
+      throw new RpcClientError(
+        response.status,
+        `HTTP ${response.status}: not a JSON-RPC response`,
+        text,
+        response.status,
+      );
     }
     if ('error' in reply) {
       throw new RpcClientError(reply.error.code, reply.error.message, reply.error.data, response.status);

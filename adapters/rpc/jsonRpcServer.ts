@@ -55,14 +55,19 @@ export function isJsonContentType(header: string | undefined): boolean {
   return parameters.every((parameter) => {
     const [name = '', value = ''] = parameter.split('=');
     if (name.trim().toLowerCase() !== 'charset') return true;
-    const charset = value.trim().replace(/^"(.*)"$/, '$1').toLowerCase();
+    const charset = value
+      .trim()
+      .replace(/^"(.*)"$/, '$1')
+      .toLowerCase();
     return charset === 'utf-8' || charset === 'utf8';
   });
 }
 
 const requireJson: RequestHandler = (req, res, next) => {
   if (isJsonContentType(req.headers['content-type'])) return next();
-  res.status(415).json(errorBody(RpcErrorCode.INVALID_REQUEST, 'Unsupported media type: send Content-Type: application/json'));
+  res
+    .status(415)
+    .json(errorBody(RpcErrorCode.INVALID_REQUEST, 'Unsupported media type: send Content-Type: application/json'));
 };
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });
@@ -109,7 +114,10 @@ function errorHandler(limits: RpcLimits, logger: LoggerPort): ErrorRequestHandle
     } else if (status === 400) {
       res.status(200).json(errorBody(RpcErrorCode.PARSE_ERROR, 'Parse error: the body could not be read'));
     } else {
-      logger.error('rpc listener fault', { path: req.path, error: error instanceof Error ? error.stack : String(error) });
+      logger.error('rpc listener fault', {
+        path: req.path,
+        error: error instanceof Error ? error.stack : String(error),
+      });
       res.status(200).json(errorBody(RpcErrorCode.INTERNAL_ERROR, 'Internal error'));
     }
   };
@@ -118,7 +126,12 @@ function errorHandler(limits: RpcLimits, logger: LoggerPort): ErrorRequestHandle
 /** The Express app of one listener. */
 export function createRpcApp(options: RpcAppOptions): Express {
   const logger = options.logger ?? silentLogger;
-  const dispatch = createRpcDispatcher({ node: options.node, namespace: options.namespace, limits: options.limits, logger });
+  const dispatch = createRpcDispatcher({
+    node: options.node,
+    namespace: options.namespace,
+    limits: options.limits,
+    logger,
+  });
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
@@ -150,11 +163,18 @@ function isPlainRpcPost(req: IncomingMessage, bodyBytesMax: number): boolean {
   const encoding = headers['content-encoding'];
   if (encoding !== undefined && encoding.toLowerCase() !== 'identity') return false;
   const length = Number(headers['content-length']);
-  return Number.isSafeInteger(length) && length >= 0 && length <= bodyBytesMax && isJsonContentType(headers['content-type']);
+  return (
+    Number.isSafeInteger(length) && length >= 0 && length <= bodyBytesMax && isJsonContentType(headers['content-type'])
+  );
 }
 
 /** Reads the (already bounded) body, dispatches it and writes the answer, as the Express route would. */
-function answerPlainRpcPost(req: IncomingMessage, res: ServerResponse, dispatch: RpcDispatcher, logger: LoggerPort): void {
+function answerPlainRpcPost(
+  req: IncomingMessage,
+  res: ServerResponse,
+  dispatch: RpcDispatcher,
+  logger: LoggerPort,
+): void {
   const chunks: Buffer[] = [];
   req.on('data', (chunk: Buffer) => chunks.push(chunk));
   req.on('error', () => res.destroy()); // the client went away mid-body: there is no one to answer
@@ -164,8 +184,12 @@ function answerPlainRpcPost(req: IncomingMessage, res: ServerResponse, dispatch:
     replied
       .then((reply) => (reply === undefined ? void res.writeHead(204).end() : sendJson(req.headers, res, 200, reply)))
       .catch((error: unknown) => {
-        logger.error('rpc listener fault', { path: req.url, error: error instanceof Error ? error.stack : String(error) });
-        if (!res.headersSent) void sendJson(req.headers, res, 200, errorBody(RpcErrorCode.INTERNAL_ERROR, 'Internal error'));
+        logger.error('rpc listener fault', {
+          path: req.url,
+          error: error instanceof Error ? error.stack : String(error),
+        });
+        if (!res.headersSent)
+          void sendJson(req.headers, res, 200, errorBody(RpcErrorCode.INTERNAL_ERROR, 'Internal error'));
       });
   });
 }
@@ -181,7 +205,12 @@ export function createRpcRequestListener(options: RpcAppOptions): RequestListene
   const fastPathEligible = options.auth === undefined && (options.corsOrigins ?? []).length === 0;
   if (!fastPathEligible) return app;
   const logger = options.logger ?? silentLogger;
-  const dispatch = createRpcDispatcher({ node: options.node, namespace: options.namespace, limits: options.limits, logger });
+  const dispatch = createRpcDispatcher({
+    node: options.node,
+    namespace: options.namespace,
+    limits: options.limits,
+    logger,
+  });
   return (req, res) => {
     if (isPlainRpcPost(req, options.limits.bodyBytesMax)) answerPlainRpcPost(req, res, dispatch, logger);
     else void app(req, res);

@@ -8,8 +8,7 @@ import type { RpcMethodName, RpcParams, RpcResult } from '../../spec/rpc/methods
  * method, whose node call may return nothing).
  */
 export type HandlerResult<Name extends RpcMethodName> =
-  | RpcResult<Name>
-  | (null extends RpcResult<Name> ? undefined | void : never);
+  RpcResult<Name> | (null extends RpcResult<Name> ? undefined | void : never);
 
 /** What the listener tells every handler besides its params: the effective list bounds of this listener. */
 export interface HandlerContext {
@@ -40,9 +39,9 @@ export interface LimitExceededDetails extends Record<string, unknown> {
 export function assertWithinLimit(limits: RpcListLimits, limit: RpcListLimitName, requested: number): void {
   const value = limits[limit];
   if (requested <= value) return;
-  throw new NodeError<LimitExceededDetails>(
-    'LIMIT_EXCEEDED',
-    `${requested} exceeds the limit ${limit} of ${value}`,
-    { limit, value, requested },
-  );
+  throw new NodeError<LimitExceededDetails>('LIMIT_EXCEEDED', `${requested} exceeds the limit ${limit} of ${value}`, {
+    limit,
+    value,
+    requested,
+  });
 }

@@ -13,11 +13,17 @@ function invalidParam(position: number, param: ParamDefinition, issues: readonly
   const first = issues[0];
   const where = first && first.path.length > 0 ? ` at ${formatPath(first.path)}` : '';
   const detail = first?.message ?? 'invalid value';
-  return new RpcError(RpcErrorCode.INVALID_PARAMS, `Invalid params: params[${position}] (${param.name})${where}: ${detail}`, {
-    position,
-    name: param.name,
-    issues: issues.slice(0, RPC_PARAM_ISSUES_MAX).map((issue) => ({ path: formatPath(issue.path), message: issue.message })),
-  });
+  return new RpcError(
+    RpcErrorCode.INVALID_PARAMS,
+    `Invalid params: params[${position}] (${param.name})${where}: ${detail}`,
+    {
+      position,
+      name: param.name,
+      issues: issues
+        .slice(0, RPC_PARAM_ISSUES_MAX)
+        .map((issue) => ({ path: formatPath(issue.path), message: issue.message })),
+    },
+  );
 }
 
 function decodeParam(position: number, param: ParamDefinition, value: unknown): unknown {

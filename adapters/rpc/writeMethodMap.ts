@@ -23,12 +23,13 @@ export const handlerPathOf = (method: string): string => `${HANDLER_FOLDER}/${me
 
 /**
  * The service calls in a handler's source: each `node.<member>(` or `node.<group>.<member>(`, with optional chaining
- * allowed, in order of first appearance, without repeats.
+ * and line breaks before a dot allowed (the formatter breaks chains), in order of first appearance, without repeats.
  */
 export function nodeCallsIn(source: string): string[] {
-  const calls = [...source.matchAll(/\bnode\??\.((?:[A-Za-z_$][\w$]*\??\.)*[A-Za-z_$][\w$]*)\s*\(/g)].map((match) =>
-    (match[1] ?? '').replaceAll('?.', '.'),
-  );
+  const member = String.raw`[A-Za-z_$][\w$]*`;
+  const dot = String.raw`\s*\??\.\s*`;
+  const call = new RegExp(String.raw`\bnode${dot}((?:${member}${dot})*${member})\s*\(`, 'g');
+  const calls = [...source.matchAll(call)].map((match) => (match[1] ?? '').replace(/\s+/g, '').replaceAll('?.', '.'));
   return [...new Set(calls)];
 }
 

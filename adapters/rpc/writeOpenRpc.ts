@@ -104,7 +104,8 @@ export function compactType(schema: unknown, depth = 0): string {
 const cell = (text: string): string => text.replaceAll('|', '\\|');
 const code = (text: string): string => `\`${cell(text)}\``;
 
-const isNullSchema = (schema: unknown): boolean => isRecord(schema) && schema['type'] === 'null' && Object.keys(schema).length === 1;
+const isNullSchema = (schema: unknown): boolean =>
+  isRecord(schema) && schema['type'] === 'null' && Object.keys(schema).length === 1;
 
 /** An optional param's type without `null`: `name?` already says that it may be left out or sent as null. */
 function paramType(param: OpenRpcContentDescriptor): string {
@@ -135,7 +136,6 @@ function namespaceTable(document: OpenRpcDocument, namespace: RpcNamespace): str
   if (methods.length === 0) return [...heading, 'No methods in the table yet.', ''];
   return [...heading, '| method | params | result | notes |', '|---|---|---|---|', ...methods.map(methodRow), ''];
 }
-
 
 /** Width of the API reference's prose lines. */
 const PROSE_LINE_CHARS_MAX = 116;
@@ -189,7 +189,9 @@ export function renderApiReference(document: OpenRpcDocument): string {
     '',
     ...namespaceTable(document, 'public'),
     ...namespaceTable(document, 'admin'),
-    ...wrap('The typed client (`adapters/client`, the package entry `./client`) derives its methods and types from the same table:'),
+    ...wrap(
+      'The typed client (`adapters/client`, the package entry `./client`) derives its methods and types from the same table:',
+    ),
     '',
     ...CLIENT_EXAMPLE,
     '',
@@ -223,7 +225,10 @@ export async function writeOpenRpc(root: string): Promise<void> {
   const referencePath = resolve(root, API_REFERENCE_PATH);
   const wroteDocument = await writeIfChanged(documentPath, renderOpenRpcJson(document));
   const reference = await readFile(referencePath, 'utf8');
-  const wroteReference = await writeIfChanged(referencePath, replaceApiReference(reference, renderApiReference(document)));
+  const wroteReference = await writeIfChanged(
+    referencePath,
+    replaceApiReference(reference, renderApiReference(document)),
+  );
   const wroteMap = await writeIfChanged(resolve(root, ARCHITECTURE_PATH), await architectureWithMethodMap(root));
   const state = (wrote: boolean) => (wrote ? 'written' : 'up to date');
   console.log(`${OPENRPC_DOCUMENT_PATH}: ${state(wroteDocument)} (${document.methods.length} methods)`);

@@ -49,7 +49,10 @@ export interface MigrationReport {
 
 /** The schema version the database holds; 0 when it has none. */
 export async function haSigningSchemaVersion(db: SqlQueryable): Promise<number> {
-  const present = await db.query(`SELECT count(*)::int AS tables FROM pg_catalog.pg_tables WHERE tablename = $1 AND schemaname = current_schema()`, [MIGRATIONS_TABLE]);
+  const present = await db.query(
+    `SELECT count(*)::int AS tables FROM pg_catalog.pg_tables WHERE tablename = $1 AND schemaname = current_schema()`,
+    [MIGRATIONS_TABLE],
+  );
   if (integerColumn(present.rows[0], 'tables') === 0) return 0;
   const version = await db.query(`SELECT coalesce(max(version), 0)::int AS version FROM ${MIGRATIONS_TABLE}`);
   return integerColumn(version.rows[0], 'version');
@@ -61,12 +64,21 @@ const runMigrateCommand = '`svc migrate-ha-db up --database-url <url>`';
 export function schemaVersionProblem(version: number, location: string): SigningGuardError | undefined {
   if (version === HA_SIGNING_SCHEMA_VERSION) return undefined;
   if (version === 0) {
-    return new SigningGuardError('SIGNING_GUARD_SCHEMA_MISSING', `the HA signing database ${location} has no HA signing schema: run ${runMigrateCommand} before starting nodes`);
+    return new SigningGuardError(
+      'SIGNING_GUARD_SCHEMA_MISSING',
+      `the HA signing database ${location} has no HA signing schema: run ${runMigrateCommand} before starting nodes`,
+    );
   }
   if (version < HA_SIGNING_SCHEMA_VERSION) {
-    return new SigningGuardError('SIGNING_GUARD_SCHEMA_MISSING', `the HA signing database ${location} has schema version ${version}, this node needs ${HA_SIGNING_SCHEMA_VERSION}: run ${runMigrateCommand}`);
+    return new SigningGuardError(
+      'SIGNING_GUARD_SCHEMA_MISSING',
+      `the HA signing database ${location} has schema version ${version}, this node needs ${HA_SIGNING_SCHEMA_VERSION}: run ${runMigrateCommand}`,
+    );
   }
-  return new SigningGuardError('SIGNING_GUARD_SCHEMA_UNSUPPORTED', `the HA signing database ${location} has schema version ${version}, newer than this node's ${HA_SIGNING_SCHEMA_VERSION}: upgrade the node`);
+  return new SigningGuardError(
+    'SIGNING_GUARD_SCHEMA_UNSUPPORTED',
+    `the HA signing database ${location} has schema version ${version}, newer than this node's ${HA_SIGNING_SCHEMA_VERSION}: upgrade the node`,
+  );
 }
 
 /** Refuses (SigningGuardError) a database whose schema this node cannot use, or that cannot be read. */
@@ -75,7 +87,11 @@ export async function checkHaSigningSchema(db: SqlQueryable, location: string): 
   try {
     version = await haSigningSchemaVersion(db);
   } catch (error) {
-    throw new SigningGuardError('SIGNING_GUARD_UNAVAILABLE', `the HA signing database ${location} cannot be read: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+    throw new SigningGuardError(
+      'SIGNING_GUARD_UNAVAILABLE',
+      `the HA signing database ${location} cannot be read: ${error instanceof Error ? error.message : String(error)}`,
+      { cause: error },
+    );
   }
   const problem = schemaVersionProblem(version, location);
   if (problem !== undefined) throw problem;
@@ -89,16 +105,25 @@ export async function migrateHaSigningSchema(db: SqlQueryable, location: string)
   await db.query('BEGIN');
   try {
     await db.query('SELECT pg_advisory_xact_lock($1::bigint)', [MIGRATION_LOCK_KEY]);
-    await db.query(`CREATE TABLE IF NOT EXISTS ${MIGRATIONS_TABLE} (version integer PRIMARY KEY, description text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())`);
+    await db.query(
+      `CREATE TABLE IF NOT EXISTS ${MIGRATIONS_TABLE} (version integer PRIMARY KEY, description text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())`,
+    );
     const fromVersion = await haSigningSchemaVersion(db);
     if (fromVersion > HA_SIGNING_SCHEMA_VERSION) throw schemaVersionProblem(fromVersion, location)!;
     const pending = MIGRATIONS.filter((m) => m.version > fromVersion);
     for (const migration of pending) {
       for (const statement of migration.statements) await db.query(statement);
-      await db.query(`INSERT INTO ${MIGRATIONS_TABLE} (version, description) VALUES ($1, $2)`, [migration.version, migration.description]);
+      await db.query(`INSERT INTO ${MIGRATIONS_TABLE} (version, description) VALUES ($1, $2)`, [
+        migration.version,
+        migration.description,
+      ]);
     }
     await db.query('COMMIT');
-    return { fromVersion, toVersion: HA_SIGNING_SCHEMA_VERSION, applied: pending.map(({ version, description }) => ({ version, description })) };
+    return {
+      fromVersion,
+      toVersion: HA_SIGNING_SCHEMA_VERSION,
+      applied: pending.map(({ version, description }) => ({ version, description })),
+    };
   } catch (error) {
     await db.query('ROLLBACK').catch(() => undefined);
     throw error;

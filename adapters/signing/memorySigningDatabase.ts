@@ -22,13 +22,15 @@ export interface MemorySigningDatabase {
   claims(): readonly MemorySigningClaim[];
 }
 
-const dutyKey = (duty: SigningDuty): string => `${duty.validatorAddress.toLowerCase()}/${duty.slot}/${duty.kind}/${duty.blockIndex}`;
+const dutyKey = (duty: SigningDuty): string =>
+  `${duty.validatorAddress.toLowerCase()}/${duty.slot}/${duty.kind}/${duty.blockIndex}`;
 
 export function createMemorySigningDatabase(): MemorySigningDatabase {
   const claims = new Map<string, MemorySigningClaim>();
   let reachable = true;
   const ensureReachable = (): void => {
-    if (!reachable) throw new SigningGuardError('SIGNING_GUARD_UNAVAILABLE', 'the in-memory HA signing database is set unreachable');
+    if (!reachable)
+      throw new SigningGuardError('SIGNING_GUARD_UNAVAILABLE', 'the in-memory HA signing database is set unreachable');
   };
   return {
     guardFor(nodeId) {
@@ -38,7 +40,11 @@ export function createMemorySigningDatabase(): MemorySigningDatabase {
           const key = dutyKey(duty);
           const held = claims.get(key);
           if (held === undefined) {
-            claims.set(key, { duty: { ...duty, validatorAddress: duty.validatorAddress.toLowerCase() as Hex }, payloadHash: payloadHash.toLowerCase() as Hex, nodeId });
+            claims.set(key, {
+              duty: { ...duty, validatorAddress: duty.validatorAddress.toLowerCase() as Hex },
+              payloadHash: payloadHash.toLowerCase() as Hex,
+              nodeId,
+            });
             return { kind: 'granted' };
           }
           if (held.nodeId === nodeId && held.payloadHash === payloadHash.toLowerCase()) return { kind: 'granted' };

@@ -5,7 +5,11 @@
  */
 import { Client, Pool } from 'pg';
 import type { LoggerPort, SigningGuardPort } from '../../core/ports.js';
-import { HA_DATABASE_CONNECT_TIMEOUT_MS, HA_DATABASE_CONNECTIONS_MAX, HA_DATABASE_QUERY_TIMEOUT_MS } from '../../spec/validators/constants.js';
+import {
+  HA_DATABASE_CONNECT_TIMEOUT_MS,
+  HA_DATABASE_CONNECTIONS_MAX,
+  HA_DATABASE_QUERY_TIMEOUT_MS,
+} from '../../spec/validators/constants.js';
 import { checkHaSigningSchema } from './haSigningSchema.js';
 import { databaseLocation, type SqlQueryable } from './sqlQueryable.js';
 import { createSqlSigningGuard } from './sqlSigningGuard.js';
@@ -32,10 +36,16 @@ const timeouts = {
  * SIGNING_GUARD_SCHEMA_MISSING (run `svc migrate-ha-db up`), SIGNING_GUARD_SCHEMA_UNSUPPORTED, or
  * SIGNING_GUARD_UNAVAILABLE when the database cannot be reached, so that a node never starts signing unguarded.
  */
-export async function openPostgresSigningGuard(options: { readonly databaseUrl: string; readonly nodeId: string; readonly logger: LoggerPort }): Promise<OpenSigningGuard> {
+export async function openPostgresSigningGuard(options: {
+  readonly databaseUrl: string;
+  readonly nodeId: string;
+  readonly logger: LoggerPort;
+}): Promise<OpenSigningGuard> {
   const pool = new Pool({ connectionString: options.databaseUrl, max: HA_DATABASE_CONNECTIONS_MAX, ...timeouts });
   // An idle connection the server drops is reported here; without a listener it would end the process.
-  pool.on('error', (error) => options.logger.warn('a connection to the HA signing database failed', { error: error.message }));
+  pool.on('error', (error) =>
+    options.logger.warn('a connection to the HA signing database failed', { error: error.message }),
+  );
   try {
     await checkHaSigningSchema(pool, databaseLocation(options.databaseUrl));
   } catch (error) {

@@ -9,7 +9,8 @@ export interface SqlQueryable {
 /** A column of a result row as text (ids, hashes); an assertion of the schema, thrown as an ordinary error. */
 export function textColumn(row: unknown, column: string): string {
   const value = (row as Record<string, unknown> | undefined)?.[column];
-  if (typeof value !== 'string') throw new Error(`the HA signing database answered a row without the text column ${column}`);
+  if (typeof value !== 'string')
+    throw new Error(`the HA signing database answered a row without the text column ${column}`);
   return value;
 }
 
@@ -17,7 +18,8 @@ export function textColumn(row: unknown, column: string): string {
 export function integerColumn(row: unknown, column: string): number {
   const value = (row as Record<string, unknown> | undefined)?.[column];
   const number = typeof value === 'string' || typeof value === 'bigint' ? Number(value) : value;
-  if (typeof number !== 'number' || !Number.isSafeInteger(number)) throw new Error(`the HA signing database answered a row without the integer column ${column}`);
+  if (typeof number !== 'number' || !Number.isSafeInteger(number))
+    throw new Error(`the HA signing database answered a row without the integer column ${column}`);
   return number;
 }
 

@@ -15,7 +15,8 @@ const INSERT_CLAIM = `INSERT INTO validator_duties (validator_address, slot, dut
   VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT DO NOTHING RETURNING node_id`;
 const HELD_CLAIM = `SELECT payload_hash, node_id FROM validator_duties
   WHERE validator_address = $1 AND slot = $2 AND duty_kind = $3 AND block_index = $4`;
-const PRUNE_CLAIMS = 'WITH dropped AS (DELETE FROM validator_duties WHERE slot < $1 RETURNING 1) SELECT count(*)::int AS dropped FROM dropped';
+const PRUNE_CLAIMS =
+  'WITH dropped AS (DELETE FROM validator_duties WHERE slot < $1 RETURNING 1) SELECT count(*)::int AS dropped FROM dropped';
 
 /** Runs `action`, turning any failure of the database into SIGNING_GUARD_UNAVAILABLE. */
 async function unavailableOnFailure<T>(what: string, action: () => Promise<T>): Promise<T> {
@@ -23,7 +24,11 @@ async function unavailableOnFailure<T>(what: string, action: () => Promise<T>): 
     return await action();
   } catch (error) {
     if (error instanceof SigningGuardError) throw error;
-    throw new SigningGuardError('SIGNING_GUARD_UNAVAILABLE', `${what}: the HA signing database failed: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+    throw new SigningGuardError(
+      'SIGNING_GUARD_UNAVAILABLE',
+      `${what}: the HA signing database failed: ${error instanceof Error ? error.message : String(error)}`,
+      { cause: error },
+    );
   }
 }
 
@@ -37,7 +42,11 @@ export function createSqlSigningGuard(db: SqlQueryable, nodeId: string): Signing
         const inserted = await db.query(INSERT_CLAIM, [...key, hash, nodeId]);
         if (inserted.rows.length > 0) return { kind: 'granted' };
         const held = await db.query(HELD_CLAIM, key);
-        if (held.rows.length === 0) throw new SigningGuardError('SIGNING_GUARD_UNAVAILABLE', `the claim of ${duty.kind} of slot ${duty.slot} was neither inserted nor found (pruned meanwhile)`);
+        if (held.rows.length === 0)
+          throw new SigningGuardError(
+            'SIGNING_GUARD_UNAVAILABLE',
+            `the claim of ${duty.kind} of slot ${duty.slot} was neither inserted nor found (pruned meanwhile)`,
+          );
         const holderNodeId = textColumn(held.rows[0], 'node_id');
         const holderPayloadHash = textColumn(held.rows[0], 'payload_hash') as Hex;
         if (holderNodeId === nodeId && holderPayloadHash === hash) return { kind: 'granted' };
@@ -45,7 +54,9 @@ export function createSqlSigningGuard(db: SqlQueryable, nodeId: string): Signing
       });
     },
     pruneBelow(slot) {
-      return unavailableOnFailure(`pruning claims below slot ${slot}`, async () => integerColumn((await db.query(PRUNE_CLAIMS, [slot])).rows[0], 'dropped'));
+      return unavailableOnFailure(`pruning claims below slot ${slot}`, async () =>
+        integerColumn((await db.query(PRUNE_CLAIMS, [slot])).rows[0], 'dropped'),
+      );
     },
   };
 }

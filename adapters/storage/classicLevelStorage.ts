@@ -114,7 +114,10 @@ class DurableClassicLevel extends ClassicLevel<string, string> {
       for (;;) {
         const keys = await iterator.nextv(CLEAR_KEYS_PER_BATCH);
         if (keys.length === 0) return;
-        await this._batch(keys.map((key) => ({ type: 'del', key, keyEncoding: options.keyEncoding })), {});
+        await this._batch(
+          keys.map((key) => ({ type: 'del', key, keyEncoding: options.keyEncoding })),
+          {},
+        );
       }
     } finally {
       await iterator.close();

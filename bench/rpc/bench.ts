@@ -89,7 +89,8 @@ function positiveNumber(name: string, fallback: number, max: number): number {
   const raw = process.env[name];
   if (raw === undefined || raw === '') return fallback;
   const value = Number(raw);
-  if (!Number.isFinite(value) || value <= 0 || value > max) throw new Error(`${name} must be a number in (0, ${max}], got ${raw}`);
+  if (!Number.isFinite(value) || value <= 0 || value > max)
+    throw new Error(`${name} must be a number in (0, ${max}], got ${raw}`);
   return value;
 }
 
@@ -99,7 +100,8 @@ function readSettings(): Settings {
     .map((t) => t.trim())
     .filter((t) => t !== '');
   const unknown = targets.filter((t) => !(TARGET_ORDER as readonly string[]).includes(t));
-  if (unknown.length > 0 || targets.length === 0) throw new Error(`RPC_BENCH_TARGETS: pick from ${TARGET_ORDER.join(',')}`);
+  if (unknown.length > 0 || targets.length === 0)
+    throw new Error(`RPC_BENCH_TARGETS: pick from ${TARGET_ORDER.join(',')}`);
   const profileDir = process.env['RPC_BENCH_CPU_PROF'];
   return {
     durationMs: positiveNumber('RPC_BENCH_DURATION_S', 5, 120) * 1000,
@@ -192,7 +194,9 @@ async function startNodeServer(kind: NodeServerKind, settings: Settings): Promis
       if (message.type === 'ready') resolve(message.url);
       else pending.get(message.seq)?.({ user: message.userMicros, system: message.systemMicros });
     });
-    child.once('exit', (code, signal) => reject(new Error(`the ${kind} server exited (${code ?? signal}) before it was ready`)));
+    child.once('exit', (code, signal) =>
+      reject(new Error(`the ${kind} server exited (${code ?? signal}) before it was ready`)),
+    );
     child.once('error', reject);
   });
   let url: string;
@@ -211,7 +215,9 @@ async function startNodeServer(kind: NodeServerKind, settings: Settings): Promis
       const id = ++seq;
       const answer = new Promise<CpuTime>((resolve) => pending.set(id, resolve));
       command({ type: 'cpu', seq: id });
-      return withTimeout(answer, CPU_QUERY_TIMEOUT_MS, `cpu usage of the ${kind} server`).finally(() => pending.delete(id));
+      return withTimeout(answer, CPU_QUERY_TIMEOUT_MS, `cpu usage of the ${kind} server`).finally(() =>
+        pending.delete(id),
+      );
     },
     stop: () => stopChild(child, () => command({ type: 'shutdown' })),
   };
@@ -220,13 +226,17 @@ async function startNodeServer(kind: NodeServerKind, settings: Settings): Promis
 /** One JSON-RPC POST over a fresh connection; resolves to the answer's text. */
 function postOnce(url: string, body: string, timeoutMs: number): Promise<string> {
   return new Promise((resolve, reject) => {
-    const req = request(url, { method: 'POST', headers: { 'content-type': 'application/json' }, timeout: timeoutMs }, (res) => {
-      let text = '';
-      res.setEncoding('utf8');
-      res.on('data', (chunk: string) => (text += chunk));
-      res.on('end', () => (res.statusCode === 200 ? resolve(text) : reject(new Error(`HTTP ${res.statusCode}`))));
-      res.on('error', reject);
-    });
+    const req = request(
+      url,
+      { method: 'POST', headers: { 'content-type': 'application/json' }, timeout: timeoutMs },
+      (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => (text += chunk));
+        res.on('end', () => (res.statusCode === 200 ? resolve(text) : reject(new Error(`HTTP ${res.statusCode}`))));
+        res.on('error', reject);
+      },
+    );
     req.on('timeout', () => req.destroy(new Error('timeout')));
     req.on('error', reject);
     req.end(body);
@@ -236,14 +246,22 @@ function postOnce(url: string, body: string, timeoutMs: number): Promise<string>
 async function launchAnvil(port: number): Promise<RunningTarget> {
   const url = `http://127.0.0.1:${port}`;
   // --quiet: anvil logs every call otherwise. Its stdout is dropped and its stderr kept for error messages.
-  const child = track(spawn(anvilBinaryPath(), ['--port', String(port), '--host', '127.0.0.1', '--quiet'], { stdio: ['ignore', 'ignore', 'pipe'] }));
+  const child = track(
+    spawn(anvilBinaryPath(), ['--port', String(port), '--host', '127.0.0.1', '--quiet'], {
+      stdio: ['ignore', 'ignore', 'pipe'],
+    }),
+  );
   let stderr = '';
   child.stderr?.setEncoding('utf8');
   child.stderr?.on('data', (chunk: string) => (stderr = (stderr + chunk).slice(-4_096)));
   const stop = () => stopChild(child, () => child.kill('SIGTERM'));
   const deadline = performance.now() + ANVIL_READY_TIMEOUT_MS;
   const probe = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_chainId', params: [] });
-  for (let attempt = 0; performance.now() < deadline && attempt < ANVIL_READY_TIMEOUT_MS / ANVIL_READY_POLL_MS; attempt++) {
+  for (
+    let attempt = 0;
+    performance.now() < deadline && attempt < ANVIL_READY_TIMEOUT_MS / ANVIL_READY_POLL_MS;
+    attempt++
+  ) {
     if (child.exitCode !== null || child.signalCode !== null) break;
     try {
       if ((await postOnce(url, probe, 1_000)).includes('"result"')) {
@@ -315,7 +333,10 @@ async function snapshot(target: RunningTarget): Promise<Snapshot> {
   return { reportedCpu, procCpu, machine };
 }
 
-function runLoad(target: RunningTarget, settings: Settings): Promise<{ result: LoadResult; start: Snapshot; end: Snapshot }> {
+function runLoad(
+  target: RunningTarget,
+  settings: Settings,
+): Promise<{ result: LoadResult; start: Snapshot; end: Snapshot }> {
   const config: LoadConfig = {
     url: target.url,
     method: METHOD_OF[target.kind],
@@ -335,7 +356,9 @@ function runLoad(target: RunningTarget, settings: Settings): Promise<{ result: L
       else if (message.type === 'result') resolve(message.result);
       else reject(new Error(`load generator on ${target.kind}: ${message.message}`));
     });
-    child.once('exit', (code, signal) => reject(new Error(`the load generator exited (${code ?? signal}) without a result`)));
+    child.once('exit', (code, signal) =>
+      reject(new Error(`the load generator exited (${code ?? signal}) without a result`)),
+    );
     child.once('error', reject);
   });
   const limit = settings.warmupMs + settings.durationMs + LOAD_STALL_MS + LOAD_TIMEOUT_SLACK_MS;
@@ -391,10 +414,14 @@ async function measure(kind: TargetKind, settings: Settings): Promise<{ figures:
     const run = await runLoad(target, settings);
     const figures = figuresOf(run);
     if (figures.otherCores > OTHER_CORES_WARN) {
-      process.stderr.write(`rpc bench: other processes used ${figures.otherCores} cores while ${kind} was measured: its figures are skewed\n`);
+      process.stderr.write(
+        `rpc bench: other processes used ${figures.otherCores} cores while ${kind} was measured: its figures are skewed\n`,
+      );
     }
     if (run.result.errors > 0) {
-      process.stderr.write(`rpc bench: ${run.result.errors} bad answers from ${kind}, first: ${run.result.firstError ?? '?'}\n`);
+      process.stderr.write(
+        `rpc bench: ${run.result.errors} bad answers from ${kind}, first: ${run.result.firstError ?? '?'}\n`,
+      );
     }
     return { figures, sample: run.result.sampleBody };
   } finally {
@@ -421,12 +448,22 @@ function table(results: ReadonlyMap<TargetKind, TargetFigures>): string {
     ['errors', (f) => String(f.errors)],
   ];
   const labelWidth = Math.max(...[...results.keys()].map((k) => LABEL_OF[k].length));
-  const widths = columns.map(([title, cell]) => Math.max(title.length, ...[...results.values()].map((f) => cell(f).length)));
+  const widths = columns.map(([title, cell]) =>
+    Math.max(title.length, ...[...results.values()].map((f) => cell(f).length)),
+  );
   const line = (label: string, cells: readonly string[]) =>
     `${label.padEnd(labelWidth)}  ${cells.map((c, i) => c.padStart(widths[i]!)).join('  ')}`;
   return [
-    line('target', columns.map(([title]) => title)),
-    ...[...results.entries()].map(([kind, f]) => line(LABEL_OF[kind], columns.map(([, cell]) => cell(f)))),
+    line(
+      'target',
+      columns.map(([title]) => title),
+    ),
+    ...[...results.entries()].map(([kind, f]) =>
+      line(
+        LABEL_OF[kind],
+        columns.map(([, cell]) => cell(f)),
+      ),
+    ),
   ].join('\n');
 }
 
@@ -434,7 +471,9 @@ function table(results: ReadonlyMap<TargetKind, TargetFigures>): string {
 async function printProfiles(dir: string, before: ReadonlySet<string>): Promise<void> {
   const runs = (await readdir(dir)).filter((d) => d.startsWith('rpc-') && !before.has(d)).sort();
   for (const run of runs) {
-    const files = (await readdir(path.join(dir, run))).filter((f) => /^CPU\.\d+\.\d+\.\d+\.0\.\d+\.cpuprofile$/.test(f));
+    const files = (await readdir(path.join(dir, run))).filter((f) =>
+      /^CPU\.\d+\.\d+\.\d+\.0\.\d+\.cpuprofile$/.test(f),
+    );
     for (const file of files) {
       const full = path.join(dir, run, file);
       process.stdout.write(`\n== ${full}\n${await summarizeProfileFile(full, 20)}\n`);
@@ -442,7 +481,10 @@ async function printProfiles(dir: string, before: ReadonlySet<string>): Promise<
   }
 }
 
-export async function benchRpc(): Promise<{ readonly name: string; readonly figures: Record<string, number | string> }> {
+export async function benchRpc(): Promise<{
+  readonly name: string;
+  readonly figures: Record<string, number | string>;
+}> {
   const settings = readSettings();
   let profilesBefore = new Set<string>();
   if (settings.cpuProfileDir !== undefined) {
@@ -473,7 +515,10 @@ export async function benchRpc(): Promise<{ readonly name: string; readonly figu
   const bare = results.get('bare');
   const verdicts: string[] = [];
   // The targets' ratios for ours; the same ratios for the Express-only listener when it ran, to show what the fast path buys.
-  for (const [kind, prefix] of [['ours', 'ours'], ['express', 'express']] as const) {
+  for (const [kind, prefix] of [
+    ['ours', 'ours'],
+    ['express', 'express'],
+  ] as const) {
     const candidate = results.get(kind);
     if (candidate === undefined) continue;
     const name = prefix[0]!.toUpperCase() + prefix.slice(1);

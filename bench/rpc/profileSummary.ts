@@ -83,7 +83,11 @@ export function summarizeProfile(profile: CpuProfile, rows = 25): ProfileSummary
     const known = stackKeys.get(id);
     if (known !== undefined) return known;
     const chain: number[] = [];
-    for (let at: number | undefined = id; at !== undefined && !stackKeys.has(at) && chain.length < 10_000; at = parentOf.get(at)) {
+    for (
+      let at: number | undefined = id;
+      at !== undefined && !stackKeys.has(at) && chain.length < 10_000;
+      at = parentOf.get(at)
+    ) {
       chain.push(at);
     }
     for (let i = chain.length - 1; i >= 0; i--) {
@@ -128,7 +132,12 @@ export function summarizeProfile(profile: CpuProfile, rows = 25): ProfileSummary
 
 export function formatProfileSummary(summary: ProfileSummary): string {
   const table = (title: string, rows: readonly ProfileRow[]) =>
-    [title, ...rows.map((row) => `  ${row.percent.toFixed(1).padStart(5)}%  ${row.ms.toFixed(1).padStart(8)} ms  ${row.name}`)].join('\n');
+    [
+      title,
+      ...rows.map(
+        (row) => `  ${row.percent.toFixed(1).padStart(5)}%  ${row.ms.toFixed(1).padStart(8)} ms  ${row.name}`,
+      ),
+    ].join('\n');
   return [
     `profile: ${summary.totalMs} ms sampled, ${summary.idleMs} ms idle; percentages are of the non-idle time`,
     table('self time, by function:', summary.selfTop),

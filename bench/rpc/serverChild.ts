@@ -11,7 +11,13 @@ import { createRpcApp, startRpcServers } from '../../adapters/rpc/jsonRpcServer.
 import { PUBLIC_RPC_LIMITS_DEFAULT } from '../../spec/rpc/limits.js';
 import type { NodeService } from '../../core/nodeService.js';
 import type { BlockTipName } from '../../spec/chain.js';
-import { CACHED_BLOCK_NUMBER, parseConfigArg, type NodeServerKind, type ServerChildCommand, type ServerChildMessage } from './protocol.js';
+import {
+  CACHED_BLOCK_NUMBER,
+  parseConfigArg,
+  type NodeServerKind,
+  type ServerChildCommand,
+  type ServerChildMessage,
+} from './protocol.js';
 
 /** Bodies above this are refused by the bare server (the real one has its own limit). */
 const BARE_BODY_BYTES_MAX = 1 << 20;
@@ -47,7 +53,9 @@ const jsonHeaders = (length: number) => ({ 'content-type': 'application/json', '
 /** The baseline: read the body, JSON.parse it, answer `{"jsonrpc":"2.0","id":..,"result":..}`. Nothing else. */
 /** Our public listener's Express app alone, with no fast path in front of it. */
 function startExpressOnly(): Promise<Server> {
-  const server = createServer(createRpcApp({ node: benchNode(), namespace: 'public', limits: PUBLIC_RPC_LIMITS_DEFAULT }));
+  const server = createServer(
+    createRpcApp({ node: benchNode(), namespace: 'public', limits: PUBLIC_RPC_LIMITS_DEFAULT }),
+  );
   return new Promise((resolve, reject) => {
     server.once('error', reject);
     server.listen(0, '127.0.0.1', () => resolve(server));
@@ -133,6 +141,8 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  process.stderr.write(`rpc bench server: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  process.stderr.write(
+    `rpc bench server: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+  );
   process.exit(1);
 });

@@ -75,7 +75,10 @@ function collectGarbage(): () => void {
  * counts the txs themselves too. `shortBalance`: while timing, each payer's balance is one below what its pending txs
  * and the newcomer cost together.
  */
-function benchDirect(make: (count: number, offset: number) => TxValue[], shortBalance = false): { admissionsPerSecond: number; bytesPerPendingTx: number } {
+function benchDirect(
+  make: (count: number, offset: number) => TxValue[],
+  shortBalance = false,
+): { admissionsPerSecond: number; bytesPerPendingTx: number } {
   const gc = collectGarbage();
   const extra = make(MEASURED, PENDING);
   gc();
@@ -91,7 +94,9 @@ function benchDirect(make: (count: number, offset: number) => TxValue[], shortBa
   const bytesPerPendingTx = Math.round((process.memoryUsage().heapUsed - before) / pool.count);
   const started = performance.now();
   for (const tx of extra) {
-    const balance = shortBalance ? pool.feePayerMaxCostTotal(tx.feePayer) + txMaxCost(tx) - 1n : context.feePayerBalance;
+    const balance = shortBalance
+      ? pool.feePayerMaxCostTotal(tx.feePayer) + txMaxCost(tx) - 1n
+      : context.feePayerBalance;
     const decision = decideAdmission(pool, tx, { ...context, feePayerBalance: balance });
     if (decision.kind === 'accepted') pool.apply(decision.change);
   }
@@ -123,7 +128,11 @@ async function openNode(dir: string) {
     l1: l1.connect('bench').reader,
   };
   const txPool = { priceBumpPercentage: 10, capacity: PENDING + MEASURED, setupAllowList: SETUP_ALLOW_LIST_DEFAULTS };
-  return { node: await createNode(ports, { rollupAddress: `0x${'00'.repeat(19)}01`, archiverPollIntervalMs: 1_000, txPool }), ports, genesis };
+  return {
+    node: await createNode(ports, { rollupAddress: `0x${'00'.repeat(19)}01`, archiverPollIntervalMs: 1_000, txPool }),
+    ports,
+    genesis,
+  };
 }
 
 export async function benchTxPool(): Promise<{ name: string; figures: Record<string, number | string> }> {
@@ -131,15 +140,22 @@ export async function benchTxPool(): Promise<{ name: string; figures: Record<str
   try {
     const { node, ports, genesis } = await openNode(path.join(dir, 'node'));
     const anchor = genesis.block.hash;
-    const freshPayers = (count: number, offset: number) => Array.from({ length: count }, (_, i) => field(10_000_000 + offset + i));
+    const freshPayers = (count: number, offset: number) =>
+      Array.from({ length: count }, (_, i) => field(10_000_000 + offset + i));
     const typical = benchDirect((count, offset) => makeTxs(count, anchor, offset, freshPayers(count, offset)));
     const fourPayers = benchDirect((count, offset) => makeTxs(count, anchor, offset));
     const fourPayersWalked = benchDirect((count, offset) => makeTxs(count, anchor, offset), true);
     const txs = makeTxs(PENDING, anchor);
     const extra = makeTxs(MEASURED, anchor, PENDING);
 
-    const dispatch = createRpcDispatcher({ node: node.service, namespace: 'public', limits: PUBLIC_RPC_LIMITS_DEFAULT, logger: silentLogger });
-    const send = (tx: TxValue, id: number) => dispatch({ jsonrpc: '2.0', id, method: 'svc_sendTx', params: [txToWire(tx)] });
+    const dispatch = createRpcDispatcher({
+      node: node.service,
+      namespace: 'public',
+      limits: PUBLIC_RPC_LIMITS_DEFAULT,
+      logger: silentLogger,
+    });
+    const send = (tx: TxValue, id: number) =>
+      dispatch({ jsonrpc: '2.0', id, method: 'svc_sendTx', params: [txToWire(tx)] });
     for (const [i, tx] of txs.entries()) await send(tx, i);
     const pending = await node.service.txs.getPendingTxCount();
     const started = performance.now();
@@ -157,10 +173,11 @@ export async function benchTxPool(): Promise<{ name: string; figures: Record<str
         directAdmissionsPerSecondFourPayers: fourPayers.admissionsPerSecond,
         directDecisionsPerSecondFourPayersWalked: fourPayersWalked.admissionsPerSecond,
         directNote:
-          'one payer per tx (typical); all txs from 4 payers (2,500 pending each: the payer\'s ordered index and cost total spare the walk); ' +
+          "one payer per tx (typical); all txs from 4 payers (2,500 pending each: the payer's ordered index and cost total spare the walk); " +
           'and 4 payers one short of covering their txs, so each decision walks 2,500 txs and evicts or rejects one',
         sendTxPerSecond,
-        sendTxPath: 'dispatcher in process: wire decode, validation on the world state, admission, classic-level batch; 4 payers',
+        sendTxPath:
+          'dispatcher in process: wire decode, validation on the world state, admission, classic-level batch; 4 payers',
         bytesPerPendingTx: typical.bytesPerPendingTx,
         ...building,
       },
@@ -182,15 +199,31 @@ async function benchCheckpointBuild(node: RollupNode) {
   while (remaining.length > 0) {
     const budget = blockBudget({ perBlockAllocationMultiplier: 1 }, 4, used);
     if (budget.daGas <= 0 || budget.txCount <= 0) break;
-    const selection = await selectTxs({ candidates: remaining, budget, gasFees: MIN_FEES, timestamp: 0n, state, anchorOnChain: async () => true });
+    const selection = await selectTxs({
+      candidates: remaining,
+      budget,
+      gasFees: MIN_FEES,
+      timestamp: 0n,
+      state,
+      anchorOnChain: async () => true,
+    });
     if (selection.effects.length === 0) break;
     const draft = await worldState.prepareBlock(worldState.latestBlockNumber + 1, blockStateEffects(selection.effects));
     await draft.finish(field(blocks)).commit();
     const included = new Set(selection.effects.map((effect) => effect.txHash));
     remaining = remaining.filter((tx) => !included.has(tx.txHash));
-    used = { manaUsed: used.manaUsed + selection.manaUsed, daGasUsed: used.daGasUsed + selection.daGasUsed, txCount: used.txCount + selection.effects.length };
+    used = {
+      manaUsed: used.manaUsed + selection.manaUsed,
+      daGasUsed: used.daGasUsed + selection.daGasUsed,
+      txCount: used.txCount + selection.effects.length,
+    };
     blocks++;
   }
   const wallMs = performance.now() - started;
-  return { checkpointBlocks: blocks, checkpointTxs: used.txCount, checkpointBuildMs: Math.round(wallMs), checkpointDaGasUsed: used.daGasUsed };
+  return {
+    checkpointBlocks: blocks,
+    checkpointTxs: used.txCount,
+    checkpointBuildMs: Math.round(wallMs),
+    checkpointDaGasUsed: used.daGasUsed,
+  };
 }

@@ -83,7 +83,11 @@ function blockEffects(shape: Shape, random: FieldStream, knownSlots: Hex[], null
       if (!update) knownSlots.push(leafSlot);
       return { leafSlot, value: random.next() };
     });
-    return { noteHashes: Array.from({ length: shape.perTx }, () => random.next()), nullifiers: txNullifiers, publicDataWrites };
+    return {
+      noteHashes: Array.from({ length: shape.perTx }, () => random.next()),
+      nullifiers: txNullifiers,
+      publicDataWrites,
+    };
   });
   return { txs, l1ToL2Messages: [] };
 }
@@ -96,7 +100,12 @@ interface BlockTotals {
   blocks: number;
 }
 
-async function applyBlocks(engine: WorldState, shape: Shape, random: FieldStream, nullifiers: Hex[]): Promise<BlockTotals> {
+async function applyBlocks(
+  engine: WorldState,
+  shape: Shape,
+  random: FieldStream,
+  nullifiers: Hex[],
+): Promise<BlockTotals> {
   const totals: BlockTotals = { milliseconds: 0, hashes: 0, records: 0, bytes: 0, blocks: 0 };
   const knownSlots: Hex[] = [];
   for (let i = 0; i < shape.blocks; i++) {
@@ -111,14 +120,22 @@ async function applyBlocks(engine: WorldState, shape: Shape, random: FieldStream
     totals.milliseconds += elapsed;
     totals.hashes += engine.hasher.count - hashesBefore;
     totals.records += prepared.ops.length;
-    totals.bytes += prepared.ops.reduce((sum, op) => sum + op.key.length + (op.type === 'put' ? op.value.length : 0), 0);
+    totals.bytes += prepared.ops.reduce(
+      (sum, op) => sum + op.key.length + (op.type === 'put' ? op.value.length : 0),
+      0,
+    );
     totals.blocks++;
   }
   return totals;
 }
 
 /** Nullifier membership witnesses per second, one read at a time, for nullifiers present at `block`. */
-async function witnessReadsPerSecond(engine: WorldState, block: number, nullifiers: readonly Hex[], reads: number): Promise<number> {
+async function witnessReadsPerSecond(
+  engine: WorldState,
+  block: number,
+  nullifiers: readonly Hex[],
+  reads: number,
+): Promise<number> {
   const started = performance.now();
   for (let i = 0; i < reads; i++) {
     const witness = await engine.getNullifierMembershipWitness(block, nullifiers[(i * 7_919) % nullifiers.length]!);
@@ -148,8 +165,12 @@ async function benchShape(shape: Shape, hashNs: number, witnessReads: number): P
       blockTimeOverHashTime: round((blockSeconds * 1e9) / (hashesPerBlock * hashNs), 2),
       storageRecordsPerBlock: Math.round(totals.records / totals.blocks),
       storageMegabytesPerBlock: round(totals.bytes / totals.blocks / 1e6, 2),
-      witnessReadsPerSecondLatest: Math.round(await witnessReadsPerSecond(engine, engine.latestBlockNumber, nullifiers, witnessReads)),
-      witnessReadsPerSecondHistorical: Math.round(await witnessReadsPerSecond(engine, HISTORICAL_BLOCK, early, witnessReads)),
+      witnessReadsPerSecondLatest: Math.round(
+        await witnessReadsPerSecond(engine, engine.latestBlockNumber, nullifiers, witnessReads),
+      ),
+      witnessReadsPerSecondHistorical: Math.round(
+        await witnessReadsPerSecond(engine, HISTORICAL_BLOCK, early, witnessReads),
+      ),
     };
   } finally {
     await storage.close();

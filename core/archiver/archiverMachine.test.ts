@@ -7,7 +7,10 @@ import type { SyncStepResult } from './syncStep.js';
 
 const head = { number: 10n, hash: '0x01', parentHash: '0x00', timestamp: 120n } as const;
 const step = (caughtUp: boolean, checkpointsAdded = 0): SyncStepResult => ({
-  l1Head: head, syncedTo: { blockNumber: 10n, blockHash: '0x01', timestamp: 120n }, checkpointsAdded, caughtUp,
+  l1Head: head,
+  syncedTo: { blockNumber: 10n, blockHash: '0x01', timestamp: 120n },
+  checkpointsAdded,
+  caughtUp,
 });
 
 const coverage = new TransitionCoverage();
@@ -131,6 +134,10 @@ describe('archiver machine', () => {
   });
 
   afterAll(() => {
-    expect(coverage.missing(createArchiverMachine({ pollIntervalMs: 1, clock: new ManualClock(), runSyncStep: async () => step(true) }))).toEqual([]);
+    expect(
+      coverage.missing(
+        createArchiverMachine({ pollIntervalMs: 1, clock: new ManualClock(), runSyncStep: async () => step(true) }),
+      ),
+    ).toEqual([]);
   });
 });

@@ -125,7 +125,10 @@ export function createArchiverMachine(deps: ArchiverMachineDeps) {
         invoke: { src: 'followL1' },
         on: {
           'sync.progress': { actions: { type: 'recordStep', params: ({ event }) => ({ step: event.step }) } },
-          'sync.failed': { target: 'Backoff', actions: { type: 'recordFailure', params: ({ event }) => ({ error: event.error }) } },
+          'sync.failed': {
+            target: 'Backoff',
+            actions: { type: 'recordFailure', params: ({ event }) => ({ error: event.error }) },
+          },
         },
       },
       Backoff: { after: { retryDelay: 'Following' } },

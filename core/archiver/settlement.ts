@@ -37,14 +37,19 @@ export interface TipChange {
   readonly fields: LogFields;
 }
 
-export async function readL1Settlement(l1: L1ReaderPort, constants: L1RollupConstants, at: L1BlockRef): Promise<L1Settlement> {
+export async function readL1Settlement(
+  l1: L1ReaderPort,
+  constants: L1RollupConstants,
+  at: L1BlockRef,
+): Promise<L1Settlement> {
   const [proven, pendingCheckpointCount, finalized] = await Promise.all([
     l1.getProvenCheckpoint(at.number),
     l1.getCheckpointCount(at.number),
     l1.getBlock('finalized'),
   ]);
   const finalizedAt = finalized.number < at.number ? finalized.number : at.number;
-  const finalizedCheckpoint = finalizedAt < constants.l1StartBlock ? 0 : (await l1.getProvenCheckpoint(finalizedAt)).checkpointNumber;
+  const finalizedCheckpoint =
+    finalizedAt < constants.l1StartBlock ? 0 : (await l1.getProvenCheckpoint(finalizedAt)).checkpointNumber;
   return { at, provenCheckpoint: proven.checkpointNumber, pendingCheckpointCount, finalizedCheckpoint };
 }
 
@@ -68,23 +73,40 @@ export async function settleProofTips(u: ChainUpdate, s: L1Settlement): Promise<
 }
 
 /** Prunes to L1's proven checkpoint when the first unproven one's epoch is past its window and L1 agrees. */
-async function pruneUnprovenEpoch(u: ChainUpdate, constants: L1RollupConstants, s: L1Settlement): Promise<TipChange | undefined> {
+async function pruneUnprovenEpoch(
+  u: ChainUpdate,
+  constants: L1RollupConstants,
+  s: L1Settlement,
+): Promise<TipChange | undefined> {
   const proven = s.provenCheckpoint;
   if (u.tips.checkpointed.checkpoint.number <= proven || s.pendingCheckpointCount !== proven) return undefined;
   const firstUnproven = await u.getCheckpoint(proven + 1);
   if (firstUnproven === undefined) return undefined;
   const epoch = epochOfSlot(constants, firstUnproven.header.slotNumber);
   if (proofWindowStatus(constants, epoch, s.at.timestamp) !== 'passed') return undefined;
-  const fields = { epoch, provenCheckpoint: proven, checkpointed: u.tips.checkpointed.checkpoint.number, l1Block: s.at.number };
+  const fields = {
+    epoch,
+    provenCheckpoint: proven,
+    checkpointed: u.tips.checkpointed.checkpoint.number,
+    l1Block: s.at.number,
+  };
   if (proven < u.tips.finalized.checkpoint.number) {
-    return { level: 'warn', message: 'L1 would prune below the finalized checkpoint; the node keeps its chain', fields };
+    return {
+      level: 'warn',
+      message: 'L1 would prune below the finalized checkpoint; the node keeps its chain',
+      fields,
+    };
   }
   await u.pruneTo((await u.checkpointTip(proven)).block.number, 'epochNotProven');
   return { level: 'warn', message: 'epoch not proven within its window: pruned to the proven checkpoint', fields };
 }
 
 /** Drops the proposed blocks above checkpointed once L1 time is past their slot (no checkpoint can include them now). */
-async function dropExpiredProposedBlocks(u: ChainUpdate, constants: L1RollupConstants, s: L1Settlement): Promise<TipChange | undefined> {
+async function dropExpiredProposedBlocks(
+  u: ChainUpdate,
+  constants: L1RollupConstants,
+  s: L1Settlement,
+): Promise<TipChange | undefined> {
   const checkpointedBlock = u.tips.checkpointed.block.number;
   if (u.tips.proposed.number === checkpointedBlock) return undefined;
   const first = await u.getBlock(checkpointedBlock + 1);
@@ -101,12 +123,22 @@ async function settleProven(u: ChainUpdate, s: L1Settlement): Promise<TipChange 
   const target = s.provenCheckpoint;
   const { proven, finalized, checkpointed } = u.tips;
   const fields = { provenCheckpoint: target, l1Block: s.at.number };
-  if (target > checkpointed.checkpoint.number) return { level: 'warn', message: 'L1 proves checkpoints the node does not hold yet', fields };
-  if (target < finalized.checkpoint.number) return { level: 'warn', message: 'L1 proven checkpoint is below the finalized one; the node keeps finalized', fields };
+  if (target > checkpointed.checkpoint.number)
+    return { level: 'warn', message: 'L1 proves checkpoints the node does not hold yet', fields };
+  if (target < finalized.checkpoint.number)
+    return {
+      level: 'warn',
+      message: 'L1 proven checkpoint is below the finalized one; the node keeps finalized',
+      fields,
+    };
   const tip = await u.checkpointTip(target);
   if (tip.checkpoint.number === proven.checkpoint.number && tip.block.hash === proven.block.hash) return undefined;
   u.markProven(tip);
-  return { level: tip.checkpoint.number < proven.checkpoint.number ? 'warn' : 'info', message: 'proven tip moved', fields: { ...fields, from: proven.checkpoint.number, block: tip.block.number } };
+  return {
+    level: tip.checkpoint.number < proven.checkpoint.number ? 'warn' : 'info',
+    message: 'proven tip moved',
+    fields: { ...fields, from: proven.checkpoint.number, block: tip.block.number },
+  };
 }
 
 async function settleFinalized(u: ChainUpdate, s: L1Settlement): Promise<TipChange | undefined> {
@@ -115,5 +147,9 @@ async function settleFinalized(u: ChainUpdate, s: L1Settlement): Promise<TipChan
   if (target <= finalized.checkpoint.number) return undefined;
   const tip = await u.checkpointTip(target);
   u.markFinalized(tip);
-  return { level: 'info', message: 'finalized tip moved', fields: { finalizedCheckpoint: target, block: tip.block.number, l1Block: s.at.number } };
+  return {
+    level: 'info',
+    message: 'finalized tip moved',
+    fields: { finalizedCheckpoint: target, block: tip.block.number, l1Block: s.at.number },
+  };
 }

@@ -3,7 +3,15 @@ import { ARCHIVER_L1_BLOCKS_PER_STEP_MAX } from '../../spec/constants.js';
 import type { Chain, ChainUpdate } from '../chain/chain.js';
 import type { L1SyncPosition } from '../chain/chainStore.js';
 import { NodeError } from '../errors.js';
-import type { ChainPrunedLog, CheckpointProposedLog, InboxMessageLog, L1BlockRef, L1LogPosition, L1ReaderPort, LoggerPort } from '../ports.js';
+import type {
+  ChainPrunedLog,
+  CheckpointProposedLog,
+  InboxMessageLog,
+  L1BlockRef,
+  L1LogPosition,
+  L1ReaderPort,
+  LoggerPort,
+} from '../ports.js';
 import { checkpointedFeeBasis } from '../fees/feeBasis.js';
 import { feeFloor, nextGasFees } from '../fees/minFees.js';
 import { blockStateEffects } from '../worldState/blockEffects.js';
@@ -21,7 +29,11 @@ export interface SyncStepDeps {
   readonly constants: L1RollupConstants;
   readonly logger: LoggerPort;
   /** The committee's quorum check (core/validators/syncQuorum.ts); absent when the node ignores the validator set. */
-  readonly quorum?: { readonly check: SyncQuorumCheck; readonly refused: RefusedCheckpoints; readonly onRefused?: (log: CheckpointProposedLog, reason: string) => void };
+  readonly quorum?: {
+    readonly check: SyncQuorumCheck;
+    readonly refused: RefusedCheckpoints;
+    readonly onRefused?: (log: CheckpointProposedLog, reason: string) => void;
+  };
 }
 
 export interface SyncStepResult {
@@ -36,12 +48,21 @@ export interface SyncStepResult {
   readonly reorgUnwoundTo?: number;
 }
 
-const toPosition = (b: L1BlockRef): L1SyncPosition => ({ blockNumber: b.number, blockHash: b.hash, timestamp: b.timestamp });
+const toPosition = (b: L1BlockRef): L1SyncPosition => ({
+  blockNumber: b.number,
+  blockHash: b.hash,
+  timestamp: b.timestamp,
+});
 
 /** The rollup contract's events the archiver follows, merged in L1 order; proposals carry what applying needs. */
 type ContractEvent =
   | { readonly kind: 'pruned'; readonly log: ChainPrunedLog }
-  | { readonly kind: 'proposed'; readonly log: CheckpointProposedLog; readonly blobs?: Uint8Array[]; readonly timestamp?: bigint };
+  | {
+      readonly kind: 'proposed';
+      readonly log: CheckpointProposedLog;
+      readonly blobs?: Uint8Array[];
+      readonly timestamp?: bigint;
+    };
 
 /**
  * One archiver step, pinned to one L1 block `to` (at most ARCHIVER_L1_BLOCKS_PER_STEP_MAX blocks past the last synced
@@ -54,7 +75,8 @@ export async function runSyncStep(deps: SyncStepDeps): Promise<SyncStepResult> {
   const { l1, chain, constants } = deps;
   const head = await l1.getBlock('latest');
   const last = chain.l1Sync;
-  if (last && last.blockNumber > head.number && head.timestamp <= last.timestamp) return settleBelowSyncedBlock(deps, head, last);
+  if (last && last.blockNumber > head.number && head.timestamp <= last.timestamp)
+    return settleBelowSyncedBlock(deps, head, last);
   if (last && (last.blockNumber > head.number || (await lastSyncedBlockWasReorged(l1, last)))) {
     return unwindAfterL1Reorg(deps, head);
   }
@@ -83,7 +105,10 @@ export async function runSyncStep(deps: SyncStepDeps): Promise<SyncStepResult> {
  */
 async function fetchContractEvents(deps: SyncStepDeps, from: bigint, to: bigint): Promise<ContractEvent[]> {
   const { l1, chain } = deps;
-  const [proposed, pruned] = await Promise.all([l1.getCheckpointProposedLogs(from, to), l1.getChainPrunedLogs(from, to)]);
+  const [proposed, pruned] = await Promise.all([
+    l1.getCheckpointProposedLogs(from, to),
+    l1.getChainPrunedLogs(from, to),
+  ]);
   const events: ContractEvent[] = [
     ...pruned.map((log) => ({ kind: 'pruned' as const, log })),
     ...proposed.map((log) => ({ kind: 'proposed' as const, log })),
@@ -108,14 +133,22 @@ async function fetchContractEvents(deps: SyncStepDeps, from: bigint, to: bigint)
  * Stores the inbox messages of `(after, to]` before the step applies checkpoints (a checkpoint consumes messages sent
  * before it), dropping first any message from after `after` that a crashed earlier step left behind.
  */
-async function syncInboxMessages(deps: SyncStepDeps, after: bigint, messages: readonly InboxMessageLog[]): Promise<void> {
+async function syncInboxMessages(
+  deps: SyncStepDeps,
+  after: bigint,
+  messages: readonly InboxMessageLog[],
+): Promise<void> {
   const stale = await deps.inbox.unwindOps(after);
   if (stale.length === 0 && messages.length === 0) return;
   await deps.chain.update(async (u) => {
     // Read again inside the update: a rollback may have committed in between.
     u.syncedIndexOps.push(...(await deps.inbox.unwindOps(after)), ...deps.inbox.syncOps(messages));
   });
-  if (messages.length > 0) deps.logger.debug('inbox messages synced from L1', { count: messages.length, lastIndex: messages[messages.length - 1]!.index });
+  if (messages.length > 0)
+    deps.logger.debug('inbox messages synced from L1', {
+      count: messages.length,
+      lastIndex: messages[messages.length - 1]!.index,
+    });
 }
 
 function l1Order(a: L1LogPosition, b: L1LogPosition): number {
@@ -128,14 +161,22 @@ async function applyL1Prune(deps: SyncStepDeps, log: ChainPrunedLog): Promise<vo
   const pruned = await deps.chain.update(async (u) => {
     if (u.tips.checkpointed.checkpoint.number <= log.provenCheckpointNumber) return false;
     if (log.provenCheckpointNumber < u.tips.finalized.checkpoint.number) {
-      throw new NodeError('SYNC_FAILED', `L1 pruned to checkpoint ${log.provenCheckpointNumber}, below the finalized checkpoint ${u.tips.finalized.checkpoint.number}`, {
-        checkpointNumber: log.provenCheckpointNumber,
-      });
+      throw new NodeError(
+        'SYNC_FAILED',
+        `L1 pruned to checkpoint ${log.provenCheckpointNumber}, below the finalized checkpoint ${u.tips.finalized.checkpoint.number}`,
+        {
+          checkpointNumber: log.provenCheckpointNumber,
+        },
+      );
     }
     await u.pruneTo((await u.checkpointTip(log.provenCheckpointNumber)).block.number, 'epochNotProven');
     return true;
   });
-  if (pruned) deps.logger.warn('L1 pruned an unproven epoch; so did the node', { provenCheckpoint: log.provenCheckpointNumber, l1Block: log.l1.blockNumber });
+  if (pruned)
+    deps.logger.warn('L1 pruned an unproven epoch; so did the node', {
+      provenCheckpoint: log.provenCheckpointNumber,
+      l1Block: log.l1.blockNumber,
+    });
 }
 
 /** Settles the tips against L1 as of `to` and records `to` as synced, in one update. */
@@ -155,7 +196,11 @@ async function settle(deps: SyncStepDeps, settlement: L1Settlement, to: L1BlockR
  * apart; so nothing is unwound or pruned yet (a stale RPC node must never cause a prune), and the position stays.
  * Proven and finalized follow L1 as of the head it sees, so a proof that a reorg removed stops counting at once.
  */
-async function settleBelowSyncedBlock(deps: SyncStepDeps, head: L1BlockRef, last: L1SyncPosition): Promise<SyncStepResult> {
+async function settleBelowSyncedBlock(
+  deps: SyncStepDeps,
+  head: L1BlockRef,
+  last: L1SyncPosition,
+): Promise<SyncStepResult> {
   const settlement = await readL1Settlement(deps.l1, deps.constants, head);
   const changes = await deps.chain.update((u) => settleProofTips(u, settlement));
   for (const change of changes) deps.logger[change.level](change.message, change.fields);
@@ -172,18 +217,30 @@ async function lastSyncedBlockWasReorged(l1: L1ReaderPort, last: L1SyncPosition)
  * Blocks are adopted one chain update each (one world-state change per batch), then the checkpoint is marked; a
  * crash in between leaves proposed blocks that the next step finds again and keeps.
  */
-async function applyCheckpointLog(deps: SyncStepDeps, log: CheckpointProposedLog, blobs: Uint8Array[], l1BlockTimestamp: bigint): Promise<boolean> {
+async function applyCheckpointLog(
+  deps: SyncStepDeps,
+  log: CheckpointProposedLog,
+  blobs: Uint8Array[],
+  l1BlockTimestamp: bigint,
+): Promise<boolean> {
   const { chain } = deps;
   const checkpointedNumber = chain.tips.checkpointed.checkpoint.number;
   if (log.checkpointNumber <= checkpointedNumber) return false;
   if (log.checkpointNumber !== checkpointedNumber + 1 && deps.quorum?.refused.has(checkpointedNumber + 1)) {
-    deps.logger.warn('checkpoint skipped: it builds on a checkpoint refused for its quorum', { checkpoint: log.checkpointNumber, refused: checkpointedNumber + 1 });
+    deps.logger.warn('checkpoint skipped: it builds on a checkpoint refused for its quorum', {
+      checkpoint: log.checkpointNumber,
+      refused: checkpointedNumber + 1,
+    });
     return false;
   }
   if (log.checkpointNumber !== checkpointedNumber + 1) {
-    throw new NodeError('SYNC_FAILED', `L1 proposes checkpoint ${log.checkpointNumber} while the node has ${checkpointedNumber}`, {
-      checkpointNumber: log.checkpointNumber,
-    });
+    throw new NodeError(
+      'SYNC_FAILED',
+      `L1 proposes checkpoint ${log.checkpointNumber} while the node has ${checkpointedNumber}`,
+      {
+        checkpointNumber: log.checkpointNumber,
+      },
+    );
   }
   const attestations = await checkedAttestations(deps, log);
   if (attestations === undefined) return false;
@@ -204,11 +261,15 @@ async function applyCheckpointLog(deps: SyncStepDeps, log: CheckpointProposedLog
   });
   if (!decoded.ok) throw invalidCheckpoint(log, decoded.reason);
   const subtree = checkpointMessageSubtree(inboxLeaves);
-  for (const entry of decoded.value.blocks) await adoptBlock(deps, log, entry, entry.block.indexWithinCheckpoint === 0 ? subtree : []);
+  for (const entry of decoded.value.blocks)
+    await adoptBlock(deps, log, entry, entry.block.indexWithinCheckpoint === 0 ? subtree : []);
   const lastBlock = decoded.value.blocks[decoded.value.blocks.length - 1]!.block;
   await chain.update(async (u) => {
     await assertAdopted(u, decoded.value);
-    u.markCheckpointed(decoded.value.checkpoint, { number: lastBlock.header.globalVariables.blockNumber, hash: lastBlock.hash });
+    u.markCheckpointed(decoded.value.checkpoint, {
+      number: lastBlock.header.globalVariables.blockNumber,
+      hash: lastBlock.hash,
+    });
   });
   deps.logger.info('checkpoint synced from L1', {
     checkpoint: log.checkpointNumber,
@@ -222,12 +283,20 @@ async function applyCheckpointLog(deps: SyncStepDeps, log: CheckpointProposedLog
  * The checkpoint's attestations as the archive keeps them, or undefined when the quorum check refuses it (recorded
  * and reported here). A node that ignores the validator set checks nothing and, not knowing the committee, keeps none.
  */
-async function checkedAttestations(deps: SyncStepDeps, log: CheckpointProposedLog): Promise<readonly CommitteeSignature[] | undefined> {
+async function checkedAttestations(
+  deps: SyncStepDeps,
+  log: CheckpointProposedLog,
+): Promise<readonly CommitteeSignature[] | undefined> {
   if (deps.quorum === undefined) return [];
   const verdict = await deps.quorum.check(log);
   if (!verdict.accepted) {
     deps.quorum.refused.add(log);
-    deps.logger.warn('checkpoint refused: its attestations do not carry the quorum', { checkpoint: log.checkpointNumber, slot: log.slotNumber, txHash: log.l1.txHash, reason: verdict.reason });
+    deps.logger.warn('checkpoint refused: its attestations do not carry the quorum', {
+      checkpoint: log.checkpointNumber,
+      slot: log.slotNumber,
+      txHash: log.l1.txHash,
+      reason: verdict.reason,
+    });
     deps.quorum.onRefused?.(log, verdict.reason);
     return undefined;
   }
@@ -236,10 +305,14 @@ async function checkedAttestations(deps: SyncStepDeps, log: CheckpointProposedLo
 }
 
 const invalidCheckpoint = (log: CheckpointProposedLog, reason: string) =>
-  new NodeError('CHECKPOINT_INVALID', `checkpoint ${log.checkpointNumber} published in L1 tx ${log.l1.txHash} is invalid: ${reason}`, {
-    checkpointNumber: log.checkpointNumber,
-    txHash: log.l1.txHash,
-  });
+  new NodeError(
+    'CHECKPOINT_INVALID',
+    `checkpoint ${log.checkpointNumber} published in L1 tx ${log.l1.txHash} is invalid: ${reason}`,
+    {
+      checkpointNumber: log.checkpointNumber,
+      txHash: log.l1.txHash,
+    },
+  );
 
 /** Chain updates one block adoption may take: prune what differs, then add (a sequencer racing in costs a retry). */
 const BLOCK_ADOPTION_ATTEMPTS_MAX = 4;
@@ -249,7 +322,12 @@ const BLOCK_ADOPTION_ATTEMPTS_MAX = 4;
  * anything else from that height up is pruned first; then the block is applied to the world state, whose roots
  * must be the ones its header claims, and added.
  */
-async function adoptBlock(deps: SyncStepDeps, log: CheckpointProposedLog, entry: DecodedCheckpoint['blocks'][number], l1ToL2Messages: readonly Hex[]): Promise<void> {
+async function adoptBlock(
+  deps: SyncStepDeps,
+  log: CheckpointProposedLog,
+  entry: DecodedCheckpoint['blocks'][number],
+  l1ToL2Messages: readonly Hex[],
+): Promise<void> {
   const { block, archiveTree } = entry;
   const n = block.header.globalVariables.blockNumber;
   for (let attempt = 0; attempt < BLOCK_ADOPTION_ATTEMPTS_MAX; attempt++) {
@@ -268,9 +346,13 @@ async function adoptBlock(deps: SyncStepDeps, log: CheckpointProposedLog, entry:
     });
     if (done) return;
   }
-  throw new NodeError('SYNC_FAILED', `block ${n} of checkpoint ${log.checkpointNumber} could not be adopted: the chain kept changing`, {
-    blockNumber: n,
-  });
+  throw new NodeError(
+    'SYNC_FAILED',
+    `block ${n} of checkpoint ${log.checkpointNumber} could not be adopted: the chain kept changing`,
+    {
+      blockNumber: n,
+    },
+  );
 }
 
 /** Which tree's root or size differs between the world state's result and the header's claim, if any. */
@@ -289,9 +371,13 @@ async function assertAdopted(u: ChainUpdate, decoded: DecodedCheckpoint): Promis
   for (const { block } of decoded.blocks) {
     const local = await u.getBlock(block.header.globalVariables.blockNumber);
     if (local?.hash !== block.hash) {
-      throw new NodeError('SYNC_FAILED', `block ${block.header.globalVariables.blockNumber} changed while its checkpoint was being synced`, {
-        blockNumber: block.header.globalVariables.blockNumber,
-      });
+      throw new NodeError(
+        'SYNC_FAILED',
+        `block ${block.header.globalVariables.blockNumber} changed while its checkpoint was being synced`,
+        {
+          blockNumber: block.header.globalVariables.blockNumber,
+        },
+      );
     }
   }
 }
@@ -309,7 +395,12 @@ async function unwindAfterL1Reorg(deps: SyncStepDeps, head: L1BlockRef): Promise
     let keep = Math.min(u.tips.checkpointed.checkpoint.number, l1Count);
     for (; keep >= 1; keep--) {
       const local = await u.getCheckpoint(keep);
-      if (local && local.l1.blockNumber <= head.number && (await l1.getArchiveAt(keep, head.number)) === local.archiveRoot) break;
+      if (
+        local &&
+        local.l1.blockNumber <= head.number &&
+        (await l1.getArchiveAt(keep, head.number)) === local.archiveRoot
+      )
+        break;
     }
     const kept = keep >= 1 ? await u.getCheckpoint(keep) : undefined;
     const keptBlock = kept ? kept.firstBlockNumber + kept.blockCount - 1 : 0;

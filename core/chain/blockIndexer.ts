@@ -5,7 +5,9 @@
  */
 import type { Block } from '../../spec/chain.js';
 
-export type IndexOp = { readonly type: 'put'; readonly key: string; readonly value: string } | { readonly type: 'del'; readonly key: string };
+export type IndexOp =
+  | { readonly type: 'put'; readonly key: string; readonly value: string }
+  | { readonly type: 'del'; readonly key: string };
 
 export interface BlockIndexer {
   /** Its key prefix: every key it writes starts with it (checked), and no two indexers share one. */

@@ -1,5 +1,14 @@
 import { createActor, type Actor } from 'xstate';
-import type { Block, BlockOrigin, BlockRef, ChainEvent, ChainPruneReason, Checkpoint, CheckpointRef, L2Tips } from '../../spec/chain.js';
+import type {
+  Block,
+  BlockOrigin,
+  BlockRef,
+  ChainEvent,
+  ChainPruneReason,
+  Checkpoint,
+  CheckpointRef,
+  L2Tips,
+} from '../../spec/chain.js';
 import { assert } from '../assert.js';
 import type { AppendOnlyTree } from '../merkle/appendOnlyTree.js';
 import type { ClockPort, StorageOp } from '../ports.js';
@@ -91,19 +100,27 @@ export class ChainUpdate {
    * removed one; never below finalized nor above checkpointed). Does nothing when it is already there.
    */
   markProven(tip: { readonly block: BlockRef; readonly checkpoint: CheckpointRef }): void {
-    if (tip.checkpoint.number === this.tips.proven.checkpoint.number && tip.block.hash === this.tips.proven.block.hash) return;
+    if (tip.checkpoint.number === this.tips.proven.checkpoint.number && tip.block.hash === this.tips.proven.block.hash)
+      return;
     this.push({ type: 'chainProven', checkpoint: tip.checkpoint, block: tip.block });
   }
 
   /** Moves the finalized tip forward to `tip` (at or below proven); does nothing when it is already there. */
   markFinalized(tip: { readonly block: BlockRef; readonly checkpoint: CheckpointRef }): void {
-    if (tip.checkpoint.number === this.tips.finalized.checkpoint.number && tip.block.hash === this.tips.finalized.block.hash) return;
+    if (
+      tip.checkpoint.number === this.tips.finalized.checkpoint.number &&
+      tip.block.hash === this.tips.finalized.block.hash
+    )
+      return;
     this.push({ type: 'chainFinalized', checkpoint: tip.checkpoint, block: tip.block });
   }
 
   /** The tip that ends at checkpoint `checkpointNumber` (kept, at or below checkpointed): its last block and itself. */
   async checkpointTip(checkpointNumber: number): Promise<{ block: BlockRef; checkpoint: CheckpointRef }> {
-    assert(checkpointNumber >= 0 && checkpointNumber <= this.tips.checkpointed.checkpoint.number, `checkpoint ${checkpointNumber} is at or below the checkpointed tip`);
+    assert(
+      checkpointNumber >= 0 && checkpointNumber <= this.tips.checkpointed.checkpoint.number,
+      `checkpoint ${checkpointNumber} is at or below the checkpointed tip`,
+    );
     if (checkpointNumber === 0) {
       const genesis = await this.getBlock(0);
       assert(genesis !== undefined, 'genesis is stored');
@@ -114,14 +131,21 @@ export class ChainUpdate {
     const last = checkpoint.firstBlockNumber + checkpoint.blockCount - 1;
     const block = await this.getBlock(last);
     assert(block !== undefined, `last block ${last} of checkpoint ${checkpointNumber} is stored`);
-    return { block: { number: last, hash: block.hash }, checkpoint: { number: checkpointNumber, hash: checkpoint.hash } };
+    return {
+      block: { number: last, hash: block.hash },
+      checkpoint: { number: checkpointNumber, hash: checkpoint.hash },
+    };
   }
 
   /**
    * Drops every block above `toBlockNumber` (and checkpoints whose blocks go with them), unwinding the world state in
    * the same batch. `worldStateAt` says the world state is already at the target (a forced rollback rebuilt it).
    */
-  async pruneTo(toBlockNumber: number, reason: ChainPruneReason, options: { readonly worldStateAt?: number } = {}): Promise<void> {
+  async pruneTo(
+    toBlockNumber: number,
+    reason: ChainPruneReason,
+    options: { readonly worldStateAt?: number } = {},
+  ): Promise<void> {
     if (toBlockNumber >= this.tips.proposed.number) return;
     assert(this.addBlocks.length === 0, 'a chain update prunes before adding blocks, never after');
     const toBlock = await this.getBlock(toBlockNumber);
@@ -129,7 +153,10 @@ export class ChainUpdate {
     if (options.worldStateAt === undefined) {
       this.claimWorldStateWrite(await this.worldState.prepareUnwind(toBlockNumber), `prune to block ${toBlockNumber}`);
     } else {
-      assert(options.worldStateAt === toBlockNumber && this.worldState.latestBlockNumber === toBlockNumber, 'the world state is at the prune target');
+      assert(
+        options.worldStateAt === toBlockNumber && this.worldState.latestBlockNumber === toBlockNumber,
+        'the world state is at the prune target',
+      );
     }
     let checkpointed = this.tips.checkpointed;
     if (checkpointed.block.number > toBlockNumber) {

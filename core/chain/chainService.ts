@@ -1,5 +1,12 @@
 /** The chain part of NodeService: blocks, checkpoints, tips and how far the node has synced from L1. */
-import type { Block, BlockTipName, Checkpoint, CheckpointTipName, L1RollupConstants, L2Tips } from '../../spec/chain.js';
+import type {
+  Block,
+  BlockTipName,
+  Checkpoint,
+  CheckpointTipName,
+  L1RollupConstants,
+  L2Tips,
+} from '../../spec/chain.js';
 import { L1_SLOT_DURATION_SECONDS } from '../../spec/constants.js';
 import type { BlockQuery, CheckpointQuery } from '../nodeService.js';
 import type { Chain } from './chain.js';
@@ -38,7 +45,8 @@ export interface ChainService {
 /** The last slot whose L1 data the node has entirely: the next L1 block after the synced one belongs to a later slot. */
 export function syncedSlotAt(constants: L1RollupConstants, syncedL1Timestamp: bigint): number | undefined {
   const timetable = createTimetable(constants);
-  const slot = timetable.slotAt(syncedL1Timestamp + BigInt(constants.ethereumSlotDuration || L1_SLOT_DURATION_SECONDS)) - 1;
+  const slot =
+    timetable.slotAt(syncedL1Timestamp + BigInt(constants.ethereumSlotDuration || L1_SLOT_DURATION_SECONDS)) - 1;
   return slot >= 0 ? slot : undefined;
 }
 
@@ -123,7 +131,11 @@ export function createChainService(deps: ChainServiceDeps): ChainService {
  * Checkpoints whose slot lies in `epoch`. Slots grow with checkpoint numbers, so a binary search finds the first
  * one at or after the epoch's first slot in O(log n) reads; at most `epochDuration` checkpoints follow it.
  */
-export async function checkpointsInEpoch(chain: Chain, constants: L1RollupConstants, epoch: number): Promise<Checkpoint[]> {
+export async function checkpointsInEpoch(
+  chain: Chain,
+  constants: L1RollupConstants,
+  epoch: number,
+): Promise<Checkpoint[]> {
   const firstSlot = epoch * constants.epochDuration;
   const endSlot = firstSlot + constants.epochDuration;
   let low = 1;

@@ -110,7 +110,12 @@ export class ChainStore {
    * Opens the store; on an empty store writes the genesis block. Throws DATA_DIRECTORY_CHAIN_MISMATCH when the
    * store was written for another chain.
    */
-  static async open(storage: StoragePort, identity: ChainIdentity, genesis: Genesis, genesisTips: L2Tips): Promise<ChainStore> {
+  static async open(
+    storage: StoragePort,
+    identity: ChainIdentity,
+    genesis: Genesis,
+    genesisTips: L2Tips,
+  ): Promise<ChainStore> {
     if (storage.status === 'opening' || storage.status === 'closed') await storage.open();
     const storedIdentity = await storage.get(KEY.identity);
     if (storedIdentity === undefined) {
@@ -134,14 +139,25 @@ export class ChainStore {
     const tipsText = await storage.get(KEY.tips);
     assert(tipsText !== undefined, 'a store with an identity has tips');
     const l1SyncText = await storage.get(KEY.l1Sync);
-    return new ChainStore(storage, fromStoredJson<L2Tips>(tipsText), l1SyncText === undefined ? undefined : fromStoredJson(l1SyncText));
+    return new ChainStore(
+      storage,
+      fromStoredJson<L2Tips>(tipsText),
+      l1SyncText === undefined ? undefined : fromStoredJson(l1SyncText),
+    );
   }
 
   /** Adds a secondary index; its entries are written with every later block change. Register before syncing. */
   registerIndexer(indexer: BlockIndexer): void {
-    const clash = this.indexers.find((other) => other.keyPrefix.startsWith(indexer.keyPrefix) || indexer.keyPrefix.startsWith(other.keyPrefix));
+    const clash = this.indexers.find(
+      (other) => other.keyPrefix.startsWith(indexer.keyPrefix) || indexer.keyPrefix.startsWith(other.keyPrefix),
+    );
     assert(clash === undefined, `indexer prefix ${indexer.keyPrefix} overlaps ${clash?.keyPrefix}`);
-    assert(Object.values(CHAIN_KEY_PREFIXES).every((prefix) => !indexer.keyPrefix.startsWith(prefix) && !prefix.startsWith(indexer.keyPrefix)), `indexer prefix ${indexer.keyPrefix} overlaps the chain store's keys`);
+    assert(
+      Object.values(CHAIN_KEY_PREFIXES).every(
+        (prefix) => !indexer.keyPrefix.startsWith(prefix) && !prefix.startsWith(indexer.keyPrefix),
+      ),
+      `indexer prefix ${indexer.keyPrefix} overlaps the chain store's keys`,
+    );
     this.indexers.push(indexer);
   }
 
@@ -149,7 +165,10 @@ export class ChainStore {
     const ops: BatchOp[] = [];
     for (const indexer of this.indexers) {
       for (const op of indexer[change](block)) {
-        assert(op.key.startsWith(indexer.keyPrefix), `indexer ${indexer.keyPrefix} writes only its own keys, not ${op.key}`);
+        assert(
+          op.key.startsWith(indexer.keyPrefix),
+          `indexer ${indexer.keyPrefix} writes only its own keys, not ${op.key}`,
+        );
         ops.push(op);
       }
     }
@@ -175,7 +194,8 @@ export class ChainStore {
   }
 
   async getBlock(blockNumber: number): Promise<Block | undefined> {
-    if (!Number.isSafeInteger(blockNumber) || blockNumber < 0 || blockNumber > this.tipsCache.proposed.number) return undefined;
+    if (!Number.isSafeInteger(blockNumber) || blockNumber < 0 || blockNumber > this.tipsCache.proposed.number)
+      return undefined;
     const known = this.decodedBlocks.get(blockNumber);
     if (known !== undefined) return known;
     const text = await this.storage.get(KEY.block(blockNumber));
@@ -247,7 +267,8 @@ export class ChainStore {
         if (checkpoint) ops.push({ type: 'del', key: KEY.checkpointByHash(checkpoint.hash) });
       }
     }
-    for (const { block, archiveTree } of change.addBlocks ?? []) ops.push(...this.blockOps(block, archiveTree), ...this.indexOps(block, 'blockAdded'));
+    for (const { block, archiveTree } of change.addBlocks ?? [])
+      ops.push(...this.blockOps(block, archiveTree), ...this.indexOps(block, 'blockAdded'));
     for (const checkpoint of change.putCheckpoints ?? []) {
       ops.push({ type: 'put', key: KEY.checkpoint(checkpoint.number), value: toStoredJson(checkpoint) });
       ops.push({ type: 'put', key: KEY.checkpointByHash(checkpoint.hash), value: String(checkpoint.number) });
@@ -262,11 +283,13 @@ export class ChainStore {
       for (let n = this.tipsCache.proposed.number; n > change.removeBlocksAbove; n--) this.decodedBlocks.delete(n);
     }
     if (change.removeCheckpointsAbove !== undefined) {
-      for (let n = this.tipsCache.checkpointed.checkpoint.number; n > change.removeCheckpointsAbove; n--) this.decodedCheckpoints.delete(n);
+      for (let n = this.tipsCache.checkpointed.checkpoint.number; n > change.removeCheckpointsAbove; n--)
+        this.decodedCheckpoints.delete(n);
     }
     // What was just written is what the next read would decode: plain readonly values of JSON fields and bigints,
     // so the written value itself stands for its stored text (test/scenarios/storedRoundTrip.test.ts checks the round trip).
-    for (const { block } of change.addBlocks ?? []) this.decodedBlocks.set(block.header.globalVariables.blockNumber, block);
+    for (const { block } of change.addBlocks ?? [])
+      this.decodedBlocks.set(block.header.globalVariables.blockNumber, block);
     for (const checkpoint of change.putCheckpoints ?? []) this.decodedCheckpoints.set(checkpoint.number, checkpoint);
     this.tipsCache = change.tips;
     if (change.l1Sync) this.l1SyncCache = change.l1Sync;

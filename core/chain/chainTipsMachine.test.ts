@@ -19,10 +19,21 @@ async function chainOf(count: number): Promise<Block[]> {
   const blocks: Block[] = [genesis.block];
   let tree = genesis.archiveTree;
   for (let i = 1; i <= count; i++) {
-    const built = await buildBlock({
-      parent: blocks[i - 1]!, parentArchiveTree: tree, checkpointNumber: i, indexWithinCheckpoint: 0, slotNumber: i,
-      timestamp: BigInt(i * 36), coinbase: zeroHex(20), feeRecipient: zeroHex(32), gasFees: { feePerDaGas: 0n, feePerL2Gas: 0n }, txEffects: [],
-    }, worldState);
+    const built = await buildBlock(
+      {
+        parent: blocks[i - 1]!,
+        parentArchiveTree: tree,
+        checkpointNumber: i,
+        indexWithinCheckpoint: 0,
+        slotNumber: i,
+        timestamp: BigInt(i * 36),
+        coinbase: zeroHex(20),
+        feeRecipient: zeroHex(32),
+        gasFees: { feePerDaGas: 0n, feePerL2Gas: 0n },
+        txEffects: [],
+      },
+      worldState,
+    );
     await built.prepared.commit();
     blocks.push(built.block);
     tree = built.archiveTree;
@@ -33,14 +44,39 @@ async function chainOf(count: number): Promise<Block[]> {
 const blocks = await chainOf(6);
 const ref = (n: number) => ({ number: n, hash: blocks[n]!.hash });
 const checkpointOf = (n: number): Checkpoint => ({
-  number: n, archiveRoot: blocks[n]!.archive.root, hash: blocks[n]!.archive.root, firstBlockNumber: n, blockCount: 1, blobVersionedHashes: [], attestations: [],
-  header: { lastArchiveRoot: blocks[n - 1]!.archive.root, slotNumber: n, timestamp: 0n, coinbase: zeroHex(20), feeRecipient: zeroHex(32), gasFees: { feePerDaGas: 0n, feePerL2Gas: 0n }, blockCount: 1, blobsHash: zeroHex(32), totalManaUsed: 0n, inHash: zeroHex(32), outHash: zeroHex(32) },
+  number: n,
+  archiveRoot: blocks[n]!.archive.root,
+  hash: blocks[n]!.archive.root,
+  firstBlockNumber: n,
+  blockCount: 1,
+  blobVersionedHashes: [],
+  attestations: [],
+  header: {
+    lastArchiveRoot: blocks[n - 1]!.archive.root,
+    slotNumber: n,
+    timestamp: 0n,
+    coinbase: zeroHex(20),
+    feeRecipient: zeroHex(32),
+    gasFees: { feePerDaGas: 0n, feePerL2Gas: 0n },
+    blockCount: 1,
+    blobsHash: zeroHex(32),
+    totalManaUsed: 0n,
+    inHash: zeroHex(32),
+    outHash: zeroHex(32),
+  },
   l1: { blockNumber: BigInt(n), blockHash: zeroHex(32), timestamp: 0n, txHash: zeroHex(32) },
 });
-const settledAt = (n: number) => ({ block: ref(n), checkpoint: { number: n, hash: n === 0 ? genesis.block.hash : blocks[n]!.archive.root } });
+const settledAt = (n: number) => ({
+  block: ref(n),
+  checkpoint: { number: n, hash: n === 0 ? genesis.block.hash : blocks[n]!.archive.root },
+});
 
 const coverage = new TransitionCoverage();
-const start = () => createActor(createChainTipsMachine(), { input: { tips: genesisTips(genesisRef, genesisRef) }, inspect: coverage.inspect }).start();
+const start = () =>
+  createActor(createChainTipsMachine(), {
+    input: { tips: genesisTips(genesisRef, genesisRef) },
+    inspect: coverage.inspect,
+  }).start();
 
 describe('chain tips machine', () => {
   it('moves Genesis -> AheadOfL1 -> Settled -> AheadOfL1 and back to Genesis on a full prune', () => {
@@ -57,7 +93,12 @@ describe('chain tips machine', () => {
     actor.send({ type: 'chainFinalized', checkpoint: settledAt(1).checkpoint, block: ref(1) });
     expect(actor.getSnapshot().context.tips.finalized.block.number).toBe(1);
     actor.send({ type: 'blocksAdded', blocks: [blocks[3]!], origin: 'proposed' });
-    actor.send({ type: 'chainPruned', toBlock: ref(2), checkpointed: settledAt(2), reason: 'slotPassedWithoutCheckpoint' });
+    actor.send({
+      type: 'chainPruned',
+      toBlock: ref(2),
+      checkpointed: settledAt(2),
+      reason: 'slotPassedWithoutCheckpoint',
+    });
     expect(actor.getSnapshot().value).toBe('Settled');
     const fresh = start();
     fresh.send({ type: 'blocksAdded', blocks: [blocks[1]!], origin: 'proposed' });
@@ -92,11 +133,20 @@ describe('chain tips machine', () => {
 
   it('keeps finalized <= proven <= checkpointed <= proposed for any event sequence', () => {
     const event = fc.oneof(
-      fc.integer({ min: 1, max: 6 }).map((n): ChainEvent => ({ type: 'blocksAdded', blocks: [blocks[n]!], origin: 'proposed' })),
-      fc.integer({ min: 1, max: 6 }).map((n): ChainEvent => ({ type: 'chainCheckpointed', checkpoint: checkpointOf(n), block: ref(n) })),
+      fc
+        .integer({ min: 1, max: 6 })
+        .map((n): ChainEvent => ({ type: 'blocksAdded', blocks: [blocks[n]!], origin: 'proposed' })),
+      fc
+        .integer({ min: 1, max: 6 })
+        .map((n): ChainEvent => ({ type: 'chainCheckpointed', checkpoint: checkpointOf(n), block: ref(n) })),
       fc.integer({ min: 0, max: 6 }).map((n): ChainEvent => ({ type: 'chainProven', ...settledAt(n) })),
       fc.integer({ min: 0, max: 6 }).map((n): ChainEvent => ({ type: 'chainFinalized', ...settledAt(n) })),
-      fc.integer({ min: 0, max: 6 }).map((n): ChainEvent => ({ type: 'chainPruned', toBlock: ref(n), checkpointed: settledAt(Math.max(0, n - 1)), reason: 'rollback' })),
+      fc.integer({ min: 0, max: 6 }).map((n): ChainEvent => ({
+        type: 'chainPruned',
+        toBlock: ref(n),
+        checkpointed: settledAt(Math.max(0, n - 1)),
+        reason: 'rollback',
+      })),
     );
     fc.assert(
       fc.property(fc.array(event, { maxLength: 30 }), (events) => {

@@ -34,10 +34,7 @@ export function createChainTipsMachine() {
     context: ({ input }) => ({ tips: input.tips, rejectedCount: 0 }),
     initial: 'Resolving',
     on: {
-      '*': [
-        { guard: 'eventApplies', actions: 'applyEvent', target: '.Resolving' },
-        { actions: 'countRejection' },
-      ],
+      '*': [{ guard: 'eventApplies', actions: 'applyEvent', target: '.Resolving' }, { actions: 'countRejection' }],
     },
     states: {
       Resolving: {

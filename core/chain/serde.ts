@@ -9,5 +9,7 @@ export function toStoredJson(value: unknown): string {
 }
 
 export function fromStoredJson<T>(text: string): T {
-  return JSON.parse(text, (_key, v: unknown) => (typeof v === 'string' && BIGINT_RE.test(v) ? BigInt(v.slice(0, -1)) : v)) as T;
+  return JSON.parse(text, (_key, v: unknown) =>
+    typeof v === 'string' && BIGINT_RE.test(v) ? BigInt(v.slice(0, -1)) : v,
+  ) as T;
 }

@@ -9,7 +9,9 @@ export interface Timetable {
   epochOfSlot(slot: number): number;
 }
 
-export function createTimetable(c: Pick<L1RollupConstants, 'l1GenesisTime' | 'slotDuration' | 'epochDuration'>): Timetable {
+export function createTimetable(
+  c: Pick<L1RollupConstants, 'l1GenesisTime' | 'slotDuration' | 'epochDuration'>,
+): Timetable {
   const slotDuration = BigInt(c.slotDuration);
   return {
     slotAt: (t) => (t < c.l1GenesisTime ? -1 : Number((t - c.l1GenesisTime) / slotDuration)),

@@ -27,14 +27,18 @@ export function chainEventRejection(t: L2Tips, e: ChainEvent): string | undefine
       if (first.header.globalVariables.blockNumber !== t.proposed.number + 1) {
         return `block ${first.header.globalVariables.blockNumber} does not follow proposed tip ${t.proposed.number}`;
       }
-      const contiguous = e.blocks.every((b, i) => b.header.globalVariables.blockNumber === first.header.globalVariables.blockNumber + i);
+      const contiguous = e.blocks.every(
+        (b, i) => b.header.globalVariables.blockNumber === first.header.globalVariables.blockNumber + i,
+      );
       return contiguous ? undefined : 'blocksAdded blocks are not contiguous';
     }
     case 'chainCheckpointed':
       if (e.checkpoint.number !== t.checkpointed.checkpoint.number + 1) {
         return `checkpoint ${e.checkpoint.number} does not follow checkpointed tip ${t.checkpointed.checkpoint.number}`;
       }
-      return e.block.number > t.proposed.number ? `checkpointed block ${e.block.number} is above proposed tip` : undefined;
+      return e.block.number > t.proposed.number
+        ? `checkpointed block ${e.block.number} is above proposed tip`
+        : undefined;
     case 'chainProven':
       // Proven follows L1's proven checkpoint, which an L1 reorg can take back (the proof's block is gone), so it may
       // move down as well as up; never below finalized, which the node treats as final whatever L1 does.
@@ -44,9 +48,12 @@ export function chainEventRejection(t: L2Tips, e: ChainEvent): string | undefine
       return outsideRange('finalized', e, t.finalized, t.proven);
     case 'chainPruned':
       // Only an operator's forced rollback goes below finalized (svcAdmin_rollbackTo with force).
-      if (e.toBlock.number < t.finalized.block.number && e.reason !== 'rollback') return `prune to ${e.toBlock.number} below finalized`;
+      if (e.toBlock.number < t.finalized.block.number && e.reason !== 'rollback')
+        return `prune to ${e.toBlock.number} below finalized`;
       if (e.toBlock.number > t.proposed.number) return `prune to ${e.toBlock.number} above proposed tip`;
-      return e.checkpointed.block.number > e.toBlock.number ? 'checkpointed tip after prune above the pruned-to block' : undefined;
+      return e.checkpointed.block.number > e.toBlock.number
+        ? 'checkpointed tip after prune above the pruned-to block'
+        : undefined;
   }
 }
 
@@ -75,7 +82,10 @@ export function applyChainEvent(t: L2Tips, e: ChainEvent): L2Tips {
       break;
     }
     case 'chainCheckpointed':
-      next = { ...t, checkpointed: { block: e.block, checkpoint: { number: e.checkpoint.number, hash: e.checkpoint.hash } } };
+      next = {
+        ...t,
+        checkpointed: { block: e.block, checkpoint: { number: e.checkpoint.number, hash: e.checkpoint.hash } },
+      };
       break;
     case 'chainProven':
       next = { ...t, proven: { block: e.block, checkpoint: e.checkpoint } };

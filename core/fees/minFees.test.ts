@@ -1,7 +1,12 @@
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import { INITIAL_ETH_PER_FEE_ASSET_DEFAULT } from '../../spec/config/schema.js';
-import { CHECKPOINT_MANA_LIMIT, CHECKPOINT_MANA_TARGET, ETH_PER_FEE_ASSET_PRECISION, PREDICTED_FEE_SLOTS } from '../../spec/constants.js';
+import {
+  CHECKPOINT_MANA_LIMIT,
+  CHECKPOINT_MANA_TARGET,
+  ETH_PER_FEE_ASSET_PRECISION,
+  PREDICTED_FEE_SLOTS,
+} from '../../spec/constants.js';
 import { feeFloor, genesisFeeBasis, nextGasFees, predictedGasFees } from './minFees.js';
 
 const FLOOR = feeFloor(INITIAL_ETH_PER_FEE_ASSET_DEFAULT);
@@ -45,24 +50,32 @@ describe('minimum fees', () => {
 
   test('property: the fee moves by at most an eighth (or one unit), up iff above the target, never below the floor', () => {
     fc.assert(
-      fc.property(fc.bigInt({ min: MIN_FEE_PER_MANA, max: 10n ** 30n }), fc.bigInt({ min: 0n, max: limit * 2n }), (fee, used) => {
-        const after = next({ gasFees: fees(fee), manaUsed: used }).feePerL2Gas;
-        expect(after >= MIN_FEE_PER_MANA).toBe(true);
-        const bound = fee / 8n + 1n;
-        expect(after - fee <= bound && fee - after <= bound).toBe(true);
-        if (used > target) expect(after > fee).toBe(true);
-        if (used < target && fee > MIN_FEE_PER_MANA) expect(after <= fee).toBe(true);
-      }),
+      fc.property(
+        fc.bigInt({ min: MIN_FEE_PER_MANA, max: 10n ** 30n }),
+        fc.bigInt({ min: 0n, max: limit * 2n }),
+        (fee, used) => {
+          const after = next({ gasFees: fees(fee), manaUsed: used }).feePerL2Gas;
+          expect(after >= MIN_FEE_PER_MANA).toBe(true);
+          const bound = fee / 8n + 1n;
+          expect(after - fee <= bound && fee - after <= bound).toBe(true);
+          if (used > target) expect(after > fee).toBe(true);
+          if (used < target && fee > MIN_FEE_PER_MANA) expect(after <= fee).toBe(true);
+        },
+      ),
     );
   });
 
   test('predictions: current fees first, then one per slot; none <= target <= limit', () => {
     const last = { gasFees: fees(50_000n), manaUsed: limit };
-    const [none, atTarget, atLimit] = (['none', 'target', 'limit'] as const).map((usage) => predictedGasFees(last, usage, FLOOR));
+    const [none, atTarget, atLimit] = (['none', 'target', 'limit'] as const).map((usage) =>
+      predictedGasFees(last, usage, FLOOR),
+    );
     for (const series of [none!, atTarget!, atLimit!]) expect(series).toHaveLength(PREDICTED_FEE_SLOTS + 1);
     expect(none![0]).toEqual(atLimit![0]);
     for (let i = 0; i <= PREDICTED_FEE_SLOTS; i++) {
-      expect(none![i]!.feePerL2Gas <= atTarget![i]!.feePerL2Gas && atTarget![i]!.feePerL2Gas <= atLimit![i]!.feePerL2Gas).toBe(true);
+      expect(
+        none![i]!.feePerL2Gas <= atTarget![i]!.feePerL2Gas && atTarget![i]!.feePerL2Gas <= atLimit![i]!.feePerL2Gas,
+      ).toBe(true);
     }
     expect(new Set(atTarget!.map((f) => f.feePerL2Gas))).toEqual(new Set([atTarget![0]!.feePerL2Gas]));
   });

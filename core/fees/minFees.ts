@@ -75,7 +75,12 @@ const ESTIMATED_MANA: Readonly<Record<ManaUsageEstimate, bigint>> = {
  * The current minimum fees (those of the next checkpoint), then one entry per coming slot, assuming every coming
  * checkpoint uses no mana, the target, or the limit.
  */
-export function predictedGasFees(last: FeeBasis, usage: ManaUsageEstimate, floor: GasFees, slots: number = PREDICTED_FEE_SLOTS): GasFees[] {
+export function predictedGasFees(
+  last: FeeBasis,
+  usage: ManaUsageEstimate,
+  floor: GasFees,
+  slots: number = PREDICTED_FEE_SLOTS,
+): GasFees[] {
   assert(slots >= 0 && slots <= PREDICTED_FEE_SLOTS, `at most ${PREDICTED_FEE_SLOTS} slots are predicted`);
   const fees = [nextGasFees(last, floor)];
   for (let i = 0; i < slots; i++) fees.push(nextGasFees({ gasFees: fees[i]!, manaUsed: ESTIMATED_MANA[usage] }, floor));

@@ -17,7 +17,11 @@ const gwei = (n: number) => BigInt(n) * WEI_PER_GWEI;
 const MARKET: L1FeeMarket = { baseFeePerGas: gwei(10), blobBaseFeePerGas: gwei(3), priorityFeePerGas: gwei(1) };
 
 const price = fc.bigInt({ min: 0n, max: 2n * L1_MAX_FEE_PER_GAS_CAP_WEI });
-const marketArb: fc.Arbitrary<L1FeeMarket> = fc.record({ baseFeePerGas: price, blobBaseFeePerGas: price, priorityFeePerGas: fc.bigInt({ min: 0n, max: gwei(100) }) });
+const marketArb: fc.Arbitrary<L1FeeMarket> = fc.record({
+  baseFeePerGas: price,
+  blobBaseFeePerGas: price,
+  priorityFeePerGas: fc.bigInt({ min: 0n, max: gwei(100) }),
+});
 const kindArb: fc.Arbitrary<L1TxKind> = fc.constantFrom('blob', 'plain');
 /** Fees a transaction of ours may have: a first attempt or any chain of replacements of one (within the caps). */
 const ownFeesArb: fc.Arbitrary<{ kind: L1TxKind; fees: L1TxFees }> = fc
@@ -33,12 +37,20 @@ const ownFeesArb: fc.Arbitrary<{ kind: L1TxKind; fees: L1TxFees }> = fc
 
 describe('L1 transaction fees', () => {
   test('a first attempt doubles the base fees and adds the tip; a plain one offers no blob price', () => {
-    expect(firstAttemptFees(MARKET, 'blob')).toEqual({ maxFeePerGas: gwei(21), maxPriorityFeePerGas: gwei(1), maxFeePerBlobGas: gwei(6) });
+    expect(firstAttemptFees(MARKET, 'blob')).toEqual({
+      maxFeePerGas: gwei(21),
+      maxPriorityFeePerGas: gwei(1),
+      maxFeePerBlobGas: gwei(6),
+    });
     expect(firstAttemptFees(MARKET, 'plain')).toEqual({ maxFeePerGas: gwei(21), maxPriorityFeePerGas: gwei(1) });
   });
 
   test('a first attempt is capped, the tip never above the fee cap', () => {
-    const huge = { baseFeePerGas: L1_MAX_FEE_PER_GAS_CAP_WEI, blobBaseFeePerGas: L1_MAX_FEE_PER_BLOB_GAS_CAP_WEI, priorityFeePerGas: 2n * L1_MAX_FEE_PER_GAS_CAP_WEI };
+    const huge = {
+      baseFeePerGas: L1_MAX_FEE_PER_GAS_CAP_WEI,
+      blobBaseFeePerGas: L1_MAX_FEE_PER_BLOB_GAS_CAP_WEI,
+      priorityFeePerGas: 2n * L1_MAX_FEE_PER_GAS_CAP_WEI,
+    };
     expect(firstAttemptFees(huge, 'blob')).toEqual({
       maxFeePerGas: L1_MAX_FEE_PER_GAS_CAP_WEI,
       maxPriorityFeePerGas: L1_MAX_FEE_PER_GAS_CAP_WEI,
@@ -52,13 +64,31 @@ describe('L1 transaction fees', () => {
     expect(satisfiesReplacementRule(plain, { maxFeePerGas: 109n, maxPriorityFeePerGas: 20n })).toBe(false);
     expect(satisfiesReplacementRule(plain, { maxFeePerGas: 200n, maxPriorityFeePerGas: 10n })).toBe(false);
     const blob = { maxFeePerGas: 100n, maxPriorityFeePerGas: 10n, maxFeePerBlobGas: 50n };
-    expect(satisfiesReplacementRule(blob, { maxFeePerGas: 200n, maxPriorityFeePerGas: 20n, maxFeePerBlobGas: 100n })).toBe(true);
-    expect(satisfiesReplacementRule(blob, { maxFeePerGas: 200n, maxPriorityFeePerGas: 20n, maxFeePerBlobGas: 99n })).toBe(false);
-    expect(satisfiesReplacementRule(blob, { maxFeePerGas: 199n, maxPriorityFeePerGas: 20n, maxFeePerBlobGas: 100n })).toBe(false);
+    expect(
+      satisfiesReplacementRule(blob, { maxFeePerGas: 200n, maxPriorityFeePerGas: 20n, maxFeePerBlobGas: 100n }),
+    ).toBe(true);
+    expect(
+      satisfiesReplacementRule(blob, { maxFeePerGas: 200n, maxPriorityFeePerGas: 20n, maxFeePerBlobGas: 99n }),
+    ).toBe(false);
+    expect(
+      satisfiesReplacementRule(blob, { maxFeePerGas: 199n, maxPriorityFeePerGas: 20n, maxFeePerBlobGas: 100n }),
+    ).toBe(false);
     expect(satisfiesReplacementRule(blob, { maxFeePerGas: 1_000n, maxPriorityFeePerGas: 100n })).toBe(false);
-    expect(satisfiesReplacementRule(plain, { ...plain, maxFeePerGas: 1_000n, maxPriorityFeePerGas: 100n, maxFeePerBlobGas: 1n })).toBe(false);
+    expect(
+      satisfiesReplacementRule(plain, {
+        ...plain,
+        maxFeePerGas: 1_000n,
+        maxPriorityFeePerGas: 100n,
+        maxFeePerBlobGas: 1n,
+      }),
+    ).toBe(false);
     // A zero tip still has to rise.
-    expect(satisfiesReplacementRule({ maxFeePerGas: 10n, maxPriorityFeePerGas: 0n }, { maxFeePerGas: 11n, maxPriorityFeePerGas: 0n })).toBe(false);
+    expect(
+      satisfiesReplacementRule(
+        { maxFeePerGas: 10n, maxPriorityFeePerGas: 0n },
+        { maxFeePerGas: 11n, maxPriorityFeePerGas: 0n },
+      ),
+    ).toBe(false);
   });
 
   test('a replacement after a spike prices from the new market when that beats the bump', () => {
@@ -71,7 +101,11 @@ describe('L1 transaction fees', () => {
   });
 
   test('a replacement whose least fees exceed the cap is refused, and one of the other kind', () => {
-    const atCap = { maxFeePerGas: L1_MAX_FEE_PER_GAS_CAP_WEI, maxPriorityFeePerGas: gwei(1), maxFeePerBlobGas: gwei(1) };
+    const atCap = {
+      maxFeePerGas: L1_MAX_FEE_PER_GAS_CAP_WEI,
+      maxPriorityFeePerGas: gwei(1),
+      maxFeePerBlobGas: gwei(1),
+    };
     expect(replacementFees(atCap, MARKET, 'blob')).toMatchObject({ reason: 'feeCapExceeded' });
     expect(replacementFees(atCap, MARKET, 'plain')).toEqual({ reason: 'kindMismatch' });
   });

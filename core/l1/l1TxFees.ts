@@ -62,7 +62,10 @@ function maxBigint(a: bigint, b: bigint): bigint {
 
 function checkMarket(market: L1FeeMarket): void {
   const { baseFeePerGas, blobBaseFeePerGas, priorityFeePerGas } = market;
-  assert(baseFeePerGas >= 0n && blobBaseFeePerGas >= 0n && priorityFeePerGas >= 0n, `an L1 fee market has no negative price (${baseFeePerGas}, ${blobBaseFeePerGas}, ${priorityFeePerGas})`);
+  assert(
+    baseFeePerGas >= 0n && blobBaseFeePerGas >= 0n && priorityFeePerGas >= 0n,
+    `an L1 fee market has no negative price (${baseFeePerGas}, ${blobBaseFeePerGas}, ${priorityFeePerGas})`,
+  );
 }
 
 /** The kind of a transaction offering these fees. */
@@ -76,10 +79,16 @@ export function l1TxKindOf(fees: L1TxFees): L1TxKind {
  */
 export function firstAttemptFees(market: L1FeeMarket, kind: L1TxKind): L1TxFees {
   checkMarket(market);
-  const maxFeePerGas = minBigint(L1_MAX_FEE_PER_GAS_CAP_WEI, market.baseFeePerGas * L1_BASE_FEE_HEADROOM_MULTIPLIER + market.priorityFeePerGas);
+  const maxFeePerGas = minBigint(
+    L1_MAX_FEE_PER_GAS_CAP_WEI,
+    market.baseFeePerGas * L1_BASE_FEE_HEADROOM_MULTIPLIER + market.priorityFeePerGas,
+  );
   const maxPriorityFeePerGas = minBigint(maxFeePerGas, market.priorityFeePerGas);
   if (kind === 'plain') return { maxFeePerGas, maxPriorityFeePerGas };
-  const maxFeePerBlobGas = minBigint(L1_MAX_FEE_PER_BLOB_GAS_CAP_WEI, market.blobBaseFeePerGas * L1_BLOB_BASE_FEE_HEADROOM_MULTIPLIER);
+  const maxFeePerBlobGas = minBigint(
+    L1_MAX_FEE_PER_BLOB_GAS_CAP_WEI,
+    market.blobBaseFeePerGas * L1_BLOB_BASE_FEE_HEADROOM_MULTIPLIER,
+  );
   return { maxFeePerGas, maxPriorityFeePerGas, maxFeePerBlobGas };
 }
 
@@ -98,8 +107,13 @@ export function replacementBumpPercent(kind: L1TxKind): bigint {
 /** The least fees a mempool takes in place of a pending transaction offering `old` (uncapped). */
 export function minimumReplacementFees(old: L1TxFees): L1TxFees {
   const percent = replacementBumpPercent(l1TxKindOf(old));
-  const least = { maxFeePerGas: bumped(old.maxFeePerGas, percent), maxPriorityFeePerGas: bumped(old.maxPriorityFeePerGas, percent) };
-  return old.maxFeePerBlobGas === undefined ? least : { ...least, maxFeePerBlobGas: bumped(old.maxFeePerBlobGas, percent) };
+  const least = {
+    maxFeePerGas: bumped(old.maxFeePerGas, percent),
+    maxPriorityFeePerGas: bumped(old.maxPriorityFeePerGas, percent),
+  };
+  return old.maxFeePerBlobGas === undefined
+    ? least
+    : { ...least, maxFeePerBlobGas: bumped(old.maxFeePerBlobGas, percent) };
 }
 
 /** Whether a mempool holding a transaction offering `old` takes one offering `next` at the same nonce in its place. */
@@ -115,7 +129,9 @@ export function satisfiesReplacementRule(old: L1TxFees, next: L1TxFees): boolean
 
 /** Whether any price exceeds the node's caps. */
 export function exceedsFeeCaps(fees: L1TxFees): boolean {
-  return fees.maxFeePerGas > L1_MAX_FEE_PER_GAS_CAP_WEI || (fees.maxFeePerBlobGas ?? 0n) > L1_MAX_FEE_PER_BLOB_GAS_CAP_WEI;
+  return (
+    fees.maxFeePerGas > L1_MAX_FEE_PER_GAS_CAP_WEI || (fees.maxFeePerBlobGas ?? 0n) > L1_MAX_FEE_PER_BLOB_GAS_CAP_WEI
+  );
 }
 
 /**
@@ -130,15 +146,27 @@ export function replacementFees(old: L1TxFees, market: L1FeeMarket, kind: L1TxKi
   const fresh = firstAttemptFees(market, kind);
   const maxFeePerGas = minBigint(L1_MAX_FEE_PER_GAS_CAP_WEI, maxBigint(fresh.maxFeePerGas, least.maxFeePerGas));
   // The least tip is at most the least fee cap (it bumps a tip no larger than the old cap), so it fits under it.
-  const maxPriorityFeePerGas = minBigint(maxFeePerGas, maxBigint(fresh.maxPriorityFeePerGas, least.maxPriorityFeePerGas));
+  const maxPriorityFeePerGas = minBigint(
+    maxFeePerGas,
+    maxBigint(fresh.maxPriorityFeePerGas, least.maxPriorityFeePerGas),
+  );
   if (least.maxFeePerBlobGas === undefined) return { maxFeePerGas, maxPriorityFeePerGas };
-  const maxFeePerBlobGas = minBigint(L1_MAX_FEE_PER_BLOB_GAS_CAP_WEI, maxBigint(fresh.maxFeePerBlobGas!, least.maxFeePerBlobGas));
+  const maxFeePerBlobGas = minBigint(
+    L1_MAX_FEE_PER_BLOB_GAS_CAP_WEI,
+    maxBigint(fresh.maxFeePerBlobGas!, least.maxFeePerBlobGas),
+  );
   return { maxFeePerGas, maxPriorityFeePerGas, maxFeePerBlobGas };
 }
 
 /** Whether these fees get a transaction into a block with this market: the fee caps cover the base fees. */
-export function coversBaseFees(fees: L1TxFees, market: Pick<L1FeeMarket, 'baseFeePerGas' | 'blobBaseFeePerGas'>): boolean {
-  return fees.maxFeePerGas >= market.baseFeePerGas && (fees.maxFeePerBlobGas === undefined || fees.maxFeePerBlobGas >= market.blobBaseFeePerGas);
+export function coversBaseFees(
+  fees: L1TxFees,
+  market: Pick<L1FeeMarket, 'baseFeePerGas' | 'blobBaseFeePerGas'>,
+): boolean {
+  return (
+    fees.maxFeePerGas >= market.baseFeePerGas &&
+    (fees.maxFeePerBlobGas === undefined || fees.maxFeePerBlobGas >= market.blobBaseFeePerGas)
+  );
 }
 
 /** Whether a replacement answer is a refusal. */

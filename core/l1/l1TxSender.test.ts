@@ -3,7 +3,13 @@ import { describe, expect, test } from 'vitest';
 import type { Hex } from '../../spec/chain.js';
 import { WEI_PER_GWEI } from '../../spec/constants.js';
 import { L1Error } from './l1Error.js';
-import { firstAttemptFees, satisfiesReplacementRule, type L1FeeMarket, type L1TxFees, type L1TxKind } from './l1TxFees.js';
+import {
+  firstAttemptFees,
+  satisfiesReplacementRule,
+  type L1FeeMarket,
+  type L1TxFees,
+  type L1TxKind,
+} from './l1TxFees.js';
 import { L1TxTracker, planL1Tx, type L1AccountNonces, type L1TxSendOperations } from './l1TxSender.js';
 
 const gwei = (n: number) => BigInt(n) * WEI_PER_GWEI;
@@ -28,8 +34,10 @@ function fakeAccount() {
     send: async (nonce, fees) => {
       if (nonce < mined) throw new L1Error('L1_TX_REJECTED', 'nonce too low');
       const held = pool.get(nonce);
-      if (held !== undefined && (held.fees.maxFeePerBlobGas === undefined) !== (fees.maxFeePerBlobGas === undefined)) throw new L1Error('L1_TX_KIND_CONFLICT', 'kinds');
-      if (held !== undefined && !satisfiesReplacementRule(held.fees, fees)) throw new L1Error('L1_TX_UNDERPRICED', 'replacement transaction underpriced');
+      if (held !== undefined && (held.fees.maxFeePerBlobGas === undefined) !== (fees.maxFeePerBlobGas === undefined))
+        throw new L1Error('L1_TX_KIND_CONFLICT', 'kinds');
+      if (held !== undefined && !satisfiesReplacementRule(held.fees, fees))
+        throw new L1Error('L1_TX_UNDERPRICED', 'replacement transaction underpriced');
       const txHash = hash(++sent);
       pool.set(nonce, { fees, txHash });
       return txHash;
@@ -54,7 +62,11 @@ describe('L1 transaction sender', () => {
     const second = planL1Tx(tracked, { minedNonce: 3, pendingNonce: 4 }, MARKET, 'blob');
     expect(second).toMatchObject({ action: 'send', nonce: 3, replaces: tracked[0] });
     // A proof passes the pending proposal by: a plain tx cannot replace a blob tx.
-    expect(planL1Tx(tracked, { minedNonce: 3, pendingNonce: 4 }, MARKET, 'plain')).toMatchObject({ action: 'send', nonce: 4, replaces: undefined });
+    expect(planL1Tx(tracked, { minedNonce: 3, pendingNonce: 4 }, MARKET, 'plain')).toMatchObject({
+      action: 'send',
+      nonce: 4,
+      replaces: undefined,
+    });
   });
 
   test('after a restart, a pending nonce we hold no record of is replaced; a refusal leaves a floor to bump above', async () => {
@@ -91,10 +103,26 @@ describe('L1 transaction sender', () => {
 
   test('a transaction an L1 reorg took out and forgot frees its nonce: the next send is a first attempt, not a replacement', () => {
     // Mined at nonce 0, then reorged out: L1 counts nonce 0 as neither mined nor pending.
-    const tracked = [{ nonce: 0, kind: 'blob' as const, fees: firstAttemptFees({ ...MARKET, baseFeePerGas: gwei(40) }, 'blob'), txHash: hash(1) }];
-    expect(planL1Tx(tracked, { minedNonce: 0, pendingNonce: 0 }, MARKET, 'blob')).toEqual({ action: 'send', nonce: 0, fees: firstAttemptFees(MARKET, 'blob'), replaces: undefined });
+    const tracked = [
+      {
+        nonce: 0,
+        kind: 'blob' as const,
+        fees: firstAttemptFees({ ...MARKET, baseFeePerGas: gwei(40) }, 'blob'),
+        txHash: hash(1),
+      },
+    ];
+    expect(planL1Tx(tracked, { minedNonce: 0, pendingNonce: 0 }, MARKET, 'blob')).toEqual({
+      action: 'send',
+      nonce: 0,
+      fees: firstAttemptFees(MARKET, 'blob'),
+      replaces: undefined,
+    });
     // While L1 still holds it pending, it is replaced as before.
-    expect(planL1Tx(tracked, { minedNonce: 0, pendingNonce: 1 }, MARKET, 'blob')).toMatchObject({ action: 'send', nonce: 0, replaces: tracked[0] });
+    expect(planL1Tx(tracked, { minedNonce: 0, pendingNonce: 1 }, MARKET, 'blob')).toMatchObject({
+      action: 'send',
+      nonce: 0,
+      replaces: tracked[0],
+    });
   });
 
   test('proposals that L1 reorgs keep taking out never drive the fees up: every send is a first attempt', async () => {
@@ -114,7 +142,8 @@ describe('L1 transaction sender', () => {
     await tracker.send(account.operations('plain'));
     account.market.baseFeePerGas = 10n ** 15n; // 1,000,000 gwei: nothing under the cap covers it
     let error: unknown;
-    for (let i = 0; i < 200 && error === undefined; i++) await tracker.send(account.operations('plain')).catch((e: unknown) => (error = e));
+    for (let i = 0; i < 200 && error === undefined; i++)
+      await tracker.send(account.operations('plain')).catch((e: unknown) => (error = e));
     expect(error).toMatchObject({ code: 'L1_FEE_CAP_EXCEEDED' });
     expect(account.pool.size).toBe(1);
   });
@@ -139,7 +168,8 @@ describe('L1 transaction sender', () => {
             await tracker.send(account.operations(s.txKind)).catch(() => undefined);
             for (const [nonce, tx] of account.pool) {
               const old = before.get(nonce);
-              if (old !== undefined && old.txHash !== tx.txHash) expect(satisfiesReplacementRule(old.fees, tx.fees)).toBe(true);
+              if (old !== undefined && old.txHash !== tx.txHash)
+                expect(satisfiesReplacementRule(old.fees, tx.fees)).toBe(true);
             }
             // The account holds at most one pending tx of each kind: a new request never queues behind its own stale one.
             expect(account.pool.size).toBeLessThanOrEqual(2);
@@ -147,7 +177,9 @@ describe('L1 transaction sender', () => {
         }
         // Once fees are back to normal, one send of each kind and a block clear everything.
         account.market.baseFeePerGas = MARKET.baseFeePerGas;
-        for (const kind of ['blob', 'plain'] as const) if ([...account.pool.values()].some((tx) => (tx.fees.maxFeePerBlobGas !== undefined) === (kind === 'blob'))) await tracker.send(account.operations(kind)).catch(() => undefined);
+        for (const kind of ['blob', 'plain'] as const)
+          if ([...account.pool.values()].some((tx) => (tx.fees.maxFeePerBlobGas !== undefined) === (kind === 'blob')))
+            await tracker.send(account.operations(kind)).catch(() => undefined);
         account.mine();
         expect(account.pool.size).toBe(0);
       }),

@@ -52,17 +52,31 @@ export type L1TxPlan =
   | { readonly action: 'refuse'; readonly nonce: number; readonly replaces: TrackedL1Tx; readonly required: L1TxFees };
 
 function checkNonces(nonces: L1AccountNonces): void {
-  assert(Number.isSafeInteger(nonces.minedNonce) && nonces.minedNonce >= 0, `mined nonce ${nonces.minedNonce} is a non-negative integer`);
-  assert(Number.isSafeInteger(nonces.pendingNonce) && nonces.pendingNonce >= 0, `pending nonce ${nonces.pendingNonce} is a non-negative integer`);
+  assert(
+    Number.isSafeInteger(nonces.minedNonce) && nonces.minedNonce >= 0,
+    `mined nonce ${nonces.minedNonce} is a non-negative integer`,
+  );
+  assert(
+    Number.isSafeInteger(nonces.pendingNonce) && nonces.pendingNonce >= 0,
+    `pending nonce ${nonces.pendingNonce} is a non-negative integer`,
+  );
 }
 
 /**
  * The nonce and fees of the next send of `kind`. `tracked` are the account's transactions we know of that L1 has
  * not mined (nonce >= minedNonce), at most L1_TRACKED_TXS_MAX.
  */
-export function planL1Tx(tracked: readonly TrackedL1Tx[], nonces: L1AccountNonces, market: L1FeeMarket, kind: L1TxKind): L1TxPlan {
+export function planL1Tx(
+  tracked: readonly TrackedL1Tx[],
+  nonces: L1AccountNonces,
+  market: L1FeeMarket,
+  kind: L1TxKind,
+): L1TxPlan {
   checkNonces(nonces);
-  assert(tracked.length <= L1_TRACKED_TXS_MAX, `at most L1_TRACKED_TXS_MAX (${L1_TRACKED_TXS_MAX}) transactions are tracked`);
+  assert(
+    tracked.length <= L1_TRACKED_TXS_MAX,
+    `at most L1_TRACKED_TXS_MAX (${L1_TRACKED_TXS_MAX}) transactions are tracked`,
+  );
   const byNonce = new Map(tracked.map((tx) => [tx.nonce, tx]));
   // Bounded: each step passes a tracked transaction of the other kind.
   for (let nonce = nonces.minedNonce; nonce <= nonces.minedNonce + L1_TRACKED_TXS_MAX; nonce++) {
@@ -140,7 +154,10 @@ export class L1TxTracker {
     const held = this.txs.find((tx) => tx.nonce === nonce);
     // Underpriced: whatever is there pays at least about what we offered, so the next attempt bumps above it.
     // Wrong kind: the nonce holds the other kind, so sends of this kind pass it by.
-    const floor = refusal === 'underpriced' ? { nonce, kind, fees, txHash: held?.txHash } : { nonce, kind: other, fees: asKind(fees, other), txHash: undefined };
+    const floor =
+      refusal === 'underpriced'
+        ? { nonce, kind, fees, txHash: held?.txHash }
+        : { nonce, kind: other, fees: asKind(fees, other), txHash: undefined };
     this.upsert(floor);
   }
 
@@ -155,16 +172,29 @@ export class L1TxTracker {
     const [nonces, market] = await Promise.all([operations.readNonces(), operations.readFeeMarket()]);
     const plan = this.plan(nonces, market, kind);
     if (plan.action === 'refuse') {
-      const fields = { nonce: plan.nonce, pendingTx: plan.replaces.txHash, required: feesForLog(plan.required), baseFeePerGas: market.baseFeePerGas.toString() };
+      const fields = {
+        nonce: plan.nonce,
+        pendingTx: plan.replaces.txHash,
+        required: feesForLog(plan.required),
+        baseFeePerGas: market.baseFeePerGas.toString(),
+      };
       this.logger?.warn(`${what} not sent: replacing the pending transaction would exceed the L1 fee cap`, fields);
-      throw new L1Error('L1_FEE_CAP_EXCEEDED', `${what} not sent: replacing the transaction pending at nonce ${plan.nonce} needs fees above the L1 fee cap`);
+      throw new L1Error(
+        'L1_FEE_CAP_EXCEEDED',
+        `${what} not sent: replacing the transaction pending at nonce ${plan.nonce} needs fees above the L1 fee cap`,
+      );
     }
     try {
       const txHash = await operations.send(plan.nonce, plan.fees);
       this.recordSent(plan.nonce, kind, plan.fees, txHash);
       if (plan.replaces !== undefined) {
         const replaced = plan.replaces === 'unknown' ? 'unknown' : plan.replaces.txHash;
-        this.logger?.info(`${what} replaced the transaction pending at its nonce`, { nonce: plan.nonce, txHash, replaced, fees: feesForLog(plan.fees) });
+        this.logger?.info(`${what} replaced the transaction pending at its nonce`, {
+          nonce: plan.nonce,
+          txHash,
+          replaced,
+          fees: feesForLog(plan.fees),
+        });
       }
       return { txHash };
     } catch (error) {
@@ -181,12 +211,17 @@ export class L1TxTracker {
 /** Fees reshaped to a kind: a blob transaction's with a blob price (0 when unknown), a plain one's without. */
 function asKind(fees: L1TxFees, kind: L1TxKind): L1TxFees {
   const { maxFeePerGas, maxPriorityFeePerGas } = fees;
-  return kind === 'blob' ? { maxFeePerGas, maxPriorityFeePerGas, maxFeePerBlobGas: fees.maxFeePerBlobGas ?? 0n } : { maxFeePerGas, maxPriorityFeePerGas };
+  return kind === 'blob'
+    ? { maxFeePerGas, maxPriorityFeePerGas, maxFeePerBlobGas: fees.maxFeePerBlobGas ?? 0n }
+    : { maxFeePerGas, maxPriorityFeePerGas };
 }
 
 /** Fees as decimal strings, for logs. */
 export function feesForLog(fees: L1TxFees): Record<string, string> {
-  const out: Record<string, string> = { maxFeePerGas: fees.maxFeePerGas.toString(), maxPriorityFeePerGas: fees.maxPriorityFeePerGas.toString() };
+  const out: Record<string, string> = {
+    maxFeePerGas: fees.maxFeePerGas.toString(),
+    maxPriorityFeePerGas: fees.maxPriorityFeePerGas.toString(),
+  };
   if (fees.maxFeePerBlobGas !== undefined) out.maxFeePerBlobGas = fees.maxFeePerBlobGas.toString();
   return out;
 }

@@ -4,7 +4,16 @@ import { minimalTxEffect } from '../../spec/codec/txEffect.js';
 import { createGenesis } from '../worldState/genesis.js';
 import { CONTRACT_KEY_BLOCK_NUMBER_MAX } from './contractConstants.js';
 import { contractIndexer } from './contractIndexer.js';
-import { ascendingBlock, blockOfAscendingKey, blockOfDescendingKey, canonicalField, classKey, currentClassKey, descendingBlock, instanceKey } from './contractKeys.js';
+import {
+  ascendingBlock,
+  blockOfAscendingKey,
+  blockOfDescendingKey,
+  canonicalField,
+  classKey,
+  currentClassKey,
+  descendingBlock,
+  instanceKey,
+} from './contractKeys.js';
 
 const field = (n: number): Hex => `0x${n.toString(16).padStart(64, '0')}`;
 const genesis = createGenesis(31337, 1);
@@ -28,7 +37,10 @@ const inst = (address: Hex, original: Hex, current: Hex): ContractInstancePublic
   publicKeysHash: field(7),
 });
 
-function blockOf(n: number, txs: { classes?: ContractClassPublication[]; instances?: ContractInstancePublication[] }[]): Block {
+function blockOf(
+  n: number,
+  txs: { classes?: ContractClassPublication[]; instances?: ContractInstancePublication[] }[],
+): Block {
   return {
     ...genesis.block,
     header: { ...genesis.block.header, globalVariables: { ...genesis.block.header.globalVariables, blockNumber: n } },
@@ -42,7 +54,10 @@ function blockOf(n: number, txs: { classes?: ContractClassPublication[]; instanc
   };
 }
 
-const A = field(0xa), B = field(0xb), C = field(0xc), X = field(0x1234);
+const A = field(0xa),
+  B = field(0xb),
+  C = field(0xc),
+  X = field(0x1234);
 
 describe('contract keys', () => {
   test('block suffixes sort earliest first (ascending) or newest first (descending) and read back', () => {
@@ -50,7 +65,9 @@ describe('contract keys', () => {
     expect(descendingBlock(10) < descendingBlock(9)).toBe(true);
     expect(blockOfAscendingKey(classKey(A, 42))).toBe(42);
     expect(blockOfDescendingKey(currentClassKey(X, A, 42))).toBe(42);
-    expect(blockOfDescendingKey(currentClassKey(X, A, CONTRACT_KEY_BLOCK_NUMBER_MAX))).toBe(CONTRACT_KEY_BLOCK_NUMBER_MAX);
+    expect(blockOfDescendingKey(currentClassKey(X, A, CONTRACT_KEY_BLOCK_NUMBER_MAX))).toBe(
+      CONTRACT_KEY_BLOCK_NUMBER_MAX,
+    );
     expect(() => ascendingBlock(CONTRACT_KEY_BLOCK_NUMBER_MAX + 1)).toThrow(/assertion failed/);
     expect(() => descendingBlock(-1)).toThrow(/assertion failed/);
   });
@@ -85,14 +102,18 @@ describe('contract indexer', () => {
 
   test('entries are written in canonical form, whatever the case of the effect', () => {
     const upper = (hex: Hex) => `0x${hex.slice(2).toUpperCase()}` as Hex;
-    const ops = contractIndexer.blockAdded(blockOf(2, [{ classes: [cls(upper(A), '0xABCD')], instances: [inst(upper(X), upper(A), upper(B))] }]));
+    const ops = contractIndexer.blockAdded(
+      blockOf(2, [{ classes: [cls(upper(A), '0xABCD')], instances: [inst(upper(X), upper(A), upper(B))] }]),
+    );
     expect(ops.map((op) => op.key)).toEqual([classKey(A, 2), instanceKey(X, 2), currentClassKey(X, A, 2)]);
     expect(ops[0]).toMatchObject({ value: expect.stringContaining('"packedBytecode":"0xabcd"') });
     expect(ops[2]).toMatchObject({ value: B });
   });
 
   test('removing a block deletes exactly the keys adding it wrote', () => {
-    const block = blockOf(5, [{ classes: [cls(A, '0x01'), cls(B, '0x02')], instances: [inst(X, A, A), inst(field(0x99), C, C)] }]);
+    const block = blockOf(5, [
+      { classes: [cls(A, '0x01'), cls(B, '0x02')], instances: [inst(X, A, A), inst(field(0x99), C, C)] },
+    ]);
     const put = contractIndexer.blockAdded(block);
     const removed = contractIndexer.blockRemoved(block);
     expect(removed.every((op) => op.type === 'del')).toBe(true);
@@ -100,6 +121,8 @@ describe('contract indexer', () => {
   });
 
   test('a mined publication that is not a field element is a bug', () => {
-    expect(() => contractIndexer.blockAdded(blockOf(1, [{ instances: [inst('0xnothex' as Hex, A, A)] }]))).toThrow(/assertion failed/);
+    expect(() => contractIndexer.blockAdded(blockOf(1, [{ instances: [inst('0xnothex' as Hex, A, A)] }]))).toThrow(
+      /assertion failed/,
+    );
   });
 });

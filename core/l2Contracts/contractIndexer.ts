@@ -69,9 +69,15 @@ export function canonicalInstance(publication: ContractInstancePublication): Con
 }
 
 /** The block's publications in chain order (txs in block order, publications in effect order), canonical. */
-function publicationsOf(block: Block): { classes: ContractClassPublication[]; instances: ContractInstancePublication[] } {
+function publicationsOf(block: Block): {
+  classes: ContractClassPublication[];
+  instances: ContractInstancePublication[];
+} {
   const effects = block.body.txEffects;
-  assert(effects.length <= TXS_PER_BLOCK_MAX, `block ${block.header.globalVariables.blockNumber} holds at most ${TXS_PER_BLOCK_MAX} txs`);
+  assert(
+    effects.length <= TXS_PER_BLOCK_MAX,
+    `block ${block.header.globalVariables.blockNumber} holds at most ${TXS_PER_BLOCK_MAX} txs`,
+  );
   return {
     classes: effects.flatMap((effect) => effect.contractClassPublications.map(canonicalClass)),
     instances: effects.flatMap((effect) => effect.contractInstancePublications.map(canonicalInstance)),
@@ -91,7 +97,10 @@ export function contractEntriesOf(block: Block): IndexEntry[] {
     const key = instanceKey(publication.address, blockNumber);
     if (!entries.has(key)) entries.set(key, toStoredJson(publication));
     // Last wins: a later publication in the block with the same original class id is the newer version.
-    entries.set(currentClassKey(publication.address, publication.originalContractClassId, blockNumber), publication.currentContractClassId);
+    entries.set(
+      currentClassKey(publication.address, publication.originalContractClassId, blockNumber),
+      publication.currentContractClassId,
+    );
   }
   return [...entries].map(([key, value]) => ({ key, value }));
 }

@@ -54,7 +54,10 @@ export function descendingBlock(blockNumber: number): string {
 
 function suffixOf(key: string): string {
   const suffix = key.slice(-CONTRACT_KEY_BLOCK_NUMBER_DIGITS);
-  assert(/^\d+$/.test(suffix) && key.startsWith(CONTRACT_KEY_PREFIX), `${key} is a contract key ending in a block number`);
+  assert(
+    /^\d+$/.test(suffix) && key.startsWith(CONTRACT_KEY_PREFIX),
+    `${key} is a contract key ending in a block number`,
+  );
   return suffix;
 }
 
@@ -82,7 +85,9 @@ export function currentClassPrefix(address: Hex, originalClassId: Hex): string {
   return `${CURRENT_CLASS_PREFIX}${address}:${originalClassId}:`;
 }
 
-export const classKey = (classId: Hex, blockNumber: number): string => `${classPrefix(classId)}${ascendingBlock(blockNumber)}`;
-export const instanceKey = (address: Hex, blockNumber: number): string => `${instancePrefix(address)}${ascendingBlock(blockNumber)}`;
+export const classKey = (classId: Hex, blockNumber: number): string =>
+  `${classPrefix(classId)}${ascendingBlock(blockNumber)}`;
+export const instanceKey = (address: Hex, blockNumber: number): string =>
+  `${instancePrefix(address)}${ascendingBlock(blockNumber)}`;
 export const currentClassKey = (address: Hex, originalClassId: Hex, blockNumber: number): string =>
   `${currentClassPrefix(address, originalClassId)}${descendingBlock(blockNumber)}`;

@@ -23,7 +23,10 @@ export interface ContractService {
 }
 
 /** Registers the contract index on `chain`'s store (before the chain syncs) and answers from it. */
-export function createContractService(chain: Chain, resolveBlockNumber: (query: BlockQuery) => Promise<number | undefined>): ContractService {
+export function createContractService(
+  chain: Chain,
+  resolveBlockNumber: (query: BlockQuery) => Promise<number | undefined>,
+): ContractService {
   chain.store.registerIndexer(contractIndexer);
   const isKept = (blockNumber: number | undefined): blockNumber is number =>
     blockNumber !== undefined && blockNumber >= 0 && blockNumber <= chain.tips.proposed.number;

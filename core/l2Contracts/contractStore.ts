@@ -23,7 +23,11 @@ import { firstEntry, firstEntryAtOrAfter, type ContractIndexStore } from './inde
  * The class registered under `classId` (any case), from its first registration; undefined when never registered,
  * or, with `asOfBlock`, not registered by the end of that block.
  */
-export async function findContractClass(store: ContractIndexStore, classId: string, asOfBlock?: number): Promise<ContractClassPublication | undefined> {
+export async function findContractClass(
+  store: ContractIndexStore,
+  classId: string,
+  asOfBlock?: number,
+): Promise<ContractClassPublication | undefined> {
   const id = canonicalField(classId);
   if (id === undefined) return undefined;
   const first = await firstEntry(store, classPrefix(id));
@@ -32,7 +36,8 @@ export async function findContractClass(store: ContractIndexStore, classId: stri
 }
 
 /** One attempt at an instance lookup; unsettled when a prune removed what the first read found before the second. */
-type InstanceRead = { readonly settled: true; readonly instance: ContractInstancePublication | undefined } | { readonly settled: false };
+type InstanceRead =
+  { readonly settled: true; readonly instance: ContractInstancePublication | undefined } | { readonly settled: false };
 
 async function readInstance(store: ContractIndexStore, address: Hex, asOfBlock: number): Promise<InstanceRead> {
   const first = await firstEntry(store, instancePrefix(address));
@@ -41,7 +46,8 @@ async function readInstance(store: ContractIndexStore, address: Hex, asOfBlock: 
   const versions = currentClassPrefix(address, published.originalContractClassId);
   const version = await firstEntryAtOrAfter(store, versions, descendingBlock(asOfBlock));
   // The first publication wrote a version in its own block, which is at or before `asOfBlock`.
-  if (version === undefined || blockOfDescendingKey(version[0]) < blockOfAscendingKey(first[0])) return { settled: false };
+  if (version === undefined || blockOfDescendingKey(version[0]) < blockOfAscendingKey(first[0]))
+    return { settled: false };
   return { settled: true, instance: { ...published, currentContractClassId: version[1] as Hex } };
 }
 
@@ -49,17 +55,25 @@ async function readInstance(store: ContractIndexStore, address: Hex, asOfBlock: 
  * The instance at `address` (any case) with its current class as of the end of block `asOfBlock`; undefined when
  * no instance was published there by then. STATE_NOT_AVAILABLE when prunes kept removing the entries being read.
  */
-export async function findContractInstance(store: ContractIndexStore, address: string, asOfBlock: number): Promise<ContractInstancePublication | undefined> {
+export async function findContractInstance(
+  store: ContractIndexStore,
+  address: string,
+  asOfBlock: number,
+): Promise<ContractInstancePublication | undefined> {
   const canonical = canonicalField(address);
   if (canonical === undefined) return undefined;
   for (let attempt = 1; attempt <= CONTRACT_READ_ATTEMPTS_MAX; attempt++) {
     const read = await readInstance(store, canonical, asOfBlock);
     if (read.settled) return read.instance;
   }
-  throw new NodeError('STATE_NOT_AVAILABLE', `block ${asOfBlock} left the chain while the contract at ${canonical} was being read`, {
-    blockNumber: asOfBlock,
-    reason: 'unknown',
-  });
+  throw new NodeError(
+    'STATE_NOT_AVAILABLE',
+    `block ${asOfBlock} left the chain while the contract at ${canonical} was being read`,
+    {
+      blockNumber: asOfBlock,
+      reason: 'unknown',
+    },
+  );
 }
 
 /** What public execution reads of contracts (the contract half of PublicStateView). */
@@ -71,7 +85,8 @@ export type ContractReader = Pick<PublicStateView, 'contractClassId' | 'contract
  */
 export function contractReaderAt(chain: { readonly store: ContractIndexStore }, blockNumber: number): ContractReader {
   return {
-    contractClassId: async (address) => (await findContractInstance(chain.store, address, blockNumber))?.currentContractClassId,
+    contractClassId: async (address) =>
+      (await findContractInstance(chain.store, address, blockNumber))?.currentContractClassId,
     async contractClassBytecode(classId) {
       const found = await findContractClass(chain.store, classId, blockNumber);
       return found === undefined ? undefined : hexToBytes(found.packedBytecode);
@@ -80,9 +95,13 @@ export function contractReaderAt(chain: { readonly store: ContractIndexStore }, 
 }
 
 /** Contracts as of the chain's proposed tip at the time of each read (for simulation and building on the tip). */
-export function latestContractReader(chain: { readonly store: ContractIndexStore; readonly tips: L2Tips }): ContractReader {
+export function latestContractReader(chain: {
+  readonly store: ContractIndexStore;
+  readonly tips: L2Tips;
+}): ContractReader {
   return {
     contractClassId: (address) => contractReaderAt(chain, chain.tips.proposed.number).contractClassId(address),
-    contractClassBytecode: (classId) => contractReaderAt(chain, chain.tips.proposed.number).contractClassBytecode(classId),
+    contractClassBytecode: (classId) =>
+      contractReaderAt(chain, chain.tips.proposed.number).contractClassBytecode(classId),
   };
 }

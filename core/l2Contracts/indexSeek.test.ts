@@ -26,11 +26,18 @@ const READS_MAX = 2 + CONTRACT_KEY_BLOCK_NUMBER_DIGITS * 9;
 
 describe('firstEntryAtOrAfter', () => {
   test('equals a scan of the sorted keys, within its read bound', async () => {
-    const number = fc.oneof(fc.integer({ min: 0, max: 40 }), fc.integer({ min: 0, max: 10 ** CONTRACT_KEY_BLOCK_NUMBER_DIGITS - 1 }));
+    const number = fc.oneof(
+      fc.integer({ min: 0, max: 40 }),
+      fc.integer({ min: 0, max: 10 ** CONTRACT_KEY_BLOCK_NUMBER_DIGITS - 1 }),
+    );
     await fc.assert(
       fc.asyncProperty(fc.uniqueArray(number, { maxLength: 30 }), number, async (numbers, target) => {
         // Neighbours under other prefixes must never be returned.
-        const entries = new Map([...numbers.map((n): [string, string] => [`${PREFIX}${suffix(n)}`, String(n)]), ['p:9:000000000000', 'x'], ['p:b:999999999999', 'y']]);
+        const entries = new Map([
+          ...numbers.map((n): [string, string] => [`${PREFIX}${suffix(n)}`, String(n)]),
+          ['p:9:000000000000', 'x'],
+          ['p:b:999999999999', 'y'],
+        ]);
         const store = mapStore(entries);
         const expected = numbers.filter((n) => n >= target).sort((a, b) => a - b)[0];
         const found = await firstEntryAtOrAfter(store, PREFIX, suffix(target));
@@ -42,7 +49,12 @@ describe('firstEntryAtOrAfter', () => {
   });
 
   test('one read when the first entry qualifies', async () => {
-    const store = mapStore(new Map([[`${PREFIX}${suffix(7)}`, '7'], [`${PREFIX}${suffix(9)}`, '9']]));
+    const store = mapStore(
+      new Map([
+        [`${PREFIX}${suffix(7)}`, '7'],
+        [`${PREFIX}${suffix(9)}`, '9'],
+      ]),
+    );
     expect(await firstEntryAtOrAfter(store, PREFIX, suffix(5))).toEqual([`${PREFIX}${suffix(7)}`, '7']);
     expect(store.reads).toBe(1);
   });

@@ -25,8 +25,15 @@ export async function firstEntry(store: ContractIndexStore, prefix: string): Pro
  * a suffix of CONTRACT_KEY_BLOCK_NUMBER_DIGITS decimal digits. One read when the first entry already qualifies (the
  * common case: the newest version is at or before the reference); else at most 1 + digits x 9 further reads.
  */
-export async function firstEntryAtOrAfter(store: ContractIndexStore, prefix: string, suffix: string): Promise<IndexEntry | undefined> {
-  assert(suffix.length === CONTRACT_KEY_BLOCK_NUMBER_DIGITS && /^\d+$/.test(suffix), `a seek suffix is ${CONTRACT_KEY_BLOCK_NUMBER_DIGITS} digits, not ${suffix}`);
+export async function firstEntryAtOrAfter(
+  store: ContractIndexStore,
+  prefix: string,
+  suffix: string,
+): Promise<IndexEntry | undefined> {
+  assert(
+    suffix.length === CONTRACT_KEY_BLOCK_NUMBER_DIGITS && /^\d+$/.test(suffix),
+    `a seek suffix is ${CONTRACT_KEY_BLOCK_NUMBER_DIGITS} digits, not ${suffix}`,
+  );
   const target = `${prefix}${suffix}`;
   const first = await firstEntry(store, prefix);
   if (first === undefined || first[0] >= target) return first;

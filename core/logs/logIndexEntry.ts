@@ -26,9 +26,16 @@ const isIndex = (value: unknown): value is number => Number.isSafeInteger(value)
 export function decodeLogIndexEntry(text: string): LogIndexEntry {
   const value = JSON.parse(text) as Partial<Record<keyof LogIndexEntry, unknown>>;
   assert(
-    isHexText(value.txHash) && isHexText(value.l2BlockHash) && isIndex(value.l2BlockNumber) && isIndex(value.txIndexInBlock) && isIndex(value.logIndexInTx),
+    isHexText(value.txHash) &&
+      isHexText(value.l2BlockHash) &&
+      isIndex(value.l2BlockNumber) &&
+      isIndex(value.txIndexInBlock) &&
+      isIndex(value.logIndexInTx),
     `a log-index entry names its tx and block: ${text}`,
   );
-  assert(Array.isArray(value.fields) && value.fields.every(isHexText), `a log-index entry holds its log's fields: ${text}`);
+  assert(
+    Array.isArray(value.fields) && value.fields.every(isHexText),
+    `a log-index entry holds its log's fields: ${text}`,
+  );
   return value as LogIndexEntry;
 }

@@ -9,7 +9,14 @@ import { assert } from '../assert.js';
 import type { BlockIndexer, IndexOp } from '../chain/blockIndexer.js';
 import type { ChainStore } from '../chain/chainStore.js';
 import { encodeLogIndexEntry } from './logIndexEntry.js';
-import { canonicalField, PRIVATE_LOG_KEY_PREFIX, privateLogKey, PUBLIC_LOG_KEY_PREFIX, publicLogKey, type LogPosition } from './logKeys.js';
+import {
+  canonicalField,
+  PRIVATE_LOG_KEY_PREFIX,
+  privateLogKey,
+  PUBLIC_LOG_KEY_PREFIX,
+  publicLogKey,
+  type LogPosition,
+} from './logKeys.js';
 
 interface LogEntry {
   readonly key: string;
@@ -31,7 +38,10 @@ function logEntries<L extends { readonly fields: readonly Hex[] }>(
   keyOf: (log: L, position: LogPosition) => string,
 ): LogEntry[] {
   const effects = block.body.txEffects;
-  assert(effects.length <= TXS_PER_BLOCK_MAX, `block ${block.header.globalVariables.blockNumber} holds at most ${TXS_PER_BLOCK_MAX} txs`);
+  assert(
+    effects.length <= TXS_PER_BLOCK_MAX,
+    `block ${block.header.globalVariables.blockNumber} holds at most ${TXS_PER_BLOCK_MAX} txs`,
+  );
   const blockNumber = block.header.globalVariables.blockNumber;
   const entries: LogEntry[] = [];
   effects.forEach((effect, txIndexInBlock) => {
@@ -40,7 +50,14 @@ function logEntries<L extends { readonly fields: readonly Hex[] }>(
     logs.forEach((log, logIndexInTx) => {
       const position = { blockNumber, txIndexInBlock, logIndexInTx };
       const fields = log.fields.map(storedField);
-      const value = encodeLogIndexEntry({ txHash: effect.txHash, l2BlockNumber: blockNumber, l2BlockHash: block.hash, txIndexInBlock, logIndexInTx, fields });
+      const value = encodeLogIndexEntry({
+        txHash: effect.txHash,
+        l2BlockNumber: blockNumber,
+        l2BlockHash: block.hash,
+        txIndexInBlock,
+        logIndexInTx,
+        fields,
+      });
       entries.push({ key: keyOf(log, position), value });
     });
   });
@@ -48,11 +65,17 @@ function logEntries<L extends { readonly fields: readonly Hex[] }>(
 }
 
 export function privateLogEntries(block: Block): LogEntry[] {
-  return logEntries(block, (effect) => effect.privateLogs, PRIVATE_LOGS_PER_TX_MAX, (log: PrivateLog, position) => privateLogKey(storedField(log.tag), position));
+  return logEntries(
+    block,
+    (effect) => effect.privateLogs,
+    PRIVATE_LOGS_PER_TX_MAX,
+    (log: PrivateLog, position) => privateLogKey(storedField(log.tag), position),
+  );
 }
 
 export function publicLogEntries(block: Block): LogEntry[] {
-  const keyOf = (log: PublicLog, position: LogPosition) => publicLogKey(storedField(log.contractAddress), storedField(log.tag), position);
+  const keyOf = (log: PublicLog, position: LogPosition) =>
+    publicLogKey(storedField(log.contractAddress), storedField(log.tag), position);
   return logEntries(block, (effect) => effect.publicLogs, PUBLIC_LOGS_PER_TX_MAX, keyOf);
 }
 

@@ -38,7 +38,10 @@ export interface LogPosition {
 }
 
 function padded(value: number, digits: number, what: string): string {
-  assert(Number.isSafeInteger(value) && value >= 0 && value < 10 ** digits, `${what} ${value} fits the ${digits} digits of a log key`);
+  assert(
+    Number.isSafeInteger(value) && value >= 0 && value < 10 ** digits,
+    `${what} ${value} fits the ${digits} digits of a log key`,
+  );
   return value.toString().padStart(digits, '0');
 }
 

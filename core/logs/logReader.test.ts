@@ -13,7 +13,18 @@ const otherContract = hex32(0xc0df);
 /** Block 1: tx 0 logs tagA twice; block 2: tx 0 logs tagB, tx 1 logs tagA privately and publicly in two contracts. */
 async function twoBlocks() {
   const fixture = await openLogStore();
-  await fixture.add(blockWithTxs(1, [{ id: 10, privateLogs: [{ tag: tagA, fields: [hex32(1)] }, { tag: tagA, fields: [hex32(2)] }], noteHashes: [hex32(0x11)] }]));
+  await fixture.add(
+    blockWithTxs(1, [
+      {
+        id: 10,
+        privateLogs: [
+          { tag: tagA, fields: [hex32(1)] },
+          { tag: tagA, fields: [hex32(2)] },
+        ],
+        noteHashes: [hex32(0x11)],
+      },
+    ]),
+  );
   await fixture.add(
     blockWithTxs(2, [
       { id: 20, privateLogs: [{ tag: tagB, fields: [] }] },
@@ -31,17 +42,47 @@ async function twoBlocks() {
 }
 
 describe('private logs by tags', () => {
-  it('answer one list per tag in the tags\' order, each in chain order, empty for a tag with no logs', async () => {
+  it("answer one list per tag in the tags' order, each in chain order, empty for a tag with no logs", async () => {
     const { logs, kept } = await twoBlocks();
     const [b1, b2] = kept as [Block, Block];
     const answer = await logs.getPrivateLogsByTags([tagB, hex32(0xdead), tagA], false, 10);
     expect(answer).toEqual([
-      [{ txHash: b2.body.txEffects[0]!.txHash, l2BlockNumber: 2, l2BlockHash: b2.hash, txIndexInBlock: 0, logIndexInTx: 0, fields: [] }],
+      [
+        {
+          txHash: b2.body.txEffects[0]!.txHash,
+          l2BlockNumber: 2,
+          l2BlockHash: b2.hash,
+          txIndexInBlock: 0,
+          logIndexInTx: 0,
+          fields: [],
+        },
+      ],
       [],
       [
-        { txHash: b1.body.txEffects[0]!.txHash, l2BlockNumber: 1, l2BlockHash: b1.hash, txIndexInBlock: 0, logIndexInTx: 0, fields: [hex32(1)] },
-        { txHash: b1.body.txEffects[0]!.txHash, l2BlockNumber: 1, l2BlockHash: b1.hash, txIndexInBlock: 0, logIndexInTx: 1, fields: [hex32(2)] },
-        { txHash: b2.body.txEffects[1]!.txHash, l2BlockNumber: 2, l2BlockHash: b2.hash, txIndexInBlock: 1, logIndexInTx: 0, fields: [hex32(3)] },
+        {
+          txHash: b1.body.txEffects[0]!.txHash,
+          l2BlockNumber: 1,
+          l2BlockHash: b1.hash,
+          txIndexInBlock: 0,
+          logIndexInTx: 0,
+          fields: [hex32(1)],
+        },
+        {
+          txHash: b1.body.txEffects[0]!.txHash,
+          l2BlockNumber: 1,
+          l2BlockHash: b1.hash,
+          txIndexInBlock: 0,
+          logIndexInTx: 1,
+          fields: [hex32(2)],
+        },
+        {
+          txHash: b2.body.txEffects[1]!.txHash,
+          l2BlockNumber: 2,
+          l2BlockHash: b2.hash,
+          txIndexInBlock: 1,
+          logIndexInTx: 0,
+          fields: [hex32(3)],
+        },
       ],
     ]);
     expect(answer[0]![0]).not.toHaveProperty('noteHashes');
@@ -53,7 +94,7 @@ describe('private logs by tags', () => {
     expect(await logs.getPrivateLogsByTags(['0xB', '0x000b'], false, 10)).toEqual([canonical[0], canonical[0]]);
   });
 
-  it('attach the tx\'s note hashes and nullifiers with includeEffects', async () => {
+  it("attach the tx's note hashes and nullifiers with includeEffects", async () => {
     const { logs } = await twoBlocks();
     const [logsOfA] = await logs.getPrivateLogsByTags([tagA], true, 10);
     const effect = txEffectOf({ id: 10, noteHashes: [hex32(0x11)] });
@@ -79,41 +120,73 @@ describe('private logs by tags', () => {
 
   it('refuse a tag that is not hex of at most 32 bytes (INVALID_PARAMS)', async () => {
     const { logs } = await twoBlocks();
-    await expect(logs.getPrivateLogsByTags([tagA, '0xnope'], false, 10)).rejects.toMatchObject({ code: 'INVALID_PARAMS', details: { param: 'tags[1]' } });
-    await expect(logs.getPrivateLogsByTags([`0x${'1'.repeat(66)}`], false, 10)).rejects.toMatchObject({ code: 'INVALID_PARAMS' });
+    await expect(logs.getPrivateLogsByTags([tagA, '0xnope'], false, 10)).rejects.toMatchObject({
+      code: 'INVALID_PARAMS',
+      details: { param: 'tags[1]' },
+    });
+    await expect(logs.getPrivateLogsByTags([`0x${'1'.repeat(66)}`], false, 10)).rejects.toMatchObject({
+      code: 'INVALID_PARAMS',
+    });
   });
 
-  it('answer nothing for blocks pruned, and the replacing block\'s logs after it is added', async () => {
+  it("answer nothing for blocks pruned, and the replacing block's logs after it is added", async () => {
     const fixture = await twoBlocks();
     await fixture.pruneTo(1);
-    expect((await fixture.logs.getPrivateLogsByTags([tagA, tagB], true, 10)).map((list) => list.length)).toEqual([2, 0]);
+    expect((await fixture.logs.getPrivateLogsByTags([tagA, tagB], true, 10)).map((list) => list.length)).toEqual([
+      2, 0,
+    ]);
     const replacement = blockWithTxs(2, [{ id: 30, privateLogs: [{ tag: tagB, fields: [hex32(6)] }] }], 1);
     await fixture.add(replacement);
     const [[found]] = (await fixture.logs.getPrivateLogsByTags([tagB], true, 10)) as [[unknown]];
-    expect(found).toMatchObject({ l2BlockHash: replacement.hash, fields: [hex32(6)], nullifiers: replacement.body.txEffects[0]!.nullifiers });
+    expect(found).toMatchObject({
+      l2BlockHash: replacement.hash,
+      fields: [hex32(6)],
+      nullifiers: replacement.body.txEffects[0]!.nullifiers,
+    });
   });
 });
 
 describe('public logs by tags', () => {
-  it('answer only the given contract\'s logs, the contract in any form', async () => {
+  it("answer only the given contract's logs, the contract in any form", async () => {
     const { logs } = await twoBlocks();
-    const [[found], none] = (await logs.getPublicLogsByTags('0xC0DE', [tagA, tagB], true, 10)) as [[unknown], unknown[]];
-    expect(found).toMatchObject({ l2BlockNumber: 2, txIndexInBlock: 1, logIndexInTx: 0, fields: [hex32(4)], noteHashes: [] });
+    const [[found], none] = (await logs.getPublicLogsByTags('0xC0DE', [tagA, tagB], true, 10)) as [
+      [unknown],
+      unknown[],
+    ];
+    expect(found).toMatchObject({
+      l2BlockNumber: 2,
+      txIndexInBlock: 1,
+      logIndexInTx: 0,
+      fields: [hex32(4)],
+      noteHashes: [],
+    });
     expect(none).toEqual([]);
-    expect((await logs.getPublicLogsByTags(otherContract, [tagA], false, 10))[0]![0]).toMatchObject({ logIndexInTx: 1, fields: [hex32(5)] });
+    expect((await logs.getPublicLogsByTags(otherContract, [tagA], false, 10))[0]![0]).toMatchObject({
+      logIndexInTx: 1,
+      fields: [hex32(5)],
+    });
     expect(await logs.getPublicLogsByTags(hex32(0xfeed), [tagA], false, 10)).toEqual([[]]);
     // Public and private logs of one tag are kept apart.
-    expect((await logs.getPrivateLogsByTags([tagA], false, 10))[0]!.map((log) => log.fields)).toEqual([[hex32(1)], [hex32(2)], [hex32(3)]]);
+    expect((await logs.getPrivateLogsByTags([tagA], false, 10))[0]!.map((log) => log.fields)).toEqual([
+      [hex32(1)],
+      [hex32(2)],
+      [hex32(3)],
+    ]);
   });
 
   it('refuse a tag over the bound and a malformed contract address', async () => {
     const fixture = await twoBlocks();
-    await fixture.add(blockWithTxs(3, [{ id: 40, publicLogs: [{ contractAddress: contract, tag: tagA, fields: [] }] }]));
+    await fixture.add(
+      blockWithTxs(3, [{ id: 40, publicLogs: [{ contractAddress: contract, tag: tagA, fields: [] }] }]),
+    );
     await expect(fixture.logs.getPublicLogsByTags(contract, [tagA], false, 1)).rejects.toMatchObject({
       code: 'LIMIT_EXCEEDED',
       details: { limit: 'logsPerTagMax', value: 1, requested: 2 },
     });
-    await expect(fixture.logs.getPublicLogsByTags('0x', [tagA], false, 1)).rejects.toMatchObject({ code: 'INVALID_PARAMS', details: { param: 'contractAddress' } });
+    await expect(fixture.logs.getPublicLogsByTags('0x', [tagA], false, 1)).rejects.toMatchObject({
+      code: 'INVALID_PARAMS',
+      details: { param: 'contractAddress' },
+    });
   });
 });
 
@@ -158,11 +231,15 @@ describe('a prune while a query reads', () => {
       getIndexEntries: async (prefix, limit) => {
         const entries = await store.getIndexEntries(prefix, limit);
         reads++;
-        return reads % 2 === 0 ? entries.map(([key, value]) => [key, value.replace(kept[1]!.hash, replaced.hash)] as [string, string]) : entries;
+        return reads % 2 === 0
+          ? entries.map(([key, value]) => [key, value.replace(kept[1]!.hash, replaced.hash)] as [string, string])
+          : entries;
       },
       getBlock: (n) => store.getBlock(n),
       getBlockNumberByHash: async (hash) => (hash === replaced.hash ? 2 : store.getBlockNumberByHash(hash)),
     };
-    await expect(createLogReader(swapping).getPrivateLogsByTags([tagA, tagB], false, 10)).rejects.toMatchObject({ code: 'STATE_NOT_AVAILABLE' });
+    await expect(createLogReader(swapping).getPrivateLogsByTags([tagA, tagB], false, 10)).rejects.toMatchObject({
+      code: 'STATE_NOT_AVAILABLE',
+    });
   });
 });

@@ -31,25 +31,39 @@ export interface LogsPerTagExceededDetails extends Record<string, unknown> {
 }
 
 /** The refusal of a tag matching more logs than `logsPerTagMax` (`found` is how many were read, at least one more). */
-export function logsPerTagExceeded(tag: Hex, logsPerTagMax: number, found: number): NodeError<LogsPerTagExceededDetails> {
-  return new NodeError('LIMIT_EXCEEDED', `tag ${tag} matches more logs than the limit logsPerTagMax of ${logsPerTagMax}`, {
-    limit: 'logsPerTagMax',
-    value: logsPerTagMax,
-    requested: found,
-  });
+export function logsPerTagExceeded(
+  tag: Hex,
+  logsPerTagMax: number,
+  found: number,
+): NodeError<LogsPerTagExceededDetails> {
+  return new NodeError(
+    'LIMIT_EXCEEDED',
+    `tag ${tag} matches more logs than the limit logsPerTagMax of ${logsPerTagMax}`,
+    {
+      limit: 'logsPerTagMax',
+      value: logsPerTagMax,
+      requested: found,
+    },
+  );
 }
 
 /** A tag or address of a query in canonical form; INVALID_PARAMS when it is not hex of at most 32 bytes. */
 function queryField(value: Hex, param: string): Hex {
   const canonical = canonicalField(value);
   if (canonical === undefined) {
-    throw new NodeError('INVALID_PARAMS', `${param} must be 0x-prefixed hex of at most 32 bytes, not ${value}`, { param });
+    throw new NodeError('INVALID_PARAMS', `${param} must be 0x-prefixed hex of at most 32 bytes, not ${value}`, {
+      param,
+    });
   }
   return canonical;
 }
 
 /** Each tag's entries, in the tags' order (a repeated tag is read once). */
-async function readTags(store: LogIndexStore, reads: readonly TagRead[], logsPerTagMax: number): Promise<LogIndexEntry[][]> {
+async function readTags(
+  store: LogIndexStore,
+  reads: readonly TagRead[],
+  logsPerTagMax: number,
+): Promise<LogIndexEntry[][]> {
   const byPrefix = new Map<string, LogIndexEntry[]>();
   const lists: LogIndexEntry[][] = [];
   for (const { tag, keyPrefix } of reads) {
@@ -76,7 +90,11 @@ async function blockStillKept(store: LogIndexStore, entry: LogIndexEntry, read: 
  * The blocks the entries name, by number (read whole only when their tx effects are wanted); undefined when one has
  * been pruned since its entries were read, or two entries name different blocks of one number (pruned and replaced).
  */
-async function blocksOnChain(store: LogIndexStore, lists: readonly LogIndexEntry[][], includeEffects: boolean): Promise<Map<number, Block> | undefined> {
+async function blocksOnChain(
+  store: LogIndexStore,
+  lists: readonly LogIndexEntry[][],
+  includeEffects: boolean,
+): Promise<Map<number, Block> | undefined> {
   const hashByNumber = new Map<number, Hex>();
   const blocks = new Map<number, Block>();
   for (const entry of lists.flat()) {
@@ -96,11 +114,19 @@ function logResultOf(entry: LogIndexEntry, block: Block | undefined): LogResult 
   const place = { txHash, l2BlockNumber, l2BlockHash, txIndexInBlock, logIndexInTx, fields: [...fields] };
   if (block === undefined) return place;
   const effect = block.body.txEffects[txIndexInBlock];
-  assert(effect?.txHash === txHash, `block ${l2BlockNumber} holds tx ${txHash} at index ${txIndexInBlock}, as its log entry says`);
+  assert(
+    effect?.txHash === txHash,
+    `block ${l2BlockNumber} holds tx ${txHash} at index ${txIndexInBlock}, as its log entry says`,
+  );
   return { ...place, noteHashes: [...effect.noteHashes], nullifiers: [...effect.nullifiers] };
 }
 
-async function answer(store: LogIndexStore, reads: readonly TagRead[], includeEffects: boolean, logsPerTagMax: number): Promise<LogResult[][]> {
+async function answer(
+  store: LogIndexStore,
+  reads: readonly TagRead[],
+  includeEffects: boolean,
+  logsPerTagMax: number,
+): Promise<LogResult[][]> {
   assert(
     Number.isSafeInteger(logsPerTagMax) && logsPerTagMax >= 0 && logsPerTagMax <= LOG_QUERY_LOGS_PER_TAG_MAX,
     `logsPerTagMax is an integer from 0 to ${LOG_QUERY_LOGS_PER_TAG_MAX}, not ${logsPerTagMax}`,
@@ -108,16 +134,24 @@ async function answer(store: LogIndexStore, reads: readonly TagRead[], includeEf
   for (let attempt = 1; attempt <= LOG_QUERY_ATTEMPTS_MAX; attempt++) {
     const lists = await readTags(store, reads, logsPerTagMax);
     const blocks = await blocksOnChain(store, lists, includeEffects);
-    if (blocks !== undefined) return lists.map((entries) => entries.map((entry) => logResultOf(entry, blocks.get(entry.l2BlockNumber))));
+    if (blocks !== undefined)
+      return lists.map((entries) => entries.map((entry) => logResultOf(entry, blocks.get(entry.l2BlockNumber))));
   }
-  throw new NodeError('STATE_NOT_AVAILABLE', `the chain was pruned while the logs were read, ${LOG_QUERY_ATTEMPTS_MAX} times in a row; ask again`, {
-    reason: 'prunedDuringQuery',
-    attempts: LOG_QUERY_ATTEMPTS_MAX,
-  });
+  throw new NodeError(
+    'STATE_NOT_AVAILABLE',
+    `the chain was pruned while the logs were read, ${LOG_QUERY_ATTEMPTS_MAX} times in a row; ask again`,
+    {
+      reason: 'prunedDuringQuery',
+      attempts: LOG_QUERY_ATTEMPTS_MAX,
+    },
+  );
 }
 
 function tagReads(tags: readonly Hex[], keyPrefixOf: (tag: Hex) => string): TagRead[] {
-  assert(tags.length <= LOG_QUERY_TAGS_MAX, `a log query carries at most ${LOG_QUERY_TAGS_MAX} tags, not ${tags.length}`);
+  assert(
+    tags.length <= LOG_QUERY_TAGS_MAX,
+    `a log query carries at most ${LOG_QUERY_TAGS_MAX} tags, not ${tags.length}`,
+  );
   return tags.map((tag, index) => {
     const canonical = queryField(tag, `tags[${index}]`);
     return { tag: canonical, keyPrefix: keyPrefixOf(canonical) };

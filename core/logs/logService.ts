@@ -23,7 +23,12 @@ export interface LogResult {
 /** Logs by tag: one list per tag, in the tags' order; LIMIT_EXCEEDED when a tag has more logs than the bound. */
 export interface LogService {
   getPrivateLogsByTags(tags: readonly Hex[], includeEffects: boolean, logsPerTagMax: number): Promise<LogResult[][]>;
-  getPublicLogsByTags(contractAddress: Hex, tags: readonly Hex[], includeEffects: boolean, logsPerTagMax: number): Promise<LogResult[][]>;
+  getPublicLogsByTags(
+    contractAddress: Hex,
+    tags: readonly Hex[],
+    includeEffects: boolean,
+    logsPerTagMax: number,
+  ): Promise<LogResult[][]>;
 }
 
 export function createLogService(chain: Chain): LogService {

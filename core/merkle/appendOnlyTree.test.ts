@@ -26,17 +26,21 @@ describe('appendOnlyTree', () => {
 
   it('matches a from-scratch recomputation for every size and batching', () => {
     fc.assert(
-      fc.property(fc.integer({ min: 1, max: 5 }), fc.array(fc.integer({ min: 1, max: 5 }), { maxLength: 8 }), (height, batches) => {
-        let tree = createAppendOnlyTree(height);
-        const all: Hex[] = [];
-        for (const count of batches) {
-          if (all.length + count > 2 ** height) break;
-          const leaves = Array.from({ length: count }, (_, i) => leaf(all.length + i));
-          tree = appendLeaves(tree, leaves);
-          all.push(...leaves);
-          expect(treeRoot(tree)).toBe(naiveRoot(height, all));
-        }
-      }),
+      fc.property(
+        fc.integer({ min: 1, max: 5 }),
+        fc.array(fc.integer({ min: 1, max: 5 }), { maxLength: 8 }),
+        (height, batches) => {
+          let tree = createAppendOnlyTree(height);
+          const all: Hex[] = [];
+          for (const count of batches) {
+            if (all.length + count > 2 ** height) break;
+            const leaves = Array.from({ length: count }, (_, i) => leaf(all.length + i));
+            tree = appendLeaves(tree, leaves);
+            all.push(...leaves);
+            expect(treeRoot(tree)).toBe(naiveRoot(height, all));
+          }
+        },
+      ),
     );
   });
 

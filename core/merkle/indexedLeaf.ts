@@ -52,7 +52,9 @@ export function fieldBytes(value: Hex): Uint8Array {
 
 /** Byte offsets of the stored fields. */
 function layoutOf(kind: IndexedTreeKind): { value: number; nextKey: number; nextIndex: number } {
-  return kind === 'nullifier' ? { value: -1, nextKey: FIELD_BYTES, nextIndex: 2 * FIELD_BYTES } : { value: FIELD_BYTES, nextKey: 2 * FIELD_BYTES, nextIndex: 3 * FIELD_BYTES };
+  return kind === 'nullifier'
+    ? { value: -1, nextKey: FIELD_BYTES, nextIndex: 2 * FIELD_BYTES }
+    : { value: FIELD_BYTES, nextKey: 2 * FIELD_BYTES, nextIndex: 3 * FIELD_BYTES };
 }
 
 function writeNextIndex(out: Uint8Array, offset: number, nextIndex: number): void {
@@ -75,7 +77,12 @@ export function encodePreimage(kind: IndexedTreeKind, leaf: IndexedLeaf): Uint8A
  * A stored preimage with some fields replaced (undefined keeps the stored one). Nullifier leaves have no value.
  * Returns a new array; `stored` is not touched.
  */
-export function patchPreimage(kind: IndexedTreeKind, stored: Uint8Array, value: Hex | undefined, next: { readonly key: Hex; readonly index: number } | undefined): Uint8Array {
+export function patchPreimage(
+  kind: IndexedTreeKind,
+  stored: Uint8Array,
+  value: Hex | undefined,
+  next: { readonly key: Hex; readonly index: number } | undefined,
+): Uint8Array {
   const out = stored.slice();
   const layout = layoutOf(kind);
   if (value !== undefined && layout.value >= 0) out.set(fieldBytes(value), layout.value);
@@ -88,7 +95,11 @@ export function patchPreimage(kind: IndexedTreeKind, stored: Uint8Array, value: 
 
 export function decodePreimage(kind: IndexedTreeKind, bytes: Uint8Array): IndexedLeaf {
   const field = (i: number): Hex => bytesToHex(bytes.subarray(i * FIELD_BYTES, (i + 1) * FIELD_BYTES));
-  const view = new DataView(bytes.buffer, bytes.byteOffset + bytes.length - NEXT_INDEX_STORED_BYTES, NEXT_INDEX_STORED_BYTES);
+  const view = new DataView(
+    bytes.buffer,
+    bytes.byteOffset + bytes.length - NEXT_INDEX_STORED_BYTES,
+    NEXT_INDEX_STORED_BYTES,
+  );
   const nextIndex = view.getUint32(0) * TWO_POW_32 + view.getUint32(4);
   if (kind === 'nullifier') return { key: field(0), value: zeroHex(FIELD_BYTES), nextKey: field(1), nextIndex };
   return { key: field(0), value: field(1), nextKey: field(2), nextIndex };

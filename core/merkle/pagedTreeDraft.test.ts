@@ -19,7 +19,8 @@ function pagedRoots(height: number, pageHeight: number, batches: readonly number
   let size = 0;
   for (const count of batches) {
     const indices = Array.from({ length: count }, (_, i) => size + i);
-    for (const ref of pagesOfPaths(geometry, indices)) if (!pages.has(ref.pageId)) pages.set(ref.pageId, { version: -1, bytes: geometry.bands[ref.band]!.emptyPage });
+    for (const ref of pagesOfPaths(geometry, indices))
+      if (!pages.has(ref.pageId)) pages.set(ref.pageId, { version: -1, bytes: geometry.bands[ref.band]!.emptyPage });
     const draft = new PagedTreeDraft(geometry, pages, new CountingHasher());
     for (const index of indices) draft.setLeaf(index, hexToBytes(leafOf(index), 32));
     roots.push(count === 0 ? (roots.at(-1) ?? emptyRoot(height)) : bytesToHex(draft.rehash(indices)));
@@ -32,30 +33,43 @@ function pagedRoots(height: number, pageHeight: number, batches: readonly number
 describe('PagedTreeDraft', () => {
   it('gives the frontier tree’s root for any height, page height and batching', () => {
     fc.assert(
-      fc.property(fc.integer({ min: 1, max: 7 }), fc.integer({ min: 1, max: 5 }), fc.array(fc.integer({ min: 0, max: 9 }), { maxLength: 6 }), (height, pageHeight, wanted) => {
-        const batches: number[] = [];
-        let size = 0;
-        for (const count of wanted) {
-          if (size + count > 2 ** height) break;
-          batches.push(count);
-          size += count;
-        }
-        let frontier = createAppendOnlyTree(height);
-        let total = 0;
-        const expected = batches.map((count) => {
-          frontier = appendLeaves(frontier, Array.from({ length: count }, (_, i) => leafOf(total + i)));
-          total += count;
-          return treeRoot(frontier);
-        });
-        expect(pagedRoots(height, pageHeight, batches)).toEqual(expected);
-      }),
+      fc.property(
+        fc.integer({ min: 1, max: 7 }),
+        fc.integer({ min: 1, max: 5 }),
+        fc.array(fc.integer({ min: 0, max: 9 }), { maxLength: 6 }),
+        (height, pageHeight, wanted) => {
+          const batches: number[] = [];
+          let size = 0;
+          for (const count of wanted) {
+            if (size + count > 2 ** height) break;
+            batches.push(count);
+            size += count;
+          }
+          let frontier = createAppendOnlyTree(height);
+          let total = 0;
+          const expected = batches.map((count) => {
+            frontier = appendLeaves(
+              frontier,
+              Array.from({ length: count }, (_, i) => leafOf(total + i)),
+            );
+            total += count;
+            return treeRoot(frontier);
+          });
+          expect(pagedRoots(height, pageHeight, batches)).toEqual(expected);
+        },
+      ),
     );
   });
 
   it('hashes each changed node once: paths that meet share their upper nodes', () => {
     const geometry = createTreeGeometry(10, 3, 0);
     const indices = [0, 1, 2, 3];
-    const pages = new Map(pagesOfPaths(geometry, indices).map((ref) => [ref.pageId, { version: -1, bytes: geometry.bands[ref.band]!.emptyPage }]));
+    const pages = new Map(
+      pagesOfPaths(geometry, indices).map((ref) => [
+        ref.pageId,
+        { version: -1, bytes: geometry.bands[ref.band]!.emptyPage },
+      ]),
+    );
     const hasher = new CountingHasher();
     const draft = new PagedTreeDraft(geometry, pages, hasher);
     for (const index of indices) draft.setLeaf(index, hexToBytes(leafOf(index), 32));

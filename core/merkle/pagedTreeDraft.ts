@@ -118,7 +118,11 @@ function parentsOf(indices: readonly number[]): number[] {
 }
 
 /** The siblings of leaf `index`, nearest the leaf first, read through `pageOf` (which must know every path page). */
-export function siblingPathFromPages(geometry: TreeGeometry, index: number, pageOf: (pageId: number) => Uint8Array): Uint8Array[] {
+export function siblingPathFromPages(
+  geometry: TreeGeometry,
+  index: number,
+  pageOf: (pageId: number) => Uint8Array,
+): Uint8Array[] {
   const siblings: Uint8Array[] = [];
   let at = index;
   for (let level = 0; level < geometry.height; level++) {
@@ -130,13 +134,21 @@ export function siblingPathFromPages(geometry: TreeGeometry, index: number, page
 }
 
 /** Leaf `index` (level 0 node) read through `pageOf`. */
-export function leafFromPages(geometry: TreeGeometry, index: number, pageOf: (pageId: number) => Uint8Array): Uint8Array {
+export function leafFromPages(
+  geometry: TreeGeometry,
+  index: number,
+  pageOf: (pageId: number) => Uint8Array,
+): Uint8Array {
   const { pageId, offset } = nodeLocation(geometry, 0, index);
   return pageOf(pageId).subarray(offset, offset + NODE_BYTES);
 }
 
 /** Leaf `index`'s preimage read through `pageOf` (indexed trees). */
-export function preimageFromPages(geometry: TreeGeometry, index: number, pageOf: (pageId: number) => Uint8Array): Uint8Array {
+export function preimageFromPages(
+  geometry: TreeGeometry,
+  index: number,
+  pageOf: (pageId: number) => Uint8Array,
+): Uint8Array {
   const { pageId } = nodeLocation(geometry, 0, index);
   const offset = preimageOffset(geometry, index);
   return pageOf(pageId).subarray(offset, offset + geometry.preimageBytes);

@@ -50,7 +50,11 @@ export class SortedKeyIndex {
    * The largest key below `key` whose placement `accept` takes (all when omitted), walking down at most
    * `stepsMax` keys.
    */
-  predecessor(key: Hex, accept?: (placement: KeyPlacement) => boolean, stepsMax = Number.POSITIVE_INFINITY): [Hex, KeyPlacement] | undefined {
+  predecessor(
+    key: Hex,
+    accept?: (placement: KeyPlacement) => boolean,
+    stepsMax = Number.POSITIVE_INFINITY,
+  ): [Hex, KeyPlacement] | undefined {
     let c = this.chunkFor(key);
     let at = lowerBound(this.chunks[c]!, key) - 1;
     for (let steps = 0; steps < stepsMax; steps++) {

@@ -56,7 +56,14 @@ export function createTreeGeometry(height: number, pageHeight: number, preimageB
   assert(Number.isInteger(pageHeight) && pageHeight >= 1, `page height ${pageHeight} out of range`);
   const bands: BandGeometry[] = [];
   for (let bottomLevel = 0; bottomLevel < height; bottomLevel += pageHeight) {
-    bands.push(bandGeometry(height, bottomLevel, Math.min(bottomLevel + pageHeight, height), bottomLevel === 0 ? preimageBytes : 0));
+    bands.push(
+      bandGeometry(
+        height,
+        bottomLevel,
+        Math.min(bottomLevel + pageHeight, height),
+        bottomLevel === 0 ? preimageBytes : 0,
+      ),
+    );
   }
   const levels: LevelGeometry[] = [];
   for (let level = 0; level < height; level++) {
@@ -76,7 +83,16 @@ function bandGeometry(height: number, bottomLevel: number, rootLevel: number, pr
     const empty = hexToBytes(emptyRoot(rootLevel - d), NODE_BYTES);
     for (let i = 0; i < 2 ** d; i++) emptyPage.set(empty, (2 ** d - 2 + i) * NODE_BYTES);
   }
-  return { bottomLevel, rootLevel, depth, leavesPerPage: 2 ** rootLevel, idBase: 2 ** (height - rootLevel), nodesBytes, pageBytes, emptyPage };
+  return {
+    bottomLevel,
+    rootLevel,
+    depth,
+    leavesPerPage: 2 ** rootLevel,
+    idBase: 2 ** (height - rootLevel),
+    nodesBytes,
+    pageBytes,
+    emptyPage,
+  };
 }
 
 /** The page holding node (level, index) and the node's byte offset in it. */

@@ -12,7 +12,13 @@ const word = (n: number): Hex => `0x${n.toString(16).padStart(64, '0')}`;
 /** Message `position` of tree `tree`, sent in L1 block `l1Block`. */
 function log(tree: number, position: number, l1Block: bigint): InboxMessageLog {
   const index = firstMessageIndexOfCheckpoint(tree) + BigInt(position);
-  return { checkpointNumber: tree, index, leaf: word(1_000 + Number(index)), treeHash: word(1), l1: { blockNumber: l1Block, blockHash: word(2), txHash: word(3), logIndex: position } };
+  return {
+    checkpointNumber: tree,
+    index,
+    leaf: word(1_000 + Number(index)),
+    treeHash: word(1),
+    l1: { blockNumber: l1Block, blockHash: word(2), txHash: word(3), logIndex: position },
+  };
 }
 
 async function setup() {
@@ -23,7 +29,7 @@ async function setup() {
 }
 
 describe('InboxStore', () => {
-  it('answers a tree\'s leaves in index order and a leaf\'s checkpoint', async () => {
+  it("answers a tree's leaves in index order and a leaf's checkpoint", async () => {
     const { inbox, write } = await setup();
     await write(inbox.syncOps([log(2, 0, 10n), log(2, 1, 10n), log(3, 0, 12n)]));
     expect(await inbox.leavesOfCheckpoint(2)).toEqual([word(1_016), word(1_017)]);
@@ -33,7 +39,7 @@ describe('InboxStore', () => {
     expect(await inbox.getByLeaf(word(999))).toBeUndefined();
   });
 
-  it('a full tree holds exactly its subtree\'s messages', async () => {
+  it("a full tree holds exactly its subtree's messages", async () => {
     const { inbox, write } = await setup();
     const logs = Array.from({ length: L1_TO_L2_MESSAGES_PER_CHECKPOINT }, (_, i) => log(2, i, 10n));
     await write(inbox.syncOps([...logs, log(3, 0, 10n)]));

@@ -39,12 +39,21 @@ export class InboxStore {
     const ops: StorageOp[] = [];
     for (const log of logs) {
       if (checkpointOfMessageIndex(log.index) !== log.checkpointNumber) {
-        throw new NodeError('SYNC_FAILED', `inbox message ${log.index} is announced for tree ${log.checkpointNumber}, but its index belongs to tree ${checkpointOfMessageIndex(log.index)}`, {
-          index: log.index.toString(),
-          l1TxHash: log.l1.txHash,
-        });
+        throw new NodeError(
+          'SYNC_FAILED',
+          `inbox message ${log.index} is announced for tree ${log.checkpointNumber}, but its index belongs to tree ${checkpointOfMessageIndex(log.index)}`,
+          {
+            index: log.index.toString(),
+            l1TxHash: log.l1.txHash,
+          },
+        );
       }
-      const stored: StoredInboxMessage = { checkpointNumber: log.checkpointNumber, index: log.index, leaf: log.leaf.toLowerCase() as Hex, l1BlockNumber: log.l1.blockNumber };
+      const stored: StoredInboxMessage = {
+        checkpointNumber: log.checkpointNumber,
+        index: log.index,
+        leaf: log.leaf.toLowerCase() as Hex,
+        l1BlockNumber: log.l1.blockNumber,
+      };
       ops.push({ type: 'put', key: messageKey(log.index), value: toStoredJson(stored) });
       ops.push({ type: 'put', key: leafKey(log.leaf), value: log.index.toString() });
     }
@@ -54,7 +63,11 @@ export class InboxStore {
   /** Deletions of every message synced from an L1 block after `l1BlockNumber` (L1 lost those blocks). */
   async unwindOps(l1BlockNumber: bigint): Promise<StorageOp[]> {
     const ops: StorageOp[] = [];
-    for await (const [key, value] of this.storage.iterator({ gte: MESSAGE_PREFIX, lt: `${MESSAGE_PREFIX}~`, reverse: true })) {
+    for await (const [key, value] of this.storage.iterator({
+      gte: MESSAGE_PREFIX,
+      lt: `${MESSAGE_PREFIX}~`,
+      reverse: true,
+    })) {
       const message = fromStoredJson<StoredInboxMessage>(value);
       if (message.l1BlockNumber <= l1BlockNumber) break;
       ops.push({ type: 'del', key: String(key) }, { type: 'del', key: leafKey(message.leaf) });
@@ -69,7 +82,10 @@ export class InboxStore {
     const range = { gte: messageKey(first), lt: messageKey(first + BigInt(L1_TO_L2_MESSAGES_PER_CHECKPOINT)) };
     for await (const value of this.storage.values(range)) {
       const message = fromStoredJson<StoredInboxMessage>(value);
-      assert(message.index === first + BigInt(leaves.length), `inbox tree ${checkpointNumber} has no gap (message ${message.index})`);
+      assert(
+        message.index === first + BigInt(leaves.length),
+        `inbox tree ${checkpointNumber} has no gap (message ${message.index})`,
+      );
       leaves.push(message.leaf);
     }
     return leaves;

@@ -28,7 +28,11 @@ export interface MessageService {
    * INVALID_PARAMS when the message is not the tx's, appears several times without `messageIndexInTx`, or the index
    * is out of range or holds another message.
    */
-  getL2ToL1MembershipWitness(txHash: Hex, message: Hex, messageIndexInTx: number | undefined): Promise<L2ToL1MembershipWitness | undefined>;
+  getL2ToL1MembershipWitness(
+    txHash: Hex,
+    message: Hex,
+    messageIndexInTx: number | undefined,
+  ): Promise<L2ToL1MembershipWitness | undefined>;
   /** The epoch's L2-to-L1 messages per checkpoint, per block, per tx; empty when the node knows no checkpoint of it. */
   getL2ToL1Messages(epoch: number): Promise<Hex[][][][]>;
 }
@@ -43,7 +47,11 @@ export interface MessageServiceDeps {
 
 /** INVALID_PARAMS naming the parameter by position and name, as the dispatcher's own param errors do. */
 const invalid = (position: number, name: string, detail: string, details: Record<string, unknown>) =>
-  new NodeError('INVALID_PARAMS', `Invalid params: params[${position}] (${name}): ${detail}`, { position, name, ...details });
+  new NodeError('INVALID_PARAMS', `Invalid params: params[${position}] (${name}): ${detail}`, {
+    position,
+    name,
+    ...details,
+  });
 
 /** Which of the tx's messages is meant: the given index (checked), else the only one equal to `message`. */
 function messagePositionInTx(messages: readonly Hex[], message: Hex, messageIndexInTx: number | undefined): number {
@@ -54,14 +62,23 @@ function messagePositionInTx(messages: readonly Hex[], message: Hex, messageInde
       throw invalid(2, 'messageIndexInTx', detail, { messageIndexInTx, messageCount: messages.length });
     }
     if (messages[messageIndexInTx] !== wanted) {
-      throw invalid(2, 'messageIndexInTx', `the tx's L2-to-L1 message at index ${messageIndexInTx} is not ${wanted}`, { messageIndexInTx, message: wanted });
+      throw invalid(2, 'messageIndexInTx', `the tx's L2-to-L1 message at index ${messageIndexInTx} is not ${wanted}`, {
+        messageIndexInTx,
+        message: wanted,
+      });
     }
     return messageIndexInTx;
   }
   const matches = messages.flatMap((m, i) => (m === wanted ? [i] : []));
-  if (matches.length === 0) throw invalid(1, 'message', `${wanted} is not among the tx's ${messages.length} L2-to-L1 messages`, { message: wanted });
+  if (matches.length === 0)
+    throw invalid(1, 'message', `${wanted} is not among the tx's ${messages.length} L2-to-L1 messages`, {
+      message: wanted,
+    });
   if (matches.length > 1) {
-    throw invalid(1, 'message', `${wanted} appears ${matches.length} times in the tx: pass messageIndexInTx`, { message: wanted, indices: matches });
+    throw invalid(1, 'message', `${wanted} appears ${matches.length} times in the tx: pass messageIndexInTx`, {
+      message: wanted,
+      indices: matches,
+    });
   }
   return matches[0]!;
 }
@@ -84,12 +101,17 @@ export function createMessageService(deps: MessageServiceDeps): MessageService {
 
   const messagesOf = async (checkpoints: readonly Checkpoint[]): Promise<Hex[][][][]> => {
     const nested: Hex[][][][] = [];
-    for (const checkpoint of checkpoints) nested.push((await blocksOf(checkpoint)).map((b) => b.body.txEffects.map((e) => [...e.l2ToL1Messages])));
+    for (const checkpoint of checkpoints)
+      nested.push((await blocksOf(checkpoint)).map((b) => b.body.txEffects.map((e) => [...e.l2ToL1Messages])));
     return nested;
   };
 
   /** The smallest root of `epoch` covering `needed` checkpoints, as of the synced L1 block (cached once finalized). */
-  const outboxRoot = async (epoch: number, needed: number, epochCheckpoints: readonly Checkpoint[]): Promise<OutboxRoot | undefined> => {
+  const outboxRoot = async (
+    epoch: number,
+    needed: number,
+    epochCheckpoints: readonly Checkpoint[],
+  ): Promise<OutboxRoot | undefined> => {
     const key = `${epoch}:${needed}`;
     const cached = finalizedRoots.get(key);
     if (cached !== undefined) return cached;
@@ -102,8 +124,13 @@ export function createMessageService(deps: MessageServiceDeps): MessageService {
       throw error;
     });
     const lastCovered = root === undefined ? undefined : epochCheckpoints[root.checkpointsCovered - 1];
-    if (root !== undefined && lastCovered !== undefined && lastCovered.number <= chain.tips.finalized.checkpoint.number) {
-      if (finalizedRoots.size >= OUTBOX_ROOT_CACHE_ENTRIES_MAX) finalizedRoots.delete(finalizedRoots.keys().next().value!);
+    if (
+      root !== undefined &&
+      lastCovered !== undefined &&
+      lastCovered.number <= chain.tips.finalized.checkpoint.number
+    ) {
+      if (finalizedRoots.size >= OUTBOX_ROOT_CACHE_ENTRIES_MAX)
+        finalizedRoots.delete(finalizedRoots.keys().next().value!);
       finalizedRoots.set(key, root);
     }
     return root;
@@ -139,7 +166,11 @@ export function createMessageService(deps: MessageServiceDeps): MessageService {
       });
       if (witness.root !== root.root.toLowerCase()) {
         // The node's checkpoints differ from those L1 proved (an L1 reorg not yet synced): no witness for now.
-        deps.logger.warn('outbox root differs from the node\'s messages; no witness', { epoch, l1Root: root.root, ours: witness.root });
+        deps.logger.warn("outbox root differs from the node's messages; no witness", {
+          epoch,
+          l1Root: root.root,
+          ours: witness.root,
+        });
         return undefined;
       }
       return { epochNumber: epoch, root: witness.root, leafIndex: witness.leafIndex, siblingPath: witness.siblingPath };

@@ -1,6 +1,10 @@
 import type { ChainEvent, Hex, L1RollupConstants } from '../../spec/chain.js';
 import { SETUP_ALLOW_LIST_DEFAULTS } from '../../spec/config/allowList.js';
-import { P2P_PENDING_TX_COUNT_MAX_DEFAULT, P2P_RPC_PRICE_BUMP_PERCENTAGE_DEFAULT, WORLD_STATE_HISTORIC_CHECKPOINT_COUNT_DEFAULT } from '../../spec/config/schema.js';
+import {
+  P2P_PENDING_TX_COUNT_MAX_DEFAULT,
+  P2P_RPC_PRICE_BUMP_PERCENTAGE_DEFAULT,
+  WORLD_STATE_HISTORIC_CHECKPOINT_COUNT_DEFAULT,
+} from '../../spec/config/schema.js';
 import { createArchiver, type ArchiverActor } from '../archiver/archiverActor.js';
 import type { Chain } from '../chain/chain.js';
 import { createTimetable } from '../chain/timetable.js';
@@ -76,7 +80,17 @@ export type NodeActivity =
   | { readonly kind: 'slot'; readonly outcome: SlotOutcome }
   | { readonly kind: 'proof'; readonly outcome: ProofOutcome }
   | { readonly kind: 'admin'; readonly action: string }
-  | { readonly kind: 'validator'; readonly event: ValidatorEvent | { readonly kind: 'checkpointRefused'; readonly checkpointNumber: number; readonly slot: number; readonly reason: string } };
+  | {
+      readonly kind: 'validator';
+      readonly event:
+        | ValidatorEvent
+        | {
+            readonly kind: 'checkpointRefused';
+            readonly checkpointNumber: number;
+            readonly slot: number;
+            readonly reason: string;
+          };
+    };
 
 export interface RollupNode {
   readonly service: NodeService;
@@ -108,10 +122,17 @@ export interface RollupNode {
  * operations, and the service the edges call. Fails with a clear NodeError when the L1 contract's genesis is not this
  * node's or the storage holds another chain.
  */
-export async function createNode(ports: NodePorts, initialConfig: NodeConfig, options: { configAdmin?: ConfigAdmin } = {}): Promise<RollupNode> {
+export async function createNode(
+  ports: NodePorts,
+  initialConfig: NodeConfig,
+  options: { configAdmin?: ConfigAdmin } = {},
+): Promise<RollupNode> {
   let config = initialConfig;
   const logger = ports.logger;
-  const { constants, messageBoxAddresses, store, worldState, inbox, chain } = await openChain(ports, config.rollupAddress);
+  const { constants, messageBoxAddresses, store, worldState, inbox, chain } = await openChain(
+    ports,
+    config.rollupAddress,
+  );
   const timetable = createTimetable(constants);
   const txPool = await openNodeTxPool(ports, {
     chain,
@@ -125,9 +146,16 @@ export async function createNode(ports: NodePorts, initialConfig: NodeConfig, op
   const latestPublicState = () => latestPublicStateOf(chain, contractReader);
   const { emit, listen } = activityListeners();
   chain.onEvent((event) => emit({ kind: 'chain', event }));
-  const historicCheckpointCount = () => config.worldStateHistoricCheckpointCount ?? WORLD_STATE_HISTORIC_CHECKPOINT_COUNT_DEFAULT;
+  const historicCheckpointCount = () =>
+    config.worldStateHistoricCheckpointCount ?? WORLD_STATE_HISTORIC_CHECKPOINT_COUNT_DEFAULT;
   pruneWorldStateHistoryOnFinality({ chain, store, worldState, historicCheckpointCount, logger });
-  const validators = await createValidatorSide(ports, config, { chain, constants, timetable, emit, currentConfig: () => config });
+  const validators = await createValidatorSide(ports, config, {
+    chain,
+    constants,
+    timetable,
+    emit,
+    currentConfig: () => config,
+  });
   const archiver = createArchiver({
     ports,
     chain,
@@ -167,8 +195,24 @@ export async function createNode(ports: NodePorts, initialConfig: NodeConfig, op
     config = applyConfigUpdate(config, update);
     emit({ kind: 'admin', action: 'updateConfig' });
   };
-  const operations = createNodeOperations({ ports, chain, inbox, txPool, constants, logger: logger.child({ module: 'operations' }), archiver });
-  const lifecycle = createNodeLifecycle({ constants, chain, logger, validatorClient: validators?.client, archiverActor: archiver.actor, sequencerActor, proverActor });
+  const operations = createNodeOperations({
+    ports,
+    chain,
+    inbox,
+    txPool,
+    constants,
+    logger: logger.child({ module: 'operations' }),
+    archiver,
+  });
+  const lifecycle = createNodeLifecycle({
+    constants,
+    chain,
+    logger,
+    validatorClient: validators?.client,
+    archiverActor: archiver.actor,
+    sequencerActor,
+    proverActor,
+  });
   const configAdmin = options.configAdmin ?? coreConfigAdmin(() => config, updateConfig);
   const admin = createNodeAdmin({ operations, sequencerActor, configAdmin, emit });
   const service: NodeService = createNodeService({
@@ -204,7 +248,10 @@ export async function createNode(ports: NodePorts, initialConfig: NodeConfig, op
 }
 
 /** The node's activity listeners, called in the order they were added. */
-function activityListeners(): { emit: (activity: NodeActivity) => void; listen: (listener: (activity: NodeActivity) => void) => void } {
+function activityListeners(): {
+  emit: (activity: NodeActivity) => void;
+  listen: (listener: (activity: NodeActivity) => void) => void;
+} {
   const listeners: ((activity: NodeActivity) => void)[] = [];
   return {
     emit: (activity) => listeners.forEach((l) => l(activity)),

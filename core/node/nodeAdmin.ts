@@ -45,7 +45,8 @@ export interface NodeAdminDeps {
 export function createNodeAdmin(deps: NodeAdminDeps): NodeAdmin {
   const { operations, configAdmin, emit } = deps;
   const requireSequencer = () => {
-    if (!deps.sequencerActor) throw new NodeError('OPERATION_REFUSED', 'no sequencer runs on this node', { operation: 'sequencer control' });
+    if (!deps.sequencerActor)
+      throw new NodeError('OPERATION_REFUSED', 'no sequencer runs on this node', { operation: 'sequencer control' });
     return deps.sequencerActor;
   };
   return {

@@ -36,7 +36,12 @@ export function createNodeLifecycle(parts: NodeLifecycleParts): NodeLifecycle {
       archiverActor.start();
       sequencerActor?.start();
       proverActor?.start();
-      logger.info('node started', { rollupVersion: constants.rollupVersion, l1ChainId: constants.l1ChainId, sequencer: sequencerActor !== undefined, prover: proverActor !== undefined });
+      logger.info('node started', {
+        rollupVersion: constants.rollupVersion,
+        l1ChainId: constants.l1ChainId,
+        sequencer: sequencerActor !== undefined,
+        prover: proverActor !== undefined,
+      });
     },
     async stop() {
       started = false;

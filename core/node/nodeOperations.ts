@@ -9,7 +9,12 @@ import { NodeError, subsystemUnavailable } from '../errors.js';
 import type { Archiver } from '../archiver/archiverActor.js';
 import type { LoggerPort, NodePorts, StoragePort } from '../ports.js';
 import type { NodeTxPool } from '../txPool/nodeTxPool.js';
-import { BUSY_REASON, createOperationsMachine, type OperationsEvent, type RollbackRequest } from './operationsMachine.js';
+import {
+  BUSY_REASON,
+  createOperationsMachine,
+  type OperationsEvent,
+  type RollbackRequest,
+} from './operationsMachine.js';
 import { checkRollback, rollback, type RollbackDeps } from './rollback.js';
 import type { InboxStore } from '../messages/inboxStore.js';
 
@@ -40,7 +45,14 @@ async function* databaseEntries(storage: StoragePort): AsyncIterable<readonly [s
 
 export function createNodeOperations(deps: NodeOperationsDeps): NodeOperations {
   const { ports, archiver, logger } = deps;
-  const rollbackDeps: RollbackDeps = { chain: deps.chain, inbox: deps.inbox, txPool: deps.txPool, l1: ports.l1, constants: deps.constants, logger };
+  const rollbackDeps: RollbackDeps = {
+    chain: deps.chain,
+    inbox: deps.inbox,
+    txPool: deps.txPool,
+    l1: ports.l1,
+    constants: deps.constants,
+    logger,
+  };
   const actor = createActor(
     createOperationsMachine({
       pauseSync: () => archiver.pause(),
@@ -55,7 +67,11 @@ export function createNodeOperations(deps: NodeOperationsDeps): NodeOperations {
       },
       onUploadFinished: (location, error) => {
         if (error === undefined) logger.info('snapshot uploaded', { location });
-        else logger.error('snapshot upload failed', { location, error: error instanceof Error ? error.message : String(error) });
+        else
+          logger.error('snapshot upload failed', {
+            location,
+            error: error instanceof Error ? error.message : String(error),
+          });
       },
     }),
     { clock: ports.clock },
@@ -68,7 +84,8 @@ export function createNodeOperations(deps: NodeOperationsDeps): NodeOperations {
       actor.send(
         make((error) => {
           if (error === undefined) resolve();
-          else if (error instanceof Error && error.message === BUSY_REASON) reject(new NodeError('OPERATION_REFUSED', BUSY_REASON, { state: String(actor.getSnapshot().value) }));
+          else if (error instanceof Error && error.message === BUSY_REASON)
+            reject(new NodeError('OPERATION_REFUSED', BUSY_REASON, { state: String(actor.getSnapshot().value) }));
           else reject(error);
         }),
       );

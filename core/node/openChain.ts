@@ -31,12 +31,20 @@ export async function openChain(ports: NodePorts, rollupAddress: Hex): Promise<O
   const messageBoxAddresses = await ports.l1.getMessageBoxAddresses();
   const genesis = createGenesis(constants.l1ChainId, constants.rollupVersion);
   if (genesis.block.archive.root !== constants.genesisArchiveRoot) {
-    throw new NodeError('GENESIS_MISMATCH', `the rollup contract's genesis archive ${constants.genesisArchiveRoot} is not this node's genesis ${genesis.block.archive.root}`);
+    throw new NodeError(
+      'GENESIS_MISMATCH',
+      `the rollup contract's genesis archive ${constants.genesisArchiveRoot} is not this node's genesis ${genesis.block.archive.root}`,
+    );
   }
   const genesisRef = { number: 0, hash: genesis.block.hash };
   const store = await ChainStore.open(
     ports.storage,
-    { l1ChainId: constants.l1ChainId, rollupAddress: rollupAddress.toLowerCase() as Hex, rollupVersion: constants.rollupVersion, genesisArchiveRoot: constants.genesisArchiveRoot },
+    {
+      l1ChainId: constants.l1ChainId,
+      rollupAddress: rollupAddress.toLowerCase() as Hex,
+      rollupVersion: constants.rollupVersion,
+      genesisArchiveRoot: constants.genesisArchiveRoot,
+    },
     genesis,
     genesisTips(genesisRef, genesisRef),
   );

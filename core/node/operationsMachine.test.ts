@@ -1,7 +1,13 @@
 import { afterAll, describe, expect, test } from 'vitest';
 import { createActor } from 'xstate';
 import { TransitionCoverage } from '../../test/helpers/transitionCoverage.js';
-import { BUSY_REASON, createOperationsMachine, OPERATION_IN_PROGRESS_STATES, type OperationsDeps, type RollbackRequest } from './operationsMachine.js';
+import {
+  BUSY_REASON,
+  createOperationsMachine,
+  OPERATION_IN_PROGRESS_STATES,
+  type OperationsDeps,
+  type RollbackRequest,
+} from './operationsMachine.js';
 
 const coverage = new TransitionCoverage();
 
@@ -24,7 +30,8 @@ function controlledDeps() {
   };
   const release = async (name: string, error?: unknown) => {
     const gate = gates.find((g) => g.name === name);
-    if (gate === undefined) throw new Error(`nothing waits on ${name}; waiting: ${gates.map((g) => g.name).join(', ')}`);
+    if (gate === undefined)
+      throw new Error(`nothing waits on ${name}; waiting: ${gates.map((g) => g.name).join(', ')}`);
     gates.splice(gates.indexOf(gate), 1);
     gate.release(error);
     await new Promise((resolve) => setImmediate(resolve));
@@ -35,11 +42,17 @@ function controlledDeps() {
 function start(deps: OperationsDeps) {
   const actor = createActor(createOperationsMachine(deps), { inspect: coverage.inspect }).start();
   const send = (make: (settle: (error?: unknown) => void) => Parameters<typeof actor.send>[0]) =>
-    new Promise<string>((resolve) => actor.send(make((error) => resolve(error === undefined ? 'ok' : (error as Error).message))));
+    new Promise<string>((resolve) =>
+      actor.send(make((error) => resolve(error === undefined ? 'ok' : (error as Error).message))),
+    );
   return { actor, send, state: () => String(actor.getSnapshot().value) };
 }
 
-const rollbackTo = (targetBlockNumber: number, resumeSync: boolean) => ({ targetBlockNumber, force: false, resumeSync });
+const rollbackTo = (targetBlockNumber: number, resumeSync: boolean) => ({
+  targetBlockNumber,
+  force: false,
+  resumeSync,
+});
 
 describe('operations machine', () => {
   afterAll(() => {
@@ -67,8 +80,11 @@ describe('operations machine', () => {
     const { send, state } = start(deps);
     const first = send((settle) => ({ type: 'admin.rollbackTo', request: rollbackTo(5, true), settle }));
     expect(state()).toBe('RollingBack');
-    for (const type of ['admin.pauseSync', 'admin.resumeSync'] as const) expect(await send((settle) => ({ type, settle }))).toBe(BUSY_REASON);
-    expect(await send((settle) => ({ type: 'admin.rollbackTo', request: rollbackTo(4, true), settle }))).toBe(BUSY_REASON);
+    for (const type of ['admin.pauseSync', 'admin.resumeSync'] as const)
+      expect(await send((settle) => ({ type, settle }))).toBe(BUSY_REASON);
+    expect(await send((settle) => ({ type: 'admin.rollbackTo', request: rollbackTo(4, true), settle }))).toBe(
+      BUSY_REASON,
+    );
     expect(await send((settle) => ({ type: 'admin.startSnapshotUpload', location: '/x', settle }))).toBe(BUSY_REASON);
     await release('rollback 5');
     expect(await first).toBe('ok');
@@ -113,8 +129,11 @@ describe('operations machine', () => {
     const { deps, release } = controlledDeps();
     const { send, state } = start(deps);
     const everyOperation = async () => {
-      for (const type of ['admin.pauseSync', 'admin.resumeSync'] as const) expect(await send((settle) => ({ type, settle }))).toBe(BUSY_REASON);
-      expect(await send((settle) => ({ type: 'admin.rollbackTo', request: rollbackTo(1, true), settle }))).toBe(BUSY_REASON);
+      for (const type of ['admin.pauseSync', 'admin.resumeSync'] as const)
+        expect(await send((settle) => ({ type, settle }))).toBe(BUSY_REASON);
+      expect(await send((settle) => ({ type: 'admin.rollbackTo', request: rollbackTo(1, true), settle }))).toBe(
+        BUSY_REASON,
+      );
       expect(await send((settle) => ({ type: 'admin.startSnapshotUpload', location: '/z', settle }))).toBe(BUSY_REASON);
     };
     await send((settle) => ({ type: 'admin.pauseSync', settle }));
@@ -137,10 +156,19 @@ describe('operations in progress', () => {
   test('OPERATION_IN_PROGRESS_STATES names exactly the states that refuse every admin operation', () => {
     const machine = createOperationsMachine(controlledDeps().deps);
     const refusing = Object.entries(machine.root.states)
-      .filter(([, state]) => ['admin.pauseSync', 'admin.resumeSync', 'admin.rollbackTo', 'admin.startSnapshotUpload'].every((type) => {
-        const transitions = state.transitions.get(type) ?? [];
-        return transitions.length === 1 && transitions[0]!.target === undefined && transitions[0]!.actions.some((action) => typeof action === 'object' && action !== null && 'type' in action && action.type === 'refuseBusy');
-      }))
+      .filter(([, state]) =>
+        ['admin.pauseSync', 'admin.resumeSync', 'admin.rollbackTo', 'admin.startSnapshotUpload'].every((type) => {
+          const transitions = state.transitions.get(type) ?? [];
+          return (
+            transitions.length === 1 &&
+            transitions[0]!.target === undefined &&
+            transitions[0]!.actions.some(
+              (action) =>
+                typeof action === 'object' && action !== null && 'type' in action && action.type === 'refuseBusy',
+            )
+          );
+        }),
+      )
       .map(([name]) => name);
     expect(refusing.sort()).toEqual([...OPERATION_IN_PROGRESS_STATES].sort());
   });

@@ -43,7 +43,8 @@ interface OperationsContext {
 }
 
 /** Why an admin operation is refused while another runs. */
-export const BUSY_REASON = 'another admin operation (a rollback, a snapshot upload, or a pause or resume of sync) is in progress';
+export const BUSY_REASON =
+  'another admin operation (a rollback, a snapshot upload, or a pause or resume of sync) is in progress';
 
 export function createOperationsMachine(deps: OperationsDeps) {
   return setup({
@@ -62,9 +63,16 @@ export function createOperationsMachine(deps: OperationsDeps) {
       settleNow: (_, params: { settle: Settle }) => params.settle(),
       refuseBusy: (_, params: { settle: Settle }) => params.settle(new Error(BUSY_REASON)),
       settlePending: ({ context }, params: { error?: unknown }) => context.pendingSettle?.(params.error),
-      recordRollback: assign((_, params: { request: RollbackRequest; settle: Settle }) => ({ rollback: params.request, pendingSettle: params.settle })),
-      recordUpload: assign((_, params: { location: string; resumeAfter: boolean }) => ({ uploadLocation: params.location, resumeAfterUpload: params.resumeAfter })),
-      reportUpload: ({ context }, params: { error?: unknown }) => deps.onUploadFinished(context.uploadLocation ?? '', params.error),
+      recordRollback: assign((_, params: { request: RollbackRequest; settle: Settle }) => ({
+        rollback: params.request,
+        pendingSettle: params.settle,
+      })),
+      recordUpload: assign((_, params: { location: string; resumeAfter: boolean }) => ({
+        uploadLocation: params.location,
+        resumeAfterUpload: params.resumeAfter,
+      })),
+      reportUpload: ({ context }, params: { error?: unknown }) =>
+        deps.onUploadFinished(context.uploadLocation ?? '', params.error),
       clear: assign(() => ({ pendingSettle: undefined, rollback: undefined, uploadLocation: undefined })),
     },
   }).createMachine({
@@ -74,9 +82,15 @@ export function createOperationsMachine(deps: OperationsDeps) {
     states: {
       Syncing: {
         on: {
-          'admin.pauseSync': { target: 'Pausing', actions: { type: 'settleNow', params: ({ event }) => ({ settle: event.settle }) } },
+          'admin.pauseSync': {
+            target: 'Pausing',
+            actions: { type: 'settleNow', params: ({ event }) => ({ settle: event.settle }) },
+          },
           'admin.resumeSync': { actions: { type: 'settleNow', params: ({ event }) => ({ settle: event.settle }) } },
-          'admin.rollbackTo': { target: 'RollingBack', actions: { type: 'recordRollback', params: ({ event }) => event } },
+          'admin.rollbackTo': {
+            target: 'RollingBack',
+            actions: { type: 'recordRollback', params: ({ event }) => event },
+          },
           'admin.startSnapshotUpload': {
             target: 'UploadingSnapshot',
             actions: [
@@ -90,8 +104,14 @@ export function createOperationsMachine(deps: OperationsDeps) {
       SyncPaused: {
         on: {
           'admin.pauseSync': { actions: { type: 'settleNow', params: ({ event }) => ({ settle: event.settle }) } },
-          'admin.resumeSync': { target: 'Resuming', actions: { type: 'settleNow', params: ({ event }) => ({ settle: event.settle }) } },
-          'admin.rollbackTo': { target: 'RollingBack', actions: { type: 'recordRollback', params: ({ event }) => event } },
+          'admin.resumeSync': {
+            target: 'Resuming',
+            actions: { type: 'settleNow', params: ({ event }) => ({ settle: event.settle }) },
+          },
+          'admin.rollbackTo': {
+            target: 'RollingBack',
+            actions: { type: 'recordRollback', params: ({ event }) => event },
+          },
           'admin.startSnapshotUpload': {
             target: 'UploadingSnapshot',
             actions: [
@@ -107,11 +127,18 @@ export function createOperationsMachine(deps: OperationsDeps) {
           src: 'rollback',
           input: ({ context }) => context.rollback!,
           onDone: [
-            { guard: 'resumesAfterRollback', target: 'Resuming', actions: [{ type: 'settlePending', params: {} }, 'clear'] },
+            {
+              guard: 'resumesAfterRollback',
+              target: 'Resuming',
+              actions: [{ type: 'settlePending', params: {} }, 'clear'],
+            },
             { target: 'SyncPaused', actions: [{ type: 'settlePending', params: {} }, 'clear'] },
           ],
           // A failed rollback leaves sync paused: the operator decides what to do next.
-          onError: { target: 'SyncPaused', actions: [{ type: 'settlePending', params: ({ event }) => ({ error: event.error }) }, 'clear'] },
+          onError: {
+            target: 'SyncPaused',
+            actions: [{ type: 'settlePending', params: ({ event }) => ({ error: event.error }) }, 'clear'],
+          },
         },
         on: busyRefusals(),
       },
@@ -120,12 +147,23 @@ export function createOperationsMachine(deps: OperationsDeps) {
           src: 'upload',
           input: ({ context }) => context.uploadLocation!,
           onDone: [
-            { guard: 'resumesAfterUpload', target: 'Resuming', actions: [{ type: 'reportUpload', params: {} }, 'clear'] },
+            {
+              guard: 'resumesAfterUpload',
+              target: 'Resuming',
+              actions: [{ type: 'reportUpload', params: {} }, 'clear'],
+            },
             { target: 'SyncPaused', actions: [{ type: 'reportUpload', params: {} }, 'clear'] },
           ],
           onError: [
-            { guard: 'resumesAfterUpload', target: 'Resuming', actions: [{ type: 'reportUpload', params: ({ event }) => ({ error: event.error }) }, 'clear'] },
-            { target: 'SyncPaused', actions: [{ type: 'reportUpload', params: ({ event }) => ({ error: event.error }) }, 'clear'] },
+            {
+              guard: 'resumesAfterUpload',
+              target: 'Resuming',
+              actions: [{ type: 'reportUpload', params: ({ event }) => ({ error: event.error }) }, 'clear'],
+            },
+            {
+              target: 'SyncPaused',
+              actions: [{ type: 'reportUpload', params: ({ event }) => ({ error: event.error }) }, 'clear'],
+            },
           ],
         },
         on: busyRefusals(),
@@ -135,10 +173,25 @@ export function createOperationsMachine(deps: OperationsDeps) {
 }
 
 /** The states with an operation in progress, where every admin operation is refused at once (busyRefusals). */
-export const OPERATION_IN_PROGRESS_STATES: readonly string[] = ['Pausing', 'Resuming', 'RollingBack', 'UploadingSnapshot'];
+export const OPERATION_IN_PROGRESS_STATES: readonly string[] = [
+  'Pausing',
+  'Resuming',
+  'RollingBack',
+  'UploadingSnapshot',
+];
 
 /** In a busy state every admin operation is refused at once. */
 function busyRefusals() {
-  const refuse = { actions: { type: 'refuseBusy' as const, params: ({ event }: { event: OperationsEvent }) => ({ settle: event.settle }) } };
-  return { 'admin.pauseSync': refuse, 'admin.resumeSync': refuse, 'admin.rollbackTo': refuse, 'admin.startSnapshotUpload': refuse };
+  const refuse = {
+    actions: {
+      type: 'refuseBusy' as const,
+      params: ({ event }: { event: OperationsEvent }) => ({ settle: event.settle }),
+    },
+  };
+  return {
+    'admin.pauseSync': refuse,
+    'admin.resumeSync': refuse,
+    'admin.rollbackTo': refuse,
+    'admin.startSnapshotUpload': refuse,
+  };
 }

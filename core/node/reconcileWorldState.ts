@@ -13,10 +13,19 @@ import { checkpointMessageSubtree } from '../../spec/messages/inbox.js';
  * version. A world state ahead of the chain is unwound; one behind replays the stored blocks' effects, each checked
  * against the roots its header claims.
  */
-export async function reconcileWorldState(store: ChainStore, worldState: WorldState, inbox: InboxStore, logger: LoggerPort, upTo?: number): Promise<void> {
+export async function reconcileWorldState(
+  store: ChainStore,
+  worldState: WorldState,
+  inbox: InboxStore,
+  logger: LoggerPort,
+  upTo?: number,
+): Promise<void> {
   const target = upTo ?? store.tips.proposed.number;
   if (worldState.latestBlockNumber > target) {
-    logger.warn('world state is ahead of the chain; unwinding it', { worldState: worldState.latestBlockNumber, chain: target });
+    logger.warn('world state is ahead of the chain; unwinding it', {
+      worldState: worldState.latestBlockNumber,
+      chain: target,
+    });
     await worldState.unwindTo(target);
     return;
   }
@@ -33,12 +42,21 @@ export async function reconcileWorldState(store: ChainStore, worldState: WorldSt
 /** The first block of a checkpoint inserts its inbox tree again (the synced messages outlive a world-state clear). */
 async function replayBlock(worldState: WorldState, inbox: InboxStore, block: Block): Promise<void> {
   const n = block.header.globalVariables.blockNumber;
-  const messages = block.indexWithinCheckpoint === 0 ? checkpointMessageSubtree(await inbox.leavesOfCheckpoint(block.checkpointNumber)) : [];
+  const messages =
+    block.indexWithinCheckpoint === 0
+      ? checkpointMessageSubtree(await inbox.leavesOfCheckpoint(block.checkpointNumber))
+      : [];
   const draft = await worldState.prepareBlock(n, blockStateEffects(block.body.txEffects, messages));
   const { state } = block.header;
   for (const tree of ['noteHashTree', 'nullifierTree', 'publicDataTree', 'l1ToL2MessageTree'] as const) {
-    assert(draft.stateReference[tree].root === state[tree].root, `replayed block ${n} gives the ${tree} root its header holds`);
-    assert(draft.stateReference[tree].nextAvailableLeafIndex === state[tree].nextAvailableLeafIndex, `replayed block ${n} gives the ${tree} size its header holds`);
+    assert(
+      draft.stateReference[tree].root === state[tree].root,
+      `replayed block ${n} gives the ${tree} root its header holds`,
+    );
+    assert(
+      draft.stateReference[tree].nextAvailableLeafIndex === state[tree].nextAvailableLeafIndex,
+      `replayed block ${n} gives the ${tree} size its header holds`,
+    );
   }
   await draft.finish(block.hash).commit();
 }

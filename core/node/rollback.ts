@@ -35,13 +35,23 @@ function refuse(message: string, details: Record<string, unknown>): NodeError {
 export function checkRollback(chain: Chain, request: RollbackRequest): void {
   const { targetBlockNumber: target, force } = request;
   const { proposed, finalized } = chain.tips;
-  if (target > proposed.number) throw refuse(`block ${target} is above the proposed tip ${proposed.number}: nothing to roll back`, { target, proposed: proposed.number });
+  if (target > proposed.number)
+    throw refuse(`block ${target} is above the proposed tip ${proposed.number}: nothing to roll back`, {
+      target,
+      proposed: proposed.number,
+    });
   if (target < finalized.block.number && !force) {
-    throw refuse(`block ${target} is below the finalized block ${finalized.block.number}: pass force to roll back that far`, { target, finalized: finalized.block.number });
+    throw refuse(
+      `block ${target} is below the finalized block ${finalized.block.number}: pass force to roll back that far`,
+      { target, finalized: finalized.block.number },
+    );
   }
   const oldest = chain.worldState.oldestBlockNumber;
   if (target < oldest && !force) {
-    throw refuse(`the world state of block ${target} is no longer kept (oldest ${oldest}): pass force to rebuild it`, { target, oldestKept: oldest });
+    throw refuse(`the world state of block ${target} is no longer kept (oldest ${oldest}): pass force to rebuild it`, {
+      target,
+      oldestKept: oldest,
+    });
   }
 }
 

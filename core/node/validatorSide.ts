@@ -33,7 +33,11 @@ export interface ValidatorService {
 export interface ValidatorSide {
   readonly duties: ValidatorDuties;
   readonly client: ValidatorClient;
-  readonly quorum: { readonly check: SyncQuorumCheck; readonly refused: RefusedCheckpoints; readonly onRefused: (log: CheckpointProposedLog, reason: string) => void };
+  readonly quorum: {
+    readonly check: SyncQuorumCheck;
+    readonly refused: RefusedCheckpoints;
+    readonly onRefused: (log: CheckpointProposedLog, reason: string) => void;
+  };
   readonly sequencerValidator: SequencerValidator;
   readonly service: ValidatorService;
 }
@@ -52,17 +56,29 @@ const EMPTY_KEYSTORE: KeystoreState = { validators: [] };
 /** Reads and checks the keystore at startup; a node whose keystore is unusable does not start. */
 async function initialKeystore(ports: NodePorts, config: NodeConfig): Promise<KeystoreState> {
   if (config.validator === undefined) return EMPTY_KEYSTORE;
-  if (ports.keystore === undefined) throw new NodeError('SUBSYSTEM_DISABLED', 'validators are configured but no keystore file is given', { subsystem: 'keystore' });
+  if (ports.keystore === undefined)
+    throw new NodeError('SUBSYSTEM_DISABLED', 'validators are configured but no keystore file is given', {
+      subsystem: 'keystore',
+    });
   const loaded = loadKeystore(await ports.keystore.read(), config.validator.publishers);
   if (loaded.kind === 'rejected') {
-    throw new NodeError('OPERATION_REFUSED', `the keystore ${ports.keystore.location} cannot be used: ${loaded.rejection.message}`, { reason: loaded.rejection.reason });
+    throw new NodeError(
+      'OPERATION_REFUSED',
+      `the keystore ${ports.keystore.location} cannot be used: ${loaded.rejection.message}`,
+      { reason: loaded.rejection.reason },
+    );
   }
   return loaded.state;
 }
 
-export async function createValidatorSide(ports: NodePorts, config: NodeConfig, context: ValidatorSideContext): Promise<ValidatorSide | undefined> {
+export async function createValidatorSide(
+  ports: NodePorts,
+  config: NodeConfig,
+  context: ValidatorSideContext,
+): Promise<ValidatorSide | undefined> {
   if (config.validatorSet === 'ignored') {
-    if (config.validator !== undefined) throw new NodeError('INVALID_PARAMS', 'validators need the L1 validator set enforced', { key: 'validatorSet' });
+    if (config.validator !== undefined)
+      throw new NodeError('INVALID_PARAMS', 'validators need the L1 validator set enforced', { key: 'validatorSet' });
     return undefined;
   }
   const { chain, constants, timetable, emit } = context;
@@ -86,7 +102,10 @@ export async function createValidatorSide(ports: NodePorts, config: NodeConfig, 
     check: createSyncQuorumCheck(duties, constants),
     refused: new RefusedCheckpoints(),
     onRefused: (log: CheckpointProposedLog, reason: string) =>
-      emit({ kind: 'validator', event: { kind: 'checkpointRefused', checkpointNumber: log.checkpointNumber, slot: log.slotNumber, reason } }),
+      emit({
+        kind: 'validator',
+        event: { kind: 'checkpointRefused', checkpointNumber: log.checkpointNumber, slot: log.slotNumber, reason },
+      }),
   };
   const sequencerValidator: SequencerValidator = {
     async proposerRefusal(slot) {
@@ -115,7 +134,8 @@ export async function createValidatorSide(ports: NodePorts, config: NodeConfig, 
     getProposalsForSlot: (slot) => client.pool.proposalsForSlot(slot),
     getSlashOffenses: (query) => client.slashOffenses(query),
     async reloadKeystore() {
-      if (config.validator === undefined || ports.keystore === undefined) throw new NodeError('SUBSYSTEM_DISABLED', 'this node runs no validators', { subsystem: 'keystore' });
+      if (config.validator === undefined || ports.keystore === undefined)
+        throw new NodeError('SUBSYSTEM_DISABLED', 'this node runs no validators', { subsystem: 'keystore' });
       const result = reloadKeystore(keystore, await ports.keystore.read(), config.validator.publishers);
       if (result.kind === 'rejected') throw keystoreReloadRefused(result.rejection);
       keystore = result.next;

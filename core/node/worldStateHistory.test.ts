@@ -5,7 +5,8 @@ import { historyPruneTarget } from './worldStateHistory.js';
 
 /** Checkpoint n holds blocks 2n - 1 and 2n. */
 const store = {
-  getCheckpoint: async (n: number) => (n >= 1 && n <= 200 ? ({ number: n, firstBlockNumber: 2 * n - 1, blockCount: 2 } as Checkpoint) : undefined),
+  getCheckpoint: async (n: number) =>
+    n >= 1 && n <= 200 ? ({ number: n, firstBlockNumber: 2 * n - 1, blockCount: 2 } as Checkpoint) : undefined,
 } as unknown as ChainStore;
 
 test('keeps the state from the last block of the checkpoint `count` before the finalized one', async () => {

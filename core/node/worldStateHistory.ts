@@ -9,7 +9,11 @@ import type { WorldState } from '../worldState/worldState.js';
  * `historicCheckpointCount` finalized checkpoints (and everything after) stays queryable. Undefined while the
  * finalized chain is shorter than that.
  */
-export async function historyPruneTarget(store: ChainStore, finalizedCheckpoint: number, historicCheckpointCount: number): Promise<number | undefined> {
+export async function historyPruneTarget(
+  store: ChainStore,
+  finalizedCheckpoint: number,
+  historicCheckpointCount: number,
+): Promise<number | undefined> {
   const oldestKeptCheckpoint = finalizedCheckpoint - historicCheckpointCount;
   if (oldestKeptCheckpoint < 1) return undefined;
   const checkpoint = await store.getCheckpoint(oldestKeptCheckpoint);
@@ -32,7 +36,15 @@ export function pruneWorldStateHistoryOnFinality(options: WorldStateHistoryPruni
     if (event.type !== 'chainFinalized') return;
     const count = options.historicCheckpointCount();
     void historyPruneTarget(store, event.checkpoint.number, count)
-      .then((target) => (target !== undefined && target > worldState.oldestBlockNumber ? worldState.pruneHistoryBefore(target) : undefined))
-      .catch((error: unknown) => logger.error('world-state history prune failed', { error: error instanceof Error ? error.message : String(error) }));
+      .then((target) =>
+        target !== undefined && target > worldState.oldestBlockNumber
+          ? worldState.pruneHistoryBefore(target)
+          : undefined,
+      )
+      .catch((error: unknown) =>
+        logger.error('world-state history prune failed', {
+          error: error instanceof Error ? error.message : String(error),
+        }),
+      );
   });
 }

@@ -6,7 +6,10 @@
  */
 import type { L1RollupConstants } from '../../spec/chain.js';
 
-export type EpochRules = Pick<L1RollupConstants, 'l1GenesisTime' | 'slotDuration' | 'epochDuration' | 'proofSubmissionEpochs'>;
+export type EpochRules = Pick<
+  L1RollupConstants,
+  'l1GenesisTime' | 'slotDuration' | 'epochDuration' | 'proofSubmissionEpochs'
+>;
 
 export function epochOfSlot(rules: Pick<EpochRules, 'epochDuration'>, slot: number): number {
   return Math.floor(slot / rules.epochDuration);
@@ -20,7 +23,11 @@ export function epochAtTimestamp(rules: EpochRules, timestampSeconds: bigint): n
 }
 
 /** Where an L1 block with this timestamp stands against epoch `epoch`'s proof window. */
-export function proofWindowStatus(rules: EpochRules, epoch: number, timestampSeconds: bigint): 'epochNotOver' | 'open' | 'passed' {
+export function proofWindowStatus(
+  rules: EpochRules,
+  epoch: number,
+  timestampSeconds: bigint,
+): 'epochNotOver' | 'open' | 'passed' {
   const current = epochAtTimestamp(rules, timestampSeconds);
   if (current <= epoch) return 'epochNotOver';
   return current > epoch + rules.proofSubmissionEpochs ? 'passed' : 'open';

@@ -5,7 +5,13 @@ import type { Chain } from '../chain/chain.js';
 import { NodeError } from '../errors.js';
 import type { LoggerPort, NodePorts } from '../ports.js';
 import { commitmentVerifier } from '../verifier/commitmentVerifier.js';
-import { checkProofInclusion, planEpochProof, submitEpochProof, type ProverConfig, type ProverDeps } from './proverDuties.js';
+import {
+  checkProofInclusion,
+  planEpochProof,
+  submitEpochProof,
+  type ProverConfig,
+  type ProverDeps,
+} from './proverDuties.js';
 import { createProverMachine, type ProofOutcome } from './proverMachine.js';
 
 export type ProverActor = Actor<ReturnType<typeof createProverMachine>>;
@@ -27,7 +33,10 @@ export interface ProverActorOptions {
 export function createProverActor(options: ProverActorOptions): ProverActor {
   const { ports, config } = options;
   const publisher = ports.l1ProofPublisher ?? ports.l1Publisher;
-  if (!publisher) throw new NodeError('SUBSYSTEM_DISABLED', 'the prover needs an L1 account to submit proofs from', { subsystem: 'prover' });
+  if (!publisher)
+    throw new NodeError('SUBSYSTEM_DISABLED', 'the prover needs an L1 account to submit proofs from', {
+      subsystem: 'prover',
+    });
   const deps: ProverDeps = {
     l1: ports.l1,
     publisher,
@@ -46,7 +55,11 @@ export function createProverActor(options: ProverActorOptions): ProverActor {
     submitProof: (job) => submitEpochProof(deps, job),
     checkInclusion: (txHashes) => checkProofInclusion(deps, txHashes),
     onProofOutcome: (outcome) => {
-      (outcome.kind === 'failed' || outcome.kind === 'resending' ? options.logger.warn : options.logger.info).call(options.logger, 'proof outcome', { ...outcome });
+      (outcome.kind === 'failed' || outcome.kind === 'resending' ? options.logger.warn : options.logger.info).call(
+        options.logger,
+        'proof outcome',
+        { ...outcome },
+      );
       options.onProofOutcome(outcome);
     },
   });

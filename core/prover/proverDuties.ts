@@ -9,7 +9,12 @@ import { assert } from '../assert.js';
 import type { Chain } from '../chain/chain.js';
 import type { L1PublisherPort, L1ReaderPort, LoggerPort, VerifierPort } from '../ports.js';
 import type { ProofInclusion } from './proverMachine.js';
-import { encodeEpochProofPublicInputs, EPOCH_OUT_HASH_NONE, epochProofFor, type EpochProofPublicInputs } from './epochProof.js';
+import {
+  encodeEpochProofPublicInputs,
+  EPOCH_OUT_HASH_NONE,
+  epochProofFor,
+  type EpochProofPublicInputs,
+} from './epochProof.js';
 import { epochOfSlot, proofWindowEndMs, proofWindowStatus } from './proofWindow.js';
 import { outTreeRoot } from '../../spec/messages/outbox.js';
 
@@ -47,7 +52,9 @@ export type ProofWaitReason =
   /** The node's checkpoints differ from L1's (a reorg the archiver has not unwound yet). */
   | 'archiveMismatch';
 
-export type ProofPlan = { readonly kind: 'ready'; readonly job: EpochProofJob } | { readonly kind: 'waiting'; readonly reason: ProofWaitReason };
+export type ProofPlan =
+  | { readonly kind: 'ready'; readonly job: EpochProofJob }
+  | { readonly kind: 'waiting'; readonly reason: ProofWaitReason };
 
 const waiting = (reason: ProofWaitReason): ProofPlan => ({ kind: 'waiting', reason });
 
@@ -58,7 +65,10 @@ const waiting = (reason: ProofWaitReason): ProofPlan => ({ kind: 'waiting', reas
 export async function planEpochProof(deps: ProverDeps): Promise<ProofPlan> {
   const { l1, chain, constants } = deps;
   const head = await l1.getBlock('latest');
-  const [proven, l1Count] = await Promise.all([l1.getProvenCheckpoint(head.number), l1.getCheckpointCount(head.number)]);
+  const [proven, l1Count] = await Promise.all([
+    l1.getProvenCheckpoint(head.number),
+    l1.getCheckpointCount(head.number),
+  ]);
   const from = proven.checkpointNumber + 1;
   if (from > l1Count) return waiting('nothingToProve');
   const first = await chain.store.getCheckpoint(from);
@@ -71,11 +81,22 @@ export async function planEpochProof(deps: ProverDeps): Promise<ProofPlan> {
   const last = await chain.store.getCheckpoint(to);
   assert(last !== undefined, `checkpoint ${to} of epoch ${epoch} is stored`);
   if ((await l1.getArchiveAt(to, head.number)) !== last.archiveRoot) return waiting('archiveMismatch');
-  const previousArchive = from === 1 ? constants.genesisArchiveRoot : (await chain.store.getCheckpoint(from - 1))?.archiveRoot;
+  const previousArchive =
+    from === 1 ? constants.genesisArchiveRoot : (await chain.store.getCheckpoint(from - 1))?.archiveRoot;
   if (previousArchive === undefined) return waiting('nodeBehindL1');
   const outHash = await epochOutHashOf(deps, from, to);
-  const inputs: EpochProofPublicInputs = { epoch, fromCheckpoint: from, toCheckpoint: to, previousArchive, endArchive: last.archiveRoot, outHash };
-  return { kind: 'ready', job: { inputs, proof: epochProofFor(inputs), deadlineMs: proofWindowEndMs(constants, epoch) } };
+  const inputs: EpochProofPublicInputs = {
+    epoch,
+    fromCheckpoint: from,
+    toCheckpoint: to,
+    previousArchive,
+    endArchive: last.archiveRoot,
+    outHash,
+  };
+  return {
+    kind: 'ready',
+    job: { inputs, proof: epochProofFor(inputs), deadlineMs: proofWindowEndMs(constants, epoch) },
+  };
 }
 
 /**
@@ -97,7 +118,12 @@ async function epochOutHashOf(deps: ProverDeps, from: number, to: number): Promi
  * The epoch's last checkpoint: the last of `from`, `from + 1`, ... (up to L1's count) in `epoch`. An epoch has at
  * most one checkpoint per slot, which bounds the walk. Undefined when the node lacks one L1 has.
  */
-async function lastCheckpointOfEpoch(deps: ProverDeps, from: number, epoch: number, l1Count: number): Promise<number | undefined> {
+async function lastCheckpointOfEpoch(
+  deps: ProverDeps,
+  from: number,
+  epoch: number,
+  l1Count: number,
+): Promise<number | undefined> {
   const { chain, constants } = deps;
   let to = from;
   for (let walked = 1; to < l1Count && walked < constants.epochDuration; walked++) {
@@ -114,7 +140,14 @@ export async function submitEpochProof(deps: ProverDeps, job: EpochProofJob): Pr
   const accepted = await deps.verifier.verify(encodeEpochProofPublicInputs(job.inputs), hexToBytes(job.proof));
   assert(accepted, `the node's verifier accepts its own proof of epoch ${job.inputs.epoch}`);
   const { epoch, fromCheckpoint, toCheckpoint, endArchive, outHash } = job.inputs;
-  const { txHash } = await deps.publisher.submitEpochProof({ epoch, fromCheckpoint, toCheckpoint, endArchive, outHash, proof: job.proof });
+  const { txHash } = await deps.publisher.submitEpochProof({
+    epoch,
+    fromCheckpoint,
+    toCheckpoint,
+    endArchive,
+    outHash,
+    proof: job.proof,
+  });
   deps.logger.info('submitted epoch proof', { epoch, fromCheckpoint, toCheckpoint, txHash });
   return { txHash };
 }

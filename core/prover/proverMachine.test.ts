@@ -7,7 +7,12 @@ import { TransitionCoverage } from '../../test/helpers/transitionCoverage.js';
 import type { L1TxStatus } from '../ports.js';
 import { EPOCH_OUT_HASH_NONE } from './epochProof.js';
 import type { EpochProofJob, ProofPlan } from './proverDuties.js';
-import { createProverMachine, type ProofInclusion, type ProofOutcome, type ProverMachineDeps } from './proverMachine.js';
+import {
+  createProverMachine,
+  type ProofInclusion,
+  type ProofOutcome,
+  type ProverMachineDeps,
+} from './proverMachine.js';
 
 const START_MS = 1_700_000_000_000;
 const POLL_MS = 1_000;
@@ -16,7 +21,14 @@ const TX: Hex = '0xbeef';
 const coverage = new TransitionCoverage();
 
 const job = (epoch: number): EpochProofJob => ({
-  inputs: { epoch, fromCheckpoint: 1, toCheckpoint: 3, previousArchive: zeroHex(32), endArchive: zeroHex(32), outHash: EPOCH_OUT_HASH_NONE },
+  inputs: {
+    epoch,
+    fromCheckpoint: 1,
+    toCheckpoint: 3,
+    previousArchive: zeroHex(32),
+    endArchive: zeroHex(32),
+    outHash: EPOCH_OUT_HASH_NONE,
+  },
   proof: zeroHex(32),
   deadlineMs: START_MS + WINDOW_MS,
 });
@@ -128,7 +140,8 @@ describe('prover machine', () => {
       resendAfterMs: RESEND_MS,
       submit: (call) => ({ txHash: hashes[call]! }),
       // The first send stays pending; once the second is out, the first is the one mined (it won the race).
-      inclusion: (_call, txHashes) => (txHashes.length === 1 ? { status: 'pending' } : { txHash: '0xa1', status: included }),
+      inclusion: (_call, txHashes) =>
+        txHashes.length === 1 ? { status: 'pending' } : { txHash: '0xa1', status: included },
     });
     await h.clock.advance(POLL_MS);
     expect(h.submitted).toEqual([0]);
@@ -137,7 +150,12 @@ describe('prover machine', () => {
     await h.clock.advance(POLL_MS);
     expect(h.outcomes).toEqual([{ kind: 'resending', epoch: 0, txHash: '0xa1', pendingMs: RESEND_MS }]);
     expect(h.submitted).toEqual([0, 0]);
-    expect(h.actor.getSnapshot().context).toMatchObject({ txHash: '0xa2', sentTxHashes: ['0xa1', '0xa2'], proofsSubmitted: 1, proofsResent: 1 });
+    expect(h.actor.getSnapshot().context).toMatchObject({
+      txHash: '0xa2',
+      sentTxHashes: ['0xa1', '0xa2'],
+      proofsSubmitted: 1,
+      proofsResent: 1,
+    });
     await h.clock.advance(POLL_MS);
     expect(h.checked.at(-1)).toEqual(['0xa1', '0xa2']);
     expect(h.outcomes[1]).toEqual({ kind: 'included', epoch: 0, toCheckpoint: 3, txHash: '0xa1', success: true });

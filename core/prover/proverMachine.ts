@@ -24,12 +24,28 @@ export interface ProofInclusion {
 }
 
 export type ProofOutcome =
-  | { readonly kind: 'included'; readonly epoch: number; readonly toCheckpoint: number; readonly txHash: Hex; readonly success: boolean }
+  | {
+      readonly kind: 'included';
+      readonly epoch: number;
+      readonly toCheckpoint: number;
+      readonly txHash: Hex;
+      readonly success: boolean;
+    }
   /** The window closed with the proof still pending, or L1 lost it (dropped, reorged out). */
-  | { readonly kind: 'notIncluded'; readonly epoch: number; readonly txHash: Hex; readonly status: 'pending' | 'unknown' }
+  | {
+      readonly kind: 'notIncluded';
+      readonly epoch: number;
+      readonly txHash: Hex;
+      readonly status: 'pending' | 'unknown';
+    }
   /** The proof stayed unmined for the resend delay: it is sent again with bumped fees. */
   | { readonly kind: 'resending'; readonly epoch: number; readonly txHash: Hex; readonly pendingMs: number }
-  | { readonly kind: 'failed'; readonly epoch: number | undefined; readonly stage: ProofFailureStage; readonly error: string };
+  | {
+      readonly kind: 'failed';
+      readonly epoch: number | undefined;
+      readonly stage: ProofFailureStage;
+      readonly error: string;
+    };
 
 type ProofFailureStage = 'plan' | 'submit' | 'resend' | 'inclusion';
 
@@ -73,32 +89,58 @@ function proverMachineSetup(deps: ProverMachineDeps) {
       included: (_, params: { status: L1TxStatus }) => params.status.status === 'included',
       lost: (_, params: { status: L1TxStatus }) => params.status.status === 'unknown',
       windowClosed: ({ context }) => deps.now() >= context.job!.deadlineMs,
-      stuck: ({ context }, params: { status: L1TxStatus }) => params.status.status === 'pending' && deps.now() - context.sentAtMs! >= deps.resendAfterMs,
+      stuck: ({ context }, params: { status: L1TxStatus }) =>
+        params.status.status === 'pending' && deps.now() - context.sentAtMs! >= deps.resendAfterMs,
       resending: ({ context }) => context.sentTxHashes.length > 0,
     },
     actions: {
       adoptPlan: assign((_, params: { plan: ProofPlan }) =>
-        params.plan.kind === 'ready' ? { job: params.plan.job, txHash: undefined, lastWait: undefined } : { lastWait: params.plan.reason },
+        params.plan.kind === 'ready'
+          ? { job: params.plan.job, txHash: undefined, lastWait: undefined }
+          : { lastWait: params.plan.reason },
       ),
       recordSubmitted: assign(({ context }, params: { txHash: Hex }) => ({
         txHash: params.txHash,
         sentTxHashes: [...context.sentTxHashes, params.txHash],
         sentAtMs: deps.now(),
-        ...(context.sentTxHashes.length === 0 ? { proofsSubmitted: context.proofsSubmitted + 1 } : { proofsResent: context.proofsResent + 1 }),
+        ...(context.sentTxHashes.length === 0
+          ? { proofsSubmitted: context.proofsSubmitted + 1 }
+          : { proofsResent: context.proofsResent + 1 }),
       })),
       reportIncluded: ({ context }, params: { inclusion: ProofInclusion }) => {
         const { status, txHash } = params.inclusion;
         const success = status.status === 'included' && status.success;
-        deps.onProofOutcome({ kind: 'included', epoch: context.job!.inputs.epoch, toCheckpoint: context.job!.inputs.toCheckpoint, txHash, success });
+        deps.onProofOutcome({
+          kind: 'included',
+          epoch: context.job!.inputs.epoch,
+          toCheckpoint: context.job!.inputs.toCheckpoint,
+          txHash,
+          success,
+        });
       },
       countIncluded: assign(({ context }) => ({ proofsIncluded: context.proofsIncluded + 1 })),
       reportNotIncluded: ({ context }, params: { status: L1TxStatus }) =>
-        deps.onProofOutcome({ kind: 'notIncluded', epoch: context.job!.inputs.epoch, txHash: context.txHash!, status: params.status.status === 'unknown' ? 'unknown' : 'pending' }),
+        deps.onProofOutcome({
+          kind: 'notIncluded',
+          epoch: context.job!.inputs.epoch,
+          txHash: context.txHash!,
+          status: params.status.status === 'unknown' ? 'unknown' : 'pending',
+        }),
       reportResending: ({ context }) =>
-        deps.onProofOutcome({ kind: 'resending', epoch: context.job!.inputs.epoch, txHash: context.txHash!, pendingMs: deps.now() - context.sentAtMs! }),
+        deps.onProofOutcome({
+          kind: 'resending',
+          epoch: context.job!.inputs.epoch,
+          txHash: context.txHash!,
+          pendingMs: deps.now() - context.sentAtMs!,
+        }),
       deferResend: assign({ sentAtMs: () => deps.now() }),
       reportFailure: ({ context }, params: { stage: ProofFailureStage; error: unknown }) =>
-        deps.onProofOutcome({ kind: 'failed', epoch: context.job?.inputs.epoch, stage: params.stage, error: errorText(params.error) }),
+        deps.onProofOutcome({
+          kind: 'failed',
+          epoch: context.job?.inputs.epoch,
+          stage: params.stage,
+          error: errorText(params.error),
+        }),
       clearJob: assign({ job: undefined, txHash: undefined, sentTxHashes: [], sentAtMs: undefined }),
     },
   });
@@ -114,7 +156,16 @@ function proverMachineSetup(deps: ProverMachineDeps) {
 export function createProverMachine(deps: ProverMachineDeps) {
   return proverMachineSetup(deps).createMachine({
     id: 'prover',
-    context: { job: undefined, txHash: undefined, sentTxHashes: [], sentAtMs: undefined, proofsSubmitted: 0, proofsResent: 0, proofsIncluded: 0, lastWait: undefined },
+    context: {
+      job: undefined,
+      txHash: undefined,
+      sentTxHashes: [],
+      sentAtMs: undefined,
+      proofsSubmitted: 0,
+      proofsResent: 0,
+      proofsIncluded: 0,
+      lastWait: undefined,
+    },
     initial: 'Idle',
     on: {
       'prover.pause': { target: '.Paused' },
@@ -136,22 +187,37 @@ export function createProverMachine(deps: ProverMachineDeps) {
             },
             { target: 'Idle', actions: { type: 'adoptPlan', params: ({ event }) => ({ plan: event.output }) } },
           ],
-          onError: { target: 'Idle', actions: { type: 'reportFailure', params: ({ event }) => ({ stage: 'plan' as const, error: event.error }) } },
+          onError: {
+            target: 'Idle',
+            actions: { type: 'reportFailure', params: ({ event }) => ({ stage: 'plan' as const, error: event.error }) },
+          },
         },
       },
       Submitting: {
         invoke: {
           src: 'submit',
           input: ({ context }) => context.job!,
-          onDone: { target: 'AwaitingL1Inclusion', actions: { type: 'recordSubmitted', params: ({ event }) => ({ txHash: event.output.txHash }) } },
+          onDone: {
+            target: 'AwaitingL1Inclusion',
+            actions: { type: 'recordSubmitted', params: ({ event }) => ({ txHash: event.output.txHash }) },
+          },
           onError: [
             // A failed resend leaves the proof sent before pending: keep watching it, and try again a delay later.
             {
               guard: 'resending',
               target: 'AwaitingL1Inclusion',
-              actions: [{ type: 'reportFailure', params: ({ event }) => ({ stage: 'resend' as const, error: event.error }) }, 'deferResend'],
+              actions: [
+                { type: 'reportFailure', params: ({ event }) => ({ stage: 'resend' as const, error: event.error }) },
+                'deferResend',
+              ],
             },
-            { target: 'Idle', actions: { type: 'reportFailure', params: ({ event }) => ({ stage: 'submit' as const, error: event.error }) } },
+            {
+              target: 'Idle',
+              actions: {
+                type: 'reportFailure',
+                params: ({ event }) => ({ stage: 'submit' as const, error: event.error }),
+              },
+            },
           ],
         },
       },
@@ -164,19 +230,37 @@ export function createProverMachine(deps: ProverMachineDeps) {
             {
               guard: { type: 'included', params: ({ event }) => ({ status: event.output.status }) },
               target: 'Idle',
-              actions: [{ type: 'reportIncluded', params: ({ event }) => ({ inclusion: event.output }) }, 'countIncluded'],
+              actions: [
+                { type: 'reportIncluded', params: ({ event }) => ({ inclusion: event.output }) },
+                'countIncluded',
+              ],
             },
             {
               guard: { type: 'lost', params: ({ event }) => ({ status: event.output.status }) },
               target: 'Idle',
               actions: { type: 'reportNotIncluded', params: ({ event }) => ({ status: event.output.status }) },
             },
-            { guard: 'windowClosed', target: 'Idle', actions: { type: 'reportNotIncluded', params: ({ event }) => ({ status: event.output.status }) } },
-            { guard: { type: 'stuck', params: ({ event }) => ({ status: event.output.status }) }, target: 'Submitting', actions: 'reportResending' },
+            {
+              guard: 'windowClosed',
+              target: 'Idle',
+              actions: { type: 'reportNotIncluded', params: ({ event }) => ({ status: event.output.status }) },
+            },
+            {
+              guard: { type: 'stuck', params: ({ event }) => ({ status: event.output.status }) },
+              target: 'Submitting',
+              actions: 'reportResending',
+            },
             { target: 'AwaitingL1Inclusion' },
           ],
           onError: [
-            { guard: 'windowClosed', target: 'Idle', actions: { type: 'reportFailure', params: ({ event }) => ({ stage: 'inclusion' as const, error: event.error }) } },
+            {
+              guard: 'windowClosed',
+              target: 'Idle',
+              actions: {
+                type: 'reportFailure',
+                params: ({ event }) => ({ stage: 'inclusion' as const, error: event.error }),
+              },
+            },
             { target: 'AwaitingL1Inclusion' },
           ],
         },

@@ -4,14 +4,24 @@ import { FR_MODULUS } from '../../spec/constants.js';
 import type { AsmItem } from '../../spec/vm/assembler.js';
 import { fieldToHex, hexToField, shortStringToField } from '../../spec/vm/field.js';
 import { instructionMana } from '../../spec/vm/instructionSet.js';
-import { hashWords, l2ToL1MessageHash, publicDataLeafSlot, siloNoteHash, siloNullifier } from '../../spec/vm/storageSlots.js';
+import {
+  hashWords,
+  l2ToL1MessageHash,
+  publicDataLeafSlot,
+  siloNoteHash,
+  siloNullifier,
+} from '../../spec/vm/storageSlots.js';
 import { CALL_DEPTH_MAX } from '../../spec/vm/vmConstants.js';
 import { address, CONTRACT, returned, revertCode, runProgram, SENDER } from '../../test/publicVm/vmFixtures.js';
 
 const P = FR_MODULUS;
 
 /** r1 = a, r2 = b, r0 = r1 <op> r2, return r0. */
-async function binary(op: 'add' | 'sub' | 'mul' | 'div' | 'mod' | 'eq' | 'lt' | 'lte' | 'and' | 'or', a: bigint, b: bigint) {
+async function binary(
+  op: 'add' | 'sub' | 'mul' | 'div' | 'mod' | 'eq' | 'lt' | 'lte' | 'and' | 'or',
+  a: bigint,
+  b: bigint,
+) {
   return runProgram([
     { op: 'set', dst: 1, value: a },
     { op: 'set', dst: 2, value: b },
@@ -20,11 +30,16 @@ async function binary(op: 'add' | 'sub' | 'mul' | 'div' | 'mod' | 'eq' | 'lt' | 
   ]);
 }
 
-const first = async (items: readonly AsmItem[], options?: Parameters<typeof runProgram>[1]) => returned(await runProgram(items, options))[0];
+const first = async (items: readonly AsmItem[], options?: Parameters<typeof runProgram>[1]) =>
+  returned(await runProgram(items, options))[0];
 
 describe('public VM instructions', () => {
   test('set, mov and return; falling off the end returns nothing', async () => {
-    const run = await runProgram([{ op: 'set', dst: 3, value: 42 }, { op: 'mov', dst: 4, src: 3 }, { op: 'return', start: 3, count: 2 }]);
+    const run = await runProgram([
+      { op: 'set', dst: 3, value: 42 },
+      { op: 'mov', dst: 4, src: 3 },
+      { op: 'return', start: 3, count: 2 },
+    ]);
     expect(returned(run)).toEqual([42n, 42n]);
     expect(returned(await runProgram([{ op: 'set', dst: 0, value: 1 }]))).toEqual([]);
     expect(returned(await runProgram([]))).toEqual([]);
@@ -59,8 +74,19 @@ describe('public VM instructions', () => {
     expect(returned(await binary('and', 7n, 0n))).toEqual([0n]);
     expect(returned(await binary('or', 0n, 9n))).toEqual([1n]);
     expect(returned(await binary('or', 0n, 0n))).toEqual([0n]);
-    expect(await first([{ op: 'not', dst: 0, a: 1 }, { op: 'return', start: 0, count: 1 }])).toBe(1n);
-    expect(await first([{ op: 'set', dst: 1, value: 3 }, { op: 'not', dst: 0, a: 1 }, { op: 'return', start: 0, count: 1 }])).toBe(0n);
+    expect(
+      await first([
+        { op: 'not', dst: 0, a: 1 },
+        { op: 'return', start: 0, count: 1 },
+      ]),
+    ).toBe(1n);
+    expect(
+      await first([
+        { op: 'set', dst: 1, value: 3 },
+        { op: 'not', dst: 0, a: 1 },
+        { op: 'return', start: 0, count: 1 },
+      ]),
+    ).toBe(0n);
   });
 
   test('jump and jumpi: a loop summing 1..10', async () => {
@@ -91,7 +117,11 @@ describe('public VM instructions', () => {
   });
 
   test('sender and address', async () => {
-    const run = await runProgram([{ op: 'sender', dst: 0 }, { op: 'address', dst: 1 }, { op: 'return', start: 0, count: 2 }]);
+    const run = await runProgram([
+      { op: 'sender', dst: 0 },
+      { op: 'address', dst: 1 },
+      { op: 'return', start: 0, count: 2 },
+    ]);
     expect(returned(run).map(fieldToHex)).toEqual([SENDER, CONTRACT]);
   });
 
@@ -130,7 +160,9 @@ describe('public VM storage', () => {
       { op: 'return', start: 0, count: 1 },
     ]);
     expect(returned(run)).toEqual([9n]);
-    expect(run.journal.publicDataWrites()).toEqual([{ leafSlot: publicDataLeafSlot(CONTRACT, fieldToHex(5n)), value: fieldToHex(9n) }]);
+    expect(run.journal.publicDataWrites()).toEqual([
+      { leafSlot: publicDataLeafSlot(CONTRACT, fieldToHex(5n)), value: fieldToHex(9n) },
+    ]);
   });
 
   test('a static call may neither write nor emit', async () => {
@@ -161,31 +193,56 @@ describe('public VM storage', () => {
 
 describe('public VM emits', () => {
   test('note hashes and nullifiers are siloed with the contract', async () => {
-    const run = await runProgram([{ op: 'set', dst: 0, value: 3 }, { op: 'emitnotehash', value: 0 }, { op: 'emitnullifier', value: 0 }]);
+    const run = await runProgram([
+      { op: 'set', dst: 0, value: 3 },
+      { op: 'emitnotehash', value: 0 },
+      { op: 'emitnullifier', value: 0 },
+    ]);
     expect(run.journal.noteHashes).toEqual([siloNoteHash(CONTRACT, fieldToHex(3n))]);
     expect(run.journal.nullifiers).toEqual([siloNullifier(CONTRACT, fieldToHex(3n))]);
   });
 
   test('a nullifier already in state, or emitted twice, reverts', async () => {
-    const once: AsmItem[] = [{ op: 'set', dst: 0, value: 3 }, { op: 'emitnullifier', value: 0 }];
+    const once: AsmItem[] = [
+      { op: 'set', dst: 0, value: 3 },
+      { op: 'emitnullifier', value: 0 },
+    ];
     expect(revertCode(await runProgram([...once, { op: 'emitnullifier', value: 0 }]))).toBe('DUPLICATE_NULLIFIER');
     const existing = siloNullifier(CONTRACT, fieldToHex(3n));
     expect(revertCode(await runProgram(once, { spec: { nullifiers: [existing] } }))).toBe('DUPLICATE_NULLIFIER');
   });
 
   test('emits past their per-tx capacity revert', async () => {
-    const twice = (op: 'emitnotehash' | 'emitnullifier'): AsmItem[] => [{ op, value: 0 }, { op: 'set', dst: 0, value: 1 }, { op, value: 0 }];
-    expect(revertCode(await runProgram(twice('emitnotehash'), { capacity: { noteHashes: 1 } }))).toBe('EFFECT_LIMIT_EXCEEDED');
-    expect(revertCode(await runProgram(twice('emitnullifier'), { capacity: { nullifiers: 1 } }))).toBe('EFFECT_LIMIT_EXCEEDED');
-    const logs: AsmItem[] = [{ op: 'emitlog', tag: 0, start: 0, count: 0 }, { op: 'emitlog', tag: 0, start: 0, count: 0 }];
+    const twice = (op: 'emitnotehash' | 'emitnullifier'): AsmItem[] => [
+      { op, value: 0 },
+      { op: 'set', dst: 0, value: 1 },
+      { op, value: 0 },
+    ];
+    expect(revertCode(await runProgram(twice('emitnotehash'), { capacity: { noteHashes: 1 } }))).toBe(
+      'EFFECT_LIMIT_EXCEEDED',
+    );
+    expect(revertCode(await runProgram(twice('emitnullifier'), { capacity: { nullifiers: 1 } }))).toBe(
+      'EFFECT_LIMIT_EXCEEDED',
+    );
+    const logs: AsmItem[] = [
+      { op: 'emitlog', tag: 0, start: 0, count: 0 },
+      { op: 'emitlog', tag: 0, start: 0, count: 0 },
+    ];
     expect(revertCode(await runProgram(logs, { capacity: { publicLogs: 1 } }))).toBe('EFFECT_LIMIT_EXCEEDED');
-    const messages: AsmItem[] = [{ op: 'emitmessage', recipient: 0, content: 0 }, { op: 'emitmessage', recipient: 0, content: 0 }];
+    const messages: AsmItem[] = [
+      { op: 'emitmessage', recipient: 0, content: 0 },
+      { op: 'emitmessage', recipient: 0, content: 0 },
+    ];
     expect(revertCode(await runProgram(messages, { capacity: { l2ToL1Messages: 1 } }))).toBe('EFFECT_LIMIT_EXCEEDED');
   });
 
   test('an L2-to-L1 message is hashed with its recipient; a recipient of 2^160 or more reverts', async () => {
     const recipient = (1n << 160n) - 1n;
-    const send = (to: bigint): AsmItem[] => [{ op: 'set', dst: 0, value: to }, { op: 'set', dst: 1, value: 5 }, { op: 'emitmessage', recipient: 0, content: 1 }];
+    const send = (to: bigint): AsmItem[] => [
+      { op: 'set', dst: 0, value: to },
+      { op: 'set', dst: 1, value: 5 },
+      { op: 'emitmessage', recipient: 0, content: 1 },
+    ];
     const run = await runProgram(send(recipient));
     const recipientHex = `0x${'ff'.repeat(20)}` as Hex;
     expect(run.journal.l2ToL1Messages).toEqual([l2ToL1MessageHash(recipientHex, fieldToHex(5n))]);
@@ -199,7 +256,13 @@ describe('public VM emits', () => {
       { op: 'set', dst: 6, value: 2 },
       { op: 'emitlog', tag: 0, start: 5, count: 2 },
     ]);
-    expect(run.journal.publicLogs).toEqual([{ contractAddress: CONTRACT, tag: fieldToHex(shortStringToField('transfer')), fields: [fieldToHex(1n), fieldToHex(2n)] }]);
+    expect(run.journal.publicLogs).toEqual([
+      {
+        contractAddress: CONTRACT,
+        tag: fieldToHex(shortStringToField('transfer')),
+        fields: [fieldToHex(1n), fieldToHex(2n)],
+      },
+    ]);
   });
 });
 
@@ -228,7 +291,10 @@ describe('public VM calls', () => {
   });
 
   test('missing return values are zero', async () => {
-    const callee: AsmItem[] = [{ op: 'set', dst: 0, value: 4 }, { op: 'return', start: 0, count: 1 }];
+    const callee: AsmItem[] = [
+      { op: 'set', dst: 0, value: 4 },
+      { op: 'return', start: 0, count: 1 },
+    ];
     const run = await runProgram(callCallee('call', []), { others: [{ address: CALLEE, items: callee }] });
     expect(returned(run)).toEqual([1n, 4n, 0n]);
   });
@@ -241,10 +307,16 @@ describe('public VM calls', () => {
       { op: 'set', dst: 1, value: shortStringToField('nope') },
       { op: 'revert', start: 1, count: 1 },
     ];
-    const caller: AsmItem[] = [{ op: 'set', dst: 8, value: 1 }, { op: 'sstore', slot: 8, value: 8 }, ...callCallee('call', [])];
+    const caller: AsmItem[] = [
+      { op: 'set', dst: 8, value: 1 },
+      { op: 'sstore', slot: 8, value: 8 },
+      ...callCallee('call', []),
+    ];
     const run = await runProgram(caller, { others: [{ address: CALLEE, items: callee }] });
     expect(returned(run)).toEqual([0n, 0n, 0n]);
-    expect(run.journal.publicDataWrites()).toEqual([{ leafSlot: publicDataLeafSlot(CONTRACT, fieldToHex(1n)), value: fieldToHex(1n) }]);
+    expect(run.journal.publicDataWrites()).toEqual([
+      { leafSlot: publicDataLeafSlot(CONTRACT, fieldToHex(1n)), value: fieldToHex(1n) },
+    ]);
     expect(run.journal.noteHashes).toEqual([]);
   });
 
@@ -258,7 +330,10 @@ describe('public VM calls', () => {
     const direct = await runProgram(callCallee('staticcall', []), { others: [{ address: CALLEE, items: writer }] });
     expect(returned(direct)[0]).toBe(0n);
     const nested = await runProgram(callCallee('staticcall', []), {
-      others: [{ address: CALLEE, items: forwarder }, { address: address(0x102), items: writer }],
+      others: [
+        { address: CALLEE, items: forwarder },
+        { address: address(0x102), items: writer },
+      ],
     });
     expect(returned(nested)).toEqual([1n, 0n, 0n]); // the forwarder succeeds, its call to the writer failed
     expect(nested.journal.publicDataWrites()).toEqual([]);
@@ -278,7 +353,9 @@ describe('public VM calls', () => {
     const run = await runProgram(recurse, { calldata: [0] });
     expect(returned(run)).toEqual([1n]);
     const depths = run.journal.publicDataWrites().map((write) => write.leafSlot);
-    const expected = Array.from({ length: CALL_DEPTH_MAX + 1 }, (_, depth) => publicDataLeafSlot(CONTRACT, fieldToHex(BigInt(depth))));
+    const expected = Array.from({ length: CALL_DEPTH_MAX + 1 }, (_, depth) =>
+      publicDataLeafSlot(CONTRACT, fieldToHex(BigInt(depth))),
+    );
     expect(depths).toEqual(expected);
   });
 
@@ -291,7 +368,11 @@ describe('public VM calls', () => {
 
 describe('public VM reverts and limits', () => {
   test('revert carries its data, and a short string as the message', async () => {
-    const run = await runProgram([{ op: 'set', dst: 0, value: shortStringToField('balance too low') }, { op: 'set', dst: 1, value: 7 }, { op: 'revert', start: 0, count: 2 }]);
+    const run = await runProgram([
+      { op: 'set', dst: 0, value: shortStringToField('balance too low') },
+      { op: 'set', dst: 1, value: 7 },
+      { op: 'revert', start: 0, count: 2 },
+    ]);
     expect(run.result.success).toBe(false);
     if (run.result.success) return;
     expect(run.result.revert).toEqual({
@@ -304,7 +385,11 @@ describe('public VM reverts and limits', () => {
   });
 
   test("a revert drops the frame's own writes and emits", async () => {
-    const run = await runProgram([{ op: 'sstore', slot: 0, value: 0 }, { op: 'emitnullifier', value: 0 }, { op: 'revert', start: 0, count: 0 }]);
+    const run = await runProgram([
+      { op: 'sstore', slot: 0, value: 0 },
+      { op: 'emitnullifier', value: 0 },
+      { op: 'revert', start: 0, count: 0 },
+    ]);
     expect(revertCode(run)).toBe('EXPLICIT_REVERT');
     expect(run.journal.publicDataWrites()).toEqual([]);
     expect(run.journal.nullifiers).toEqual([]);
@@ -317,7 +402,11 @@ describe('public VM reverts and limits', () => {
   });
 
   test('mana is charged per instruction from the table', async () => {
-    const items: AsmItem[] = [{ op: 'set', dst: 0, value: 1 }, { op: 'emitlog', tag: 0, start: 0, count: 3 }, { op: 'return', start: 0, count: 1 }];
+    const items: AsmItem[] = [
+      { op: 'set', dst: 0, value: 1 },
+      { op: 'emitlog', tag: 0, start: 0, count: 3 },
+      { op: 'return', start: 0, count: 1 },
+    ];
     const run = await runProgram(items);
     expect(run.meter.manaUsed).toBe(1 + instructionMana({ op: 'emitlog', tag: 0, start: 0, count: 3 }) + 2);
     expect(revertCode(await runProgram(items, { manaLimit: run.meter.manaUsed - 1 }))).toBe('OUT_OF_GAS');

@@ -11,7 +11,13 @@ import type { Hex } from '../../spec/chain.js';
 import { fieldToHex, fieldToShortString, hexToField, toField } from '../../spec/vm/field.js';
 import type { InstructionOf, OpName } from '../../spec/vm/instructionSet.js';
 import type { VmRevertCode } from '../../spec/vm/revertCodes.js';
-import { hashWords, l2ToL1MessageHash, publicDataLeafSlot, siloNoteHash, siloNullifier } from '../../spec/vm/storageSlots.js';
+import {
+  hashWords,
+  l2ToL1MessageHash,
+  publicDataLeafSlot,
+  siloNoteHash,
+  siloNullifier,
+} from '../../spec/vm/storageSlots.js';
 import { CALL_DEPTH_MAX, ETH_ADDRESS_MAX, REGISTERS_PER_FRAME } from '../../spec/vm/vmConstants.js';
 import { assert } from '../assert.js';
 import type { StateJournal } from './journal.js';
@@ -29,7 +35,9 @@ export interface VmRevert {
   readonly data: readonly Hex[];
 }
 
-export type CallResult = { readonly success: true; readonly returnValues: readonly bigint[] } | { readonly success: false; readonly revert: VmRevert };
+export type CallResult =
+  | { readonly success: true; readonly returnValues: readonly bigint[] }
+  | { readonly success: false; readonly revert: VmRevert };
 
 export interface CallRequest {
   readonly contractAddress: Hex;
@@ -62,15 +70,30 @@ export async function executeCall(context: ExecutionContext, request: CallReques
   return result;
 }
 
-function failure(request: CallRequest, pc: number | null, code: VmRevertCode, message: string, data: readonly bigint[] = []): CallResult {
-  return { success: false, revert: { code, contractAddress: request.contractAddress, pc, message, data: data.map(fieldToHex) } };
+function failure(
+  request: CallRequest,
+  pc: number | null,
+  code: VmRevertCode,
+  message: string,
+  data: readonly bigint[] = [],
+): CallResult {
+  return {
+    success: false,
+    revert: { code, contractAddress: request.contractAddress, pc, message, data: data.map(fieldToHex) },
+  };
 }
 
 async function runFrame(context: ExecutionContext, request: CallRequest): Promise<CallResult> {
-  if (request.depth > CALL_DEPTH_MAX) return failure(request, null, 'CALL_DEPTH_EXCEEDED', `call depth ${request.depth} is above ${CALL_DEPTH_MAX}`);
+  if (request.depth > CALL_DEPTH_MAX)
+    return failure(request, null, 'CALL_DEPTH_EXCEEDED', `call depth ${request.depth} is above ${CALL_DEPTH_MAX}`);
   const loaded = await context.programs.load(request.contractAddress);
   if (!loaded.ok) return failure(request, null, loaded.code, loaded.message);
-  const frame: Frame = { request, program: loaded.program, registers: new Array<bigint>(REGISTERS_PER_FRAME).fill(0n), pc: 0 };
+  const frame: Frame = {
+    request,
+    program: loaded.program,
+    registers: new Array<bigint>(REGISTERS_PER_FRAME).fill(0n),
+    pc: 0,
+  };
   const { instructions, mana } = loaded.program;
   // Bounded: each pass charges the meter, which refuses past the mana limit and INSTRUCTIONS_PER_TX_MAX.
   while (frame.pc < instructions.length) {
@@ -78,15 +101,19 @@ async function runFrame(context: ExecutionContext, request: CallRequest): Promis
     const cost = mana[frame.pc];
     assert(instruction !== undefined && cost !== undefined, `instruction ${frame.pc} exists`);
     const refused = context.meter.charge(cost);
-    if (refused !== undefined) return failure(request, frame.pc, refused, meterMessage(context.meter, refused, instruction.op, frame.pc, cost));
-    const halted = WORLD_OPS.has(instruction.op) ? await stepWorld(context, frame, instruction as WorldInstruction) : stepFrame(frame, instruction as FrameInstruction);
+    if (refused !== undefined)
+      return failure(request, frame.pc, refused, meterMessage(context.meter, refused, instruction.op, frame.pc, cost));
+    const halted = WORLD_OPS.has(instruction.op)
+      ? await stepWorld(context, frame, instruction as WorldInstruction)
+      : stepFrame(frame, instruction as FrameInstruction);
     if (halted !== undefined) return halted;
   }
   return { success: true, returnValues: [] };
 }
 
 function meterMessage(meter: ManaMeter, refused: MeterFailure, op: OpName, pc: number, cost: number): string {
-  if (refused === 'OUT_OF_GAS') return `${op} at ${pc} needs ${cost} mana, more than is left of the tx's ${meter.manaLimit} public mana`;
+  if (refused === 'OUT_OF_GAS')
+    return `${op} at ${pc} needs ${cost} mana, more than is left of the tx's ${meter.manaLimit} public mana`;
   return `${op} at ${pc}: the tx has executed its ${meter.instructionsMax} instructions`;
 }
 
@@ -125,14 +152,25 @@ const BINARY: Readonly<Record<BinaryOp, (a: bigint, b: bigint) => bigint | undef
   or: (a, b) => truth(a !== 0n || b !== 0n),
 };
 
-const WORLD_OPS: ReadonlySet<OpName> = new Set(['sload', 'sstore', 'emitlog', 'emitnotehash', 'emitnullifier', 'emitmessage', 'call', 'staticcall']);
-type WorldOp = 'sload' | 'sstore' | 'emitlog' | 'emitnotehash' | 'emitnullifier' | 'emitmessage' | 'call' | 'staticcall';
+const WORLD_OPS: ReadonlySet<OpName> = new Set([
+  'sload',
+  'sstore',
+  'emitlog',
+  'emitnotehash',
+  'emitnullifier',
+  'emitmessage',
+  'call',
+  'staticcall',
+]);
+type WorldOp =
+  'sload' | 'sstore' | 'emitlog' | 'emitnotehash' | 'emitnullifier' | 'emitmessage' | 'call' | 'staticcall';
 type WorldInstruction = { [Op in WorldOp]: InstructionOf<Op> }[WorldOp];
 type FrameInstruction = { [Op in Exclude<OpName, WorldOp>]: InstructionOf<Op> }[Exclude<OpName, WorldOp>];
 
 function stepBinary(frame: Frame, instruction: InstructionOf<BinaryOp>): CallResult | undefined {
   const result = BINARY[instruction.op](read(frame, instruction.a), read(frame, instruction.b));
-  if (result === undefined) return failure(frame.request, frame.pc, 'DIVISION_BY_ZERO', `${instruction.op} by zero at ${frame.pc}`);
+  if (result === undefined)
+    return failure(frame.request, frame.pc, 'DIVISION_BY_ZERO', `${instruction.op} by zero at ${frame.pc}`);
   write(frame, instruction.dst, result);
   return undefined;
 }
@@ -161,7 +199,11 @@ function stepFrame(frame: Frame, instruction: FrameInstruction): CallResult | un
     case 'address':
       return write(frame, instruction.dst, hexToField(frame.request.contractAddress));
     case 'hash':
-      return write(frame, instruction.dst, hexToField(hashWords(readRange(frame, instruction.start, instruction.count).map(fieldToHex))));
+      return write(
+        frame,
+        instruction.dst,
+        hexToField(hashWords(readRange(frame, instruction.start, instruction.count).map(fieldToHex))),
+      );
     case 'return':
       return { success: true, returnValues: readRange(frame, instruction.start, instruction.count) };
     case 'revert':
@@ -175,7 +217,12 @@ function stepCalldataLoad(frame: Frame, instruction: InstructionOf<'calldataload
   const index = read(frame, instruction.index);
   const value = index < BigInt(frame.request.calldata.length) ? frame.request.calldata[Number(index)] : undefined;
   if (value === undefined) {
-    return failure(frame.request, frame.pc, 'CALLDATA_OUT_OF_RANGE', `calldata[${index}] is past the ${frame.request.calldata.length} calldata fields`);
+    return failure(
+      frame.request,
+      frame.pc,
+      'CALLDATA_OUT_OF_RANGE',
+      `calldata[${index}] is past the ${frame.request.calldata.length} calldata fields`,
+    );
   }
   return write(frame, instruction.dst, value);
 }
@@ -188,7 +235,11 @@ function explicitRevert(frame: Frame, data: readonly bigint[]): CallResult {
 }
 
 /** Runs an instruction that reads or writes the world, or calls out. */
-async function stepWorld(context: ExecutionContext, frame: Frame, instruction: WorldInstruction): Promise<CallResult | undefined> {
+async function stepWorld(
+  context: ExecutionContext,
+  frame: Frame,
+  instruction: WorldInstruction,
+): Promise<CallResult | undefined> {
   if (instruction.op === 'call' || instruction.op === 'staticcall') return stepCall(context, frame, instruction);
   if (instruction.op === 'sload') {
     const leafSlot = publicDataLeafSlot(frame.request.contractAddress, fieldToHex(read(frame, instruction.slot)));
@@ -203,10 +254,17 @@ async function stepWorld(context: ExecutionContext, frame: Frame, instruction: W
   return undefined;
 }
 
-type WriteInstruction = Exclude<WorldInstruction, InstructionOf<'sload'> | InstructionOf<'call'> | InstructionOf<'staticcall'>>;
+type WriteInstruction = Exclude<
+  WorldInstruction,
+  InstructionOf<'sload'> | InstructionOf<'call'> | InstructionOf<'staticcall'>
+>;
 
 /** A storage write or an emit of the running contract; answers why it was refused, if it was. */
-async function applyWrite(journal: StateJournal, frame: Frame, instruction: WriteInstruction): Promise<{ code: VmRevertCode; message: string } | undefined> {
+async function applyWrite(
+  journal: StateJournal,
+  frame: Frame,
+  instruction: WriteInstruction,
+): Promise<{ code: VmRevertCode; message: string } | undefined> {
   const contract = frame.request.contractAddress;
   const at = `${instruction.op} at ${frame.pc}`;
   let refused: VmRevertCode | undefined;
@@ -224,20 +282,31 @@ async function applyWrite(journal: StateJournal, frame: Frame, instruction: Writ
       break;
     case 'emitmessage': {
       const recipient = read(frame, instruction.recipient);
-      if (recipient > ETH_ADDRESS_MAX) return { code: 'INVALID_RECIPIENT', message: `${at}: recipient ${fieldToHex(recipient)} is not an EthAddress` };
-      refused = journal.emitL2ToL1Message(l2ToL1MessageHash(fieldToHex(recipient), fieldToHex(read(frame, instruction.content))));
+      if (recipient > ETH_ADDRESS_MAX)
+        return { code: 'INVALID_RECIPIENT', message: `${at}: recipient ${fieldToHex(recipient)} is not an EthAddress` };
+      refused = journal.emitL2ToL1Message(
+        l2ToL1MessageHash(fieldToHex(recipient), fieldToHex(read(frame, instruction.content))),
+      );
       break;
     }
     case 'emitlog': {
       const fields = readRange(frame, instruction.start, instruction.count).map(fieldToHex);
-      refused = journal.emitPublicLog({ contractAddress: contract, tag: fieldToHex(read(frame, instruction.tag)), fields });
+      refused = journal.emitPublicLog({
+        contractAddress: contract,
+        tag: fieldToHex(read(frame, instruction.tag)),
+        fields,
+      });
       break;
     }
   }
   return refused === undefined ? undefined : { code: refused, message: at };
 }
 
-async function stepCall(context: ExecutionContext, frame: Frame, instruction: InstructionOf<'call' | 'staticcall'>): Promise<undefined> {
+async function stepCall(
+  context: ExecutionContext,
+  frame: Frame,
+  instruction: InstructionOf<'call' | 'staticcall'>,
+): Promise<undefined> {
   const result = await executeCall(context, {
     contractAddress: fieldToHex(read(frame, instruction.address)),
     msgSender: frame.request.contractAddress,

@@ -55,7 +55,10 @@ export class StateJournal {
     /** A leaf slot counted against the write bound from the start (the fee payer's balance). */
     private readonly reservedLeafSlot: Hex,
   ) {
-    assert(Object.values(capacity).every((n) => Number.isSafeInteger(n) && n >= 0), 'journal capacities are non-negative integers');
+    assert(
+      Object.values(capacity).every((n) => Number.isSafeInteger(n) && n >= 0),
+      'journal capacities are non-negative integers',
+    );
     assert(capacity.publicDataWrites >= 1, 'the reserved slot fits the write bound');
   }
 
@@ -67,7 +70,8 @@ export class StateJournal {
     const previous = this.storage.get(leafSlot);
     const newSlot = previous === undefined && leafSlot !== this.reservedLeafSlot;
     const reservedPending = this.storage.has(this.reservedLeafSlot) ? 0 : 1;
-    if (newSlot && this.storage.size + reservedPending >= this.capacity.publicDataWrites) return 'EFFECT_LIMIT_EXCEEDED';
+    if (newSlot && this.storage.size + reservedPending >= this.capacity.publicDataWrites)
+      return 'EFFECT_LIMIT_EXCEEDED';
     this.storageUndo.push({ leafSlot, previous });
     this.storage.set(leafSlot, value);
     return undefined;

@@ -18,7 +18,10 @@ export class ManaMeter {
     readonly instructionsMax: number,
   ) {
     assert(Number.isSafeInteger(manaLimit) && manaLimit >= 0, `mana limit ${manaLimit} is a safe non-negative integer`);
-    assert(Number.isSafeInteger(instructionsMax) && instructionsMax >= 0, `instruction budget ${instructionsMax} is a safe non-negative integer`);
+    assert(
+      Number.isSafeInteger(instructionsMax) && instructionsMax >= 0,
+      `instruction budget ${instructionsMax} is a safe non-negative integer`,
+    );
   }
 
   get manaUsed(): number {

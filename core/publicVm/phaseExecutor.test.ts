@@ -6,11 +6,30 @@ import { hashToField } from '../../spec/hash.js';
 import type { TxValue } from '../../spec/wire/tx.js';
 import { assemble } from '../../spec/vm/assembler.js';
 import { fieldToHex, hexToField, shortStringToField } from '../../spec/vm/field.js';
-import { feePayerBalanceSlot, l2ToL1MessageHash, publicDataLeafSlot, siloNullifier } from '../../spec/vm/storageSlots.js';
+import {
+  feePayerBalanceSlot,
+  l2ToL1MessageHash,
+  publicDataLeafSlot,
+  siloNullifier,
+} from '../../spec/vm/storageSlots.js';
 import { DA_GAS_PER_BYTE, TX_BASE_MANA } from '../../spec/vm/vmConstants.js';
-import { COUNTER_SELECTORS as S, counterContract, FEE_ASSET_SELECTORS, feeAssetContract } from '../../test/publicVm/vmContracts.js';
+import {
+  COUNTER_SELECTORS as S,
+  counterContract,
+  FEE_ASSET_SELECTORS,
+  feeAssetContract,
+} from '../../test/publicVm/vmContracts.js';
 import type { TxSpec, WorldSpec } from '../../test/publicVm/vmFixtures.js';
-import { address, callOf, CONTRACT, FEE_ASSET, makeTx, PAYER, world, ZERO_FEES } from '../../test/publicVm/vmFixtures.js';
+import {
+  address,
+  callOf,
+  CONTRACT,
+  FEE_ASSET,
+  makeTx,
+  PAYER,
+  world,
+  ZERO_FEES,
+} from '../../test/publicVm/vmFixtures.js';
 import { executePublicTx } from './phaseExecutor.js';
 import type { PublicTxExecuted, PublicTxInput, PublicTxInvalid, PublicTxOutcome } from './publicTxTypes.js';
 
@@ -22,8 +41,18 @@ const counterWorld = (extra: WorldSpec = {}): WorldSpec => ({
   balances: extra.balances ?? [{ payer: PAYER, amount: RICH }],
 });
 
-async function execute(tx: TxSpec, spec: WorldSpec = counterWorld(), options: { gasFees?: GasFees; skipFeeEnforcement?: boolean } = {}): Promise<PublicTxOutcome> {
-  return executePublicTx({ tx: makeTx(tx), gasFees: options.gasFees ?? FEES, feeAsset: FEE_ASSET, state: world(spec), skipFeeEnforcement: options.skipFeeEnforcement });
+async function execute(
+  tx: TxSpec,
+  spec: WorldSpec = counterWorld(),
+  options: { gasFees?: GasFees; skipFeeEnforcement?: boolean } = {},
+): Promise<PublicTxOutcome> {
+  return executePublicTx({
+    tx: makeTx(tx),
+    gasFees: options.gasFees ?? FEES,
+    feeAsset: FEE_ASSET,
+    state: world(spec),
+    skipFeeEnforcement: options.skipFeeEnforcement,
+  });
 }
 
 function executed(outcome: PublicTxOutcome): PublicTxExecuted {
@@ -68,7 +97,9 @@ describe('phase executor: a successful tx', () => {
     const result = executed(await execute({}));
     expect(result.gasUsed.totalGas.l2Gas).toBe(TX_BASE_MANA);
     expect(result.gasUsed.publicGas).toEqual({ l2Gas: 0, daGas: 0 });
-    expect(result.effect.publicDataWrites).toEqual([{ leafSlot: balanceSlot, value: fieldToHex(RICH - result.transactionFee) }]);
+    expect(result.effect.publicDataWrites).toEqual([
+      { leafSlot: balanceSlot, value: fieldToHex(RICH - result.transactionFee) },
+    ]);
   });
 
   test('only the last write per leaf slot is kept, in first-write order', async () => {
@@ -105,7 +136,14 @@ describe('phase executor: a successful tx', () => {
     const fresh = address(0x999);
     const publications = {
       contractClassPublications: [
-        { id: classId, version: 1, artifactHash: classId, privateFunctionsRoot: classId, publicBytecodeCommitment: classId, packedBytecode: bytesToHex(bytecode) },
+        {
+          id: classId,
+          version: 1,
+          artifactHash: classId,
+          privateFunctionsRoot: classId,
+          publicBytecodeCommitment: classId,
+          packedBytecode: bytesToHex(bytecode),
+        },
       ],
       contractInstancePublications: [
         {
@@ -120,7 +158,12 @@ describe('phase executor: a successful tx', () => {
         },
       ],
     };
-    const result = executed(await execute({ publications, appLogic: [callOf(fresh, [S.increment])] }, { balances: [{ payer: PAYER, amount: RICH }] }));
+    const result = executed(
+      await execute(
+        { publications, appLogic: [callOf(fresh, [S.increment])] },
+        { balances: [{ payer: PAYER, amount: RICH }] },
+      ),
+    );
     expect(result.executionResult).toBe('success');
   });
 
@@ -138,7 +181,9 @@ describe('phase executor: reverts', () => {
   });
 
   test('an app logic revert drops all app logic effects, skips its later calls, keeps setup, and pays', async () => {
-    const result = executed(await execute({ setup: [inc()], appLogic: [inc(), fail(), inc()], teardown: callOf(CONTRACT, [S.get]) }));
+    const result = executed(
+      await execute({ setup: [inc()], appLogic: [inc(), fail(), inc()], teardown: callOf(CONTRACT, [S.get]) }),
+    );
     expect(result.executionResult).toBe('appLogicReverted');
     expect(result.calls.map((c) => c.status)).toEqual(['success', 'success', 'reverted', 'skipped', 'success']);
     expect(result.calls[4]?.returnValues).toEqual([fieldToHex(1n)]); // teardown sees setup's write, not app logic's
@@ -195,12 +240,16 @@ describe('phase executor: gas', () => {
     const bare = executed(await execute({}, counterWorld(), { gasFees: ZERO_FEES })).gasUsed.totalGas.daGas;
     expect(invalid(await execute({ daGas: bare - 1 })).code).toBe('DA_GAS_LIMIT_EXCEEDED');
     const logBytes = 32 + 32 + 1 + 32; // contract, tag, field count, one field
-    const result = executed(await execute({ daGas: bare + 3 * logBytes * DA_GAS_PER_BYTE - 1, appLogic: [callOf(CONTRACT, [S.shout, 3])] }));
+    const result = executed(
+      await execute({ daGas: bare + 3 * logBytes * DA_GAS_PER_BYTE - 1, appLogic: [callOf(CONTRACT, [S.shout, 3])] }),
+    );
     expect(result.executionResult).toBe('appLogicReverted');
     expect(result.reverts[0]).toMatchObject({ phase: 'appLogic', callIndex: null, code: 'DA_GAS_LIMIT_EXCEEDED' });
     expect(result.effect.publicLogs).toEqual([]);
     expect(result.gasUsed.totalGas.daGas).toBe(bare);
-    const fits = executed(await execute({ daGas: bare + 3 * logBytes * DA_GAS_PER_BYTE, appLogic: [callOf(CONTRACT, [S.shout, 3])] }));
+    const fits = executed(
+      await execute({ daGas: bare + 3 * logBytes * DA_GAS_PER_BYTE, appLogic: [callOf(CONTRACT, [S.shout, 3])] }),
+    );
     expect(fits.effect.publicLogs).toHaveLength(3);
     expect(fits.gasUsed.totalGas.daGas).toBe(bare + 3 * logBytes * DA_GAS_PER_BYTE);
   });
@@ -226,7 +275,9 @@ describe('phase executor: fees', () => {
     const spec: WorldSpec = { contracts: [{ address: FEE_ASSET, items: feeAssetContract() }], balances: [] };
     const mint = callOf(FEE_ASSET, [FEE_ASSET_SELECTORS.mint, hexToField(PAYER), 10n ** 12n]);
     const result = executed(await execute({ setup: [mint] }, spec));
-    expect(result.effect.publicDataWrites).toEqual([{ leafSlot: balanceSlot, value: fieldToHex(10n ** 12n - result.transactionFee) }]);
+    expect(result.effect.publicDataWrites).toEqual([
+      { leafSlot: balanceSlot, value: fieldToHex(10n ** 12n - result.transactionFee) },
+    ]);
   });
 
   test('a zero fee still writes the unchanged balance', async () => {

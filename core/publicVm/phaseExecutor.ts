@@ -39,9 +39,25 @@ import { executeCall } from './interpreter.js';
 import { StateJournal } from './journal.js';
 import { ManaMeter } from './manaMeter.js';
 import { ProgramCache } from './programCache.js';
-import type { PhaseRevert, PublicCallInput, PublicCallOutcome, PublicPhase, PublicTxExecuted, PublicTxExecutionInput, PublicTxInvalid, PublicTxOutcome } from './publicTxTypes.js';
+import type {
+  PhaseRevert,
+  PublicCallInput,
+  PublicCallOutcome,
+  PublicPhase,
+  PublicTxExecuted,
+  PublicTxExecutionInput,
+  PublicTxInvalid,
+  PublicTxOutcome,
+} from './publicTxTypes.js';
 import { overlayOfPublications, overlayPublicState } from './stateView.js';
-import { assembleTxEffect, daGasOf, daGasWith, noPublicEffects, publicEffectsOf, transactionFeeOf } from './txEffectAssembly.js';
+import {
+  assembleTxEffect,
+  daGasOf,
+  daGasWith,
+  noPublicEffects,
+  publicEffectsOf,
+  transactionFeeOf,
+} from './txEffectAssembly.js';
 
 interface TxRun {
   readonly input: PublicTxExecutionInput;
@@ -61,7 +77,8 @@ export async function executePublicTx(input: PublicTxExecutionInput): Promise<Pu
   const run = startRun(input);
   const { publicCalls } = input.tx;
   const setup = await runPhase(run, 'setup', publicCalls.setup);
-  if (setup.revert !== null) return { kind: 'invalid', code: 'SETUP_REVERTED', reason: setup.revert.reason, details: setup.revert };
+  if (setup.revert !== null)
+    return { kind: 'invalid', code: 'SETUP_REVERTED', reason: setup.revert.reason, details: setup.revert };
   const daGasLimit = input.tx.gasSettings.gasLimits.daGas;
   const daGasUsed = daGasWith(input.tx, publicEffectsOf(run.context.journal, run.feeSlot));
   if (daGasUsed > daGasLimit) {
@@ -69,17 +86,31 @@ export async function executePublicTx(input: PublicTxExecutionInput): Promise<Pu
     return { kind: 'invalid', code: 'DA_GAS_LIMIT_EXCEEDED', reason, details: { daGasUsed, daGasLimit } };
   }
   const appLogic = await runRevertiblePhase(run, 'appLogic', publicCalls.appLogic);
-  const teardown = await runRevertiblePhase(run, 'teardown', publicCalls.teardown === null ? [] : [publicCalls.teardown]);
+  const teardown = await runRevertiblePhase(
+    run,
+    'teardown',
+    publicCalls.teardown === null ? [] : [publicCalls.teardown],
+  );
   return settle(run, [setup, appLogic, teardown]);
 }
 
-function checkBeforeExecution({ tx, gasFees, skipFeeEnforcement }: PublicTxExecutionInput): PublicTxInvalid | undefined {
+function checkBeforeExecution({
+  tx,
+  gasFees,
+  skipFeeEnforcement,
+}: PublicTxExecutionInput): PublicTxInvalid | undefined {
   const { gasLimits, maxFeesPerGas } = tx.gasSettings;
   if (gasLimits.l2Gas < TX_BASE_MANA) {
     const reason = `the tx's L2 gas limit ${gasLimits.l2Gas} is below the base mana of ${TX_BASE_MANA}`;
-    return { kind: 'invalid', code: 'L2_GAS_LIMIT_BELOW_BASE', reason, details: { l2GasLimit: gasLimits.l2Gas, baseMana: TX_BASE_MANA } };
+    return {
+      kind: 'invalid',
+      code: 'L2_GAS_LIMIT_BELOW_BASE',
+      reason,
+      details: { l2GasLimit: gasLimits.l2Gas, baseMana: TX_BASE_MANA },
+    };
   }
-  const feesCovered = maxFeesPerGas.feePerL2Gas >= gasFees.feePerL2Gas && maxFeesPerGas.feePerDaGas >= gasFees.feePerDaGas;
+  const feesCovered =
+    maxFeesPerGas.feePerL2Gas >= gasFees.feePerL2Gas && maxFeesPerGas.feePerDaGas >= gasFees.feePerDaGas;
   if (!feesCovered && skipFeeEnforcement !== true) {
     const reason = `the tx's max fees per gas (L2 ${maxFeesPerGas.feePerL2Gas}, DA ${maxFeesPerGas.feePerDaGas}) are below the block's (L2 ${gasFees.feePerL2Gas}, DA ${gasFees.feePerDaGas})`;
     return { kind: 'invalid', code: 'MAX_FEE_BELOW_BLOCK_FEE', reason, details: { maxFeesPerGas, gasFees } };
@@ -117,26 +148,51 @@ async function runPhase(run: TxRun, phase: PublicPhase, calls: readonly PublicCa
   // Bounded by the tx's calls (PUBLIC_CALLS_PER_TX_MAX at the wire edge).
   for (const [callIndex, call] of calls.entries()) {
     if (revert !== null) {
-      outcomes.push({ phase, contractAddress: call.contractAddress, status: 'skipped', returnValues: [], manaUsed: 0, revert: null });
+      outcomes.push({
+        phase,
+        contractAddress: call.contractAddress,
+        status: 'skipped',
+        returnValues: [],
+        manaUsed: 0,
+        revert: null,
+      });
       continue;
     }
     const manaBefore = run.context.meter.manaUsed;
     const result = await executeCall(run.context, { ...call, calldata: call.calldata.map(hexToField), depth: 0 });
     const manaUsed = run.context.meter.manaUsed - manaBefore;
     if (result.success) {
-      outcomes.push({ phase, contractAddress: call.contractAddress, status: 'success', returnValues: result.returnValues.map(fieldToHex), manaUsed, revert: null });
+      outcomes.push({
+        phase,
+        contractAddress: call.contractAddress,
+        status: 'success',
+        returnValues: result.returnValues.map(fieldToHex),
+        manaUsed,
+        revert: null,
+      });
       continue;
     }
     const { revert: vmRevert } = result;
     const reason = `${phase} call ${callIndex} to ${call.contractAddress}: ${vmRevert.code}: ${vmRevert.message}`;
     revert = { phase, callIndex, code: vmRevert.code, reason, revert: vmRevert };
-    outcomes.push({ phase, contractAddress: call.contractAddress, status: 'reverted', returnValues: [], manaUsed, revert: vmRevert });
+    outcomes.push({
+      phase,
+      contractAddress: call.contractAddress,
+      status: 'reverted',
+      returnValues: [],
+      manaUsed,
+      revert: vmRevert,
+    });
   }
   return { calls: outcomes, revert };
 }
 
 /** App logic or teardown: a revert, or effects above the DA gas limit, drop everything the phase did. */
-async function runRevertiblePhase(run: TxRun, phase: PublicPhase, calls: readonly PublicCallInput[]): Promise<PhaseResult> {
+async function runRevertiblePhase(
+  run: TxRun,
+  phase: PublicPhase,
+  calls: readonly PublicCallInput[],
+): Promise<PhaseResult> {
   const { journal } = run.context;
   const checkpoint = journal.checkpoint();
   const result = await runPhase(run, phase, calls);
@@ -149,7 +205,10 @@ async function runRevertiblePhase(run: TxRun, phase: PublicPhase, calls: readonl
   if (daGasUsed <= daGasLimit) return result;
   journal.revertTo(checkpoint);
   const reason = `${phase}: DA_GAS_LIMIT_EXCEEDED: the phase's effects need ${daGasUsed} DA gas, above the tx's limit of ${daGasLimit}`;
-  return { calls: result.calls, revert: { phase, callIndex: null, code: 'DA_GAS_LIMIT_EXCEEDED', reason, revert: null } };
+  return {
+    calls: result.calls,
+    revert: { phase, callIndex: null, code: 'DA_GAS_LIMIT_EXCEEDED', reason, revert: null },
+  };
 }
 
 function executionResultOf(appLogicReverted: boolean, teardownReverted: boolean): ExecutionResult {
@@ -169,7 +228,12 @@ async function settle(run: TxRun, phases: readonly PhaseResult[]): Promise<Publi
   const balance = hexToField(await journal.storageRead(feeSlot));
   if (balance < transactionFee && input.skipFeeEnforcement !== true) {
     const reason = `fee payer ${input.tx.feePayer} has a balance of ${balance}, below the transaction fee of ${transactionFee}`;
-    return { kind: 'invalid', code: 'INSUFFICIENT_FEE_PAYER_BALANCE', reason, details: { feePayer: input.tx.feePayer, balance, transactionFee } };
+    return {
+      kind: 'invalid',
+      code: 'INSUFFICIENT_FEE_PAYER_BALANCE',
+      reason,
+      details: { feePayer: input.tx.feePayer, balance, transactionFee },
+    };
   }
   const written = journal.storageWrite(feeSlot, fieldToHex(balance >= transactionFee ? balance - transactionFee : 0n));
   assert(written === undefined, 'the balance slot is reserved in the write bound');

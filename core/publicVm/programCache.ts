@@ -43,13 +43,18 @@ export class ProgramCache {
 
   async load(address: Hex): Promise<ProgramLoad> {
     const classId = await this.state.contractClassId(address);
-    if (classId === undefined) return { ok: false, code: 'CONTRACT_NOT_FOUND', message: `no contract instance at ${address}` };
+    if (classId === undefined)
+      return { ok: false, code: 'CONTRACT_NOT_FOUND', message: `no contract instance at ${address}` };
     const cached = this.byClass.get(classId);
     if (cached !== undefined) return cached;
     const bytecode = await this.state.contractClassBytecode(classId);
     const loaded: ProgramLoad =
       bytecode === undefined
-        ? { ok: false, code: 'CONTRACT_NOT_FOUND', message: `the instance at ${address} points to unknown class ${classId}` }
+        ? {
+            ok: false,
+            code: 'CONTRACT_NOT_FOUND',
+            message: `the instance at ${address} points to unknown class ${classId}`,
+          }
         : loadProgram(bytecode);
     this.byClass.set(classId, loaded);
     return loaded;

@@ -2,7 +2,15 @@
  * Inputs and outcomes of a tx's public execution (phaseExecutor.ts). The input types list only the fields execution
  * reads, so a wire `TxValue` (spec/wire/tx.ts) is accepted as it is.
  */
-import type { ContractClassPublication, ContractInstancePublication, ExecutionResult, GasFees, Hex, PrivateLog, TxEffect } from '../../spec/chain.js';
+import type {
+  ContractClassPublication,
+  ContractInstancePublication,
+  ExecutionResult,
+  GasFees,
+  Hex,
+  PrivateLog,
+  TxEffect,
+} from '../../spec/chain.js';
 import type { VmRevertCode } from '../../spec/vm/revertCodes.js';
 import type { VmRevert } from './interpreter.js';
 import type { PublicSimulationOverrides, PublicStateView } from './stateView.js';
@@ -79,10 +87,19 @@ export interface PhaseRevert {
 
 /** A tx that cannot be included: nothing it did is kept and it pays nothing. */
 export type PublicTxInvalid = { readonly kind: 'invalid'; readonly reason: string } & (
-  | { readonly code: 'L2_GAS_LIMIT_BELOW_BASE'; readonly details: { readonly l2GasLimit: number; readonly baseMana: number } }
-  | { readonly code: 'MAX_FEE_BELOW_BLOCK_FEE'; readonly details: { readonly maxFeesPerGas: GasFees; readonly gasFees: GasFees } }
+  | {
+      readonly code: 'L2_GAS_LIMIT_BELOW_BASE';
+      readonly details: { readonly l2GasLimit: number; readonly baseMana: number };
+    }
+  | {
+      readonly code: 'MAX_FEE_BELOW_BLOCK_FEE';
+      readonly details: { readonly maxFeesPerGas: GasFees; readonly gasFees: GasFees };
+    }
   | { readonly code: 'SETUP_REVERTED'; readonly details: PhaseRevert }
-  | { readonly code: 'DA_GAS_LIMIT_EXCEEDED'; readonly details: { readonly daGasUsed: number; readonly daGasLimit: number } }
+  | {
+      readonly code: 'DA_GAS_LIMIT_EXCEEDED';
+      readonly details: { readonly daGasUsed: number; readonly daGasLimit: number };
+    }
   | {
       readonly code: 'INSUFFICIENT_FEE_PAYER_BALANCE';
       readonly details: { readonly feePayer: Hex; readonly balance: bigint; readonly transactionFee: bigint };

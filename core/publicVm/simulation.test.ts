@@ -47,7 +47,13 @@ describe('public simulation', () => {
     const skipped = await simulatePublicTx({ tx, gasFees: FEES, feeAsset: FEE_ASSET, state, skipFeeEnforcement: true });
     expect(skipped.kind).toBe('executed');
     // A balance given by override is what the fee is charged against.
-    const funded = { publicStorage: [{ contractAddress: FEE_ASSET, slot: feePayerBalanceStorageSlot(PAYER), value: fieldToHex(10n ** 9n) }] };
-    expect((await simulatePublicTx({ tx, gasFees: FEES, feeAsset: FEE_ASSET, state, overrides: funded })).kind).toBe('executed');
+    const funded = {
+      publicStorage: [
+        { contractAddress: FEE_ASSET, slot: feePayerBalanceStorageSlot(PAYER), value: fieldToHex(10n ** 9n) },
+      ],
+    };
+    expect((await simulatePublicTx({ tx, gasFees: FEES, feeAsset: FEE_ASSET, state, overrides: funded })).kind).toBe(
+      'executed',
+    );
   });
 });

@@ -11,7 +11,8 @@ import { overlayOfSimulationOverrides, overlayPublicState } from './stateView.js
 
 export async function simulatePublicTx(input: PublicSimulationInput): Promise<PublicTxOutcome> {
   const { overrides, ...execution } = input;
-  const state = overrides === undefined ? input.state : overlayPublicState(input.state, overlayOfSimulationOverrides(overrides));
+  const state =
+    overrides === undefined ? input.state : overlayPublicState(input.state, overlayOfSimulationOverrides(overrides));
   return executePublicTx({ ...execution, state });
 }
 

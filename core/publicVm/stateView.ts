@@ -43,9 +43,11 @@ export const emptyPublicState: PublicStateView = {
 export function overlayPublicState(base: PublicStateView, overlay: PublicStateOverlay): PublicStateView {
   return {
     publicDataRead: async (leafSlot) => overlay.publicData?.get(leafSlot) ?? base.publicDataRead(leafSlot),
-    nullifierExists: async (nullifier) => overlay.nullifiers?.has(nullifier) === true || base.nullifierExists(nullifier),
+    nullifierExists: async (nullifier) =>
+      overlay.nullifiers?.has(nullifier) === true || base.nullifierExists(nullifier),
     contractClassId: async (address) => overlay.contractClassIds?.get(address) ?? base.contractClassId(address),
-    contractClassBytecode: async (classId) => overlay.contractClassBytecodes?.get(classId) ?? base.contractClassBytecode(classId),
+    contractClassBytecode: async (classId) =>
+      overlay.contractClassBytecodes?.get(classId) ?? base.contractClassBytecode(classId),
   };
 }
 
@@ -69,8 +71,12 @@ export interface ContractPublications {
 /** A tx's own classes and instances, callable from its public calls. */
 export function overlayOfPublications(publications: ContractPublications): PublicStateOverlay {
   return {
-    contractClassIds: new Map(publications.contractInstancePublications.map((instance) => [instance.address, instance.currentContractClassId])),
-    contractClassBytecodes: new Map(publications.contractClassPublications.map((cls) => [cls.id, hexToBytes(cls.packedBytecode)])),
+    contractClassIds: new Map(
+      publications.contractInstancePublications.map((instance) => [instance.address, instance.currentContractClassId]),
+    ),
+    contractClassBytecodes: new Map(
+      publications.contractClassPublications.map((cls) => [cls.id, hexToBytes(cls.packedBytecode)]),
+    ),
   };
 }
 
@@ -83,8 +89,11 @@ export interface PublicSimulationOverrides {
 /** The overlay a simulation runs on: storage values by leaf slot, instances pointing to their override class. */
 export function overlayOfSimulationOverrides(overrides: PublicSimulationOverrides): PublicStateOverlay {
   const publicData = new Map<Hex, Hex>();
-  for (const { contractAddress, slot, value } of overrides.publicStorage ?? []) publicData.set(publicDataLeafSlot(contractAddress, slot), value);
-  const contractClassIds = new Map((overrides.contractInstances ?? []).map((instance) => [instance.address, instance.currentContractClassId]));
+  for (const { contractAddress, slot, value } of overrides.publicStorage ?? [])
+    publicData.set(publicDataLeafSlot(contractAddress, slot), value);
+  const contractClassIds = new Map(
+    (overrides.contractInstances ?? []).map((instance) => [instance.address, instance.currentContractClassId]),
+  );
   return { publicData, contractClassIds };
 }
 

@@ -29,7 +29,8 @@ export interface PublicEffects {
 /** The journal's effects; the balance slot gets a zero placeholder when the journal has not written it. */
 export function publicEffectsOf(journal: StateJournal, feePayerBalanceSlot: Hex): PublicEffects {
   const publicDataWrites = journal.publicDataWrites();
-  if (!journal.hasWritten(feePayerBalanceSlot)) publicDataWrites.push({ leafSlot: feePayerBalanceSlot, value: zeroHex(32) });
+  if (!journal.hasWritten(feePayerBalanceSlot))
+    publicDataWrites.push({ leafSlot: feePayerBalanceSlot, value: zeroHex(32) });
   return {
     noteHashes: journal.noteHashes,
     nullifiers: journal.nullifiers,
@@ -41,10 +42,21 @@ export function publicEffectsOf(journal: StateJournal, feePayerBalanceSlot: Hex)
 
 /** The effects of a tx whose public calls did nothing: only the balance placeholder. */
 export function noPublicEffects(feePayerBalanceSlot: Hex): PublicEffects {
-  return { noteHashes: [], nullifiers: [], l2ToL1Messages: [], publicDataWrites: [{ leafSlot: feePayerBalanceSlot, value: zeroHex(32) }], publicLogs: [] };
+  return {
+    noteHashes: [],
+    nullifiers: [],
+    l2ToL1Messages: [],
+    publicDataWrites: [{ leafSlot: feePayerBalanceSlot, value: zeroHex(32) }],
+    publicLogs: [],
+  };
 }
 
-export function assembleTxEffect(tx: PublicTxInput, effects: PublicEffects, executionResult: ExecutionResult, transactionFee: bigint): TxEffect {
+export function assembleTxEffect(
+  tx: PublicTxInput,
+  effects: PublicEffects,
+  executionResult: ExecutionResult,
+  transactionFee: bigint,
+): TxEffect {
   const { sideEffects } = tx;
   return {
     txHash: tx.txHash,
@@ -52,7 +64,10 @@ export function assembleTxEffect(tx: PublicTxInput, effects: PublicEffects, exec
     transactionFee,
     noteHashes: [...sideEffects.noteHashes, ...effects.noteHashes],
     nullifiers: [...sideEffects.nullifiers, ...effects.nullifiers],
-    l2ToL1Messages: [...sideEffects.l2ToL1Messages.map((m) => l2ToL1MessageHash(m.recipient, m.content)), ...effects.l2ToL1Messages],
+    l2ToL1Messages: [
+      ...sideEffects.l2ToL1Messages.map((m) => l2ToL1MessageHash(m.recipient, m.content)),
+      ...effects.l2ToL1Messages,
+    ],
     publicDataWrites: [...effects.publicDataWrites],
     privateLogs: sideEffects.privateLogs.map((log) => ({ tag: log.tag, fields: [...log.fields] })),
     publicLogs: effects.publicLogs.map((log) => ({ ...log, fields: [...log.fields] })),

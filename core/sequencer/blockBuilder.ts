@@ -45,11 +45,17 @@ export async function buildBlock(input: BlockBuildInput, worldState: WorldState)
   const { parent } = input;
   const blockNumber = parent.header.globalVariables.blockNumber + 1;
   const firstOfCheckpoint = input.indexWithinCheckpoint === 0;
-  assert(firstOfCheckpoint || (input.inboxLeaves ?? []).length === 0, 'only the first block of a checkpoint consumes inbox messages');
+  assert(
+    firstOfCheckpoint || (input.inboxLeaves ?? []).length === 0,
+    'only the first block of a checkpoint consumes inbox messages',
+  );
   const l1ToL2Messages = firstOfCheckpoint ? checkpointMessageSubtree(input.inboxLeaves ?? []) : [];
   const draft = await worldState.prepareBlock(blockNumber, blockStateEffects(input.txEffects, l1ToL2Messages));
   const lastArchive = treeSnapshot(input.parentArchiveTree);
-  assert(draft.lastArchive.root === lastArchive.root, `world state's archive before block ${blockNumber} is the parent's`);
+  assert(
+    draft.lastArchive.root === lastArchive.root,
+    `world state's archive before block ${blockNumber} is the parent's`,
+  );
   const header: BlockHeader = {
     lastArchive,
     state: draft.stateReference,

@@ -7,7 +7,15 @@ import { NodeError } from '../errors.js';
 import type { InboxStore } from '../messages/inboxStore.js';
 import type { LoggerPort, NodePorts } from '../ports.js';
 import type { PublicStateView } from '../publicVm/stateView.js';
-import { buildNextBlock, checkInclusion, planSlot, publishCheckpoint, type SequencerConfig, type SequencerDeps, type SequencerValidator } from './sequencerDuties.js';
+import {
+  buildNextBlock,
+  checkInclusion,
+  planSlot,
+  publishCheckpoint,
+  type SequencerConfig,
+  type SequencerDeps,
+  type SequencerValidator,
+} from './sequencerDuties.js';
 import { createSequencerMachine, type SlotOutcome } from './sequencerMachine.js';
 
 export type SequencerActor = Actor<ReturnType<typeof createSequencerMachine>>;

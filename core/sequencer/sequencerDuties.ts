@@ -92,7 +92,11 @@ export function blocksPerSlot(constants: L1RollupConstants, config: SequencerCon
 
 export type PlanOutcome =
   | { readonly kind: 'planned'; readonly plan: SlotPlan }
-  | { readonly kind: 'skipped'; readonly slot: number; readonly reason: 'tooLateInSlot' | 'beforeGenesis' | 'l1AheadOfNode' | 'archiveMismatch' | 'notProposer' };
+  | {
+      readonly kind: 'skipped';
+      readonly slot: number;
+      readonly reason: 'tooLateInSlot' | 'beforeGenesis' | 'l1AheadOfNode' | 'archiveMismatch' | 'notProposer';
+    };
 
 /**
  * Decides whether to propose in the current slot: only while the slot's build window is open and only when the
@@ -121,10 +125,16 @@ export async function planSlot(deps: SequencerDeps): Promise<PlanOutcome> {
 
   await chain.update(async (u) => {
     const top = await u.getBlock(u.tips.proposed.number);
-    const stale = top !== undefined && u.tips.proposed.number > u.tips.checkpointed.block.number && top.header.globalVariables.slotNumber < slot;
+    const stale =
+      top !== undefined &&
+      u.tips.proposed.number > u.tips.checkpointed.block.number &&
+      top.header.globalVariables.slotNumber < slot;
     if (stale) await u.pruneTo(u.tips.checkpointed.block.number, 'slotPassedWithoutCheckpoint');
   });
-  return { kind: 'planned', plan: { slot, slotStartMs, blockCount, nextBlockIndex, ...(proposer ? { proposer } : {}) } };
+  return {
+    kind: 'planned',
+    plan: { slot, slotStartMs, blockCount, nextBlockIndex, ...(proposer ? { proposer } : {}) },
+  };
 }
 
 /** What the blocks of the checkpoint being built (above the checkpointed tip) have used so far. */
@@ -153,9 +163,14 @@ export async function buildNextBlock(deps: SequencerDeps, plan: SlotPlan): Promi
     assert(onCheckpointed || parentSlot === plan.slot, 'a slot builds on the checkpointed tip or on its own blocks');
     const floor = feeFloor(deps.constants.ethPerFeeAsset);
     const gasFees = nextGasFees(await checkpointedFeeBasis(u, floor), floor);
-    const timestamp = timetable.slotStartSeconds(plan.slot) + BigInt(Math.floor((plan.nextBlockIndex * config.blockDurationMs) / 1000));
+    const timestamp =
+      timetable.slotStartSeconds(plan.slot) + BigInt(Math.floor((plan.nextBlockIndex * config.blockDurationMs) / 1000));
     const budget = blockBudget(
-      { ...config, perBlockAllocationMultiplier: config.perBlockAllocationMultiplier ?? SEQ_PER_BLOCK_ALLOCATION_MULTIPLIER_DEFAULT },
+      {
+        ...config,
+        perBlockAllocationMultiplier:
+          config.perBlockAllocationMultiplier ?? SEQ_PER_BLOCK_ALLOCATION_MULTIPLIER_DEFAULT,
+      },
       plan.blockCount,
       await checkpointUsage(u),
     );
@@ -165,7 +180,14 @@ export async function buildNextBlock(deps: SequencerDeps, plan: SlotPlan): Promi
       if (number === undefined || number > parentNumber) return false;
       return (await u.getBlock(number))?.hash.toLowerCase() === blockHash;
     };
-    const selection = await selectTxs({ candidates: deps.pendingTxs(), budget, gasFees, timestamp, state: deps.publicState(), anchorOnChain });
+    const selection = await selectTxs({
+      candidates: deps.pendingTxs(),
+      budget,
+      gasFees,
+      timestamp,
+      state: deps.publicState(),
+      anchorOnChain,
+    });
     for (const skipped of selection.skipped) deps.logger.debug('tx left out of block', { ...skipped });
     const checkpointNumber = u.tips.checkpointed.checkpoint.number + 1;
     const built = await buildBlock(
@@ -187,7 +209,12 @@ export async function buildNextBlock(deps: SequencerDeps, plan: SlotPlan): Promi
       u.worldState,
     );
     u.addBlock(built.block, built.archiveTree, built.prepared, 'proposed');
-    deps.logger.info('built block', { block: built.block.header.globalVariables.blockNumber, slot: plan.slot, txs: selection.effects.length, hash: built.block.hash });
+    deps.logger.info('built block', {
+      block: built.block.header.globalVariables.blockNumber,
+      slot: plan.slot,
+      txs: selection.effects.length,
+      hash: built.block.hash,
+    });
     return built.block;
   });
 }
@@ -203,13 +230,18 @@ async function blocksOfSlot(chain: Chain, slot: number): Promise<Block[]> {
 }
 
 /** Publishes the slot's blocks to L1 as one checkpoint in a blob transaction; resolves with the L1 tx hash. */
-export async function publishCheckpoint(deps: SequencerDeps, plan: SlotPlan): Promise<{ txHash: Hex; checkpointNumber: number }> {
+export async function publishCheckpoint(
+  deps: SequencerDeps,
+  plan: SlotPlan,
+): Promise<{ txHash: Hex; checkpointNumber: number }> {
   const { chain, publisher, config, timetable } = deps;
   const blocks = await blocksOfSlot(chain, plan.slot);
   assert(blocks.length > 0, `slot ${plan.slot} has blocks to publish`);
   const lastArchive = await chain.store.getBlock(chain.tips.checkpointed.block.number);
   assert(lastArchive !== undefined, 'the checkpointed tip is stored');
-  const blobs = payloadToBlobs(encodeCheckpointPayload(blocks.map((b) => ({ header: b.header, txEffects: b.body.txEffects }))));
+  const blobs = payloadToBlobs(
+    encodeCheckpointPayload(blocks.map((b) => ({ header: b.header, txEffects: b.body.txEffects }))),
+  );
   const versionedHashes = await publisher.blobVersionedHashes(blobs);
   const last = blocks[blocks.length - 1]!;
   const checkpointHeader: CheckpointHeader = {
@@ -228,7 +260,10 @@ export async function publishCheckpoint(deps: SequencerDeps, plan: SlotPlan): Pr
   const header = bytesToHex(encodeCheckpointHeader(checkpointHeader));
   const checkpointNumber = chain.tips.checkpointed.checkpoint.number + 1;
   const attestations = deps.validator
-    ? await deps.validator.collectAttestations(attestationRequest(deps, { checkpointNumber, header, checkpointHeader, blocks }), attestationDeadlineMs(deps, plan))
+    ? await deps.validator.collectAttestations(
+        attestationRequest(deps, { checkpointNumber, header, checkpointHeader, blocks }),
+        attestationDeadlineMs(deps, plan),
+      )
     : EMPTY_CHECKPOINT_ATTESTATIONS;
   const { txHash } = await publisher.proposeCheckpoint({
     checkpointNumber,
@@ -239,7 +274,12 @@ export async function publishCheckpoint(deps: SequencerDeps, plan: SlotPlan): Pr
     blobs,
     attestations,
   });
-  deps.logger.info('published checkpoint', { checkpoint: checkpointNumber, slot: plan.slot, blocks: blocks.length, txHash });
+  deps.logger.info('published checkpoint', {
+    checkpoint: checkpointNumber,
+    slot: plan.slot,
+    blocks: blocks.length,
+    txHash,
+  });
   return { txHash, checkpointNumber };
 }
 
@@ -250,7 +290,11 @@ function attestationRequest(
 ): CheckpointToAttest {
   const chain = { l1ChainId: deps.constants.l1ChainId, rollupVersion: deps.constants.rollupVersion };
   const last = checkpoint.blocks[checkpoint.blocks.length - 1]!;
-  const payload = checkpointProposalPayloadOf(chain, { number: checkpoint.checkpointNumber, header: checkpoint.checkpointHeader, archiveRoot: last.archive.root });
+  const payload = checkpointProposalPayloadOf(chain, {
+    number: checkpoint.checkpointNumber,
+    header: checkpoint.checkpointHeader,
+    archiveRoot: last.archive.root,
+  });
   const blocks = checkpoint.blocks.map((block) => ({
     payload: {
       ...chain,

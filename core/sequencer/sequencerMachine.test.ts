@@ -27,7 +27,10 @@ function harness(script: Script, startOffsetMs = SLOT_MS) {
   const built: number[] = [];
   let inclusionCalls = 0;
   const slotOf = () => Math.floor((clock.now() - GENESIS_MS) / SLOT_MS);
-  const planned = (slot: number): PlanOutcome => ({ kind: 'planned', plan: { slot, slotStartMs: GENESIS_MS + slot * SLOT_MS, blockCount: 2, nextBlockIndex: 0 } });
+  const planned = (slot: number): PlanOutcome => ({
+    kind: 'planned',
+    plan: { slot, slotStartMs: GENESIS_MS + slot * SLOT_MS, blockCount: 2, nextBlockIndex: 0 },
+  });
   const orThrow = <T>(v: T | Error): T => {
     if (v instanceof Error) throw v;
     return v;
@@ -44,7 +47,15 @@ function harness(script: Script, startOffsetMs = SLOT_MS) {
       built.push(plan.nextBlockIndex);
     },
     publishCheckpoint: async () => orThrow(script.publish?.() ?? { txHash: TX, checkpointNumber: 1 }),
-    checkInclusion: async () => orThrow(script.inclusion?.(inclusionCalls++) ?? { status: 'included', success: true, blockNumber: 5n, blockHash: '0x05' }),
+    checkInclusion: async () =>
+      orThrow(
+        script.inclusion?.(inclusionCalls++) ?? {
+          status: 'included',
+          success: true,
+          blockNumber: 5n,
+          blockHash: '0x05',
+        },
+      ),
     slotStartMs: (slot) => GENESIS_MS + slot * SLOT_MS,
     onSlotOutcome: (o) => outcomes.push(o),
   };
@@ -54,7 +65,10 @@ function harness(script: Script, startOffsetMs = SLOT_MS) {
 
 describe('sequencer machine', () => {
   it('builds the planned blocks on schedule, publishes, and waits for inclusion', async () => {
-    const h = harness({ inclusion: (call) => (call === 0 ? { status: 'pending' } : { status: 'included', success: true, blockNumber: 5n, blockHash: '0x05' }) });
+    const h = harness({
+      inclusion: (call) =>
+        call === 0 ? { status: 'pending' } : { status: 'included', success: true, blockNumber: 5n, blockHash: '0x05' },
+    });
     await h.clock.advance(POLL_MS);
     expect(h.built).toEqual([0]);
     expect(h.actor.getSnapshot().value).toBe('WaitingForNextBlock');
@@ -66,7 +80,11 @@ describe('sequencer machine', () => {
     await h.clock.advance(POLL_MS);
     expect(h.outcomes).toEqual([{ kind: 'included', slot: 1, txHash: TX, success: true }]);
     expect(h.actor.getSnapshot().value).toBe('Idle');
-    expect(h.actor.getSnapshot().context).toMatchObject({ blocksBuilt: 2, checkpointsPublished: 1, lastPlannedSlot: 1 });
+    expect(h.actor.getSnapshot().context).toMatchObject({
+      blocksBuilt: 2,
+      checkpointsPublished: 1,
+      lastPlannedSlot: 1,
+    });
     // The same slot is never planned twice: the next plan is at the next slot's start.
     // Now 7 s into slot 1; slot 2 starts 29 s later.
     await h.clock.advance(SLOT_MS - 7_000 - 1);
@@ -77,7 +95,9 @@ describe('sequencer machine', () => {
 
   it('goes back to Idle when planning skips or fails, and retries while the slot is open', async () => {
     let calls = 0;
-    const h = harness({ plan: (slot) => (calls++ === 0 ? { kind: 'skipped', slot, reason: 'l1AheadOfNode' } : new Error('L1 timeout')) });
+    const h = harness({
+      plan: (slot) => (calls++ === 0 ? { kind: 'skipped', slot, reason: 'l1AheadOfNode' } : new Error('L1 timeout')),
+    });
     await h.clock.advance(POLL_MS);
     expect(h.outcomes[0]).toEqual({ kind: 'skipped', slot: 1, reason: 'l1AheadOfNode' });
     await h.clock.advance(POLL_MS);

@@ -21,7 +21,12 @@ export type SlotOutcome =
   | { readonly kind: 'included'; readonly slot: number; readonly txHash: Hex; readonly success: boolean }
   | { readonly kind: 'notIncludedInSlot'; readonly slot: number; readonly txHash: Hex }
   | { readonly kind: 'skipped'; readonly slot: number; readonly reason: string }
-  | { readonly kind: 'failed'; readonly slot: number; readonly stage: 'plan' | 'build' | 'publish' | 'inclusion'; readonly error: string };
+  | {
+      readonly kind: 'failed';
+      readonly slot: number;
+      readonly stage: 'plan' | 'build' | 'publish' | 'inclusion';
+      readonly error: string;
+    };
 
 export interface SequencerContext {
   readonly plan: SlotPlan | undefined;
@@ -32,7 +37,8 @@ export interface SequencerContext {
   readonly checkpointsPublished: number;
 }
 
-export type SequencerEvent = { type: 'admin.pauseSequencer' } | { type: 'admin.resumeSequencer' } | { type: 'sequencer.stop' };
+export type SequencerEvent =
+  { type: 'admin.pauseSequencer' } | { type: 'admin.resumeSequencer' } | { type: 'sequencer.stop' };
 
 const errorText = (error: unknown): string => (error instanceof Error ? error.message : String(error));
 
@@ -48,7 +54,9 @@ function sequencerMachineSetup(deps: SequencerMachineDeps) {
     actors: {
       plan: fromPromise<PlanOutcome>(() => deps.planSlot()),
       build: fromPromise<unknown, SlotPlan>(({ input }) => deps.buildBlock(input)),
-      publish: fromPromise<{ txHash: Hex; checkpointNumber: number }, SlotPlan>(({ input }) => deps.publishCheckpoint(input)),
+      publish: fromPromise<{ txHash: Hex; checkpointNumber: number }, SlotPlan>(({ input }) =>
+        deps.publishCheckpoint(input),
+      ),
       inclusion: fromPromise<L1TxStatus, Hex>(({ input }) => deps.checkInclusion(input)),
     },
     delays: {
@@ -85,7 +93,8 @@ function sequencerMachineSetup(deps: SequencerMachineDeps) {
       markTooLate: assign(({ context }, params: { outcome: PlanOutcome }) => {
         const outcome = params.outcome;
         // Too late, or another validator's slot: nothing more to plan in it.
-        const done = outcome.kind === 'skipped' && (outcome.reason === 'tooLateInSlot' || outcome.reason === 'notProposer');
+        const done =
+          outcome.kind === 'skipped' && (outcome.reason === 'tooLateInSlot' || outcome.reason === 'notProposer');
         return { lastPlannedSlot: done ? Math.max(context.lastPlannedSlot, outcome.slot) : context.lastPlannedSlot };
       }),
       advanceBlock: assign(({ context }) => ({
@@ -100,9 +109,15 @@ function sequencerMachineSetup(deps: SequencerMachineDeps) {
         const success = params.status.status === 'included' && params.status.success;
         deps.onSlotOutcome({ kind: 'included', slot: context.plan!.slot, txHash: context.txHash!, success });
       },
-      reportNotIncluded: ({ context }) => deps.onSlotOutcome({ kind: 'notIncludedInSlot', slot: context.plan!.slot, txHash: context.txHash! }),
+      reportNotIncluded: ({ context }) =>
+        deps.onSlotOutcome({ kind: 'notIncludedInSlot', slot: context.plan!.slot, txHash: context.txHash! }),
       reportFailure: ({ context }, params: { stage: 'plan' | 'build' | 'publish' | 'inclusion'; error: unknown }) =>
-        deps.onSlotOutcome({ kind: 'failed', slot: context.plan?.slot ?? currentSlot(), stage: params.stage, error: errorText(params.error) }),
+        deps.onSlotOutcome({
+          kind: 'failed',
+          slot: context.plan?.slot ?? currentSlot(),
+          stage: params.stage,
+          error: errorText(params.error),
+        }),
       clearPlan: assign({ plan: undefined, txHash: undefined }),
     },
   });
@@ -145,7 +160,10 @@ export function createSequencerMachine(deps: SequencerMachineDeps) {
               ],
             },
           ],
-          onError: { target: 'Idle', actions: { type: 'reportFailure', params: ({ event }) => ({ stage: 'plan' as const, error: event.error }) } },
+          onError: {
+            target: 'Idle',
+            actions: { type: 'reportFailure', params: ({ event }) => ({ stage: 'plan' as const, error: event.error }) },
+          },
         },
       },
       Building: {
@@ -156,7 +174,13 @@ export function createSequencerMachine(deps: SequencerMachineDeps) {
             { guard: 'moreBlocksPlannedAfterThis', target: 'WaitingForNextBlock', actions: 'advanceBlock' },
             { target: 'Publishing', actions: 'advanceBlock' },
           ],
-          onError: { target: 'Idle', actions: { type: 'reportFailure', params: ({ event }) => ({ stage: 'build' as const, error: event.error }) } },
+          onError: {
+            target: 'Idle',
+            actions: {
+              type: 'reportFailure',
+              params: ({ event }) => ({ stage: 'build' as const, error: event.error }),
+            },
+          },
         },
       },
       WaitingForNextBlock: { after: { untilNextBlock: 'Building' } },
@@ -168,7 +192,13 @@ export function createSequencerMachine(deps: SequencerMachineDeps) {
             target: 'AwaitingL1Inclusion',
             actions: { type: 'recordPublished', params: ({ event }) => ({ txHash: event.output.txHash }) },
           },
-          onError: { target: 'Idle', actions: { type: 'reportFailure', params: ({ event }) => ({ stage: 'publish' as const, error: event.error }) } },
+          onError: {
+            target: 'Idle',
+            actions: {
+              type: 'reportFailure',
+              params: ({ event }) => ({ stage: 'publish' as const, error: event.error }),
+            },
+          },
         },
       },
       AwaitingL1Inclusion: { after: { pollInterval: 'CheckingInclusion' } },
@@ -186,7 +216,14 @@ export function createSequencerMachine(deps: SequencerMachineDeps) {
             { target: 'AwaitingL1Inclusion' },
           ],
           onError: [
-            { guard: 'slotOver', target: 'Idle', actions: { type: 'reportFailure', params: ({ event }) => ({ stage: 'inclusion' as const, error: event.error }) } },
+            {
+              guard: 'slotOver',
+              target: 'Idle',
+              actions: {
+                type: 'reportFailure',
+                params: ({ event }) => ({ stage: 'inclusion' as const, error: event.error }),
+              },
+            },
             { target: 'AwaitingL1Inclusion' },
           ],
         },

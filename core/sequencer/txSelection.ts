@@ -9,7 +9,12 @@ import { PROTOCOL_CONTRACT_ADDRESSES } from '../../spec/config/allowList.js';
 import { TX_POOL_CAPACITY_MAX } from '../../spec/constants.js';
 import type { TxValue } from '../../spec/wire/tx.js';
 import { executePublicTx } from '../publicVm/phaseExecutor.js';
-import { overlayOfPublications, overlayOfTxEffects, overlayPublicState, type PublicStateView } from '../publicVm/stateView.js';
+import {
+  overlayOfPublications,
+  overlayOfTxEffects,
+  overlayPublicState,
+  type PublicStateView,
+} from '../publicVm/stateView.js';
 import type { BlockBudget } from './blockBudget.js';
 
 export interface TxSelectionInput {
@@ -43,12 +48,20 @@ export interface TxSelection {
 }
 
 /** Why a candidate cannot go in before running it, or undefined. */
-async function precheck(tx: TxValue, input: TxSelectionInput, used: { mana: number; daGas: number }, state: PublicStateView): Promise<string | undefined> {
+async function precheck(
+  tx: TxValue,
+  input: TxSelectionInput,
+  used: { mana: number; daGas: number },
+  state: PublicStateView,
+): Promise<string | undefined> {
   const { gasLimits } = tx.gasSettings;
   if (tx.expirationTimestamp < input.timestamp) return `expired at ${tx.expirationTimestamp}`;
-  if (!(await input.anchorOnChain(tx.anchorBlockHash.toLowerCase() as Hex))) return `its anchor block ${tx.anchorBlockHash} is not on the chain the block extends`;
-  if (used.mana + gasLimits.l2Gas > input.budget.l2Gas) return 'its L2 gas limit does not fit what is left of the block budget';
-  if (used.daGas + gasLimits.daGas > input.budget.daGas) return 'its DA gas limit does not fit what is left of the block budget';
+  if (!(await input.anchorOnChain(tx.anchorBlockHash.toLowerCase() as Hex)))
+    return `its anchor block ${tx.anchorBlockHash} is not on the chain the block extends`;
+  if (used.mana + gasLimits.l2Gas > input.budget.l2Gas)
+    return 'its L2 gas limit does not fit what is left of the block budget';
+  if (used.daGas + gasLimits.daGas > input.budget.daGas)
+    return 'its DA gas limit does not fit what is left of the block budget';
   for (const nullifier of tx.sideEffects.nullifiers) {
     if (await state.nullifierExists(nullifier.toLowerCase() as Hex)) return `nullifier ${nullifier} is already spent`;
   }
@@ -77,7 +90,9 @@ class BlockOverlay {
     nullifiers?.forEach((nullifier) => this.nullifiers.add(nullifier));
     const published = overlayOfPublications(effect);
     published.contractClassIds?.forEach((classId, address) => this.contractClassIds.set(address, classId));
-    published.contractClassBytecodes?.forEach((bytecode, classId) => this.contractClassBytecodes.set(classId, bytecode));
+    published.contractClassBytecodes?.forEach((bytecode, classId) =>
+      this.contractClassBytecodes.set(classId, bytecode),
+    );
   }
 }
 
@@ -95,7 +110,12 @@ export async function selectTxs(input: TxSelectionInput): Promise<TxSelection> {
       skipped.push({ txHash: tx.txHash, reason: refused });
       continue;
     }
-    const outcome = await executePublicTx({ tx, gasFees: input.gasFees, feeAsset: PROTOCOL_CONTRACT_ADDRESSES.feeAsset, state });
+    const outcome = await executePublicTx({
+      tx,
+      gasFees: input.gasFees,
+      feeAsset: PROTOCOL_CONTRACT_ADDRESSES.feeAsset,
+      state,
+    });
     if (outcome.kind === 'invalid') {
       skipped.push({ txHash: tx.txHash, reason: outcome.reason });
       continue;

@@ -8,7 +8,10 @@ const RICH = 10n ** 30n;
 
 /** Decides and, when accepted, applies; the pool is verified after every step. */
 function admit(pool: TxPool, spec: TxSpec, options: { balance?: bigint; bump?: number } = {}): AdmissionDecision {
-  const decision = decideAdmission(pool, makeTx(spec), { feePayerBalance: options.balance ?? RICH, priceBumpPercentage: options.bump ?? 10 });
+  const decision = decideAdmission(pool, makeTx(spec), {
+    feePayerBalance: options.balance ?? RICH,
+    priceBumpPercentage: options.bump ?? 10,
+  });
   if (decision.kind === 'accepted') pool.apply(decision.change);
   pool.verify();
   return decision;
@@ -62,7 +65,15 @@ describe('decideAdmission', () => {
       const decision = admit(pool, { hash: 2, priorityFee: 110n, nullifiers: [7] });
       expect(decision).toMatchObject({
         kind: 'accepted',
-        removed: [{ txHash: txHashOf(1), reason: 'replaced', byTxHash: txHashOf(2), priorityFee: 100n, replacementPriorityFee: 110n }],
+        removed: [
+          {
+            txHash: txHashOf(1),
+            reason: 'replaced',
+            byTxHash: txHashOf(2),
+            priorityFee: 100n,
+            replacementPriorityFee: 110n,
+          },
+        ],
       });
       expect(pool.ordered().map((p) => p.txHash)).toEqual([txHashOf(2)]);
     });
@@ -74,7 +85,15 @@ describe('decideAdmission', () => {
       const rejected = admit(pool, { hash: 3, priorityFee: 219n, nullifiers: [1, 2] });
       expect(rejected).toMatchObject({
         kind: 'rejected',
-        rejection: { code: 'NULLIFIER_CONFLICT', details: { conflictingTxHash: txHashOf(2), conflictingTxCount: 2, minimumPriorityFee: 220n, nullifier: nullifierOf(2) } },
+        rejection: {
+          code: 'NULLIFIER_CONFLICT',
+          details: {
+            conflictingTxHash: txHashOf(2),
+            conflictingTxCount: 2,
+            minimumPriorityFee: 220n,
+            nullifier: nullifierOf(2),
+          },
+        },
       });
       const accepted = admit(pool, { hash: 3, priorityFee: 220n, nullifiers: [1, 2] });
       expect(accepted.kind === 'accepted' && accepted.removed.map((r) => r.txHash)).toEqual([txHashOf(2), txHashOf(1)]);
@@ -94,8 +113,12 @@ describe('decideAdmission', () => {
       const pool = TxPool.empty();
       admit(pool, { hash: 1, priorityFee: 5n, nullifiers: [1] });
       admit(pool, { hash: 2, priorityFee: 0n, nullifiers: [2] });
-      expect(admit(pool, { hash: 3, priorityFee: 5n, nullifiers: [1] })).toMatchObject({ rejection: { details: { minimumPriorityFee: 6n } } });
-      expect(admit(pool, { hash: 4, priorityFee: 0n, nullifiers: [2] })).toMatchObject({ rejection: { details: { minimumPriorityFee: 1n } } });
+      expect(admit(pool, { hash: 3, priorityFee: 5n, nullifiers: [1] })).toMatchObject({
+        rejection: { details: { minimumPriorityFee: 6n } },
+      });
+      expect(admit(pool, { hash: 4, priorityFee: 0n, nullifiers: [2] })).toMatchObject({
+        rejection: { details: { minimumPriorityFee: 1n } },
+      });
       expect(admit(pool, { hash: 4, priorityFee: 1n, nullifiers: [2] }).kind).toBe('accepted');
     });
   });
@@ -110,7 +133,15 @@ describe('decideAdmission', () => {
         txHash: txHashOf(3),
         rejection: {
           code: 'LOW_PRIORITY_FEE',
-          details: { txHash: txHashOf(3), priorityFee: 21n, lowestTxHash: txHashOf(2), lowestPriorityFee: 20n, minimumPriorityFee: 22n, priceBumpPercentage: 10, capacity: 2 },
+          details: {
+            txHash: txHashOf(3),
+            priorityFee: 21n,
+            lowestTxHash: txHashOf(2),
+            lowestPriorityFee: 20n,
+            minimumPriorityFee: 22n,
+            priceBumpPercentage: 10,
+            capacity: 2,
+          },
         },
       });
     });
@@ -121,7 +152,15 @@ describe('decideAdmission', () => {
       admit(pool, { hash: 2, priorityFee: 20n });
       expect(admit(pool, { hash: 3, priorityFee: 22n })).toMatchObject({
         kind: 'accepted',
-        removed: [{ txHash: txHashOf(2), reason: 'poolFull', byTxHash: txHashOf(3), priorityFee: 20n, newcomerPriorityFee: 22n }],
+        removed: [
+          {
+            txHash: txHashOf(2),
+            reason: 'poolFull',
+            byTxHash: txHashOf(3),
+            priorityFee: 20n,
+            newcomerPriorityFee: 22n,
+          },
+        ],
       });
       expect(pool.ordered().map((p) => p.txHash)).toEqual([txHashOf(1), txHashOf(3)]);
     });
@@ -129,7 +168,10 @@ describe('decideAdmission', () => {
     it('needs no eviction when a replacement frees the room', () => {
       const pool = TxPool.empty(1);
       admit(pool, { hash: 1, priorityFee: 10n, nullifiers: [1] });
-      expect(admit(pool, { hash: 2, priorityFee: 11n, nullifiers: [1] })).toMatchObject({ kind: 'accepted', removed: [{ reason: 'replaced' }] });
+      expect(admit(pool, { hash: 2, priorityFee: 11n, nullifiers: [1] })).toMatchObject({
+        kind: 'accepted',
+        removed: [{ reason: 'replaced' }],
+      });
     });
   });
 
@@ -150,8 +192,14 @@ describe('decideAdmission', () => {
 
     it('counts the DA dimension of the max cost', () => {
       const pool = TxPool.empty();
-      const decision = admit(pool, { hash: 1, priorityFee: 2n, l2Gas: 10, daGas: 7, maxFeePerDaGas: 3n }, { balance: 40n });
-      expect(decision).toMatchObject({ rejection: { code: 'INSUFFICIENT_FEE_PAYER_BALANCE', details: { needed: 41n, txMaxCost: 41n } } });
+      const decision = admit(
+        pool,
+        { hash: 1, priorityFee: 2n, l2Gas: 10, daGas: 7, maxFeePerDaGas: 3n },
+        { balance: 40n },
+      );
+      expect(decision).toMatchObject({
+        rejection: { code: 'INSUFFICIENT_FEE_PAYER_BALANCE', details: { needed: 41n, txMaxCost: 41n } },
+      });
     });
 
     it('accepts a higher-priority tx and evicts the payer txs it leaves uncovered', () => {
@@ -160,14 +208,18 @@ describe('decideAdmission', () => {
       const decision = admit(pool, { hash: 2, feePayer: 1, priorityFee: 20n, daGas: 0, l2Gas: 3 }, { balance: 100n }); // costs 60
       expect(decision).toMatchObject({
         kind: 'accepted',
-        removed: [{ txHash: txHashOf(1), reason: 'feePayerBalance', feePayer: feePayerOf(1), balance: 100n, needed: 120n }],
+        removed: [
+          { txHash: txHashOf(1), reason: 'feePayerBalance', feePayer: feePayerOf(1), balance: 100n, needed: 120n },
+        ],
       });
     });
 
     it('does not count the txs a replacement removes', () => {
       const pool = TxPool.empty();
       admit(pool, { hash: 1, feePayer: 1, priorityFee: 10n, daGas: 0, l2Gas: 9, nullifiers: [1] }, { balance: 100n }); // costs 90
-      expect(admit(pool, { hash: 2, feePayer: 1, priorityFee: 11n, daGas: 0, l2Gas: 9, nullifiers: [1] }, { balance: 100n })).toMatchObject({
+      expect(
+        admit(pool, { hash: 2, feePayer: 1, priorityFee: 11n, daGas: 0, l2Gas: 9, nullifiers: [1] }, { balance: 100n }),
+      ).toMatchObject({
         kind: 'accepted',
         removed: [{ reason: 'replaced' }],
       });
@@ -176,7 +228,9 @@ describe('decideAdmission', () => {
     it("leaves other payers' txs out of the walk", () => {
       const pool = TxPool.empty();
       admit(pool, { hash: 1, feePayer: 1, priorityFee: 10n, daGas: 0, l2Gas: 9 }, { balance: 90n });
-      expect(admit(pool, { hash: 2, feePayer: 2, priorityFee: 10n, daGas: 0, l2Gas: 9 }, { balance: 90n }).kind).toBe('accepted');
+      expect(admit(pool, { hash: 2, feePayer: 2, priorityFee: 10n, daGas: 0, l2Gas: 9 }, { balance: 90n }).kind).toBe(
+        'accepted',
+      );
     });
   });
 

@@ -33,7 +33,12 @@ export interface AdmissionContext {
 }
 
 export type AdmissionDecision =
-  | { readonly kind: 'accepted'; readonly txHash: Hex; readonly change: TxPoolChange; readonly removed: readonly TxRemoval[] }
+  | {
+      readonly kind: 'accepted';
+      readonly txHash: Hex;
+      readonly change: TxPoolChange;
+      readonly removed: readonly TxRemoval[];
+    }
   | { readonly kind: 'alreadyPooled'; readonly txHash: Hex }
   | { readonly kind: 'rejected'; readonly txHash: Hex; readonly rejection: TxRejection };
 
@@ -89,24 +94,41 @@ function replacementStep(pool: TxPool, newcomer: PooledTx, bumpPercentage: numbe
     };
     return { rejection: { code: 'NULLIFIER_CONFLICT', details } };
   }
-  const removed = conflicts.map(
-    (pooled): TxRemoval => ({ txHash: pooled.txHash, reason: 'replaced', byTxHash: newcomer.txHash, priorityFee: pooled.priorityFee, replacementPriorityFee: newcomer.priorityFee }),
-  );
+  const removed = conflicts.map((pooled): TxRemoval => ({
+    txHash: pooled.txHash,
+    reason: 'replaced',
+    byTxHash: newcomer.txHash,
+    priorityFee: pooled.priorityFee,
+    replacementPriorityFee: newcomer.priorityFee,
+  }));
   return { removed };
 }
 
 function feePayerStep(pool: TxPool, newcomer: PooledTx, removedHashes: ReadonlySet<Hex>, balance: bigint): StepResult {
   const { feePayer } = newcomer.tx;
   if (coversAll(payerTotalWith(pool, newcomer, removedHashes), balance)) return { removed: [] };
-  const walk = walkFeePayerTxs(feePayer, pool.feePayerTxsView(feePayer), balance, { excluded: removedHashes, newcomer });
+  const walk = walkFeePayerTxs(feePayer, pool.feePayerTxsView(feePayer), balance, {
+    excluded: removedHashes,
+    newcomer,
+  });
   const newcomerUncovered = walk.uncovered.find((entry) => entry.pooled === newcomer);
   if (newcomerUncovered !== undefined) {
-    const details = { txHash: newcomer.txHash, feePayer, balance, needed: newcomerUncovered.needed, txMaxCost: newcomer.maxCost };
+    const details = {
+      txHash: newcomer.txHash,
+      feePayer,
+      balance,
+      needed: newcomerUncovered.needed,
+      txMaxCost: newcomer.maxCost,
+    };
     return { rejection: { code: 'INSUFFICIENT_FEE_PAYER_BALANCE', details } };
   }
-  const removed = walk.uncovered.map(
-    ({ pooled, needed }): TxRemoval => ({ txHash: pooled.txHash, reason: 'feePayerBalance', feePayer, balance, needed }),
-  );
+  const removed = walk.uncovered.map(({ pooled, needed }): TxRemoval => ({
+    txHash: pooled.txHash,
+    reason: 'feePayerBalance',
+    feePayer,
+    balance,
+    needed,
+  }));
   return { removed };
 }
 
@@ -121,7 +143,12 @@ function payerTotalWith(pool: TxPool, newcomer: PooledTx, removedHashes: Readonl
   return total;
 }
 
-function capacityStep(pool: TxPool, newcomer: PooledTx, removedHashes: ReadonlySet<Hex>, bumpPercentage: number): StepResult {
+function capacityStep(
+  pool: TxPool,
+  newcomer: PooledTx,
+  removedHashes: ReadonlySet<Hex>,
+  bumpPercentage: number,
+): StepResult {
   if (pool.count - removedHashes.size < pool.capacity) return { removed: [] };
   const lowest = pool.lowest(removedHashes);
   assert(lowest !== undefined, 'a full pool has a lowest tx');
@@ -138,6 +165,12 @@ function capacityStep(pool: TxPool, newcomer: PooledTx, removedHashes: ReadonlyS
     };
     return { rejection: { code: 'LOW_PRIORITY_FEE', details } };
   }
-  const removal: TxRemoval = { txHash: lowest.txHash, reason: 'poolFull', byTxHash: newcomer.txHash, priorityFee: lowest.priorityFee, newcomerPriorityFee: newcomer.priorityFee };
+  const removal: TxRemoval = {
+    txHash: lowest.txHash,
+    reason: 'poolFull',
+    byTxHash: newcomer.txHash,
+    priorityFee: lowest.priorityFee,
+    newcomerPriorityFee: newcomer.priorityFee,
+  };
   return { removed: [removal] };
 }

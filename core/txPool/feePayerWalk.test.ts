@@ -5,7 +5,8 @@ import { toPooledTx, type PooledTx } from './txPriority.js';
 
 const PAYER = feePayerOf(1);
 /** With no DA gas, a fixture tx costs l2Gas x priorityFee. */
-const pooled = (spec: TxSpec, arrivalSequence: number): PooledTx => toPooledTx(makeTx({ feePayer: 1, daGas: 0, ...spec }), arrivalSequence);
+const pooled = (spec: TxSpec, arrivalSequence: number): PooledTx =>
+  toPooledTx(makeTx({ feePayer: 1, daGas: 0, ...spec }), arrivalSequence);
 
 // Pool order A (fee 30, costs 30), B (fee 20, costs 40), C (fee 10, costs 30).
 const a = pooled({ hash: 1, priorityFee: 30n, l2Gas: 1 }, 0);
@@ -25,7 +26,10 @@ describe('walkFeePayerTxs', () => {
     expect(walk.uncovered.map((entry) => [entry.pooled.txHash, entry.needed])).toEqual([[txHashOf(3), 120n]]);
     expect(walk.committed).toBe(90n);
     const withA = walkFeePayerTxs(PAYER, [a, b, c], 100n, { newcomer });
-    expect(withA.uncovered.map((entry) => [entry.pooled.txHash, entry.needed])).toEqual([[txHashOf(2), 120n], [txHashOf(3), 110n]]);
+    expect(withA.uncovered.map((entry) => [entry.pooled.txHash, entry.needed])).toEqual([
+      [txHashOf(2), 120n],
+      [txHashOf(3), 110n],
+    ]);
   });
 
   it('walks a newcomer ranked below every pooled tx last', () => {

@@ -43,7 +43,12 @@ export interface WalkAdjustments {
  * Walks `ordered` (one payer's txs, strictly in pool order, as the pool keeps them: txPool.ts, `feePayerTxsView`)
  * against `balance`, without the excluded txs and with the newcomer.
  */
-export function walkFeePayerTxs(feePayer: Hex, ordered: readonly PooledTx[], balance: bigint, adjustments: WalkAdjustments = {}): FeePayerWalk {
+export function walkFeePayerTxs(
+  feePayer: Hex,
+  ordered: readonly PooledTx[],
+  balance: bigint,
+  adjustments: WalkAdjustments = {},
+): FeePayerWalk {
   assert(ordered.length <= TX_POOL_CAPACITY_MAX, 'a walk covers at most one pool and a newcomer');
   const { excluded, newcomer } = adjustments;
   const newcomerPlace = newcomer === undefined ? -1 : placeInOrder(ordered, newcomer);

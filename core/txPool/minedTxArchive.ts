@@ -8,7 +8,9 @@ import type { TxValue } from '../../spec/wire/tx.js';
 import { fromStoredJson, toStoredJson } from '../chain/serde.js';
 import type { StoragePort } from '../ports.js';
 
-export type ArchiveOp = { readonly type: 'put'; readonly key: string; readonly value: string } | { readonly type: 'del'; readonly key: string };
+export type ArchiveOp =
+  | { readonly type: 'put'; readonly key: string; readonly value: string }
+  | { readonly type: 'del'; readonly key: string };
 
 const PREFIX = 'minedTx:';
 const END = 'minedTx;';
@@ -20,7 +22,10 @@ export function archiveOps(blockNumber: number, txs: readonly TxValue[]): Archiv
 }
 
 /** The archived txs of blocks above `blockNumber`, in chain order, and the ops removing them. */
-export async function archivedAbove(storage: StoragePort, blockNumber: number): Promise<{ txs: TxValue[]; ops: ArchiveOp[] }> {
+export async function archivedAbove(
+  storage: StoragePort,
+  blockNumber: number,
+): Promise<{ txs: TxValue[]; ops: ArchiveOp[] }> {
   const entries = await storage.iterator({ ...minedAboveRange(blockNumber), limit: TX_POOL_MAINTENANCE_TXS_MAX }).all();
   return {
     txs: entries.map(([, value]) => fromStoredJson<TxValue>(value)),
@@ -35,6 +40,8 @@ export function minedAboveRange(blockNumber: number): { readonly gt: string; rea
 
 /** Ops dropping the archive of blocks at or below `blockNumber` (finalized: they can no longer be pruned). */
 export async function archiveReleaseOps(storage: StoragePort, blockNumber: number): Promise<ArchiveOp[]> {
-  const keys = await storage.keys({ gte: PREFIX, lt: `${PREFIX}${pad(blockNumber)};`, limit: TX_POOL_MAINTENANCE_TXS_MAX }).all();
+  const keys = await storage
+    .keys({ gte: PREFIX, lt: `${PREFIX}${pad(blockNumber)};`, limit: TX_POOL_MAINTENANCE_TXS_MAX })
+    .all();
   return keys.map((key) => ({ type: 'del', key }));
 }

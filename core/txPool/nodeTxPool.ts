@@ -13,7 +13,14 @@ import type { Chain } from '../chain/chain.js';
 import { createTimetable } from '../chain/timetable.js';
 import { NodeError } from '../errors.js';
 import { feeFloor, nextGasFees } from '../fees/minFees.js';
-import { batchWithoutFlush, type ClockPort, type LoggerPort, type NodePorts, type StoragePort, type VerifierPort } from '../ports.js';
+import {
+  batchWithoutFlush,
+  type ClockPort,
+  type LoggerPort,
+  type NodePorts,
+  type StoragePort,
+  type VerifierPort,
+} from '../ports.js';
 import { decideAdmission } from './admitTx.js';
 import { decideAfterBlocksAdded, type PoolConditions } from './poolMaintenance.js';
 import { decideAfterChainPruned } from './pruneReturn.js';
@@ -21,7 +28,12 @@ import { TxPool, type TxPoolChange } from './txPool.js';
 import { txRejectedError } from './txRejection.js';
 import { loadTxPool, txPoolBatchOps } from './txPoolStore.js';
 import type { TxRemoval } from './txRemoval.js';
-import { validateTx, type TxValidationContext, type TxValidationOptions, type TxValidationResult } from '../validation/txValidator.js';
+import {
+  validateTx,
+  type TxValidationContext,
+  type TxValidationOptions,
+  type TxValidationResult,
+} from '../validation/txValidator.js';
 import { commitmentVerifier, verifyTxProof } from '../verifier/commitmentVerifier.js';
 import { archivedAbove, archiveOps, archiveReleaseOps, minedAboveRange, type ArchiveOp } from './minedTxArchive.js';
 import { lastFeeBasis } from '../fees/feeBasis.js';
@@ -52,7 +64,12 @@ export function openNodeTxPool(
   ports: Pick<NodePorts, 'storage' | 'clock' | 'verifier'>,
   options: Pick<NodeTxPoolDeps, 'chain' | 'constants' | 'logger' | 'settings' | 'contractClassOf'>,
 ): Promise<NodeTxPool> {
-  return NodeTxPool.open({ ...options, storage: ports.storage, clock: ports.clock, verifier: ports.verifier ?? commitmentVerifier });
+  return NodeTxPool.open({
+    ...options,
+    storage: ports.storage,
+    clock: ports.clock,
+    verifier: ports.verifier ?? commitmentVerifier,
+  });
 }
 
 /** What the pool reports of its changes (logs, tests, the simulator's checkers). */
@@ -75,7 +92,9 @@ export class NodeTxPool {
     const loaded = await loadTxPool(deps.storage, deps.settings().capacity);
     if (loaded.ops.length > 0) await deps.storage.batch([...loaded.ops]);
     const txPool = new NodeTxPool(deps, loaded.pool);
-    deps.chain.onEvent((event) => txPool.enqueue(() => txPool.followChain(event)).catch((error: unknown) => txPool.logFault(error)));
+    deps.chain.onEvent((event) =>
+      txPool.enqueue(() => txPool.followChain(event)).catch((error: unknown) => txPool.logFault(error)),
+    );
     return txPool;
   }
 
@@ -92,7 +111,9 @@ export class NodeTxPool {
   }
 
   private logFault(error: unknown): void {
-    this.deps.logger.error('tx pool maintenance failed', { error: error instanceof Error ? (error.stack ?? error.message) : String(error) });
+    this.deps.logger.error('tx pool maintenance failed', {
+      error: error instanceof Error ? (error.stack ?? error.message) : String(error),
+    });
   }
 
   private enqueue<T>(work: () => Promise<T>): Promise<T> {
@@ -135,7 +156,9 @@ export class NodeTxPool {
       // The pool's balance walk decides balance questions (with the payer's other pending txs), so validation skips it.
       const validation = await this.validate(tx, { skipBalance: true });
       if (!validation.valid) {
-        throw new NodeError('INVALID_PARAMS', `the tx is invalid: ${validation.reasons.join('; ')}`, { reasons: [...validation.reasons] });
+        throw new NodeError('INVALID_PARAMS', `the tx is invalid: ${validation.reasons.join('; ')}`, {
+          reasons: [...validation.reasons],
+        });
       }
       const decision = decideAdmission(this.pool, tx, {
         feePayerBalance: await this.feePayerBalance(tx.feePayer),
@@ -157,7 +180,10 @@ export class NodeTxPool {
     return this.validate(tx, options);
   }
 
-  private async validate(tx: TxValue, options: TxValidationOptions & { readonly skipBalance?: boolean }): Promise<TxValidationResult> {
+  private async validate(
+    tx: TxValue,
+    options: TxValidationOptions & { readonly skipBalance?: boolean },
+  ): Promise<TxValidationResult> {
     const context = await this.validationContext(options.skipBalance === true);
     return validateTx(tx, context, options);
   }
@@ -190,7 +216,9 @@ export class NodeTxPool {
         return n !== undefined && n >= worldState.oldestBlockNumber && n <= worldState.latestBlockNumber;
       },
       nullifiersExist: async (nullifiers) =>
-        (await worldState.findLeafIndices(MerkleTreeId.NULLIFIER_TREE, worldState.latestBlockNumber, nullifiers)).map((found) => found !== null),
+        (await worldState.findLeafIndices(MerkleTreeId.NULLIFIER_TREE, worldState.latestBlockNumber, nullifiers)).map(
+          (found) => found !== null,
+        ),
       feePayerBalance: async (payer) => (skipBalance ? BigInt(2) ** BigInt(255) : this.feePayerBalance(payer)),
       contractClassOf: this.deps.contractClassOf,
       verifyProof: (tx) => verifyTxProof(this.deps.verifier, tx),
@@ -222,7 +250,10 @@ export class NodeTxPool {
   }
 
   /** The pool's conditions now; balances of every pooled payer and of `extraPayers` (txs coming back). */
-  private async conditions(extra: Partial<PoolConditions> = {}, extraPayers: readonly Hex[] = []): Promise<PoolConditions> {
+  private async conditions(
+    extra: Partial<PoolConditions> = {},
+    extraPayers: readonly Hex[] = [],
+  ): Promise<PoolConditions> {
     const balances = new Map<Hex, bigint>();
     for (const payer of [...this.pool.feePayers(), ...extraPayers]) {
       if (!balances.has(payer)) balances.set(payer, await this.feePayerBalance(payer));
@@ -237,10 +268,18 @@ export class NodeTxPool {
   }
 
   private async afterBlocksAdded(blocks: Extract<ChainEvent, { type: 'blocksAdded' }>['blocks']): Promise<void> {
-    const minedTxHashes = blocks.flatMap((block) => block.body.txEffects.map((effect) => effect.txHash.toLowerCase() as Hex));
-    const minedNullifiers = new Set(blocks.flatMap((block) => block.body.txEffects.flatMap((effect) => effect.nullifiers.map((n) => n.toLowerCase() as Hex))));
+    const minedTxHashes = blocks.flatMap((block) =>
+      block.body.txEffects.map((effect) => effect.txHash.toLowerCase() as Hex),
+    );
+    const minedNullifiers = new Set(
+      blocks.flatMap((block) =>
+        block.body.txEffects.flatMap((effect) => effect.nullifiers.map((n) => n.toLowerCase() as Hex)),
+      ),
+    );
     const archive = blocks.flatMap((block) => {
-      const pooled = block.body.txEffects.map((effect) => this.pool.get(effect.txHash)?.tx).filter((tx): tx is TxValue => tx !== undefined);
+      const pooled = block.body.txEffects
+        .map((effect) => this.pool.get(effect.txHash)?.tx)
+        .filter((tx): tx is TxValue => tx !== undefined);
       return archiveOps(block.header.globalVariables.blockNumber, pooled);
     });
     const outcome = decideAfterBlocksAdded(this.pool, { ...(await this.conditions()), minedTxHashes, minedNullifiers });
@@ -252,7 +291,10 @@ export class NodeTxPool {
     const { txs, ops } = await archivedAbove(this.deps.storage, toBlock);
     const unavailable = await this.prunedAnchors(toBlock, txs);
     const payers = txs.map((tx) => tx.feePayer);
-    const outcome = decideAfterChainPruned(this.pool, { ...(await this.conditions({ unavailableAnchorBlockHashes: unavailable }, payers)), returningTxs: txs });
+    const outcome = decideAfterChainPruned(this.pool, {
+      ...(await this.conditions({ unavailableAnchorBlockHashes: unavailable }, payers)),
+      returningTxs: txs,
+    });
     await this.commit(outcome.change, ops);
     if (outcome.returnedTxHashes.length > 0) this.emit({ kind: 'returned', txHashes: outcome.returnedTxHashes });
     const removed = [...outcome.removed, ...outcome.notReturned];
@@ -265,7 +307,10 @@ export class NodeTxPool {
    */
   private async prunedAnchors(toBlock: number, returning: readonly TxValue[]): Promise<Set<Hex>> {
     const gone = new Set<Hex>();
-    const anchors = new Set([...this.pool.ordered().map((pooled) => pooled.tx.anchorBlockHash), ...returning.map((tx) => tx.anchorBlockHash)]);
+    const anchors = new Set([
+      ...this.pool.ordered().map((pooled) => pooled.tx.anchorBlockHash),
+      ...returning.map((tx) => tx.anchorBlockHash),
+    ]);
     for (const anchor of anchors) {
       const n = await this.deps.chain.store.getBlockNumberByHash(anchor);
       if (n === undefined || n > toBlock) gone.add(anchor);

@@ -46,7 +46,9 @@ describe('decideAfterBlocksAdded', () => {
 
   it('removes mined txs', () => {
     const pool = poolOf({ hash: 1 }, { hash: 2 });
-    expect(maintain(pool, blocksAdded({ minedTxHashes: [txHashOf(1)] }))).toEqual([{ txHash: txHashOf(1), reason: 'mined' }]);
+    expect(maintain(pool, blocksAdded({ minedTxHashes: [txHashOf(1)] }))).toEqual([
+      { txHash: txHashOf(1), reason: 'mined' },
+    ]);
     expect(hashes(pool)).toEqual([txHashOf(2)]);
   });
 
@@ -80,8 +82,18 @@ describe('decideAfterBlocksAdded', () => {
     );
     const minFeesPerGas = { feePerDaGas: 5n, feePerL2Gas: 10n };
     expect(maintain(pool, blocksAdded({ minFeesPerGas }))).toEqual([
-      { txHash: txHashOf(1), reason: 'feeBelowMinimum', maxFeesPerGas: { feePerDaGas: 5n, feePerL2Gas: 9n }, minFeesPerGas },
-      { txHash: txHashOf(2), reason: 'feeBelowMinimum', maxFeesPerGas: { feePerDaGas: 4n, feePerL2Gas: 10n }, minFeesPerGas },
+      {
+        txHash: txHashOf(1),
+        reason: 'feeBelowMinimum',
+        maxFeesPerGas: { feePerDaGas: 5n, feePerL2Gas: 9n },
+        minFeesPerGas,
+      },
+      {
+        txHash: txHashOf(2),
+        reason: 'feeBelowMinimum',
+        maxFeesPerGas: { feePerDaGas: 4n, feePerL2Gas: 10n },
+        minFeesPerGas,
+      },
     ]);
     expect(hashes(pool)).toEqual([txHashOf(3)]);
   });
@@ -95,24 +107,35 @@ describe('decideAfterBlocksAdded', () => {
       { hash: 4, feePayer: 2, priorityFee: 10n, l2Gas: 100, daGas: 0 },
     );
     const removed = maintain(pool, blocksAdded({ feePayerBalances: new Map([[feePayerOf(1), 50n]]) }));
-    expect(removed).toEqual([{ txHash: txHashOf(2), reason: 'feePayerBalance', feePayer: feePayerOf(1), balance: 50n, needed: 70n }]);
+    expect(removed).toEqual([
+      { txHash: txHashOf(2), reason: 'feePayerBalance', feePayer: feePayerOf(1), balance: 50n, needed: 70n },
+    ]);
     expect(hashes(pool)).toEqual([txHashOf(1), txHashOf(3), txHashOf(4)]);
   });
 
   it('walks after the other removals, so a mined tx frees its payer balance', () => {
-    const pool = poolOf({ hash: 1, feePayer: 1, priorityFee: 30n, l2Gas: 1, daGas: 0 }, { hash: 2, feePayer: 1, priorityFee: 20n, l2Gas: 1, daGas: 0 });
-    const removed = maintain(pool, blocksAdded({ minedTxHashes: [txHashOf(1)], feePayerBalances: new Map([[feePayerOf(1), 20n]]) }));
+    const pool = poolOf(
+      { hash: 1, feePayer: 1, priorityFee: 30n, l2Gas: 1, daGas: 0 },
+      { hash: 2, feePayer: 1, priorityFee: 20n, l2Gas: 1, daGas: 0 },
+    );
+    const removed = maintain(
+      pool,
+      blocksAdded({ minedTxHashes: [txHashOf(1)], feePayerBalances: new Map([[feePayerOf(1), 20n]]) }),
+    );
     expect(removed).toEqual([{ txHash: txHashOf(1), reason: 'mined' }]);
   });
 
   it('reports one reason per tx, the first that holds', () => {
     const pool = poolOf({ hash: 1, expirationTimestamp: 1n, anchorBlock: 3, nullifiers: [4] });
-    const removed = maintain(pool, blocksAdded({
-      minedTxHashes: [txHashOf(1)],
-      minedNullifiers: new Set([nullifierOf(4)]),
-      unavailableAnchorBlockHashes: new Set([blockHashOf(3)]),
-      nextSlotTimestamp: 10n,
-    }));
+    const removed = maintain(
+      pool,
+      blocksAdded({
+        minedTxHashes: [txHashOf(1)],
+        minedNullifiers: new Set([nullifierOf(4)]),
+        unavailableAnchorBlockHashes: new Set([blockHashOf(3)]),
+        nextSlotTimestamp: 10n,
+      }),
+    );
     expect(removed).toEqual([{ txHash: txHashOf(1), reason: 'mined' }]);
   });
 });

@@ -44,7 +44,10 @@ export interface MaintenanceOutcome {
 }
 
 export function decideAfterBlocksAdded(pool: TxPool, input: BlocksAddedInput): MaintenanceOutcome {
-  assert(input.minedTxHashes.length <= TX_POOL_MAINTENANCE_TXS_MAX, `one call names at most ${TX_POOL_MAINTENANCE_TXS_MAX} mined txs`);
+  assert(
+    input.minedTxHashes.length <= TX_POOL_MAINTENANCE_TXS_MAX,
+    `one call names at most ${TX_POOL_MAINTENANCE_TXS_MAX} mined txs`,
+  );
   const removals = new Map<Hex, TxRemoval>();
   for (const txHash of input.minedTxHashes) {
     if (pool.has(txHash)) removals.set(txHash, { txHash, reason: 'mined' });
@@ -54,7 +57,8 @@ export function decideAfterBlocksAdded(pool: TxPool, input: BlocksAddedInput): M
     const removal = staleRemoval(pooled, input, input.minedNullifiers);
     if (removal !== undefined) removals.set(pooled.txHash, removal);
   }
-  for (const removal of feePayerBalanceRemovals(pool, new Set(removals.keys()), input.feePayerBalances)) removals.set(removal.txHash, removal);
+  for (const removal of feePayerBalanceRemovals(pool, new Set(removals.keys()), input.feePayerBalances))
+    removals.set(removal.txHash, removal);
   const removed = [...removals.values()];
   const change: TxPoolChange = {
     baseRevision: pool.revision,
@@ -66,13 +70,23 @@ export function decideAfterBlocksAdded(pool: TxPool, input: BlocksAddedInput): M
 }
 
 /** Why a tx can no longer be included regardless of other txs, if it cannot (reasons 2 to 5 above). */
-export function staleRemoval(pooled: PooledTx, conditions: PoolConditions, minedNullifiers: ReadonlySet<Hex>): TxRemoval | undefined {
+export function staleRemoval(
+  pooled: PooledTx,
+  conditions: PoolConditions,
+  minedNullifiers: ReadonlySet<Hex>,
+): TxRemoval | undefined {
   const { tx, txHash } = pooled;
   const nullifier = tx.sideEffects.nullifiers.find((n) => minedNullifiers.has(n));
   if (nullifier !== undefined) return { txHash, reason: 'nullifierMined', nullifier };
-  if (conditions.unavailableAnchorBlockHashes.has(tx.anchorBlockHash)) return { txHash, reason: 'anchorPruned', anchorBlockHash: tx.anchorBlockHash };
+  if (conditions.unavailableAnchorBlockHashes.has(tx.anchorBlockHash))
+    return { txHash, reason: 'anchorPruned', anchorBlockHash: tx.anchorBlockHash };
   if (tx.expirationTimestamp < conditions.nextSlotTimestamp) {
-    return { txHash, reason: 'expired', expirationTimestamp: tx.expirationTimestamp, nextSlotTimestamp: conditions.nextSlotTimestamp };
+    return {
+      txHash,
+      reason: 'expired',
+      expirationTimestamp: tx.expirationTimestamp,
+      nextSlotTimestamp: conditions.nextSlotTimestamp,
+    };
   }
   const { maxFeesPerGas } = tx.gasSettings;
   const minFeesPerGas = conditions.minFeesPerGas;
@@ -83,13 +97,18 @@ export function staleRemoval(pooled: PooledTx, conditions: PoolConditions, mined
 }
 
 /** The walk, for every pooled payer with a balance in `balances`, over its txs not in `excluded`. */
-export function feePayerBalanceRemovals(pool: TxPool, excluded: ReadonlySet<Hex>, balances: ReadonlyMap<Hex, bigint>): TxRemoval[] {
+export function feePayerBalanceRemovals(
+  pool: TxPool,
+  excluded: ReadonlySet<Hex>,
+  balances: ReadonlyMap<Hex, bigint>,
+): TxRemoval[] {
   const removals: TxRemoval[] = [];
   for (const feePayer of pool.feePayers()) {
     const balance = balances.get(feePayer);
     // Leaving txs out only lowers every running sum, so a payer whose whole total fits keeps all the others.
     if (balance === undefined || coversAll(pool.feePayerMaxCostTotal(feePayer), balance)) continue;
-    for (const { pooled, needed } of walkFeePayerTxs(feePayer, pool.feePayerTxsView(feePayer), balance, { excluded }).uncovered) {
+    for (const { pooled, needed } of walkFeePayerTxs(feePayer, pool.feePayerTxsView(feePayer), balance, { excluded })
+      .uncovered) {
       removals.push({ txHash: pooled.txHash, reason: 'feePayerBalance', feePayer, balance, needed });
     }
   }

@@ -6,13 +6,19 @@ import { comparePooledTxs, toPooledTx, type PooledTx } from './txPriority.js';
 
 /** Txs with few distinct fees and arrival sequences, so that ties fall through to the tx hash. */
 const pooledArbitrary = (hash: number) =>
-  fc.record({ fee: fc.bigInt({ min: 0n, max: 3n }), arrival: fc.integer({ min: 0, max: 3 }), l2Gas: fc.integer({ min: 0, max: 5 }) }).map(
-    ({ fee, arrival, l2Gas }): PooledTx => toPooledTx(makeTx({ hash, priorityFee: fee, l2Gas }), arrival),
-  );
+  fc
+    .record({
+      fee: fc.bigInt({ min: 0n, max: 3n }),
+      arrival: fc.integer({ min: 0, max: 3 }),
+      l2Gas: fc.integer({ min: 0, max: 5 }),
+    })
+    .map(({ fee, arrival, l2Gas }): PooledTx => toPooledTx(makeTx({ hash, priorityFee: fee, l2Gas }), arrival));
 
-const operationsArbitrary = fc.array(fc.tuple(fc.boolean(), fc.integer({ min: 1, max: 12 })), { maxLength: 60 }).chain((steps) =>
-  fc.tuple(...steps.map(([insert, hash]) => pooledArbitrary(hash).map((pooled) => ({ insert, pooled })))),
-);
+const operationsArbitrary = fc
+  .array(fc.tuple(fc.boolean(), fc.integer({ min: 1, max: 12 })), { maxLength: 60 })
+  .chain((steps) =>
+    fc.tuple(...steps.map(([insert, hash]) => pooledArbitrary(hash).map((pooled) => ({ insert, pooled })))),
+  );
 
 describe('PriorityList', () => {
   it('after any inserts and removals holds its txs in pool order, with their cost total', () => {
@@ -40,7 +46,9 @@ describe('PriorityList', () => {
   });
 
   it('places a tx before the first one it ranks above, and refuses a duplicate or a missing tx', () => {
-    const [high, middle, low] = [3n, 2n, 1n].map((fee, i) => toPooledTx(makeTx({ hash: i + 1, priorityFee: fee }), i)) as [PooledTx, PooledTx, PooledTx];
+    const [high, middle, low] = [3n, 2n, 1n].map((fee, i) =>
+      toPooledTx(makeTx({ hash: i + 1, priorityFee: fee }), i),
+    ) as [PooledTx, PooledTx, PooledTx];
     const list = PriorityList.fromOrdered([high, low]);
     expect(placeInOrder(list.view(), middle)).toBe(1);
     list.insert(middle);

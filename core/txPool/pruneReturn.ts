@@ -18,7 +18,12 @@
 import type { Hex } from '../../spec/chain.js';
 import type { TxValue } from '../../spec/wire/tx.js';
 import { assert } from '../assert.js';
-import { feePayerBalanceRemovals, staleRemoval, type MaintenanceOutcome, type PoolConditions } from './poolMaintenance.js';
+import {
+  feePayerBalanceRemovals,
+  staleRemoval,
+  type MaintenanceOutcome,
+  type PoolConditions,
+} from './poolMaintenance.js';
 import type { TxPool, TxPoolChange } from './txPool.js';
 import { TX_POOL_MAINTENANCE_TXS_MAX } from '../../spec/constants.js';
 import { comparePooledTxs, ranksAbove, toPooledTx, type PooledTx } from './txPriority.js';
@@ -39,7 +44,10 @@ export interface PruneReturnOutcome extends MaintenanceOutcome {
 const NO_MINED_NULLIFIERS: ReadonlySet<Hex> = new Set();
 
 export function decideAfterChainPruned(pool: TxPool, input: ChainPrunedInput): PruneReturnOutcome {
-  assert(input.returningTxs.length <= TX_POOL_MAINTENANCE_TXS_MAX, `one call returns at most ${TX_POOL_MAINTENANCE_TXS_MAX} txs`);
+  assert(
+    input.returningTxs.length <= TX_POOL_MAINTENANCE_TXS_MAX,
+    `one call returns at most ${TX_POOL_MAINTENANCE_TXS_MAX} txs`,
+  );
   const scratch = pool.clone();
   const reasons = new Map<Hex, TxRemoval>();
   const stale = scratch.ordered().flatMap((pooled) => staleRemoval(pooled, input, NO_MINED_NULLIFIERS) ?? []);
@@ -48,7 +56,10 @@ export function decideAfterChainPruned(pool: TxPool, input: ChainPrunedInput): P
   const nextArrivalSequence = scratch.nextArrivalSequence + input.returningTxs.length;
   for (const candidate of candidates) readmit(scratch, candidate, nextArrivalSequence, reasons);
   for (const candidate of candidates) {
-    assert(!scratch.has(candidate.txHash) || input.feePayerBalances.has(candidate.tx.feePayer), `the balance of fee payer ${candidate.tx.feePayer} of a returning tx is given`);
+    assert(
+      !scratch.has(candidate.txHash) || input.feePayerBalances.has(candidate.tx.feePayer),
+      `the balance of fee payer ${candidate.tx.feePayer} of a returning tx is given`,
+    );
   }
   removeFromScratch(scratch, feePayerBalanceRemovals(scratch, new Set(), input.feePayerBalances), reasons);
   return pruneOutcome(pool, scratch, candidates, reasons);
@@ -67,11 +78,21 @@ function returningCandidates(scratch: TxPool, input: ChainPrunedInput, reasons: 
   return [...candidates.values()].sort(comparePooledTxs);
 }
 
-function readmit(scratch: TxPool, candidate: PooledTx, nextArrivalSequence: number, reasons: Map<Hex, TxRemoval>): void {
+function readmit(
+  scratch: TxPool,
+  candidate: PooledTx,
+  nextArrivalSequence: number,
+  reasons: Map<Hex, TxRemoval>,
+): void {
   const conflicts = scratch.conflictingTxs(candidate.tx.sideEffects.nullifiers);
   const keeper = conflicts[0];
   if (keeper !== undefined && ranksAbove(keeper, candidate)) {
-    reasons.set(candidate.txHash, { txHash: candidate.txHash, reason: 'nullifierConflict', keptTxHash: keeper.txHash, nullifier: sharedNullifier(candidate, keeper) });
+    reasons.set(candidate.txHash, {
+      txHash: candidate.txHash,
+      reason: 'nullifierConflict',
+      keptTxHash: keeper.txHash,
+      nullifier: sharedNullifier(candidate, keeper),
+    });
     return;
   }
   const removals: TxRemoval[] = conflicts.map((pooled) => ({
@@ -87,16 +108,32 @@ function readmit(scratch: TxPool, candidate: PooledTx, nextArrivalSequence: numb
       reasons.set(candidate.txHash, { txHash: candidate.txHash, reason: 'overCapacity', capacity: scratch.capacity });
       return;
     }
-    removals.push({ txHash: lowest.txHash, reason: 'poolFull', byTxHash: candidate.txHash, priorityFee: lowest.priorityFee, newcomerPriorityFee: candidate.priorityFee });
+    removals.push({
+      txHash: lowest.txHash,
+      reason: 'poolFull',
+      byTxHash: candidate.txHash,
+      priorityFee: lowest.priorityFee,
+      newcomerPriorityFee: candidate.priorityFee,
+    });
   }
   for (const removal of removals) reasons.set(removal.txHash, removal);
-  scratch.apply({ baseRevision: scratch.revision, removedTxHashes: removals.map((r) => r.txHash), addedTxs: [candidate], nextArrivalSequence });
+  scratch.apply({
+    baseRevision: scratch.revision,
+    removedTxHashes: removals.map((r) => r.txHash),
+    addedTxs: [candidate],
+    nextArrivalSequence,
+  });
 }
 
 function removeFromScratch(scratch: TxPool, removals: readonly TxRemoval[], reasons: Map<Hex, TxRemoval>): void {
   if (removals.length === 0) return;
   for (const removal of removals) reasons.set(removal.txHash, removal);
-  const change = { baseRevision: scratch.revision, removedTxHashes: removals.map((r) => r.txHash), addedTxs: [], nextArrivalSequence: scratch.nextArrivalSequence };
+  const change = {
+    baseRevision: scratch.revision,
+    removedTxHashes: removals.map((r) => r.txHash),
+    addedTxs: [],
+    nextArrivalSequence: scratch.nextArrivalSequence,
+  };
   scratch.apply(change);
 }
 
@@ -108,13 +145,21 @@ function sharedNullifier(a: PooledTx, b: PooledTx): Hex {
 }
 
 /** The net change from `pool` to `scratch`, with the reason for every tx that left or stayed out. */
-function pruneOutcome(pool: TxPool, scratch: TxPool, candidates: readonly PooledTx[], reasons: ReadonlyMap<Hex, TxRemoval>): PruneReturnOutcome {
+function pruneOutcome(
+  pool: TxPool,
+  scratch: TxPool,
+  candidates: readonly PooledTx[],
+  reasons: ReadonlyMap<Hex, TxRemoval>,
+): PruneReturnOutcome {
   const reasonOf = (txHash: Hex): TxRemoval => {
     const reason = reasons.get(txHash);
     assert(reason !== undefined, `tx ${txHash} left the pool for a recorded reason`);
     return reason;
   };
-  const removed = pool.ordered().filter((pooled) => !scratch.has(pooled.txHash)).map((pooled) => reasonOf(pooled.txHash));
+  const removed = pool
+    .ordered()
+    .filter((pooled) => !scratch.has(pooled.txHash))
+    .map((pooled) => reasonOf(pooled.txHash));
   const added = scratch.ordered().filter((pooled) => !pool.has(pooled.txHash));
   const notReturnedHashes = [...reasons.keys()].filter((txHash) => !pool.has(txHash) && !scratch.has(txHash));
   const change: TxPoolChange = {
@@ -124,6 +169,14 @@ function pruneOutcome(pool: TxPool, scratch: TxPool, candidates: readonly Pooled
     nextArrivalSequence: scratch.nextArrivalSequence,
   };
   const candidateHashes = new Set(candidates.map((pooled) => pooled.txHash));
-  assert(added.every((pooled) => candidateHashes.has(pooled.txHash)), 'only returning txs are added');
-  return { change, removed, returnedTxHashes: added.map((pooled) => pooled.txHash), notReturned: notReturnedHashes.map(reasonOf) };
+  assert(
+    added.every((pooled) => candidateHashes.has(pooled.txHash)),
+    'only returning txs are added',
+  );
+  return {
+    change,
+    removed,
+    returnedTxHashes: added.map((pooled) => pooled.txHash),
+    notReturned: notReturnedHashes.map(reasonOf),
+  };
 }

@@ -48,8 +48,14 @@ export class TxPool {
     readonly capacity: number,
     private nextSequence: number,
   ) {
-    assert(Number.isSafeInteger(capacity) && capacity >= 1 && capacity <= TX_POOL_CAPACITY_MAX, `pool capacity ${capacity} is within 1..${TX_POOL_CAPACITY_MAX}`);
-    assert(Number.isSafeInteger(nextSequence) && nextSequence >= 0, `next arrival sequence ${nextSequence} is a safe non-negative integer`);
+    assert(
+      Number.isSafeInteger(capacity) && capacity >= 1 && capacity <= TX_POOL_CAPACITY_MAX,
+      `pool capacity ${capacity} is within 1..${TX_POOL_CAPACITY_MAX}`,
+    );
+    assert(
+      Number.isSafeInteger(nextSequence) && nextSequence >= 0,
+      `next arrival sequence ${nextSequence} is a safe non-negative integer`,
+    );
   }
 
   static empty(capacity: number = P2P_PENDING_TX_COUNT_MAX_DEFAULT): TxPool {
@@ -95,7 +101,10 @@ export class TxPool {
 
   /** Pooled txs sharing a nullifier with `nullifiers`, each once, in pool order. */
   conflictingTxs(nullifiers: readonly Hex[]): PooledTx[] {
-    assert(nullifiers.length <= NULLIFIERS_PER_TX_MAX, `a tx emits at most ${NULLIFIERS_PER_TX_MAX} nullifiers, got ${nullifiers.length}`);
+    assert(
+      nullifiers.length <= NULLIFIERS_PER_TX_MAX,
+      `a tx emits at most ${NULLIFIERS_PER_TX_MAX} nullifiers, got ${nullifiers.length}`,
+    );
     const found = new Map<Hex, PooledTx>();
     for (const nullifier of nullifiers) {
       const txHash = this.byNullifier.get(nullifier);
@@ -150,7 +159,10 @@ export class TxPool {
 
   /** Applies a change computed against this revision. */
   apply(change: TxPoolChange): void {
-    assert(change.baseRevision === this.revisionValue, `change computed against revision ${change.baseRevision}, pool is at ${this.revisionValue}`);
+    assert(
+      change.baseRevision === this.revisionValue,
+      `change computed against revision ${change.baseRevision}, pool is at ${this.revisionValue}`,
+    );
     assert(change.nextArrivalSequence >= this.nextSequence, 'the arrival sequence never goes back');
     assert(change.removedTxHashes.length <= this.order.length, 'a change removes only pooled txs');
     assert(change.addedTxs.length <= this.capacity, 'a change adds at most the capacity');
@@ -189,7 +201,10 @@ export class TxPool {
         assert(this.byNullifier.get(nullifier) === pooled.txHash, `nullifier ${nullifier} belongs to one pooled tx`);
         nullifierCount += 1;
       }
-      assert(pooled.arrivalSequence < this.nextSequence && !sequences.has(pooled.arrivalSequence), 'arrival sequences are unique and issued');
+      assert(
+        pooled.arrivalSequence < this.nextSequence && !sequences.has(pooled.arrivalSequence),
+        'arrival sequences are unique and issued',
+      );
       sequences.add(pooled.arrivalSequence);
     }
     assert(this.byNullifier.size === nullifierCount, 'the nullifier index holds only pooled txs');
@@ -202,7 +217,10 @@ export class TxPool {
     const payerTxs = this.byFeePayer.get(feePayer);
     assert(payerTxs !== undefined, `fee payer ${feePayer} is indexed`);
     const listed = payerTxs.slice();
-    assert(listed.length === expected.length && listed.every((pooled, index) => pooled === expected[index]), `fee payer ${feePayer} lists its pooled txs in pool order`);
+    assert(
+      listed.length === expected.length && listed.every((pooled, index) => pooled === expected[index]),
+      `fee payer ${feePayer} lists its pooled txs in pool order`,
+    );
     assert(payerTxs.isTotalExact(), `fee payer ${feePayer}'s total ${payerTxs.maxCostTotal} is its txs' max cost sum`);
   }
 
@@ -216,10 +234,16 @@ export class TxPool {
     const { txHash, tx } = pooled;
     assert(!this.byHash.has(txHash), `tx ${txHash} is not pooled yet`);
     assert(pooled.arrivalSequence < nextArrivalSequence, `tx ${txHash} has an issued arrival sequence`);
-    assert(tx.sideEffects.nullifiers.length <= NULLIFIERS_PER_TX_MAX, `a tx emits at most ${NULLIFIERS_PER_TX_MAX} nullifiers`);
+    assert(
+      tx.sideEffects.nullifiers.length <= NULLIFIERS_PER_TX_MAX,
+      `a tx emits at most ${NULLIFIERS_PER_TX_MAX} nullifiers`,
+    );
     for (const nullifier of tx.sideEffects.nullifiers) {
       const holder = this.byNullifier.get(nullifier);
-      assert(holder === undefined || holder === txHash, `nullifier ${nullifier} of ${txHash} is not held by pooled tx ${holder}`);
+      assert(
+        holder === undefined || holder === txHash,
+        `nullifier ${nullifier} of ${txHash} is not held by pooled tx ${holder}`,
+      );
       this.byNullifier.set(nullifier, txHash);
     }
     const payerTxs = this.byFeePayer.get(tx.feePayer);

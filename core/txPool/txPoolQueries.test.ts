@@ -16,7 +16,12 @@ function poolOf(...specs: TxSpec[]): TxPool {
 }
 
 describe('pendingTxPage', () => {
-  const pool = poolOf({ hash: 1, priorityFee: 1n }, { hash: 2, priorityFee: 3n }, { hash: 3, priorityFee: 2n }, { hash: 4, priorityFee: 3n });
+  const pool = poolOf(
+    { hash: 1, priorityFee: 1n },
+    { hash: 2, priorityFee: 3n },
+    { hash: 3, priorityFee: 2n },
+    { hash: 4, priorityFee: 3n },
+  );
   const page = (request: Parameters<typeof pendingTxPage>[1]) => pendingTxPage(pool, request).txs.map((p) => p.txHash);
 
   it('lists txs highest priority first, equal fees by arrival', () => {

@@ -40,15 +40,22 @@ export interface PageLimitExceededDetails extends Record<string, unknown> {
  */
 export function pendingTxPage(pool: TxPool, request: PendingTxPageRequest = {}): PendingTxPage {
   const pageSizeMax = request.pageSizeMax ?? RPC_TXS_PER_CALL_MAX;
-  assert(Number.isSafeInteger(pageSizeMax) && pageSizeMax >= 1 && pageSizeMax <= TX_POOL_CAPACITY_MAX, `page size bound ${pageSizeMax} is within 1..${TX_POOL_CAPACITY_MAX}`);
+  assert(
+    Number.isSafeInteger(pageSizeMax) && pageSizeMax >= 1 && pageSizeMax <= TX_POOL_CAPACITY_MAX,
+    `page size bound ${pageSizeMax} is within 1..${TX_POOL_CAPACITY_MAX}`,
+  );
   const limit = request.limit ?? pageSizeMax;
   assert(Number.isSafeInteger(limit) && limit >= 0, `page limit ${limit} is a non-negative safe integer`);
   if (limit > pageSizeMax) {
-    throw new NodeError<PageLimitExceededDetails>('LIMIT_EXCEEDED', `${limit} exceeds the limit txsPerCallMax of ${pageSizeMax}`, {
-      limit: 'txsPerCallMax',
-      value: pageSizeMax,
-      requested: limit,
-    });
+    throw new NodeError<PageLimitExceededDetails>(
+      'LIMIT_EXCEEDED',
+      `${limit} exceeds the limit txsPerCallMax of ${pageSizeMax}`,
+      {
+        limit: 'txsPerCallMax',
+        value: pageSizeMax,
+        requested: limit,
+      },
+    );
   }
   if (request.after === undefined) return { txs: pool.slice(0, limit), afterFound: true };
   const rank = pool.rankOf(request.after);

@@ -53,7 +53,12 @@ describe('txPoolStore', () => {
   it('keeps the highest-ranked stored txs when loaded with a smaller capacity', async () => {
     const storage = await openStorage();
     const { pool } = await loadTxPool(storage, 10);
-    for (const [hash, priorityFee] of [[1, 4n], [2, 9n], [3, 1n]] as const) await admitAndWrite(storage, pool, { hash, priorityFee });
+    for (const [hash, priorityFee] of [
+      [1, 4n],
+      [2, 9n],
+      [3, 1n],
+    ] as const)
+      await admitAndWrite(storage, pool, { hash, priorityFee });
     const loaded = await loadTxPool(storage, 2);
     expect(loaded.pool.ordered().map((p) => p.txHash)).toEqual([txHashOf(2), txHashOf(1)]);
     expect(loaded.removed).toEqual([{ txHash: txHashOf(3), reason: 'overCapacity', capacity: 2 }]);

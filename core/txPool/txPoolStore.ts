@@ -17,7 +17,9 @@ import { TX_POOL_CAPACITY_MAX } from '../../spec/constants.js';
 import { comparePooledTxs, toPooledTx, type PooledTx } from './txPriority.js';
 import type { TxRemoval } from './txRemoval.js';
 
-export type TxPoolBatchOp = { readonly type: 'put'; readonly key: string; readonly value: string } | { readonly type: 'del'; readonly key: string };
+export type TxPoolBatchOp =
+  | { readonly type: 'put'; readonly key: string; readonly value: string }
+  | { readonly type: 'del'; readonly key: string };
 
 const TX_KEY_PREFIX = 'txPool:tx:';
 /** The first key after every `txPool:tx:` key (';' follows ':'). */
@@ -38,7 +40,11 @@ export function txPoolBatchOps(change: TxPoolChange): TxPoolBatchOp[] {
     const stored: StoredPooledTx = { arrivalSequence: pooled.arrivalSequence, tx: pooled.tx };
     return { type: 'put', key: txKey(pooled.txHash), value: toStoredJson(stored) };
   });
-  const sequence: TxPoolBatchOp = { type: 'put', key: NEXT_ARRIVAL_SEQUENCE_KEY, value: String(change.nextArrivalSequence) };
+  const sequence: TxPoolBatchOp = {
+    type: 'put',
+    key: NEXT_ARRIVAL_SEQUENCE_KEY,
+    value: String(change.nextArrivalSequence),
+  };
   return [...removals, ...additions, sequence];
 }
 
@@ -57,14 +63,19 @@ export async function loadTxPool(storage: StoragePort, capacity: number): Promis
   const stored = texts.map((text) => readStoredPooledTx(text)).sort(comparePooledTxs);
   const nextArrivalSequence = await readNextArrivalSequence(storage, stored);
   const kept = stored.slice(0, capacity);
-  const removed = stored.slice(capacity).map((pooled): TxRemoval => ({ txHash: pooled.txHash, reason: 'overCapacity', capacity }));
+  const removed = stored
+    .slice(capacity)
+    .map((pooled): TxRemoval => ({ txHash: pooled.txHash, reason: 'overCapacity', capacity }));
   const ops = removed.map((removal): TxPoolBatchOp => ({ type: 'del', key: txKey(removal.txHash) }));
   return { pool: TxPool.restore(capacity, kept, nextArrivalSequence), removed, ops };
 }
 
 function readStoredPooledTx(text: string): PooledTx {
   const stored = fromStoredJson<StoredPooledTx>(text);
-  assert(typeof stored.arrivalSequence === 'number' && typeof stored.tx?.txHash === 'string', 'a stored pooled tx has an arrival sequence and a tx');
+  assert(
+    typeof stored.arrivalSequence === 'number' && typeof stored.tx?.txHash === 'string',
+    'a stored pooled tx has an arrival sequence and a tx',
+  );
   return toPooledTx(stored.tx, stored.arrivalSequence);
 }
 
@@ -76,6 +87,9 @@ async function readNextArrivalSequence(storage: StoragePort, stored: readonly Po
     return 0;
   }
   const next = Number(text);
-  assert(Number.isSafeInteger(next) && next > issuedMax, `stored next arrival sequence ${text} follows every stored tx`);
+  assert(
+    Number.isSafeInteger(next) && next > issuedMax,
+    `stored next arrival sequence ${text} follows every stored tx`,
+  );
   return next;
 }

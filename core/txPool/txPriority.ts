@@ -36,13 +36,19 @@ export function txMaxCost(tx: TxValue): bigint {
 }
 
 export function toPooledTx(tx: TxValue, arrivalSequence: number): PooledTx {
-  assert(Number.isSafeInteger(arrivalSequence) && arrivalSequence >= 0, `arrival sequence ${arrivalSequence} is a safe non-negative integer`);
+  assert(
+    Number.isSafeInteger(arrivalSequence) && arrivalSequence >= 0,
+    `arrival sequence ${arrivalSequence} is a safe non-negative integer`,
+  );
   return { tx, txHash: tx.txHash, arrivalSequence, priorityFee: txPriorityFee(tx), maxCost: txMaxCost(tx) };
 }
 
 /** The least priority fee that outbids a pooled tx paying `pooledPriorityFee`, with `bumpPercentage` (>= 0). */
 export function minimumOutbiddingFee(pooledPriorityFee: bigint, bumpPercentage: number): bigint {
-  assert(Number.isSafeInteger(bumpPercentage) && bumpPercentage >= 0, `price bump ${bumpPercentage}% is a non-negative integer`);
+  assert(
+    Number.isSafeInteger(bumpPercentage) && bumpPercentage >= 0,
+    `price bump ${bumpPercentage}% is a non-negative integer`,
+  );
   assert(pooledPriorityFee >= 0n, 'priority fees are non-negative');
   const bump = (pooledPriorityFee * BigInt(bumpPercentage)) / PERCENT;
   return pooledPriorityFee + (bump > 1n ? bump : 1n);

@@ -58,11 +58,19 @@ export interface TxLifecycleContext {
 }
 
 const MINED_ORDER: readonly MinedStanding[] = ['proposed', 'checkpointed', 'proven', 'finalized'];
-const MINED_STATE: Record<MinedStanding, string> = { proposed: 'Proposed', checkpointed: 'Checkpointed', proven: 'Proven', finalized: 'Finalized' };
+const MINED_STATE: Record<MinedStanding, string> = {
+  proposed: 'Proposed',
+  checkpointed: 'Checkpointed',
+  proven: 'Proven',
+  finalized: 'Finalized',
+};
 
 const violate = (what: (event: TxLifecycleEvent) => string) => ({
   target: '#txLifecycle.Violated' as const,
-  actions: { type: 'recordViolation' as const, params: ({ event }: { event: TxLifecycleEvent }) => ({ text: what(event) }) },
+  actions: {
+    type: 'recordViolation' as const,
+    params: ({ event }: { event: TxLifecycleEvent }) => ({ text: what(event) }),
+  },
 });
 
 /** How an event reads in a violation's description. */
@@ -71,7 +79,9 @@ function describeEvent(event: TxLifecycleEvent): string {
     case 'pool.removed':
       return `removed from the pool (${event.reason})`;
     case 'chain.mined':
-      return event.origin === 'proposed' ? `mined in block ${event.blockNumber}, which this node's sequencer built` : `mined in block ${event.blockNumber}, synced from L1`;
+      return event.origin === 'proposed'
+        ? `mined in block ${event.blockNumber}, which this node's sequencer built`
+        : `mined in block ${event.blockNumber}, synced from L1`;
     case 'chain.tip':
       return `its block's standing became ${event.standing}`;
     case 'node.restarted':
@@ -91,7 +101,9 @@ const restartTo = (status: ReceiptStatus, target: string) => ({
   guard: ({ event }: { event: TxLifecycleEvent }) => event.type === 'node.restarted' && event.status === status,
   target,
 });
-const restartToMined = MINED_ORDER.map((standing) => restartTo(standing, `#txLifecycle.Mined.${MINED_STATE[standing]}`));
+const restartToMined = MINED_ORDER.map((standing) =>
+  restartTo(standing, `#txLifecycle.Mined.${MINED_STATE[standing]}`),
+);
 const minedAgain = { target: '#txLifecycle.Mined', actions: 'recordBlock' } as const;
 /** A mined tx below finalized: its block's standing may move either way, and its block may be pruned. */
 const belowFinalized = {
@@ -109,11 +121,14 @@ export function createTxLifecycleMachine() {
   return setup({
     types: { context: {} as TxLifecycleContext, events: {} as TxLifecycleEvent },
     actions: {
-      recordBlock: assign({ blockNumber: ({ event }) => (event.type === 'chain.mined' ? event.blockNumber : undefined) }),
+      recordBlock: assign({
+        blockNumber: ({ event }) => (event.type === 'chain.mined' ? event.blockNumber : undefined),
+      }),
       recordViolation: assign((_, params: { text: string }) => ({ violation: params.text })),
     },
     guards: {
-      restartedMined: ({ event }) => event.type === 'node.restarted' && MINED_ORDER.includes(event.status as MinedStanding),
+      restartedMined: ({ event }) =>
+        event.type === 'node.restarted' && MINED_ORDER.includes(event.status as MinedStanding),
       fromL1: ({ event }) => event.type === 'chain.mined' && event.origin === 'l1',
     },
   }).createMachine({
@@ -128,8 +143,14 @@ export function createTxLifecycleMachine() {
         on: {
           'pool.accepted': 'Pending',
           // Another proposer's block may hold it (its own pool took it); this node's sequencer never may.
-          'chain.mined': [{ guard: 'fromL1', ...minedAgain }, violate((e) => `the pool refused it, then it was ${describeEvent(e)}`)],
-          'node.restarted': [{ guard: 'restartedMined', ...violate((e) => `the pool refused it, yet ${describeEvent(e)}`) }, { target: 'Rejected' }],
+          'chain.mined': [
+            { guard: 'fromL1', ...minedAgain },
+            violate((e) => `the pool refused it, then it was ${describeEvent(e)}`),
+          ],
+          'node.restarted': [
+            { guard: 'restartedMined', ...violate((e) => `the pool refused it, yet ${describeEvent(e)}`) },
+            { target: 'Rejected' },
+          ],
         },
       },
       Pending: {
@@ -151,16 +172,25 @@ export function createTxLifecycleMachine() {
           'chain.unmined': {},
           // A checkpoint from L1 may bring it back (the blocks a prune dropped, synced again); this node's sequencer
           // never takes it.
-          'chain.mined': [{ guard: 'fromL1', ...minedAgain }, violate((e) => `the pool had let it go, then it was ${describeEvent(e)}`)],
+          'chain.mined': [
+            { guard: 'fromL1', ...minedAgain },
+            violate((e) => `the pool had let it go, then it was ${describeEvent(e)}`),
+          ],
           // The removal was in the batch a crash lost: the pool holds it again.
-          'node.restarted': [restartTo('pending', 'Pending'), restartTo('dropped', 'Dropped'), violate((e) => `the pool had let it go, yet ${describeEvent(e)}`)],
+          'node.restarted': [
+            restartTo('pending', 'Pending'),
+            restartTo('dropped', 'Dropped'),
+            violate((e) => `the pool had let it go, yet ${describeEvent(e)}`),
+          ],
         },
       },
       Mined: {
         initial: 'Proposed',
         on: {
           // Its block is still there (no prune said otherwise): a second block holding it mines it twice.
-          'chain.mined': violate((e) => `it was mined twice: ${describeEvent(e)} while still mined in an earlier block`),
+          'chain.mined': violate(
+            (e) => `it was mined twice: ${describeEvent(e)} while still mined in an earlier block`,
+          ),
           'pool.removed': {},
           'pool.cleared': {},
           'pool.accepted': violate(() => 'a mined tx was accepted into the pool again'),
@@ -175,7 +205,10 @@ export function createTxLifecycleMachine() {
               'chain.tip': [toStanding('finalized'), violate((e) => `a finalized tx went back: ${describeEvent(e)}`)],
               'chain.unmined': violate(() => 'a finalized tx was unmined'),
               'pool.returned': violate(() => 'a finalized tx returned to the pool'),
-              'node.restarted': [restartTo('finalized', 'Finalized'), violate((e) => `a finalized tx went back: ${describeEvent(e)}`)],
+              'node.restarted': [
+                restartTo('finalized', 'Finalized'),
+                violate((e) => `a finalized tx went back: ${describeEvent(e)}`),
+              ],
             },
           },
         },

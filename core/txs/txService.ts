@@ -33,7 +33,10 @@ export interface TxReceiptOptions {
 /** What public simulation reports (svc_simulatePublicCalls). */
 export interface PublicSimulationResult {
   readonly executionResult: TxEffect['executionResult'];
-  readonly gasUsed: { readonly totalGas: { readonly daGas: number; readonly l2Gas: number }; readonly publicGas: { readonly daGas: number; readonly l2Gas: number } };
+  readonly gasUsed: {
+    readonly totalGas: { readonly daGas: number; readonly l2Gas: number };
+    readonly publicGas: { readonly daGas: number; readonly l2Gas: number };
+  };
   readonly publicReturnValues: readonly (readonly Hex[])[];
 }
 
@@ -55,8 +58,15 @@ export interface TxService {
   getPendingTxs(limit: number, after: Hex | undefined, includeProof: boolean): Promise<TxValue[]>;
   getPendingTxCount(): Promise<number>;
   getMaxPriorityFees(): Promise<GasFees>;
-  isValidTx(tx: TxValue, options: { readonly isSimulation?: boolean; readonly skipFeeEnforcement?: boolean }): Promise<TxValidationResult>;
-  simulatePublicCalls(tx: TxValue, skipFeeEnforcement: boolean, overrides: SimulationOverridesInput): Promise<PublicSimulationResult>;
+  isValidTx(
+    tx: TxValue,
+    options: { readonly isSimulation?: boolean; readonly skipFeeEnforcement?: boolean },
+  ): Promise<TxValidationResult>;
+  simulatePublicCalls(
+    tx: TxValue,
+    skipFeeEnforcement: boolean,
+    overrides: SimulationOverridesInput,
+  ): Promise<PublicSimulationResult>;
   /** The setup-phase allow list in force: the built-in entries, then the network's and the operator's extensions. */
   getAllowedPublicSetup(): readonly AllowListEntry[];
 }
@@ -108,14 +118,19 @@ export function createTxService(deps: TxServiceDeps): TxService {
         };
       }
       const pending = pooledTx(txHash, options.includeProof === true);
-      if (pending !== undefined) return { txHash, status: 'pending', ...(options.includePendingTx === true ? { tx: pending } : {}) };
+      if (pending !== undefined)
+        return { txHash, status: 'pending', ...(options.includePendingTx === true ? { tx: pending } : {}) };
       return { txHash, status: 'dropped' };
     },
     getTxEffect: (txHash) => indexedEffect(chain, txHash),
     getTxByHash: async (txHash, includeProof) => pooledTx(txHash, includeProof),
-    getTxsByHash: async (txHashes, includeProof) => txHashes.map((hash) => pooledTx(hash, includeProof)).filter((tx): tx is TxValue => tx !== undefined),
+    getTxsByHash: async (txHashes, includeProof) =>
+      txHashes.map((hash) => pooledTx(hash, includeProof)).filter((tx): tx is TxValue => tx !== undefined),
     async getPendingTxs(limit, after, includeProof) {
-      const page = pendingTxPage(pool.current, { limit, ...(after !== undefined ? { after: after.toLowerCase() as Hex } : {}) });
+      const page = pendingTxPage(pool.current, {
+        limit,
+        ...(after !== undefined ? { after: after.toLowerCase() as Hex } : {}),
+      });
       return page.txs.map((pooled) => answeredTx(pooled.tx, includeProof));
     },
     getPendingTxCount: async () => pool.current.count,
@@ -148,7 +163,8 @@ export function latestPublicStateOf(
   return {
     publicDataRead: (leafSlot) => worldState.getPublicDataValue(worldState.latestBlockNumber, leafSlot),
     nullifierExists: async (nullifier) =>
-      (await worldState.findLeafIndices(MerkleTreeId.NULLIFIER_TREE, worldState.latestBlockNumber, [nullifier]))[0] !== null,
+      (await worldState.findLeafIndices(MerkleTreeId.NULLIFIER_TREE, worldState.latestBlockNumber, [nullifier]))[0] !==
+      null,
     contractClassId: contracts.contractClassId,
     contractClassBytecode: contracts.contractClassBytecode,
   };

@@ -38,7 +38,8 @@ export interface TxValidationOptions {
   readonly skipFeeEnforcement?: boolean;
 }
 
-export type TxValidationResult = { readonly valid: true } | { readonly valid: false; readonly reasons: readonly string[] };
+export type TxValidationResult =
+  { readonly valid: true } | { readonly valid: false; readonly reasons: readonly string[] };
 
 /** The most a tx can cost: every unit of gas it allows at its max fees. */
 export function txMaxFee(tx: TxValue): bigint {
@@ -52,7 +53,10 @@ const sameField = (a: Hex, b: Hex): boolean => BigInt(a) === BigInt(b);
 
 /** Whether an allow-list entry admits a setup call (the class is that of the called instance, when known). */
 export function allowListAdmits(entry: AllowListEntry, call: PublicCall, classId: Hex | undefined): boolean {
-  const target = entry.kind === 'instance' ? sameField(entry.address, call.contractAddress) : classId !== undefined && sameField(entry.classId, classId);
+  const target =
+    entry.kind === 'instance'
+      ? sameField(entry.address, call.contractAddress)
+      : classId !== undefined && sameField(entry.classId, classId);
   if (!target) return false;
   const selector = call.calldata[0];
   if (selector === undefined || !sameField(selector, entry.selector)) return false;
@@ -65,33 +69,50 @@ function staticReasons(tx: TxValue, context: TxValidationContext, options: TxVal
   const reasons: string[] = [];
   try {
     const hash = computeTxHash(tx);
-    if (hash !== tx.txHash.toLowerCase()) reasons.push(`txHash ${tx.txHash} is not the hash of the tx's contents (${hash})`);
+    if (hash !== tx.txHash.toLowerCase())
+      reasons.push(`txHash ${tx.txHash} is not the hash of the tx's contents (${hash})`);
     const size = txSizeBytes(tx);
-    if (size > context.txBytesMax) reasons.push(`the tx is ${size} bytes, more than the limit of ${context.txBytesMax}`);
+    if (size > context.txBytesMax)
+      reasons.push(`the tx is ${size} bytes, more than the limit of ${context.txBytesMax}`);
   } catch (error) {
     if (!(error instanceof CodecError)) throw error;
     reasons.push(`the tx cannot be encoded: ${error.message}`);
   }
   if (tx.chainId !== context.chainId) reasons.push(`chainId ${tx.chainId} is not this network's ${context.chainId}`);
-  if (tx.version !== context.rollupVersion) reasons.push(`version ${tx.version} is not this rollup's ${context.rollupVersion}`);
+  if (tx.version !== context.rollupVersion)
+    reasons.push(`version ${tx.version} is not this rollup's ${context.rollupVersion}`);
   if (tx.expirationTimestamp < context.nextSlotTimestamp) {
-    reasons.push(`the tx expires at ${tx.expirationTimestamp}, before the next slot starts at ${context.nextSlotTimestamp}`);
+    reasons.push(
+      `the tx expires at ${tx.expirationTimestamp}, before the next slot starts at ${context.nextSlotTimestamp}`,
+    );
   }
   const { gasLimits, maxFeesPerGas } = tx.gasSettings;
   const max = context.txGasLimitsMax;
-  if (gasLimits.l2Gas > max.l2Gas) reasons.push(`gasLimits.l2Gas ${gasLimits.l2Gas} is above the network limit of ${max.l2Gas}`);
-  if (gasLimits.daGas > max.daGas) reasons.push(`gasLimits.daGas ${gasLimits.daGas} is above the network limit of ${max.daGas}`);
+  if (gasLimits.l2Gas > max.l2Gas)
+    reasons.push(`gasLimits.l2Gas ${gasLimits.l2Gas} is above the network limit of ${max.l2Gas}`);
+  if (gasLimits.daGas > max.daGas)
+    reasons.push(`gasLimits.daGas ${gasLimits.daGas} is above the network limit of ${max.daGas}`);
   if (!options.skipFeeEnforcement) {
     const min = context.minFeesPerGas;
-    if (maxFeesPerGas.feePerL2Gas < min.feePerL2Gas) reasons.push(`maxFeesPerGas.feePerL2Gas ${maxFeesPerGas.feePerL2Gas} is below the current minimum ${min.feePerL2Gas}`);
-    if (maxFeesPerGas.feePerDaGas < min.feePerDaGas) reasons.push(`maxFeesPerGas.feePerDaGas ${maxFeesPerGas.feePerDaGas} is below the current minimum ${min.feePerDaGas}`);
+    if (maxFeesPerGas.feePerL2Gas < min.feePerL2Gas)
+      reasons.push(
+        `maxFeesPerGas.feePerL2Gas ${maxFeesPerGas.feePerL2Gas} is below the current minimum ${min.feePerL2Gas}`,
+      );
+    if (maxFeesPerGas.feePerDaGas < min.feePerDaGas)
+      reasons.push(
+        `maxFeesPerGas.feePerDaGas ${maxFeesPerGas.feePerDaGas} is below the current minimum ${min.feePerDaGas}`,
+      );
   }
   const unique = new Set(tx.sideEffects.nullifiers.map((n) => n.toLowerCase()));
   if (unique.size !== tx.sideEffects.nullifiers.length) reasons.push('the tx emits the same nullifier twice');
   return reasons;
 }
 
-async function stateReasons(tx: TxValue, context: TxValidationContext, options: TxValidationOptions): Promise<string[]> {
+async function stateReasons(
+  tx: TxValue,
+  context: TxValidationContext,
+  options: TxValidationOptions,
+): Promise<string[]> {
   const reasons: string[] = [];
   if (!(await context.isAnchorKept(tx.anchorBlockHash))) {
     reasons.push(`the anchor block ${tx.anchorBlockHash} is not one this node has (or it is no longer kept)`);
@@ -102,19 +123,26 @@ async function stateReasons(tx: TxValue, context: TxValidationContext, options: 
   });
   if (!options.skipFeeEnforcement) {
     const [balance, maxFee] = [await context.feePayerBalance(tx.feePayer), txMaxFee(tx)];
-    if (balance < maxFee) reasons.push(`fee payer ${tx.feePayer} has ${balance}, less than the tx's maximum fee ${maxFee}`);
+    if (balance < maxFee)
+      reasons.push(`fee payer ${tx.feePayer} has ${balance}, less than the tx's maximum fee ${maxFee}`);
   }
   for (const [i, call] of tx.publicCalls.setup.entries()) {
     const classId = await context.contractClassOf(call.contractAddress);
     if (!context.setupAllowList.some((entry) => allowListAdmits(entry, call, classId))) {
-      reasons.push(`setup call ${i} (contract ${call.contractAddress}, selector ${call.calldata[0] ?? 'none'}) is not on the setup allow list`);
+      reasons.push(
+        `setup call ${i} (contract ${call.contractAddress}, selector ${call.calldata[0] ?? 'none'}) is not on the setup allow list`,
+      );
     }
   }
   if (!options.isSimulation && !(await context.verifyProof(tx))) reasons.push('the proof does not verify');
   return reasons;
 }
 
-export async function validateTx(tx: TxValue, context: TxValidationContext, options: TxValidationOptions = {}): Promise<TxValidationResult> {
+export async function validateTx(
+  tx: TxValue,
+  context: TxValidationContext,
+  options: TxValidationOptions = {},
+): Promise<TxValidationResult> {
   const reasons = [...staticReasons(tx, context, options), ...(await stateReasons(tx, context, options))];
   return reasons.length === 0 ? { valid: true } : { valid: false, reasons };
 }

@@ -3,8 +3,19 @@ import type { Hex } from '../../spec/chain.js';
 import { checkpointAttestation, proposalsForSlot } from '../../spec/wire/p2p.js';
 import { offense as offenseSchema } from '../../spec/wire/slashing.js';
 import { ATTESTATION_POOL_SLOTS_KEPT, COMMITTEE_SIZE, SLASH_ROUND_SLOTS } from '../../spec/validators/constants.js';
-import { checkpointProposalPayloadHash, type BlockProposalPayload, type CheckpointProposalPayload } from '../../spec/validators/signingPayloads.js';
-import { TEST_CHAIN, hex32, secretKeyOf, testDuties, testPayload, testValidatorSet } from '../../test/validators/validatorFixtures.js';
+import {
+  checkpointProposalPayloadHash,
+  type BlockProposalPayload,
+  type CheckpointProposalPayload,
+} from '../../spec/validators/signingPayloads.js';
+import {
+  TEST_CHAIN,
+  hex32,
+  secretKeyOf,
+  testDuties,
+  testPayload,
+  testValidatorSet,
+} from '../../test/validators/validatorFixtures.js';
 import { AttestationPool } from './attestationPool.js';
 import { signBlockProposal, signCheckpointAttestation, signCheckpointProposal } from './bls.js';
 
@@ -17,7 +28,8 @@ function newPool(currentSlot = START_SLOT): AttestationPool {
 }
 const proposerAt = (slot: number): Hex => dutiesForSlot(slot).proposer!.address;
 const memberAt = (slot: number, seat: number): Hex => dutiesForSlot(slot).committee.members[seat]!.address;
-const outsider = (slot: number): Hex => validators.find((v) => !dutiesForSlot(slot).committee.seatByAddress.has(v.address))!.address;
+const outsider = (slot: number): Hex =>
+  validators.find((v) => !dutiesForSlot(slot).committee.seatByAddress.has(v.address))!.address;
 
 const proposal = (payload: CheckpointProposalPayload, proposer = proposerAt(payload.slot)) => ({
   payload,
@@ -48,11 +60,20 @@ describe('checkpoint proposals', () => {
     const pool = newPool();
     const payload = testPayload(START_SLOT);
     const entry = proposal(payload);
-    expect(pool.addCheckpointProposal(entry)).toEqual({ kind: 'added', payloadHash: checkpointProposalPayloadHash(payload) });
+    expect(pool.addCheckpointProposal(entry)).toEqual({
+      kind: 'added',
+      payloadHash: checkpointProposalPayloadHash(payload),
+    });
     expect(pool.addCheckpointProposal(entry)).toMatchObject({ kind: 'known' });
     const answer = pool.proposalsForSlot(START_SLOT);
     expect(answer.checkpointProposals).toEqual([
-      { checkpointNumber: payload.checkpointNumber, archiveRoot: payload.archiveRoot, payloadHash: checkpointProposalPayloadHash(payload), proposer: entry.proposer, signature: entry.signature },
+      {
+        checkpointNumber: payload.checkpointNumber,
+        archiveRoot: payload.archiveRoot,
+        payloadHash: checkpointProposalPayloadHash(payload),
+        proposer: entry.proposer,
+        signature: entry.signature,
+      },
     ]);
     expect(proposalsForSlot.encode(answer)).toMatchObject({ slot: String(START_SLOT) });
   });
@@ -61,33 +82,65 @@ describe('checkpoint proposals', () => {
     const pool = newPool();
     const payload = testPayload(START_SLOT);
     const notProposer = memberAt(START_SLOT, dutiesForSlot(START_SLOT).proposer!.committeeIndex === 0 ? 1 : 0);
-    expect(pool.addCheckpointProposal(proposal(payload, notProposer))).toEqual({ kind: 'rejected', reason: 'notProposer' });
-    expect(pool.addCheckpointProposal({ ...proposal(payload), signature: attestation(payload, proposerAt(START_SLOT)).signature })).toEqual({ kind: 'rejected', reason: 'badSignature' });
+    expect(pool.addCheckpointProposal(proposal(payload, notProposer))).toEqual({
+      kind: 'rejected',
+      reason: 'notProposer',
+    });
+    expect(
+      pool.addCheckpointProposal({
+        ...proposal(payload),
+        signature: attestation(payload, proposerAt(START_SLOT)).signature,
+      }),
+    ).toEqual({ kind: 'rejected', reason: 'badSignature' });
     const foreign = testPayload(START_SLOT, 0, { l1ChainId: 1, rollupVersion: 1 });
     expect(pool.addCheckpointProposal(proposal(foreign))).toEqual({ kind: 'rejected', reason: 'wrongChain' });
-    expect(pool.addCheckpointProposal(proposal(testPayload(START_SLOT - ATTESTATION_POOL_SLOTS_KEPT)))).toEqual({ kind: 'rejected', reason: 'slotTooOld' });
-    expect(pool.addCheckpointProposal(proposal(testPayload(START_SLOT + 2)))).toEqual({ kind: 'rejected', reason: 'slotTooFarAhead' });
+    expect(pool.addCheckpointProposal(proposal(testPayload(START_SLOT - ATTESTATION_POOL_SLOTS_KEPT)))).toEqual({
+      kind: 'rejected',
+      reason: 'slotTooOld',
+    });
+    expect(pool.addCheckpointProposal(proposal(testPayload(START_SLOT + 2)))).toEqual({
+      kind: 'rejected',
+      reason: 'slotTooFarAhead',
+    });
     expect(pool.addCheckpointProposal(proposal(testPayload(START_SLOT + 1)))).toMatchObject({ kind: 'added' });
     expect(pool.proposalsForSlot(START_SLOT).checkpointProposals).toEqual([]);
   });
 
   it('refuses everything for a slot whose committee is unknown', () => {
     const pool = new AttestationPool({ chain: TEST_CHAIN, dutiesForSlot: () => undefined, currentSlot: START_SLOT });
-    expect(pool.addCheckpointProposal(proposal(testPayload(START_SLOT)))).toEqual({ kind: 'rejected', reason: 'dutiesUnknown' });
+    expect(pool.addCheckpointProposal(proposal(testPayload(START_SLOT)))).toEqual({
+      kind: 'rejected',
+      reason: 'dutiesUnknown',
+    });
   });
 
   it('two payloads from the proposer in one slot are a duplicate proposal, recorded once, a third is dropped', () => {
     const pool = newPool();
     expect(pool.addCheckpointProposal(proposal(testPayload(START_SLOT, 0)))).toMatchObject({ kind: 'added' });
     const second = pool.addCheckpointProposal(proposal(testPayload(START_SLOT, 1)));
-    const expected = { validator: proposerAt(START_SLOT), offenseType: 'duplicateProposal', slot: START_SLOT, round: BigInt(Math.floor(START_SLOT / SLASH_ROUND_SLOTS)), amount: 0n };
+    const expected = {
+      validator: proposerAt(START_SLOT),
+      offenseType: 'duplicateProposal',
+      slot: START_SLOT,
+      round: BigInt(Math.floor(START_SLOT / SLASH_ROUND_SLOTS)),
+      amount: 0n,
+    };
     expect(second).toMatchObject({ kind: 'offense', offense: expected });
-    expect(pool.addCheckpointProposal(proposal(testPayload(START_SLOT, 2)))).toEqual({ kind: 'rejected', reason: 'equivocationAlreadyRecorded' });
+    expect(pool.addCheckpointProposal(proposal(testPayload(START_SLOT, 2)))).toEqual({
+      kind: 'rejected',
+      reason: 'equivocationAlreadyRecorded',
+    });
     expect(pool.proposalsForSlot(START_SLOT).checkpointProposals).toHaveLength(2);
     expect(pool.slashOffenses('all')).toEqual([expected]);
-    expect(offenseSchema.encode(pool.slashOffenses('all')[0]!)).toMatchObject({ slot: String(START_SLOT), amount: '0' });
+    expect(offenseSchema.encode(pool.slashOffenses('all')[0]!)).toMatchObject({
+      slot: String(START_SLOT),
+      amount: '0',
+    });
     const [record] = pool.offenseRecords('all');
-    expect(record!.evidence.map((e) => e.payload.archiveRoot)).toEqual([testPayload(START_SLOT, 0).archiveRoot, testPayload(START_SLOT, 1).archiveRoot]);
+    expect(record!.evidence.map((e) => e.payload.archiveRoot)).toEqual([
+      testPayload(START_SLOT, 0).archiveRoot,
+      testPayload(START_SLOT, 1).archiveRoot,
+    ]);
   });
 });
 
@@ -99,9 +152,15 @@ describe('checkpoint attestations', () => {
     pool.addCheckpointAttestation(attestation(a, memberAt(START_SLOT, 1)));
     pool.addCheckpointAttestation(attestation(b, memberAt(START_SLOT, 2)));
     expect(pool.checkpointAttestationsForSlot(START_SLOT)).toHaveLength(3);
-    const onlyA = pool.checkpointAttestationsForSlot(START_SLOT, checkpointProposalPayloadHash(a).toUpperCase().replace('0X', '0x') as Hex);
+    const onlyA = pool.checkpointAttestationsForSlot(
+      START_SLOT,
+      checkpointProposalPayloadHash(a).toUpperCase().replace('0X', '0x') as Hex,
+    );
     expect(onlyA.map((x) => x.attester)).toEqual([memberAt(START_SLOT, 0), memberAt(START_SLOT, 1)]);
-    expect(checkpointAttestation.encode(onlyA[0]!)).toMatchObject({ slot: String(START_SLOT), proposalPayloadHash: checkpointProposalPayloadHash(a) });
+    expect(checkpointAttestation.encode(onlyA[0]!)).toMatchObject({
+      slot: String(START_SLOT),
+      proposalPayloadHash: checkpointProposalPayloadHash(a),
+    });
     expect(pool.checkpointAttestationsForSlot(START_SLOT + 1)).toEqual([]);
     expect(pool.slotActivity(START_SLOT).attesters).toEqual(new Set([0, 1, 2].map((s) => memberAt(START_SLOT, s))));
   });
@@ -109,9 +168,14 @@ describe('checkpoint attestations', () => {
   it('are refused from a validator outside the committee, and a proposal signature is not an attestation', () => {
     const pool = newPool();
     const payload = testPayload(START_SLOT);
-    expect(pool.addCheckpointAttestation(attestation(payload, outsider(START_SLOT)))).toEqual({ kind: 'rejected', reason: 'notCommitteeMember' });
+    expect(pool.addCheckpointAttestation(attestation(payload, outsider(START_SLOT)))).toEqual({
+      kind: 'rejected',
+      reason: 'notCommitteeMember',
+    });
     const proposer = proposerAt(START_SLOT);
-    expect(pool.addCheckpointAttestation({ payload, attester: proposer, signature: proposal(payload).signature })).toEqual({ kind: 'rejected', reason: 'badSignature' });
+    expect(
+      pool.addCheckpointAttestation({ payload, attester: proposer, signature: proposal(payload).signature }),
+    ).toEqual({ kind: 'rejected', reason: 'badSignature' });
   });
 
   it('two payloads from one member in one slot are a duplicate attestation; the same payload in two slots is not', () => {
@@ -120,7 +184,10 @@ describe('checkpoint attestations', () => {
     pool.addCheckpointAttestation(attestation(testPayload(START_SLOT, 0), member));
     pool.addCheckpointAttestation(attestation(testPayload(START_SLOT - 1, 0), member));
     expect(pool.slashOffenses('all')).toEqual([]);
-    expect(pool.addCheckpointAttestation(attestation(testPayload(START_SLOT, 1), member))).toMatchObject({ kind: 'offense', offense: { validator: member, offenseType: 'duplicateAttestation', slot: START_SLOT } });
+    expect(pool.addCheckpointAttestation(attestation(testPayload(START_SLOT, 1), member))).toMatchObject({
+      kind: 'offense',
+      offense: { validator: member, offenseType: 'duplicateAttestation', slot: START_SLOT },
+    });
   });
 });
 
@@ -130,18 +197,28 @@ describe('block proposals', () => {
     expect(pool.addBlockProposal(blockProposal(blockPayload(START_SLOT, 0)))).toMatchObject({ kind: 'added' });
     expect(pool.addBlockProposal(blockProposal(blockPayload(START_SLOT, 1)))).toMatchObject({ kind: 'added' });
     expect(pool.slashOffenses('all')).toEqual([]);
-    expect(pool.addBlockProposal(blockProposal(blockPayload(START_SLOT, 1, 9)))).toMatchObject({ kind: 'offense', offense: { offenseType: 'duplicateProposal', slot: START_SLOT } });
+    expect(pool.addBlockProposal(blockProposal(blockPayload(START_SLOT, 1, 9)))).toMatchObject({
+      kind: 'offense',
+      offense: { offenseType: 'duplicateProposal', slot: START_SLOT },
+    });
     // A second equivocation of the same proposer in the same slot adds evidence but not a second offense.
     pool.addCheckpointProposal(proposal(testPayload(START_SLOT, 0)));
     expect(pool.addCheckpointProposal(proposal(testPayload(START_SLOT, 1)))).toMatchObject({ kind: 'offense' });
     expect(pool.slashOffenses('all')).toHaveLength(1);
     const answer = pool.proposalsForSlot(START_SLOT);
     expect(answer.blockProposals.map((p) => p.indexWithinCheckpoint)).toEqual([0, 1, 1]);
-    expect(proposalsForSlot.encode(answer).blockProposals[0]).toMatchObject({ blockNumber: START_SLOT * 10, txHashes: [hex32(1)] });
+    expect(proposalsForSlot.encode(answer).blockProposals[0]).toMatchObject({
+      blockNumber: START_SLOT * 10,
+      txHashes: [hex32(1)],
+    });
   });
 
   it('with a position beyond a checkpoint are malformed', () => {
-    const entry = { payload: blockPayload(START_SLOT, 16), proposer: proposerAt(START_SLOT), signature: `0x${'00'.repeat(96)}` as Hex };
+    const entry = {
+      payload: blockPayload(START_SLOT, 16),
+      proposer: proposerAt(START_SLOT),
+      signature: `0x${'00'.repeat(96)}` as Hex,
+    };
     expect(newPool().addBlockProposal(entry)).toEqual({ kind: 'rejected', reason: 'malformedPayload' });
   });
 });
@@ -161,7 +238,9 @@ describe('window and rounds', () => {
     const round = BigInt(Math.floor(START_SLOT / SLASH_ROUND_SLOTS));
     expect(pool.slashOffenses(round)).toHaveLength(1);
     expect(pool.slashOffenses(round + 1n)).toEqual([]);
-    expect(pool.slashOffenses('current')).toEqual(pool.slashOffenses(BigInt(Math.floor(pool.currentSlot / SLASH_ROUND_SLOTS))));
+    expect(pool.slashOffenses('current')).toEqual(
+      pool.slashOffenses(BigInt(Math.floor(pool.currentSlot / SLASH_ROUND_SLOTS))),
+    );
     expect(pool.slashOffenses('all')).toHaveLength(1);
   });
 });

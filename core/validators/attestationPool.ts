@@ -104,7 +104,13 @@ interface EntryRule {
 }
 
 const RULES: Record<SignedEntry['kind'], EntryRule> = {
-  checkpointProposal: { role: 'proposer', list: 'checkpointProposals', perSlotMax: CHECKPOINT_PROPOSALS_PER_SLOT_MAX, offenseType: 'duplicateProposal', dutyKey: (e) => e.signer },
+  checkpointProposal: {
+    role: 'proposer',
+    list: 'checkpointProposals',
+    perSlotMax: CHECKPOINT_PROPOSALS_PER_SLOT_MAX,
+    offenseType: 'duplicateProposal',
+    dutyKey: (e) => e.signer,
+  },
   blockProposal: {
     role: 'proposer',
     list: 'blockProposals',
@@ -112,7 +118,13 @@ const RULES: Record<SignedEntry['kind'], EntryRule> = {
     offenseType: 'duplicateProposal',
     dutyKey: (e) => `${e.signer}/${e.kind === 'blockProposal' ? e.payload.indexWithinCheckpoint : -1}`,
   },
-  checkpointAttestation: { role: 'attester', list: 'attestations', perSlotMax: CHECKPOINT_ATTESTATIONS_PER_SLOT_MAX, offenseType: 'duplicateAttestation', dutyKey: (e) => e.signer },
+  checkpointAttestation: {
+    role: 'attester',
+    list: 'attestations',
+    perSlotMax: CHECKPOINT_ATTESTATIONS_PER_SLOT_MAX,
+    offenseType: 'duplicateAttestation',
+    dutyKey: (e) => e.signer,
+  },
 };
 
 const lower = (hex: Hex): Hex => hex.toLowerCase() as Hex;
@@ -133,7 +145,10 @@ export class AttestationPool {
   private current: number;
 
   constructor(private readonly options: AttestationPoolOptions) {
-    assert(Number.isSafeInteger(options.currentSlot) && options.currentSlot >= 0, 'the current slot is a non-negative safe integer');
+    assert(
+      Number.isSafeInteger(options.currentSlot) && options.currentSlot >= 0,
+      'the current slot is a non-negative safe integer',
+    );
     this.current = options.currentSlot;
   }
 
@@ -146,28 +161,49 @@ export class AttestationPool {
     if (slot <= this.current) return;
     this.current = slot;
     for (const held of [...this.slots.keys()]) if (held < this.oldestSlotKept()) this.slots.delete(held);
-    assert(this.slots.size <= ATTESTATION_POOL_SLOTS_KEPT + ATTESTATION_POOL_FUTURE_SLOTS_MAX, 'pool within its slot window');
+    assert(
+      this.slots.size <= ATTESTATION_POOL_SLOTS_KEPT + ATTESTATION_POOL_FUTURE_SLOTS_MAX,
+      'pool within its slot window',
+    );
   }
 
   addCheckpointProposal(proposal: SignedCheckpointProposal): PoolAddOutcome {
     const { payload, proposer, signature } = proposal;
     const payloadHash = hashPayload(() => checkpointProposalPayloadHash(payload));
     if (payloadHash === undefined) return { kind: 'rejected', reason: 'malformedPayload' };
-    return this.add({ kind: 'checkpointProposal', payload, payloadHash, signer: lower(proposer), signature: lower(signature) });
+    return this.add({
+      kind: 'checkpointProposal',
+      payload,
+      payloadHash,
+      signer: lower(proposer),
+      signature: lower(signature),
+    });
   }
 
   addCheckpointAttestation(attestation: SignedCheckpointAttestation): PoolAddOutcome {
     const { payload, attester, signature } = attestation;
     const payloadHash = hashPayload(() => checkpointProposalPayloadHash(payload));
     if (payloadHash === undefined) return { kind: 'rejected', reason: 'malformedPayload' };
-    return this.add({ kind: 'checkpointAttestation', payload, payloadHash, signer: lower(attester), signature: lower(signature) });
+    return this.add({
+      kind: 'checkpointAttestation',
+      payload,
+      payloadHash,
+      signer: lower(attester),
+      signature: lower(signature),
+    });
   }
 
   addBlockProposal(proposal: SignedBlockProposal): PoolAddOutcome {
     const { payload, proposer, signature } = proposal;
     const payloadHash = hashPayload(() => blockProposalPayloadHash(payload));
     if (payloadHash === undefined) return { kind: 'rejected', reason: 'malformedPayload' };
-    return this.add({ kind: 'blockProposal', payload, payloadHash, signer: lower(proposer), signature: lower(signature) });
+    return this.add({
+      kind: 'blockProposal',
+      payload,
+      payloadHash,
+      signer: lower(proposer),
+      signature: lower(signature),
+    });
   }
 
   private oldestSlotKept(): number {
@@ -175,15 +211,23 @@ export class AttestationPool {
   }
 
   /** The signer's public key if the entry may enter the pool (signature not yet checked), else why not. */
-  private signerKey(entry: SignedEntry, rule: EntryRule): { readonly publicKey: Hex } | { readonly problem: PoolRejection } {
+  private signerKey(
+    entry: SignedEntry,
+    rule: EntryRule,
+  ): { readonly publicKey: Hex } | { readonly problem: PoolRejection } {
     const { payload } = entry;
-    if (payload.l1ChainId !== this.options.chain.l1ChainId || payload.rollupVersion !== this.options.chain.rollupVersion) return { problem: 'wrongChain' };
+    if (
+      payload.l1ChainId !== this.options.chain.l1ChainId ||
+      payload.rollupVersion !== this.options.chain.rollupVersion
+    )
+      return { problem: 'wrongChain' };
     if (payload.slot < this.oldestSlotKept()) return { problem: 'slotTooOld' };
     if (payload.slot > this.current + ATTESTATION_POOL_FUTURE_SLOTS_MAX) return { problem: 'slotTooFarAhead' };
     const duties = this.options.dutiesForSlot(payload.slot);
     if (duties === undefined) return { problem: 'dutiesUnknown' };
     const member = committeeMemberOf(duties.committee, entry.signer);
-    if (rule.role === 'proposer' && (duties.proposer === undefined || duties.proposer.address !== entry.signer)) return { problem: 'notProposer' };
+    if (rule.role === 'proposer' && (duties.proposer === undefined || duties.proposer.address !== entry.signer))
+      return { problem: 'notProposer' };
     if (member === undefined) return { problem: 'notCommitteeMember' };
     return { publicKey: member.blsPublicKey };
   }
@@ -194,13 +238,20 @@ export class AttestationPool {
     if ('problem' in signer) return { kind: 'rejected', reason: signer.problem };
     const held = this.slots.get(entry.payload.slot)?.[rule.list] ?? [];
     const sameDuty = held.filter((e) => rule.dutyKey(e) === rule.dutyKey(entry));
-    if (sameDuty.some((e) => e.payloadHash === entry.payloadHash)) return { kind: 'known', payloadHash: entry.payloadHash };
-    if (sameDuty.length >= ATTESTATION_POOL_PAYLOADS_PER_SIGNER_MAX) return { kind: 'rejected', reason: 'equivocationAlreadyRecorded' };
-    if (!verifyPayloadSignature(rule.role, entry.payloadHash, signer.publicKey, entry.signature)) return { kind: 'rejected', reason: 'badSignature' };
+    if (sameDuty.some((e) => e.payloadHash === entry.payloadHash))
+      return { kind: 'known', payloadHash: entry.payloadHash };
+    if (sameDuty.length >= ATTESTATION_POOL_PAYLOADS_PER_SIGNER_MAX)
+      return { kind: 'rejected', reason: 'equivocationAlreadyRecorded' };
+    if (!verifyPayloadSignature(rule.role, entry.payloadHash, signer.publicKey, entry.signature))
+      return { kind: 'rejected', reason: 'badSignature' };
     this.store(entry, rule);
     const first = sameDuty[0];
     if (first === undefined) return { kind: 'added', payloadHash: entry.payloadHash };
-    return { kind: 'offense', payloadHash: entry.payloadHash, offense: this.offenseLog.record(rule.offenseType, first, entry) };
+    return {
+      kind: 'offense',
+      payloadHash: entry.payloadHash,
+      offense: this.offenseLog.record(rule.offenseType, first, entry),
+    };
   }
 
   private store(entry: SignedEntry, rule: EntryRule): void {
@@ -222,7 +273,14 @@ export class AttestationPool {
       .map((e) => {
         assert(e.kind === 'checkpointAttestation', 'the attestation list holds attestations');
         const { slot: entrySlot, checkpointNumber, archiveRoot } = e.payload;
-        return { slot: entrySlot, checkpointNumber, archiveRoot, proposalPayloadHash: e.payloadHash, attester: e.signer, signature: e.signature };
+        return {
+          slot: entrySlot,
+          checkpointNumber,
+          archiveRoot,
+          proposalPayloadHash: e.payloadHash,
+          attester: e.signer,
+          signature: e.signature,
+        };
       });
   }
 
@@ -232,11 +290,24 @@ export class AttestationPool {
     const blockProposals = (entries?.blockProposals ?? []).map((e) => {
       assert(e.kind === 'blockProposal', 'the block proposal list holds block proposals');
       const { blockNumber, indexWithinCheckpoint, archiveRoot, txHashes } = e.payload;
-      return { blockNumber, indexWithinCheckpoint, archiveRoot, txHashes: [...txHashes], proposer: e.signer, signature: e.signature };
+      return {
+        blockNumber,
+        indexWithinCheckpoint,
+        archiveRoot,
+        txHashes: [...txHashes],
+        proposer: e.signer,
+        signature: e.signature,
+      };
     });
     const checkpointProposals = (entries?.checkpointProposals ?? []).map((e) => {
       assert(e.kind === 'checkpointProposal', 'the checkpoint proposal list holds checkpoint proposals');
-      return { checkpointNumber: e.payload.checkpointNumber, archiveRoot: e.payload.archiveRoot, payloadHash: e.payloadHash, proposer: e.signer, signature: e.signature };
+      return {
+        checkpointNumber: e.payload.checkpointNumber,
+        archiveRoot: e.payload.archiveRoot,
+        payloadHash: e.payloadHash,
+        proposer: e.signer,
+        signature: e.signature,
+      };
     });
     return { slot, blockProposals, checkpointProposals };
   }

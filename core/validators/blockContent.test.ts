@@ -3,7 +3,12 @@ import { bytesToHex, hexToBytes } from '../../spec/codec/bytes.js';
 import { encodeBlockHeader } from '../../spec/codec/blockHeader.js';
 import { encodeTxEffects, txEffectsDaGas } from '../../spec/codec/txEffect.js';
 import { BLOCK_PROPOSAL_BODY_BYTES_MAX } from '../../spec/validators/constants.js';
-import { proposedCheckpoint, sizedTxEffect, type BlockSpec, type ProposedCheckpointFixture } from '../../test/validators/proposedBlocksFixture.js';
+import {
+  proposedCheckpoint,
+  sizedTxEffect,
+  type BlockSpec,
+  type ProposedCheckpointFixture,
+} from '../../test/validators/proposedBlocksFixture.js';
 import { BlockContentStore, checkedBlockContent, proposedBlocksRefusal, type ProposedBlock } from './blockContent.js';
 import type { ValidatorLimits } from './validatorLimits.js';
 
@@ -12,7 +17,8 @@ const twoBlocks: BlockSpec[] = [
   { txEffects: [sizedTxEffect(3)], manaUsed: 100n },
 ];
 
-const asProposed = (fixture: ProposedCheckpointFixture): ProposedBlock[] => fixture.blocks.map((b) => ({ payload: b.payload, content: b.content }));
+const asProposed = (fixture: ProposedCheckpointFixture): ProposedBlock[] =>
+  fixture.blocks.map((b) => ({ payload: b.payload, content: b.content }));
 const refusal = (fixture: ProposedCheckpointFixture, limits: ValidatorLimits, blocks = asProposed(fixture)) =>
   proposedBlocksRefusal(fixture.previousArchive, fixture.checkpointHeader, blocks, limits);
 
@@ -21,29 +27,52 @@ describe('checkedBlockContent', () => {
   const [first] = fixture.blocks;
 
   it('decodes an honest header and body into the block that was built', () => {
-    expect(checkedBlockContent(first!.payload, first!.header, first!.body)).toEqual({ ok: true, content: first!.content });
+    expect(checkedBlockContent(first!.payload, first!.header, first!.body)).toEqual({
+      ok: true,
+      content: first!.content,
+    });
   });
 
   it('refuses a body whose tx hashes do not hash to the signed txHashesHash', () => {
     const reordered = bytesToHex(encodeTxEffects([...first!.content.txEffects].reverse()));
-    expect(checkedBlockContent(first!.payload, first!.header, reordered)).toMatchObject({ ok: false, reason: expect.stringMatching(/txHashesHash/) });
+    expect(checkedBlockContent(first!.payload, first!.header, reordered)).toMatchObject({
+      ok: false,
+      reason: expect.stringMatching(/txHashesHash/),
+    });
     const dropped = bytesToHex(encodeTxEffects(first!.content.txEffects.slice(1)));
-    expect(checkedBlockContent(first!.payload, first!.header, dropped)).toMatchObject({ ok: false, reason: expect.stringMatching(/txHashesHash/) });
+    expect(checkedBlockContent(first!.payload, first!.header, dropped)).toMatchObject({
+      ok: false,
+      reason: expect.stringMatching(/txHashesHash/),
+    });
   });
 
-  it('refuses a body with the signed tx hashes whose effects are not the header\'s (padded to look smaller or larger)', () => {
+  it("refuses a body with the signed tx hashes whose effects are not the header's (padded to look smaller or larger)", () => {
     const slimmer = first!.content.txEffects.map((e) => ({ ...e, noteHashes: [] }));
-    expect(checkedBlockContent(first!.payload, first!.header, bytesToHex(encodeTxEffects(slimmer)))).toMatchObject({ ok: false, reason: expect.stringMatching(/txsEffectsHash/) });
+    expect(checkedBlockContent(first!.payload, first!.header, bytesToHex(encodeTxEffects(slimmer)))).toMatchObject({
+      ok: false,
+      reason: expect.stringMatching(/txsEffectsHash/),
+    });
   });
 
   it('refuses a header for another block or slot', () => {
-    const header = bytesToHex(encodeBlockHeader({ ...first!.content.header, globalVariables: { ...first!.content.header.globalVariables, slotNumber: 99 } }));
-    expect(checkedBlockContent(first!.payload, header, first!.body)).toMatchObject({ ok: false, reason: expect.stringMatching(/another block number or slot/) });
+    const header = bytesToHex(
+      encodeBlockHeader({
+        ...first!.content.header,
+        globalVariables: { ...first!.content.header.globalVariables, slotNumber: 99 },
+      }),
+    );
+    expect(checkedBlockContent(first!.payload, header, first!.body)).toMatchObject({
+      ok: false,
+      reason: expect.stringMatching(/another block number or slot/),
+    });
   });
 
   it('refuses oversized, truncated, trailing, non-hex or missing content without throwing', () => {
     const oversized = `0x${'00'.repeat(BLOCK_PROPOSAL_BODY_BYTES_MAX + 1)}` as const;
-    expect(checkedBlockContent(first!.payload, first!.header, oversized)).toMatchObject({ ok: false, reason: expect.stringMatching(/at most 761856 bytes/) });
+    expect(checkedBlockContent(first!.payload, first!.header, oversized)).toMatchObject({
+      ok: false,
+      reason: expect.stringMatching(/at most 761856 bytes/),
+    });
     expect(checkedBlockContent(first!.payload, first!.header, first!.body.slice(0, -2))).toMatchObject({ ok: false });
     expect(checkedBlockContent(first!.payload, first!.header, `${first!.body}00`)).toMatchObject({ ok: false });
     expect(checkedBlockContent(first!.payload, first!.header, '0xzz')).toMatchObject({ ok: false });
@@ -64,14 +93,20 @@ describe('proposedBlocksRefusal', () => {
   });
 
   it('refuses a header that is not the one the signed archive root commits to', () => {
-    const lighter = asProposed(fixture).map((b, i) => (i === 0 && b.content ? { ...b, content: { ...b.content, header: { ...b.content.header, totalManaUsed: 1n } } } : b));
+    const lighter = asProposed(fixture).map((b, i) =>
+      i === 0 && b.content
+        ? { ...b, content: { ...b.content, header: { ...b.content.header, totalManaUsed: 1n } } }
+        : b,
+    );
     expect(refusal(fixture, { maxL2BlockGas: 300 }, lighter)).toBe('blockHeaderMismatch');
     const swapped = [...asProposed(fixture)].reverse();
     expect(refusal(fixture, {}, swapped)).toBe('blockHeaderMismatch');
   });
 
   it('refuses blocks whose figures do not add up to the signed checkpoint header', () => {
-    expect(refusal({ ...fixture, checkpointHeader: { ...fixture.checkpointHeader, totalManaUsed: 499n } }, {})).toBe('blockHeaderMismatch');
+    expect(refusal({ ...fixture, checkpointHeader: { ...fixture.checkpointHeader, totalManaUsed: 499n } }, {})).toBe(
+      'blockHeaderMismatch',
+    );
   });
 
   it('measures DA gas per block as the sequencer does: exactly at the limit passes, one unit under it refuses', () => {

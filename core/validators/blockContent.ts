@@ -21,7 +21,12 @@ import { ATTESTATION_POOL_FUTURE_SLOTS_MAX, BLOCK_PROPOSALS_PER_SLOT_MAX } from 
 import { txHashesHash, type BlockProposalPayload } from '../../spec/validators/signingPayloads.js';
 import { assert } from '../assert.js';
 import { appendLeaves, treeRoot, type AppendOnlyTree } from '../merkle/appendOnlyTree.js';
-import { blockUsageOf, validatorLimitRefusal, type ValidatorLimitRefusal, type ValidatorLimits } from './validatorLimits.js';
+import {
+  blockUsageOf,
+  validatorLimitRefusal,
+  type ValidatorLimitRefusal,
+  type ValidatorLimits,
+} from './validatorLimits.js';
 
 export type BlockContentRefusal =
   /** A block's body is missing, oversized or undecodable, or does not match its signed tx hashes or its header. */
@@ -29,14 +34,19 @@ export type BlockContentRefusal =
   /** The blocks' headers do not chain onto our archive to the signed archive roots, or do not add up to the checkpoint header. */
   | 'blockHeaderMismatch';
 
-export type CheckedBlockContent = { readonly ok: true; readonly content: BlockProposalContent } | { readonly ok: false; readonly reason: string };
+export type CheckedBlockContent =
+  { readonly ok: true; readonly content: BlockProposalContent } | { readonly ok: false; readonly reason: string };
 
 /**
  * Decodes a block proposal's gossiped header and body and checks what needs no chain state: the body's tx hashes
  * hash to the payload's signed txHashesHash, the effects to the header's txsEffectsHash, and the header names the
  * payload's block number and slot. A reason instead of a throw for anything a peer got wrong.
  */
-export function checkedBlockContent(payload: BlockProposalPayload, header: unknown, body: unknown): CheckedBlockContent {
+export function checkedBlockContent(
+  payload: BlockProposalPayload,
+  header: unknown,
+  body: unknown,
+): CheckedBlockContent {
   let content: BlockProposalContent;
   let signedTxHashes: Hex;
   try {
@@ -47,9 +57,12 @@ export function checkedBlockContent(payload: BlockProposalPayload, header: unkno
     throw error;
   }
   const g = content.header.globalVariables;
-  if (txHashesHash(content.txEffects.map((effect) => effect.txHash)) !== signedTxHashes) return { ok: false, reason: 'the body\'s tx hashes do not hash to the signed txHashesHash' };
-  if (txsEffectsHash(content.txEffects) !== content.header.contentCommitment.txsEffectsHash) return { ok: false, reason: 'the body does not hash to the header\'s txsEffectsHash' };
-  if (g.blockNumber !== payload.blockNumber || g.slotNumber !== payload.slot) return { ok: false, reason: 'the header names another block number or slot' };
+  if (txHashesHash(content.txEffects.map((effect) => effect.txHash)) !== signedTxHashes)
+    return { ok: false, reason: "the body's tx hashes do not hash to the signed txHashesHash" };
+  if (txsEffectsHash(content.txEffects) !== content.header.contentCommitment.txsEffectsHash)
+    return { ok: false, reason: "the body does not hash to the header's txsEffectsHash" };
+  if (g.blockNumber !== payload.blockNumber || g.slotNumber !== payload.slot)
+    return { ok: false, reason: 'the header names another block number or slot' };
   return { ok: true, content };
 }
 
@@ -60,7 +73,10 @@ export interface ProposedBlock {
 }
 
 /** Whether the headers, appended in order to `previousArchive`, give each block's signed archive root. */
-function headersChainOnto(previousArchive: AppendOnlyTree, blocks: readonly { readonly payload: BlockProposalPayload; readonly content: BlockProposalContent }[]): boolean {
+function headersChainOnto(
+  previousArchive: AppendOnlyTree,
+  blocks: readonly { readonly payload: BlockProposalPayload; readonly content: BlockProposalContent }[],
+): boolean {
   let tree = previousArchive;
   for (const [index, { payload, content }] of blocks.entries()) {
     const { lastArchive, globalVariables } = content.header;
@@ -91,7 +107,10 @@ export function proposedBlocksRefusal(
   if (!headersChainOnto(previousArchive, checked)) return 'blockHeaderMismatch';
   const manaUsed = checked.reduce((sum, b) => sum + b.content.header.totalManaUsed, 0n);
   if (manaUsed !== checkpointHeader.totalManaUsed) return 'blockHeaderMismatch';
-  return validatorLimitRefusal(limits, checked.map((b) => blockUsageOf(b.content)));
+  return validatorLimitRefusal(
+    limits,
+    checked.map((b) => blockUsageOf(b.content)),
+  );
 }
 
 /**
@@ -117,8 +136,14 @@ export class BlockContentStore {
       this.bySlot.set(slot, contents);
     }
     contents.set(payloadHash, content);
-    assert(contents.size <= BLOCK_PROPOSALS_PER_SLOT_MAX, `a slot holds at most ${BLOCK_PROPOSALS_PER_SLOT_MAX} block contents`);
-    assert(this.bySlot.size <= 1 + ATTESTATION_POOL_FUTURE_SLOTS_MAX, 'block contents are held for the current and the next slots only');
+    assert(
+      contents.size <= BLOCK_PROPOSALS_PER_SLOT_MAX,
+      `a slot holds at most ${BLOCK_PROPOSALS_PER_SLOT_MAX} block contents`,
+    );
+    assert(
+      this.bySlot.size <= 1 + ATTESTATION_POOL_FUTURE_SLOTS_MAX,
+      'block contents are held for the current and the next slots only',
+    );
   }
 
   /** Forgets the slots before `slot` (no member attests them any more). */

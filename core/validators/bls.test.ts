@@ -71,8 +71,17 @@ describe('payload signatures', () => {
     expect(attestation.payloadHash).toBe(payloadHash);
     expect(verifyPayloadSignature('attester', payloadHash, key.publicKey, attestation.signature)).toBe(true);
     expect(verifyPayloadSignature('proposer', payloadHash, key.publicKey, attestation.signature)).toBe(false);
-    expect(verifyPayloadSignature('attester', payloadHash, testSecretKey(4).publicKey, attestation.signature)).toBe(false);
-    expect(verifyPayloadSignature('attester', checkpointProposalPayloadHash(testPayload(11)), key.publicKey, attestation.signature)).toBe(false);
+    expect(verifyPayloadSignature('attester', payloadHash, testSecretKey(4).publicKey, attestation.signature)).toBe(
+      false,
+    );
+    expect(
+      verifyPayloadSignature(
+        'attester',
+        checkpointProposalPayloadHash(testPayload(11)),
+        key.publicKey,
+        attestation.signature,
+      ),
+    ).toBe(false);
     const proposal = signCheckpointProposal(key, payload);
     expect(proposal.signature).not.toBe(attestation.signature);
     expect(verifyPayloadSignature('proposer', payloadHash, key.publicKey, proposal.signature)).toBe(true);
@@ -99,7 +108,11 @@ describe('memoised verdicts', () => {
   /** The library's own check, never memoised. */
   const direct = (message: Uint8Array, publicKey: Hex, signature: Hex) => {
     try {
-      return verify(message, PublicKey.fromBytes(hexToBytes(publicKey), true), Signature.fromBytes(hexToBytes(signature), true));
+      return verify(
+        message,
+        PublicKey.fromBytes(hexToBytes(publicKey), true),
+        Signature.fromBytes(hexToBytes(signature), true),
+      );
     } catch {
       return false;
     }
@@ -109,13 +122,20 @@ describe('memoised verdicts', () => {
     const keys = [3, 4, 5].map(testSecretKey);
     const messages = [10, 11].map((n) => signingMessage('attester', checkpointProposalPayloadHash(testPayload(n))));
     const signatures = keys.flatMap((k) => messages.map((m) => k.sign(m)));
-    const ask = fc.record({ message: fc.integer({ min: 0, max: 1 }), key: fc.integer({ min: 0, max: 2 }), signature: fc.integer({ min: 0, max: signatures.length - 1 }), upper: fc.boolean() });
+    const ask = fc.record({
+      message: fc.integer({ min: 0, max: 1 }),
+      key: fc.integer({ min: 0, max: 2 }),
+      signature: fc.integer({ min: 0, max: signatures.length - 1 }),
+      upper: fc.boolean(),
+    });
     fc.assert(
       fc.property(fc.array(ask, { minLength: 1, maxLength: 12 }), (asks) => {
         for (const a of asks) {
           const signature = signatures[a.signature]!;
           const asked = (a.upper ? `0x${signature.slice(2).toUpperCase()}` : signature) as Hex;
-          expect(verifySignature(messages[a.message]!, keys[a.key]!.publicKey, asked)).toBe(direct(messages[a.message]!, keys[a.key]!.publicKey, signature));
+          expect(verifySignature(messages[a.message]!, keys[a.key]!.publicKey, asked)).toBe(
+            direct(messages[a.message]!, keys[a.key]!.publicKey, signature),
+          );
         }
       }),
       { numRuns: 40 },
@@ -127,7 +147,11 @@ describe('memoised verdicts', () => {
     const message = signingMessage('attester', payloadHash);
     const good = key.sign(message);
     const other = testSecretKey(7).sign(message);
-    expect(verifySameMessageSignatures(message, [key.publicKey], [other])).toEqual({ valid: false, index: 0, problem: 'verificationFailed' });
+    expect(verifySameMessageSignatures(message, [key.publicKey], [other])).toEqual({
+      valid: false,
+      index: 0,
+      problem: 'verificationFailed',
+    });
     expect(verifySignature(message, key.publicKey, other)).toBe(false);
     expect(verifySignature(message, key.publicKey, good)).toBe(true);
     expect(verifySameMessageSignatures(message, [key.publicKey], [good])).toEqual({ valid: true });
@@ -168,12 +192,28 @@ describe('signature lists of one message', () => {
     // Swapped entries keep the aggregate valid; checked one by one they are caught.
     const swapped = [signatures[0]!, signatures[2]!, signatures[1]!, signatures[3]!];
     expect(verifyAggregateSignature(message, publicKeys, aggregateBlsSignatures(swapped)!)).toBe(true);
-    expect(verifySameMessageSignatures(message, publicKeys, swapped)).toEqual({ valid: false, index: 1, problem: 'verificationFailed' });
+    expect(verifySameMessageSignatures(message, publicKeys, swapped)).toEqual({
+      valid: false,
+      index: 1,
+      problem: 'verificationFailed',
+    });
     const otherMessage = [...signatures.slice(0, 3), keys[3]!.sign(new Uint8Array(32))];
-    expect(verifySameMessageSignatures(message, publicKeys, otherMessage)).toEqual({ valid: false, index: 3, problem: 'verificationFailed' });
+    expect(verifySameMessageSignatures(message, publicKeys, otherMessage)).toEqual({
+      valid: false,
+      index: 3,
+      problem: 'verificationFailed',
+    });
     const malformed = [signatures[0]!, `0x${'00'.repeat(96)}` as Hex, ...signatures.slice(2)];
-    expect(verifySameMessageSignatures(message, publicKeys, malformed)).toEqual({ valid: false, index: 1, problem: 'malformedSignature' });
+    expect(verifySameMessageSignatures(message, publicKeys, malformed)).toEqual({
+      valid: false,
+      index: 1,
+      problem: 'malformedSignature',
+    });
     const badKey = [...publicKeys.slice(0, 2), `0x${'00'.repeat(48)}` as Hex, publicKeys[3]!];
-    expect(verifySameMessageSignatures(message, badKey, signatures)).toEqual({ valid: false, index: 2, problem: 'invalidPublicKey' });
+    expect(verifySameMessageSignatures(message, badKey, signatures)).toEqual({
+      valid: false,
+      index: 2,
+      problem: 'invalidPublicKey',
+    });
   });
 });

@@ -58,7 +58,10 @@ export class BlsSecretKey {
   /** 32 big-endian bytes; BlsError('BLS_SECRET_KEY_INVALID') when they are not a usable key. */
   static fromBytes(bytes: Uint8Array): BlsSecretKey {
     if (bytes.length !== BLS_SECRET_KEY_BYTES) {
-      throw new BlsError('BLS_SECRET_KEY_INVALID', `a BLS secret key is ${BLS_SECRET_KEY_BYTES} bytes, got ${bytes.length}`);
+      throw new BlsError(
+        'BLS_SECRET_KEY_INVALID',
+        `a BLS secret key is ${BLS_SECRET_KEY_BYTES} bytes, got ${bytes.length}`,
+      );
     }
     try {
       return new BlsSecretKey(SecretKey.fromBytes(bytes));
@@ -69,7 +72,10 @@ export class BlsSecretKey {
 
   /** Derives a key from at least 32 bytes of input keying material (IETF KeyGen): test keys and key generation. */
   static fromSeed(inputKeyingMaterial: Uint8Array): BlsSecretKey {
-    assert(inputKeyingMaterial.length >= BLS_SECRET_KEY_BYTES, 'key generation needs at least 32 bytes of keying material');
+    assert(
+      inputKeyingMaterial.length >= BLS_SECRET_KEY_BYTES,
+      'key generation needs at least 32 bytes of keying material',
+    );
     return new BlsSecretKey(SecretKey.fromKeygen(inputKeyingMaterial));
   }
 
@@ -167,7 +173,10 @@ export function signCheckpointProposal(secretKey: BlsSecretKey, payload: Checkpo
 }
 
 /** A committee member's attestation of a checkpoint proposal. */
-export function signCheckpointAttestation(secretKey: BlsSecretKey, payload: CheckpointProposalPayload): PayloadSignature {
+export function signCheckpointAttestation(
+  secretKey: BlsSecretKey,
+  payload: CheckpointProposalPayload,
+): PayloadSignature {
   return signPayloadHash(secretKey, 'attester', checkpointProposalPayloadHash(payload));
 }
 
@@ -195,8 +204,7 @@ export function verifyProofOfPossession(validatorAddress: Hex, publicKey: Hex, s
 export type SignatureListProblem = 'invalidPublicKey' | 'malformedSignature' | 'verificationFailed';
 
 export type SignatureListCheck =
-  | { readonly valid: true }
-  | { readonly valid: false; readonly index: number; readonly problem: SignatureListProblem };
+  { readonly valid: true } | { readonly valid: false; readonly index: number; readonly problem: SignatureListProblem };
 
 /**
  * Checks that every `signatures[i]` is `publicKeys[i]`'s signature of one message, entry by entry, and names the
@@ -204,14 +212,19 @@ export type SignatureListCheck =
  * also pass two signatures swapped between entries, or two invalid ones whose errors cancel, so a list that passes
  * it may still attribute signatures wrongly. An empty list is valid.
  */
-export function verifySameMessageSignatures(message: Uint8Array, publicKeys: readonly Hex[], signatures: readonly Hex[]): SignatureListCheck {
+export function verifySameMessageSignatures(
+  message: Uint8Array,
+  publicKeys: readonly Hex[],
+  signatures: readonly Hex[],
+): SignatureListCheck {
   assert(publicKeys.length === signatures.length, 'one signature per public key');
   for (let index = 0; index < publicKeys.length; index++) {
     const key = parseBlsPublicKey(publicKeys[index]!);
     if (key === undefined) return { valid: false, index, problem: 'invalidPublicKey' };
     const sig = parseBlsSignature(signatures[index]!);
     if (sig === undefined) return { valid: false, index, problem: 'malformedSignature' };
-    if (!verifiedOnce(message, publicKeys[index]!, key, signatures[index]!)) return { valid: false, index, problem: 'verificationFailed' };
+    if (!verifiedOnce(message, publicKeys[index]!, key, signatures[index]!))
+      return { valid: false, index, problem: 'verificationFailed' };
   }
   return { valid: true };
 }

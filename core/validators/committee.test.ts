@@ -2,11 +2,30 @@ import { describe, expect, it } from 'vitest';
 import { COMMITTEE_SEED_LAG_EPOCHS, COMMITTEE_SIZE } from '../../spec/validators/constants.js';
 import { DRAW_RANGE } from '../../spec/validators/committeeDraws.js';
 import { hex32, testValidatorSet } from '../../test/validators/validatorFixtures.js';
-import { committeeMemberOf, drawCommittee, epochSeed, proposerOf, quorumSize, seedSourceSlot, uniformBelow } from './committee.js';
+import {
+  committeeMemberOf,
+  drawCommittee,
+  epochSeed,
+  proposerOf,
+  quorumSize,
+  seedSourceSlot,
+  uniformBelow,
+} from './committee.js';
 
 describe('quorum', () => {
   it('is floor(2n/3) + 1, and nothing for an empty committee', () => {
-    const table: [number, number][] = [[0, 0], [1, 1], [2, 2], [3, 3], [4, 3], [5, 4], [6, 5], [7, 5], [9, 7], [48, 33]];
+    const table: [number, number][] = [
+      [0, 0],
+      [1, 1],
+      [2, 2],
+      [3, 3],
+      [4, 3],
+      [5, 4],
+      [6, 5],
+      [7, 5],
+      [9, 7],
+      [48, 33],
+    ];
     for (const [size, quorum] of table) expect(quorumSize(size)).toBe(quorum);
   });
 });
@@ -53,7 +72,8 @@ describe('drawCommittee', () => {
 
   it('changes with the epoch and with the seed source', () => {
     const set = testValidatorSet(200);
-    const seats = (epoch: number, source: number): number[] => drawCommittee(set, epoch, hex32(source)).members.map((m) => m.validatorIndex);
+    const seats = (epoch: number, source: number): number[] =>
+      drawCommittee(set, epoch, hex32(source)).members.map((m) => m.validatorIndex);
     expect(seats(1, 7)).toEqual(seats(1, 7));
     expect(seats(2, 7)).not.toEqual(seats(1, 7));
     expect(seats(1, 8)).not.toEqual(seats(1, 7));
@@ -69,7 +89,13 @@ describe('drawCommittee', () => {
 
   it('refuses a set that repeats an address (the contract registers each once)', () => {
     const set = testValidatorSet(3);
-    expect(() => drawCommittee([...set, { ...set[0]!, address: set[0]!.address.toUpperCase().replace('0X', '0x') as `0x${string}` }], 0, hex32(0))).toThrow(/once/);
+    expect(() =>
+      drawCommittee(
+        [...set, { ...set[0]!, address: set[0]!.address.toUpperCase().replace('0X', '0x') as `0x${string}` }],
+        0,
+        hex32(0),
+      ),
+    ).toThrow(/once/);
   });
 });
 

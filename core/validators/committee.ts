@@ -27,7 +27,12 @@ import {
   UNIFORM_DRAW_ATTEMPTS_MAX,
   VALIDATOR_SET_SIZE_MAX,
 } from '../../spec/validators/constants.js';
-import { DRAW_RANGE, committeeSeed, memberDrawPreimage, proposerDrawPreimage } from '../../spec/validators/committeeDraws.js';
+import {
+  DRAW_RANGE,
+  committeeSeed,
+  memberDrawPreimage,
+  proposerDrawPreimage,
+} from '../../spec/validators/committeeDraws.js';
 import { assert } from '../assert.js';
 
 /** One entry of the L1 validator set. */
@@ -105,7 +110,10 @@ export function uniformBelow(bound: bigint, draw: (attempt: number) => bigint): 
 const drawValue = (preimage: Uint8Array): bigint => bytesToBigint(hashToFieldBytes(preimage));
 
 function assertDistinctValidators(validators: readonly Validator[]): void {
-  assert(validators.length <= VALIDATOR_SET_SIZE_MAX, `the rollup contract caps its validator set at ${VALIDATOR_SET_SIZE_MAX}`);
+  assert(
+    validators.length <= VALIDATOR_SET_SIZE_MAX,
+    `the rollup contract caps its validator set at ${VALIDATOR_SET_SIZE_MAX}`,
+  );
   const addresses = new Set(validators.map((v) => v.address.toLowerCase()));
   assert(addresses.size === validators.length, 'the rollup contract registers each validator address once');
 }
@@ -115,7 +123,9 @@ function drawSeats(setSize: number, seatCount: number, seed: Hex): number[] {
   const swapped = new Map<number, number>();
   const seats: number[] = [];
   for (let position = 0; position < seatCount; position++) {
-    const offset = uniformBelow(BigInt(setSize - position), (attempt) => drawValue(memberDrawPreimage(seed, position, attempt)));
+    const offset = uniformBelow(BigInt(setSize - position), (attempt) =>
+      drawValue(memberDrawPreimage(seed, position, attempt)),
+    );
     const pick = position + Number(offset);
     seats.push(swapped.get(pick) ?? pick);
     swapped.set(pick, swapped.get(position) ?? position);
@@ -128,19 +138,32 @@ export function drawCommittee(validators: readonly Validator[], epoch: number, s
   assertDistinctValidators(validators);
   const seed = epochSeed(epoch, seedSource);
   const seatCount = Math.min(COMMITTEE_SIZE, validators.length);
-  const members = drawSeats(validators.length, seatCount, seed).map((validatorIndex, committeeIndex): CommitteeMember => {
-    const { address, blsPublicKey } = validators[validatorIndex]!;
-    return { address: address.toLowerCase() as Hex, blsPublicKey: blsPublicKey.toLowerCase() as Hex, committeeIndex, validatorIndex };
-  });
+  const members = drawSeats(validators.length, seatCount, seed).map(
+    (validatorIndex, committeeIndex): CommitteeMember => {
+      const { address, blsPublicKey } = validators[validatorIndex]!;
+      return {
+        address: address.toLowerCase() as Hex,
+        blsPublicKey: blsPublicKey.toLowerCase() as Hex,
+        committeeIndex,
+        validatorIndex,
+      };
+    },
+  );
   const seatByAddress = new Map(members.map((member) => [member.address, member.committeeIndex]));
   return { epoch, seed, members, quorum: quorumSize(members.length), seatByAddress };
 }
 
 /** The proposer of `slot`, a slot of the committee's epoch; undefined for an empty committee. */
-export function proposerOf(committee: EpochCommittee, slot: number, epochDurationSlots: number): CommitteeMember | undefined {
+export function proposerOf(
+  committee: EpochCommittee,
+  slot: number,
+  epochDurationSlots: number,
+): CommitteeMember | undefined {
   assert(epochOfSlot(slot, epochDurationSlots) === committee.epoch, 'the slot belongs to the committee epoch');
   if (committee.members.length === 0) return undefined;
-  const seat = uniformBelow(BigInt(committee.members.length), (attempt) => drawValue(proposerDrawPreimage(committee.seed, slot, attempt)));
+  const seat = uniformBelow(BigInt(committee.members.length), (attempt) =>
+    drawValue(proposerDrawPreimage(committee.seed, slot, attempt)),
+  );
   return committee.members[Number(seat)];
 }
 

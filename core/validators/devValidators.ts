@@ -19,15 +19,27 @@ export interface DevValidator {
   readonly registration: Omit<L1Validator, 'activeFromEpoch'>;
 }
 
-const material = (label: string, index: number, purpose: string): Uint8Array => hashToFieldBytes(new TextEncoder().encode(`svc-dev-validator/${label}/${index}/${purpose}`));
+const material = (label: string, index: number, purpose: string): Uint8Array =>
+  hashToFieldBytes(new TextEncoder().encode(`svc-dev-validator/${label}/${index}/${purpose}`));
 
 /** `count` validators derived from `label`, in registration order. */
 export function devValidators(label: string, count: number): DevValidator[] {
-  assert(Number.isSafeInteger(count) && count >= 0 && count <= KEYSTORE_VALIDATORS_MAX, `a development network has 0 to ${KEYSTORE_VALIDATORS_MAX} validators`);
+  assert(
+    Number.isSafeInteger(count) && count >= 0 && count <= KEYSTORE_VALIDATORS_MAX,
+    `a development network has 0 to ${KEYSTORE_VALIDATORS_MAX} validators`,
+  );
   return Array.from({ length: count }, (_, index) => {
     const address = bytesToHex(material(label, index, 'address').slice(12));
     const secretKey = BlsSecretKey.fromSeed(material(label, index, 'bls'));
-    return { address, secretKey, registration: { address, blsPublicKey: secretKey.publicKey, proofOfPossession: signProofOfPossession(secretKey, address) } };
+    return {
+      address,
+      secretKey,
+      registration: {
+        address,
+        blsPublicKey: secretKey.publicKey,
+        proofOfPossession: signProofOfPossession(secretKey, address),
+      },
+    };
   });
 }
 
@@ -35,7 +47,10 @@ export function devValidators(label: string, count: number): DevValidator[] {
  * A keystore file running `validators`, all with one fee recipient and publisher (none: the attester's), and one
  * coinbase (none: each validator's own address).
  */
-export function devKeystoreFile(validators: readonly DevValidator[], settings: { readonly coinbase?: Hex; readonly feeRecipient: Hex; readonly publisher?: Hex }): Uint8Array {
+export function devKeystoreFile(
+  validators: readonly DevValidator[],
+  settings: { readonly coinbase?: Hex; readonly feeRecipient: Hex; readonly publisher?: Hex },
+): Uint8Array {
   const file: KeystoreFileValue = {
     schemaVersion: KEYSTORE_SCHEMA_VERSION,
     validators: validators.map((v) => ({

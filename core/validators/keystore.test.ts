@@ -42,7 +42,14 @@ describe('loadKeystore', () => {
     expect(loaded.kind).toBe('accepted');
     if (loaded.kind !== 'accepted') return;
     const [first, second] = loaded.state.validators;
-    expect(first).toMatchObject({ attester: testAddress(0), blsPublicKey: testSecretKey(0).publicKey, coinbase: testAddress(100), feeRecipient: hex32(200), publisher: PUBLISHER_A, publisherSource: 'keystore' });
+    expect(first).toMatchObject({
+      attester: testAddress(0),
+      blsPublicKey: testSecretKey(0).publicKey,
+      coinbase: testAddress(100),
+      feeRecipient: hex32(200),
+      publisher: PUBLISHER_A,
+      publisherSource: 'keystore',
+    });
     expect(second).toMatchObject({ publisher: testAddress(1), publisherSource: 'attester' });
     expect(loaded.publishersWithoutSigner).toEqual([testAddress(1)]);
   });
@@ -54,7 +61,11 @@ describe('loadKeystore', () => {
       [file([entry(0)], { schemaVersion: 2 }), 'schemaInvalid', undefined],
       [file([{ ...entry(0), feeRecepient: hex32(1) }]), 'schemaInvalid', undefined],
       [file([]), 'noValidators', undefined],
-      [file([entry(0), { ...entry(1), attester: { address: testAddress(1), blsSecretKey: `0x${'00'.repeat(32)}` } }]), 'invalidBlsSecretKey', 1],
+      [
+        file([entry(0), { ...entry(1), attester: { address: testAddress(1), blsSecretKey: `0x${'00'.repeat(32)}` } }]),
+        'invalidBlsSecretKey',
+        1,
+      ],
       [file([entry(0), entry(0, { coinbase: testAddress(7) })]), 'duplicateAttester', 1],
       [file([entry(0), entry(1, { key: 0 })]), 'duplicateBlsKey', 1],
       [file([entry(0), entry(1, { publisher: UNKNOWN_PUBLISHER })]), 'unknownPublisher', 1],
@@ -82,33 +93,57 @@ describe('loadKeystore', () => {
 describe('reloadKeystore', () => {
   it('adds, removes, replaces keys and updates settings in one reload', () => {
     const current = startState();
-    const next = file([entry(0, { coinbase: testAddress(150) }), entry(2, { key: 12 }), entry(3, { publisher: PUBLISHER_B })]);
+    const next = file([
+      entry(0, { coinbase: testAddress(150) }),
+      entry(2, { key: 12 }),
+      entry(3, { publisher: PUBLISHER_B }),
+    ]);
     const result = reloadKeystore(current, next, STARTUP_PUBLISHERS);
     expect(result).toMatchObject({
       kind: 'accepted',
-      changes: { added: [testAddress(3)], removed: [testAddress(1)], keyReplaced: [testAddress(2)], settingsChanged: [testAddress(0)] },
+      changes: {
+        added: [testAddress(3)],
+        removed: [testAddress(1)],
+        keyReplaced: [testAddress(2)],
+        settingsChanged: [testAddress(0)],
+      },
       publishersWithoutSigner: [],
     });
-    if (result.kind === 'accepted') expect(result.next.validators.map((v) => v.attester)).toEqual([0, 2, 3].map(testAddress));
+    if (result.kind === 'accepted')
+      expect(result.next.validators.map((v) => v.attester)).toEqual([0, 2, 3].map(testAddress));
   });
 
   it('rejects the whole reload when one validator names a publisher the node did not start with', () => {
     const current = startState();
-    const result = reloadKeystore(current, file([entry(0), entry(5, { publisher: UNKNOWN_PUBLISHER })]), STARTUP_PUBLISHERS);
+    const result = reloadKeystore(
+      current,
+      file([entry(0), entry(5, { publisher: UNKNOWN_PUBLISHER })]),
+      STARTUP_PUBLISHERS,
+    );
     expect(result).toMatchObject({ kind: 'rejected', rejection: { reason: 'unknownPublisher', validatorIndex: 1 } });
     if (result.kind !== 'rejected') return;
     const error = keystoreReloadRefused(result.rejection);
-    expect(error).toMatchObject({ code: 'OPERATION_REFUSED', details: { reason: 'unknownPublisher', validatorIndex: 1 } });
+    expect(error).toMatchObject({
+      code: 'OPERATION_REFUSED',
+      details: { reason: 'unknownPublisher', validatorIndex: 1 },
+    });
     expect(error.shortMessage).toMatch(/nothing changed/);
   });
 
   it('accepts a new validator without a publisher, falling back to its attester address', () => {
     const result = reloadKeystore(startState(), file([entry(0), entry(4, { publisher: null })]), STARTUP_PUBLISHERS);
-    expect(result).toMatchObject({ kind: 'accepted', changes: { added: [testAddress(4)] }, publishersWithoutSigner: [testAddress(4)] });
+    expect(result).toMatchObject({
+      kind: 'accepted',
+      changes: { added: [testAddress(4)] },
+      publishersWithoutSigner: [testAddress(4)],
+    });
   });
 
   it('reports no change for the same file', () => {
     const result = reloadKeystore(startState(), file([entry(0), entry(1), entry(2)]), STARTUP_PUBLISHERS);
-    expect(result).toMatchObject({ kind: 'accepted', changes: { added: [], removed: [], keyReplaced: [], settingsChanged: [] } });
+    expect(result).toMatchObject({
+      kind: 'accepted',
+      changes: { added: [], removed: [], keyReplaced: [], settingsChanged: [] },
+    });
   });
 });

@@ -76,7 +76,12 @@ export type KeystoreLoadResult =
   | { readonly kind: 'rejected'; readonly rejection: KeystoreRejection };
 
 export type KeystoreReloadResult =
-  | { readonly kind: 'accepted'; readonly next: KeystoreState; readonly changes: KeystoreChanges; readonly publishersWithoutSigner: readonly Hex[] }
+  | {
+      readonly kind: 'accepted';
+      readonly next: KeystoreState;
+      readonly changes: KeystoreChanges;
+      readonly publishersWithoutSigner: readonly Hex[];
+    }
   | { readonly kind: 'rejected'; readonly rejection: KeystoreRejection };
 
 const reject = (reason: KeystoreRejectionReason, message: string, validatorIndex?: number): KeystoreLoadResult => ({
@@ -94,7 +99,12 @@ function parseJson(contents: Uint8Array): { ok: true; value: unknown } | { ok: f
 }
 
 function describeIssuePath(path: readonly PropertyKey[]): string {
-  return path.map((part) => (typeof part === 'number' ? `[${part}]` : `.${String(part)}`)).join('').replace(/^\./, '') || 'the file';
+  return (
+    path
+      .map((part) => (typeof part === 'number' ? `[${part}]` : `.${String(part)}`))
+      .join('')
+      .replace(/^\./, '') || 'the file'
+  );
 }
 
 function buildValidator(entry: KeystoreValidatorEntryValue): KeystoreValidator {
@@ -112,23 +122,40 @@ function buildValidator(entry: KeystoreValidatorEntryValue): KeystoreValidator {
 }
 
 /** Checks the validators one by one: key validity, distinct attesters and keys, known publishers. */
-function buildValidators(entries: readonly KeystoreValidatorEntryValue[], publishers: ReadonlySet<Hex>): KeystoreLoadResult {
+function buildValidators(
+  entries: readonly KeystoreValidatorEntryValue[],
+  publishers: ReadonlySet<Hex>,
+): KeystoreLoadResult {
   const validators: KeystoreValidator[] = [];
   const attesters = new Set<Hex>();
   const keys = new Set<Hex>();
   for (const [index, entry] of entries.entries()) {
     if (entry.publisher !== undefined && !publishers.has(entry.publisher)) {
-      return reject('unknownPublisher', `validator ${index} (${entry.attester.address}) names publisher ${entry.publisher}, which is not among the publishers the node started with`, index);
+      return reject(
+        'unknownPublisher',
+        `validator ${index} (${entry.attester.address}) names publisher ${entry.publisher}, which is not among the publishers the node started with`,
+        index,
+      );
     }
     let validator: KeystoreValidator;
     try {
       validator = buildValidator(entry);
     } catch (error) {
       if (!(error instanceof BlsError)) throw error;
-      return reject('invalidBlsSecretKey', `validator ${index} (${entry.attester.address}) has an invalid BLS secret key: ${error.message}`, index);
+      return reject(
+        'invalidBlsSecretKey',
+        `validator ${index} (${entry.attester.address}) has an invalid BLS secret key: ${error.message}`,
+        index,
+      );
     }
-    if (attesters.has(validator.attester)) return reject('duplicateAttester', `validator ${index} repeats attester ${validator.attester}`, index);
-    if (keys.has(validator.blsPublicKey)) return reject('duplicateBlsKey', `validator ${index} repeats the BLS key ${validator.blsPublicKey} of another validator`, index);
+    if (attesters.has(validator.attester))
+      return reject('duplicateAttester', `validator ${index} repeats attester ${validator.attester}`, index);
+    if (keys.has(validator.blsPublicKey))
+      return reject(
+        'duplicateBlsKey',
+        `validator ${index} repeats the BLS key ${validator.blsPublicKey} of another validator`,
+        index,
+      );
     attesters.add(validator.attester);
     keys.add(validator.blsPublicKey);
     validators.push(validator);
@@ -142,7 +169,11 @@ function buildValidators(entries: readonly KeystoreValidatorEntryValue[], publis
  * ones it configures, on reload the ones it started with.
  */
 export function loadKeystore(contents: Uint8Array, publishers: readonly Hex[]): KeystoreLoadResult {
-  if (contents.length > KEYSTORE_FILE_BYTES_MAX) return reject('fileTooLarge', `the keystore is ${contents.length} bytes, above the limit of ${KEYSTORE_FILE_BYTES_MAX}`);
+  if (contents.length > KEYSTORE_FILE_BYTES_MAX)
+    return reject(
+      'fileTooLarge',
+      `the keystore is ${contents.length} bytes, above the limit of ${KEYSTORE_FILE_BYTES_MAX}`,
+    );
   const json = parseJson(contents);
   if (!json.ok) return reject('notJson', 'the keystore is not valid UTF-8 JSON');
   const parsed = keystoreFile.safeParse(json.value);
@@ -163,7 +194,11 @@ export function keystoreChanges(current: KeystoreState, next: KeystoreState): Ke
     const old = before.get(validator.attester);
     if (old === undefined) changes.added.push(validator.attester);
     else if (old.blsPublicKey !== validator.blsPublicKey) changes.keyReplaced.push(validator.attester);
-    else if (old.coinbase !== validator.coinbase || old.feeRecipient !== validator.feeRecipient || old.publisher !== validator.publisher) {
+    else if (
+      old.coinbase !== validator.coinbase ||
+      old.feeRecipient !== validator.feeRecipient ||
+      old.publisher !== validator.publisher
+    ) {
       changes.settingsChanged.push(validator.attester);
     }
   }
@@ -175,14 +210,28 @@ export function keystoreChanges(current: KeystoreState, next: KeystoreState): Ke
  * svcAdmin_reloadKeystore's rule: the next keystore state from the current one, the file's new contents and the
  * publishers the node started with, or the rejection (and the current state stays).
  */
-export function reloadKeystore(current: KeystoreState, contents: Uint8Array, startupPublishers: readonly Hex[]): KeystoreReloadResult {
+export function reloadKeystore(
+  current: KeystoreState,
+  contents: Uint8Array,
+  startupPublishers: readonly Hex[],
+): KeystoreReloadResult {
   const loaded = loadKeystore(contents, startupPublishers);
   if (loaded.kind === 'rejected') return loaded;
-  return { kind: 'accepted', next: loaded.state, changes: keystoreChanges(current, loaded.state), publishersWithoutSigner: loaded.publishersWithoutSigner };
+  return {
+    kind: 'accepted',
+    next: loaded.state,
+    changes: keystoreChanges(current, loaded.state),
+    publishersWithoutSigner: loaded.publishersWithoutSigner,
+  };
 }
 
 /** The error svcAdmin_reloadKeystore answers with (OPERATION_REFUSED, -32007 on the wire). */
-export function keystoreReloadRefused(rejection: KeystoreRejection): NodeError<{ reason: KeystoreRejectionReason; validatorIndex?: number }> {
-  const details = rejection.validatorIndex === undefined ? { reason: rejection.reason } : { reason: rejection.reason, validatorIndex: rejection.validatorIndex };
+export function keystoreReloadRefused(
+  rejection: KeystoreRejection,
+): NodeError<{ reason: KeystoreRejectionReason; validatorIndex?: number }> {
+  const details =
+    rejection.validatorIndex === undefined
+      ? { reason: rejection.reason }
+      : { reason: rejection.reason, validatorIndex: rejection.validatorIndex };
   return new NodeError('OPERATION_REFUSED', `keystore reload rejected, nothing changed: ${rejection.message}`, details);
 }

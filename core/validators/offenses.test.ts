@@ -29,18 +29,27 @@ describe('OffenseLog', () => {
 
   it('refuses evidence that is not one signer with two payloads for one slot', () => {
     const log = new OffenseLog();
-    expect(() => log.record('duplicateAttestation', entry(testAddress(1), 5, 0), entry(testAddress(2), 5, 1))).toThrow(/assertion/);
-    expect(() => log.record('duplicateAttestation', entry(testAddress(1), 5, 0), entry(testAddress(1), 5, 0))).toThrow(/assertion/);
-    expect(() => log.record('duplicateAttestation', entry(testAddress(1), 5, 0), entry(testAddress(1), 6, 1))).toThrow(/assertion/);
+    expect(() => log.record('duplicateAttestation', entry(testAddress(1), 5, 0), entry(testAddress(2), 5, 1))).toThrow(
+      /assertion/,
+    );
+    expect(() => log.record('duplicateAttestation', entry(testAddress(1), 5, 0), entry(testAddress(1), 5, 0))).toThrow(
+      /assertion/,
+    );
+    expect(() => log.record('duplicateAttestation', entry(testAddress(1), 5, 0), entry(testAddress(1), 6, 1))).toThrow(
+      /assertion/,
+    );
   });
 
   it(`keeps the latest ${SLASH_OFFENSES_KEPT_MAX} offenses`, () => {
     const log = new OffenseLog();
-    for (let slot = 0; slot <= SLASH_OFFENSES_KEPT_MAX; slot++) log.record('duplicateAttestation', entry(testAddress(1), slot, 0), entry(testAddress(1), slot, 1));
+    for (let slot = 0; slot <= SLASH_OFFENSES_KEPT_MAX; slot++)
+      log.record('duplicateAttestation', entry(testAddress(1), slot, 0), entry(testAddress(1), slot, 1));
     expect(log.size).toBe(SLASH_OFFENSES_KEPT_MAX);
     const all = log.offenses('all', 0);
     expect(all[0]!.slot).toBe(1);
-    expect(log.offenses(0n, 0).map((o) => o.slot)).toEqual(Array.from({ length: SLASH_ROUND_SLOTS - 1 }, (_, i) => i + 1));
+    expect(log.offenses(0n, 0).map((o) => o.slot)).toEqual(
+      Array.from({ length: SLASH_ROUND_SLOTS - 1 }, (_, i) => i + 1),
+    );
     expect(log.offenses('current', SLASH_ROUND_SLOTS * 2)).toHaveLength(SLASH_ROUND_SLOTS);
     // A dropped key may be recorded again, which drops the next oldest.
     log.record('duplicateAttestation', entry(testAddress(1), 0, 0), entry(testAddress(1), 0, 1));

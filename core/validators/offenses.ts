@@ -23,9 +23,27 @@ export type OffenseType = OffenseValue['offenseType'];
 
 /** A signed entry of the attestation pool, as kept for evidence. */
 export type SignedEntry =
-  | { readonly kind: 'checkpointProposal'; readonly payload: CheckpointProposalPayload; readonly payloadHash: Hex; readonly signer: Hex; readonly signature: Hex }
-  | { readonly kind: 'checkpointAttestation'; readonly payload: CheckpointProposalPayload; readonly payloadHash: Hex; readonly signer: Hex; readonly signature: Hex }
-  | { readonly kind: 'blockProposal'; readonly payload: BlockProposalPayload; readonly payloadHash: Hex; readonly signer: Hex; readonly signature: Hex };
+  | {
+      readonly kind: 'checkpointProposal';
+      readonly payload: CheckpointProposalPayload;
+      readonly payloadHash: Hex;
+      readonly signer: Hex;
+      readonly signature: Hex;
+    }
+  | {
+      readonly kind: 'checkpointAttestation';
+      readonly payload: CheckpointProposalPayload;
+      readonly payloadHash: Hex;
+      readonly signer: Hex;
+      readonly signature: Hex;
+    }
+  | {
+      readonly kind: 'blockProposal';
+      readonly payload: BlockProposalPayload;
+      readonly payloadHash: Hex;
+      readonly signer: Hex;
+      readonly signature: Hex;
+    };
 
 export interface OffenseRecord {
   readonly offense: OffenseValue;
@@ -45,7 +63,8 @@ export function penaltyOf(offenseType: OffenseType): bigint {
   return offenseType === 'duplicateProposal' ? DUPLICATE_PROPOSAL_PENALTY : DUPLICATE_ATTESTATION_PENALTY;
 }
 
-const offenseKey = (validator: Hex, offenseType: OffenseType, slot: number): string => `${validator}/${offenseType}/${slot}`;
+const offenseKey = (validator: Hex, offenseType: OffenseType, slot: number): string =>
+  `${validator}/${offenseType}/${slot}`;
 
 export class OffenseLog {
   /** Records in the order they were detected. */
@@ -58,20 +77,32 @@ export class OffenseLog {
    * that key (the earlier one when it was already known).
    */
   record(offenseType: OffenseType, first: SignedEntry, second: SignedEntry): OffenseValue {
-    assert(first.signer === second.signer && first.payloadHash !== second.payloadHash, 'evidence is one signer with two payloads');
+    assert(
+      first.signer === second.signer && first.payloadHash !== second.payloadHash,
+      'evidence is one signer with two payloads',
+    );
     const slot = first.payload.slot;
     assert(second.payload.slot === slot, 'evidence is for one slot');
     const key = offenseKey(first.signer, offenseType, slot);
     const known = this.byKey.get(key);
     if (known !== undefined) return known;
-    const offense: OffenseValue = { validator: first.signer, offenseType, slot, round: slashRoundOfSlot(slot), amount: penaltyOf(offenseType) };
+    const offense: OffenseValue = {
+      validator: first.signer,
+      offenseType,
+      slot,
+      round: slashRoundOfSlot(slot),
+      amount: penaltyOf(offenseType),
+    };
     this.records.push({ offense, evidence: [first, second] });
     this.byKey.set(key, offense);
     if (this.records.length > SLASH_OFFENSES_KEPT_MAX) {
       const dropped = this.records.shift()!;
       this.byKey.delete(offenseKey(dropped.offense.validator, dropped.offense.offenseType, dropped.offense.slot));
     }
-    assert(this.records.length <= SLASH_OFFENSES_KEPT_MAX && this.byKey.size === this.records.length, 'offense log within its bound');
+    assert(
+      this.records.length <= SLASH_OFFENSES_KEPT_MAX && this.byKey.size === this.records.length,
+      'offense log within its bound',
+    );
     return offense;
   }
 

@@ -11,7 +11,11 @@
  */
 import type { Hex } from '../../spec/chain.js';
 import type { CommitteeAttestation } from '../../spec/validators/checkpointAttestations.js';
-import { checkpointProposalPayloadHash, signingMessage, type CheckpointProposalPayload } from '../../spec/validators/signingPayloads.js';
+import {
+  checkpointProposalPayloadHash,
+  signingMessage,
+  type CheckpointProposalPayload,
+} from '../../spec/validators/signingPayloads.js';
 import { verifySameMessageSignatures, type SignatureListProblem } from './bls.js';
 import { epochOfSlot, type EpochCommittee } from './committee.js';
 import { assert } from '../assert.js';
@@ -20,8 +24,18 @@ export type QuorumFailure =
   /** An entry names a seat the committee does not have. */
   | { readonly reason: 'unknownAttester'; readonly position: number; readonly committeeIndex: number }
   /** Two entries name the same seat. */
-  | { readonly reason: 'duplicateAttester'; readonly position: number; readonly firstPosition: number; readonly committeeIndex: number }
-  | { readonly reason: 'tooFewAttestations'; readonly count: number; readonly quorum: number; readonly committeeSize: number }
+  | {
+      readonly reason: 'duplicateAttester';
+      readonly position: number;
+      readonly firstPosition: number;
+      readonly committeeIndex: number;
+    }
+  | {
+      readonly reason: 'tooFewAttestations';
+      readonly count: number;
+      readonly quorum: number;
+      readonly committeeSize: number;
+    }
   | {
       readonly reason: 'badSignature';
       readonly position: number;
@@ -35,7 +49,10 @@ export type QuorumVerdict =
   | { readonly valid: false; readonly payloadHash: Hex; readonly failure: QuorumFailure };
 
 /** The first entry that is not a distinct seat of the committee, or undefined. */
-function findMembershipFailure(committee: EpochCommittee, attestations: readonly CommitteeAttestation[]): QuorumFailure | undefined {
+function findMembershipFailure(
+  committee: EpochCommittee,
+  attestations: readonly CommitteeAttestation[],
+): QuorumFailure | undefined {
   const firstPositionBySeat = new Map<number, number>();
   for (const [position, { committeeIndex }] of attestations.entries()) {
     if (!Number.isInteger(committeeIndex) || committeeIndex < 0 || committeeIndex >= committee.members.length) {
@@ -63,7 +80,12 @@ export function checkQuorum(
   const membership = findMembershipFailure(committee, attestations);
   if (membership !== undefined) return { valid: false, payloadHash, failure: membership };
   if (attestations.length < committee.quorum) {
-    const failure = { reason: 'tooFewAttestations', count: attestations.length, quorum: committee.quorum, committeeSize: committee.members.length } as const;
+    const failure = {
+      reason: 'tooFewAttestations',
+      count: attestations.length,
+      quorum: committee.quorum,
+      committeeSize: committee.members.length,
+    } as const;
     return { valid: false, payloadHash, failure };
   }
   const attesters = attestations.map(({ committeeIndex }) => committee.members[committeeIndex]!);
@@ -74,7 +96,13 @@ export function checkQuorum(
   );
   if (!check.valid) {
     const member = attesters[check.index]!;
-    const failure = { reason: 'badSignature', position: check.index, committeeIndex: member.committeeIndex, attester: member.address, problem: check.problem } as const;
+    const failure = {
+      reason: 'badSignature',
+      position: check.index,
+      committeeIndex: member.committeeIndex,
+      attester: member.address,
+      problem: check.problem,
+    } as const;
     return { valid: false, payloadHash, failure };
   }
   return { valid: true, payloadHash, attesters: attesters.map((member) => member.address) };

@@ -6,7 +6,12 @@ import { SigningGuardError } from './signingGuardError.js';
 import { capturingLogger } from '../../test/helpers/testLogger.js';
 import { SigningClaims, UNGUARDED_SIGNING } from './signingClaims.js';
 
-const duty = (slot: number): SigningDuty => ({ validatorAddress: `0x${'ab'.repeat(20)}`, slot, kind: 'checkpointAttestation', blockIndex: 0 });
+const duty = (slot: number): SigningDuty => ({
+  validatorAddress: `0x${'ab'.repeat(20)}`,
+  slot,
+  kind: 'checkpointAttestation',
+  blockIndex: 0,
+});
 const HASH = `0x${'11'.repeat(32)}` as const;
 
 function recordingLogger() {
@@ -35,9 +40,16 @@ describe('SigningClaims', () => {
     const { logger, lines } = recordingLogger();
     const granted = new SigningClaims(scriptedGuard(async () => ({ kind: 'granted' })).guard, logger);
     expect(await granted.mayClaim(duty(1), HASH)).toBe(true);
-    const refused = new SigningClaims(scriptedGuard(async () => ({ kind: 'refused', holderNodeId: 'node-b', holderPayloadHash: HASH })).guard, logger);
+    const refused = new SigningClaims(
+      scriptedGuard(async () => ({ kind: 'refused', holderNodeId: 'node-b', holderPayloadHash: HASH })).guard,
+      logger,
+    );
     expect(await refused.mayClaim(duty(1), HASH)).toBe(false);
-    const down = new SigningClaims(scriptedGuard(() => Promise.reject(new SigningGuardError('SIGNING_GUARD_UNAVAILABLE', 'connect ECONNREFUSED'))).guard, logger);
+    const down = new SigningClaims(
+      scriptedGuard(() => Promise.reject(new SigningGuardError('SIGNING_GUARD_UNAVAILABLE', 'connect ECONNREFUSED')))
+        .guard,
+      logger,
+    );
     expect(await down.mayClaim(duty(1), HASH)).toBe(false);
     expect(lines.map((l) => l.level)).toEqual(['warn', 'error']);
     expect(lines[1]!.message).toContain('fail closed');
@@ -49,19 +61,23 @@ describe('SigningClaims', () => {
 
   it('prunes at most once per interval, keeping the last HA_SIGNING_CLAIMS_KEPT_SLOTS slots, for any claimed slots', async () => {
     await fc.assert(
-      fc.asyncProperty(fc.array(fc.integer({ min: 0, max: 4 * HA_SIGNING_CLAIMS_KEPT_SLOTS }), { minLength: 1, maxLength: 40 }), async (slots) => {
-        const { guard, prunes } = scriptedGuard(async () => ({ kind: 'granted' }));
-        const claims = new SigningClaims(guard, recordingLogger().logger);
-        const sorted = [...slots].sort((a, b) => a - b);
-        for (const slot of sorted) {
-          await claims.mayClaim(duty(slot), HASH);
-          await settle();
-        }
-        for (const below of prunes) expect(below).toBeGreaterThan(0);
-        const pruneSlots = prunes.map((below) => below + HA_SIGNING_CLAIMS_KEPT_SLOTS);
-        for (let i = 1; i < pruneSlots.length; i++) expect(pruneSlots[i]! - pruneSlots[i - 1]!).toBeGreaterThanOrEqual(HA_SIGNING_PRUNE_INTERVAL_SLOTS);
-        for (const slot of pruneSlots) expect(sorted).toContain(slot);
-      }),
+      fc.asyncProperty(
+        fc.array(fc.integer({ min: 0, max: 4 * HA_SIGNING_CLAIMS_KEPT_SLOTS }), { minLength: 1, maxLength: 40 }),
+        async (slots) => {
+          const { guard, prunes } = scriptedGuard(async () => ({ kind: 'granted' }));
+          const claims = new SigningClaims(guard, recordingLogger().logger);
+          const sorted = [...slots].sort((a, b) => a - b);
+          for (const slot of sorted) {
+            await claims.mayClaim(duty(slot), HASH);
+            await settle();
+          }
+          for (const below of prunes) expect(below).toBeGreaterThan(0);
+          const pruneSlots = prunes.map((below) => below + HA_SIGNING_CLAIMS_KEPT_SLOTS);
+          for (let i = 1; i < pruneSlots.length; i++)
+            expect(pruneSlots[i]! - pruneSlots[i - 1]!).toBeGreaterThanOrEqual(HA_SIGNING_PRUNE_INTERVAL_SLOTS);
+          for (const slot of pruneSlots) expect(sorted).toContain(slot);
+        },
+      ),
       { seed: 73, numRuns: 100 },
     );
   });
@@ -71,7 +87,10 @@ describe('SigningClaims', () => {
     let finish: (dropped: number) => void = () => undefined;
     const { guard, prunes } = scriptedGuard(
       async () => ({ kind: 'granted' }),
-      (slot) => (slot < 2 * HA_SIGNING_CLAIMS_KEPT_SLOTS ? Promise.reject(new Error('timeout')) : new Promise<number>((resolve) => (finish = resolve))),
+      (slot) =>
+        slot < 2 * HA_SIGNING_CLAIMS_KEPT_SLOTS
+          ? Promise.reject(new Error('timeout'))
+          : new Promise<number>((resolve) => (finish = resolve)),
     );
     const claims = new SigningClaims(guard, logger);
     expect(await claims.mayClaim(duty(HA_SIGNING_CLAIMS_KEPT_SLOTS + 1), HASH)).toBe(true);

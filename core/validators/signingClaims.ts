@@ -28,21 +28,33 @@ export class SigningClaims {
 
   /** Claims the duty for `payloadHash`; true only when the guard granted it (the caller then signs). */
   async mayClaim(duty: SigningDuty, payloadHash: Hex): Promise<boolean> {
-    const fields = { validator: duty.validatorAddress, slot: duty.slot, duty: duty.kind, blockIndex: duty.blockIndex, payloadHash };
+    const fields = {
+      validator: duty.validatorAddress,
+      slot: duty.slot,
+      duty: duty.kind,
+      blockIndex: duty.blockIndex,
+      payloadHash,
+    };
     let claim;
     try {
       claim = await this.guard.claim(duty, payloadHash);
     } catch (error) {
-      this.logger.error('not signing: the HA signing database cannot be reached, and without it signing could double-sign (fail closed)', { ...fields, error: errorText(error) });
+      this.logger.error(
+        'not signing: the HA signing database cannot be reached, and without it signing could double-sign (fail closed)',
+        { ...fields, error: errorText(error) },
+      );
       return false;
     }
     this.prune(duty.slot);
     if (claim.kind === 'granted') return true;
-    this.logger.warn('not signing: another payload or another node already holds this duty in the HA signing database', {
-      ...fields,
-      holderNodeId: claim.holderNodeId,
-      holderPayloadHash: claim.holderPayloadHash,
-    });
+    this.logger.warn(
+      'not signing: another payload or another node already holds this duty in the HA signing database',
+      {
+        ...fields,
+        holderNodeId: claim.holderNodeId,
+        holderPayloadHash: claim.holderPayloadHash,
+      },
+    );
     return false;
   }
 
@@ -60,7 +72,10 @@ export class SigningClaims {
       },
       (error: unknown) => {
         this.pruning = false;
-        this.logger.warn('old HA signing claims not pruned (retried later)', { belowSlot: below, error: errorText(error) });
+        this.logger.warn('old HA signing claims not pruned (retried later)', {
+          belowSlot: below,
+          error: errorText(error),
+        });
       },
     );
   }

@@ -7,7 +7,13 @@ import { NodeError } from '../errors.js';
 import { ValidatorStatsHistory, slotRecordOf, type SlotRecord } from './stats.js';
 
 const [a, b, c] = [testAddress(0), testAddress(1), testAddress(2)];
-const record = (slot: number, proposer: Hex, proposed: boolean, attesters: Hex[]): SlotRecord => ({ slot, proposer, proposed, committee: [a, b, c], attesters: new Set(attesters) });
+const record = (slot: number, proposer: Hex, proposed: boolean, attesters: Hex[]): SlotRecord => ({
+  slot,
+  proposer,
+  proposed,
+  committee: [a, b, c],
+  attesters: new Set(attesters),
+});
 
 describe('ValidatorStatsHistory', () => {
   it('counts proposals and attestations made and missed, per validator', () => {
@@ -18,16 +24,41 @@ describe('ValidatorStatsHistory', () => {
     const stats = history.validatorsStats();
     expect(stats).toMatchObject({ slotWindow: VALIDATOR_STATS_SLOT_WINDOW, initialSlot: 10, lastProcessedSlot: 12 });
     expect(stats.validators).toEqual([
-      { address: a, proposalsMade: 2, proposalsMissed: 0, attestationsSent: 3, attestationsMissed: 0, lastProposalSlot: 12, lastAttestationSlot: 12 },
-      { address: b, proposalsMade: 0, proposalsMissed: 1, attestationsSent: 2, attestationsMissed: 1, lastProposalSlot: null, lastAttestationSlot: 12 },
-      { address: c, proposalsMade: 0, proposalsMissed: 0, attestationsSent: 1, attestationsMissed: 2, lastProposalSlot: null, lastAttestationSlot: 12 },
+      {
+        address: a,
+        proposalsMade: 2,
+        proposalsMissed: 0,
+        attestationsSent: 3,
+        attestationsMissed: 0,
+        lastProposalSlot: 12,
+        lastAttestationSlot: 12,
+      },
+      {
+        address: b,
+        proposalsMade: 0,
+        proposalsMissed: 1,
+        attestationsSent: 2,
+        attestationsMissed: 1,
+        lastProposalSlot: null,
+        lastAttestationSlot: 12,
+      },
+      {
+        address: c,
+        proposalsMade: 0,
+        proposalsMissed: 0,
+        attestationsSent: 1,
+        attestationsMissed: 2,
+        lastProposalSlot: null,
+        lastAttestationSlot: 12,
+      },
     ]);
     expect(validatorsStats.encode(stats)).toMatchObject({ initialSlot: '10', lastProcessedSlot: '12' });
   });
 
   it("answers one validator's duties in a slot range", () => {
     const history = new ValidatorStatsHistory();
-    for (let slot = 1; slot <= 5; slot++) history.record(record(slot, slot % 2 === 0 ? b : a, slot !== 3, slot === 4 ? [a] : [a, b]));
+    for (let slot = 1; slot <= 5; slot++)
+      history.record(record(slot, slot % 2 === 0 ? b : a, slot !== 3, slot === 4 ? [a] : [a, b]));
     const single = history.validatorStats(b, 2, 4)!;
     expect(single.history).toEqual([
       { slot: 2, duty: 'proposed' },
@@ -57,15 +88,25 @@ describe('ValidatorStatsHistory', () => {
     expect(history.record(record(100, b, true, []))).toBe(false);
     expect(history.record(record(99, b, true, []))).toBe(false);
     history.record(record(100 + VALIDATOR_STATS_SLOT_WINDOW, b, true, []));
-    expect(history.validatorsStats()).toMatchObject({ initialSlot: 100 + VALIDATOR_STATS_SLOT_WINDOW, lastProcessedSlot: 100 + VALIDATOR_STATS_SLOT_WINDOW });
-    expect(history.validatorStats(a)).toMatchObject({ validator: { proposalsMade: 0 }, history: expect.not.arrayContaining([{ slot: 100, duty: 'proposed' }]) });
+    expect(history.validatorsStats()).toMatchObject({
+      initialSlot: 100 + VALIDATOR_STATS_SLOT_WINDOW,
+      lastProcessedSlot: 100 + VALIDATOR_STATS_SLOT_WINDOW,
+    });
+    expect(history.validatorStats(a)).toMatchObject({
+      validator: { proposalsMade: 0 },
+      history: expect.not.arrayContaining([{ slot: 100, duty: 'proposed' }]),
+    });
   });
 
   it("builds a slot's record from its duties and the pool's activity", () => {
     const duties = testDuties(testValidatorSet(4))(3);
     const proposer = duties.proposer!.address;
     const members = duties.committee.members.map((m) => m.address);
-    const seen = slotRecordOf(duties, { checkpointProposers: new Set([proposer]), attesters: new Set(members.slice(0, 2)) }, false);
+    const seen = slotRecordOf(
+      duties,
+      { checkpointProposers: new Set([proposer]), attesters: new Set(members.slice(0, 2)) },
+      false,
+    );
     expect(seen).toMatchObject({ slot: 3, proposer, proposed: true, committee: members });
     expect(slotRecordOf(duties, { checkpointProposers: new Set(), attesters: new Set() }, false).proposed).toBe(false);
     expect(slotRecordOf(duties, { checkpointProposers: new Set(), attesters: new Set() }, true).proposed).toBe(true);

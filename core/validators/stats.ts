@@ -10,7 +10,12 @@
  */
 import type { z } from 'zod';
 import type { Hex } from '../../spec/chain.js';
-import type { singleValidatorStats, validatorStats, validatorsStats, VALIDATOR_DUTIES } from '../../spec/wire/validator.js';
+import type {
+  singleValidatorStats,
+  validatorStats,
+  validatorsStats,
+  VALIDATOR_DUTIES,
+} from '../../spec/wire/validator.js';
 import { COMMITTEE_SIZE, VALIDATOR_STATS_SLOT_WINDOW } from '../../spec/validators/constants.js';
 import { assert } from '../assert.js';
 import { NodeError } from '../errors.js';
@@ -47,13 +52,24 @@ export function slotRecordOf(
 ): SlotRecord {
   const proposer = duties.proposer?.address;
   const proposed = proposer !== undefined && (checkpointLanded || activity.checkpointProposers.has(proposer));
-  return { slot: duties.slot, proposer, proposed, committee: duties.committee.members.map((m) => m.address), attesters: activity.attesters };
+  return {
+    slot: duties.slot,
+    proposer,
+    proposed,
+    committee: duties.committee.members.map((m) => m.address),
+    attesters: activity.attesters,
+  };
 }
 
 function dutiesOf(record: SlotRecord): DutyEntry[] {
   const { slot } = record;
   const entries: DutyEntry[] = [];
-  if (record.proposer !== undefined) entries.push({ slot, address: record.proposer.toLowerCase() as Hex, duty: record.proposed ? 'proposed' : 'missedProposal' });
+  if (record.proposer !== undefined)
+    entries.push({
+      slot,
+      address: record.proposer.toLowerCase() as Hex,
+      duty: record.proposed ? 'proposed' : 'missedProposal',
+    });
   for (const member of record.committee) {
     const address = member.toLowerCase() as Hex;
     const attested = record.attesters.has(member) || record.attesters.has(address);
@@ -63,7 +79,15 @@ function dutiesOf(record: SlotRecord): DutyEntry[] {
 }
 
 function emptyStats(address: Hex): { -readonly [K in keyof ValidatorStatsValue]: ValidatorStatsValue[K] } {
-  return { address, proposalsMade: 0, proposalsMissed: 0, attestationsSent: 0, attestationsMissed: 0, lastProposalSlot: null, lastAttestationSlot: null };
+  return {
+    address,
+    proposalsMade: 0,
+    proposalsMissed: 0,
+    attestationsSent: 0,
+    attestationsMissed: 0,
+    lastProposalSlot: null,
+    lastAttestationSlot: null,
+  };
 }
 
 /** Counts of one validator over `entries` (its own, in slot order). */
@@ -72,7 +96,8 @@ function countDuties(address: Hex, entries: readonly DutyEntry[]): ValidatorStat
   for (const { slot, duty } of entries) {
     if (duty === 'proposed') [stats.proposalsMade, stats.lastProposalSlot] = [stats.proposalsMade + 1, slot];
     else if (duty === 'missedProposal') stats.proposalsMissed += 1;
-    else if (duty === 'attested') [stats.attestationsSent, stats.lastAttestationSlot] = [stats.attestationsSent + 1, slot];
+    else if (duty === 'attested')
+      [stats.attestationsSent, stats.lastAttestationSlot] = [stats.attestationsSent + 1, slot];
     else stats.attestationsMissed += 1;
   }
   return stats;
@@ -104,7 +129,10 @@ export class ValidatorStatsHistory {
       this.slots = this.slots.filter((slot) => slot >= oldestKept);
       this.entries = this.entries.filter((e) => e.slot >= oldestKept);
     }
-    assert(this.slots.length <= VALIDATOR_STATS_SLOT_WINDOW && this.entries.length <= ENTRIES_MAX, 'the history stays within its slot window');
+    assert(
+      this.slots.length <= VALIDATOR_STATS_SLOT_WINDOW && this.entries.length <= ENTRIES_MAX,
+      'the history stays within its slot window',
+    );
     return true;
   }
 
@@ -116,8 +144,15 @@ export class ValidatorStatsHistory {
       if (list === undefined) byAddress.set(entry.address, [entry]);
       else list.push(entry);
     }
-    const validators = [...byAddress.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([address, list]) => countDuties(address, list));
-    return { slotWindow: VALIDATOR_STATS_SLOT_WINDOW, initialSlot: this.slots[0] ?? null, lastProcessedSlot: this.slots.at(-1) ?? null, validators };
+    const validators = [...byAddress.entries()]
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+      .map(([address, list]) => countDuties(address, list));
+    return {
+      slotWindow: VALIDATOR_STATS_SLOT_WINDOW,
+      initialSlot: this.slots[0] ?? null,
+      lastProcessedSlot: this.slots.at(-1) ?? null,
+      validators,
+    };
   }
 
   /**
@@ -129,11 +164,17 @@ export class ValidatorStatsHistory {
     if (last === undefined) return undefined;
     const to = toSlot ?? last;
     const from = fromSlot ?? Math.max(0, to - VALIDATOR_STATS_SLOT_WINDOW + 1);
-    if (from > to) throw new NodeError('INVALID_PARAMS', `fromSlot ${from} is after toSlot ${to}`, { fromSlot: from, toSlot: to });
+    if (from > to)
+      throw new NodeError('INVALID_PARAMS', `fromSlot ${from} is after toSlot ${to}`, { fromSlot: from, toSlot: to });
     const wanted = address.toLowerCase() as Hex;
     const own = this.entries.filter((e) => e.address === wanted);
     if (own.length === 0) return undefined;
     const inRange = own.filter((e) => e.slot >= from && e.slot <= to);
-    return { validator: countDuties(wanted, inRange), fromSlot: from, toSlot: to, history: inRange.map(({ slot, duty }) => ({ slot, duty })) };
+    return {
+      validator: countDuties(wanted, inRange),
+      fromSlot: from,
+      toSlot: to,
+      history: inRange.map(({ slot, duty }) => ({ slot, duty })),
+    };
   }
 }

@@ -2,7 +2,13 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { CommitteeAttestation } from '../../spec/validators/checkpointAttestations.js';
 import { COMMITTEE_SIZE } from '../../spec/validators/constants.js';
-import { TEST_EPOCH_DURATION_SLOTS, hex32, secretKeyOf, testPayload, testValidatorSet } from '../../test/validators/validatorFixtures.js';
+import {
+  TEST_EPOCH_DURATION_SLOTS,
+  hex32,
+  secretKeyOf,
+  testPayload,
+  testValidatorSet,
+} from '../../test/validators/validatorFixtures.js';
 import { signCheckpointAttestation } from './bls.js';
 import { drawCommittee } from './committee.js';
 import { checkQuorum } from './quorum.js';
@@ -16,7 +22,10 @@ describe('committeeSignatures', () => {
     const seatLists = fc.uniqueArray(fc.integer({ min: 0, max: COMMITTEE_SIZE - 1 }), { maxLength: COMMITTEE_SIZE });
     fc.assert(
       fc.property(seatLists, (seats) => {
-        const attestations: CommitteeAttestation[] = seats.map((seat) => ({ committeeIndex: seat, signature: seatSignature(seat) }));
+        const attestations: CommitteeAttestation[] = seats.map((seat) => ({
+          committeeIndex: seat,
+          signature: seatSignature(seat),
+        }));
         const kept = committeeSignatures(attestations, seats.map(seatAddress));
         const sorted = [...seats].sort((a, b) => a - b);
         expect(kept).toEqual(sorted.map((seat) => ({ attester: seatAddress(seat), signature: seatSignature(seat) })));
@@ -35,7 +44,11 @@ describe('committeeSignatures', () => {
     expect(verdict.valid).toBe(true);
     if (!verdict.valid) return;
     const kept = committeeSignatures(attestations, verdict.attesters);
-    expect(kept.map((entry) => entry.attester)).toEqual([0, 1, 3, 5, 6].map((seat) => committee.members[seat]!.address));
-    expect(kept.map((entry) => entry.signature)).toEqual([0, 1, 3, 5, 6].map((seat) => attestations.find((a) => a.committeeIndex === seat)!.signature));
+    expect(kept.map((entry) => entry.attester)).toEqual(
+      [0, 1, 3, 5, 6].map((seat) => committee.members[seat]!.address),
+    );
+    expect(kept.map((entry) => entry.signature)).toEqual(
+      [0, 1, 3, 5, 6].map((seat) => attestations.find((a) => a.committeeIndex === seat)!.signature),
+    );
   });
 });

@@ -9,7 +9,10 @@
 import type { CommitteeSignature, Hex, L1RollupConstants } from '../../spec/chain.js';
 import { CodecError, hexToBytes } from '../../spec/codec/bytes.js';
 import { hashToField } from '../../spec/hash.js';
-import { decodeCheckpointAttestations, type CommitteeAttestation } from '../../spec/validators/checkpointAttestations.js';
+import {
+  decodeCheckpointAttestations,
+  type CommitteeAttestation,
+} from '../../spec/validators/checkpointAttestations.js';
 import { REFUSED_CHECKPOINTS_KEPT_MAX } from '../../spec/validators/constants.js';
 import type { CheckpointProposalPayload } from '../../spec/validators/signingPayloads.js';
 import { assert } from '../assert.js';
@@ -46,7 +49,8 @@ export function createSyncQuorumCheck(duties: ValidatorDuties, constants: L1Roll
     try {
       attestations = decodeCheckpointAttestations(hexToBytes(log.attestations));
     } catch (error) {
-      if (error instanceof CodecError) return { accepted: false, reason: `its attestation list does not decode: ${error.message}` };
+      if (error instanceof CodecError)
+        return { accepted: false, reason: `its attestation list does not decode: ${error.message}` };
       throw error;
     }
     // The set as of the checkpoint's own L1 block: what the proposer could see when it drew the committee.
@@ -62,10 +66,17 @@ export function createSyncQuorumCheck(duties: ValidatorDuties, constants: L1Roll
  * The verified list as the archive keeps it: each entry with the address of the member whose seat it named
  * (`attesters[i]` is entry i's), sorted by seat. The quorum check has ruled out duplicate and unknown seats.
  */
-export function committeeSignatures(attestations: readonly CommitteeAttestation[], attesters: readonly Hex[]): CommitteeSignature[] {
+export function committeeSignatures(
+  attestations: readonly CommitteeAttestation[],
+  attesters: readonly Hex[],
+): CommitteeSignature[] {
   assert(attesters.length === attestations.length, 'one attester per attestation');
   return attestations
-    .map((attestation, position) => ({ seat: attestation.committeeIndex, attester: attesters[position]!, signature: attestation.signature }))
+    .map((attestation, position) => ({
+      seat: attestation.committeeIndex,
+      attester: attesters[position]!,
+      signature: attestation.signature,
+    }))
     .sort((a, b) => a.seat - b.seat)
     .map(({ attester, signature }) => ({ attester, signature }));
 }

@@ -6,8 +6,19 @@ import { encodeTxEffects, txEffectsDaGas } from '../../spec/codec/txEffect.js';
 import { checkpointProposalPayloadOf } from '../../spec/validators/signingPayloads.js';
 import { ManualClock } from '../../test/helpers/manualClock.js';
 import { silentLogger } from '../../test/helpers/testLogger.js';
-import { FIXTURE_SLOT, proposedCheckpoint, sizedTxEffect, type ProposedCheckpointFixture } from '../../test/validators/proposedBlocksFixture.js';
-import { TEST_CHAIN, hex32, secretKeyOf, testDuties, testValidatorSet } from '../../test/validators/validatorFixtures.js';
+import {
+  FIXTURE_SLOT,
+  proposedCheckpoint,
+  sizedTxEffect,
+  type ProposedCheckpointFixture,
+} from '../../test/validators/proposedBlocksFixture.js';
+import {
+  TEST_CHAIN,
+  hex32,
+  secretKeyOf,
+  testDuties,
+  testValidatorSet,
+} from '../../test/validators/validatorFixtures.js';
 import type { Chain } from '../chain/chain.js';
 import type { BlockProposalMessage, GossipMessage } from '../ports.js';
 import { treeRoot } from '../merkle/appendOnlyTree.js';
@@ -26,7 +37,10 @@ const member = duties.committee.members.find((m) => m.address !== proposer)!.add
 const constants = { ...TEST_CHAIN } as unknown as L1RollupConstants;
 
 /** A committee member's validator client whose node has checkpointed exactly the fixture's previous archive. */
-function memberClient(fixture: ProposedCheckpointFixture, limits: ValidatorLimits): { client: ValidatorClient; events: ValidatorEvent[] } {
+function memberClient(
+  fixture: ProposedCheckpointFixture,
+  limits: ValidatorLimits,
+): { client: ValidatorClient; events: ValidatorEvent[] } {
   const chain = {
     tips: { checkpointed: { checkpoint: { number: 0 }, block: { number: 0 } } },
     store: {
@@ -35,8 +49,19 @@ function memberClient(fixture: ProposedCheckpointFixture, limits: ValidatorLimit
       getCheckpoint: async () => undefined,
     },
   } as unknown as Chain;
-  const fakeDuties = { cachedDuties: dutiesOf, prepareDuties: async (slot: number) => dutiesOf(slot), refreshAtHead: async () => {}, dutiesOf: async (slot: number) => dutiesOf(slot) } as unknown as ValidatorDuties;
-  const ours = { attester: member, blsSecretKey: secretKeyOf(member), coinbase: member, feeRecipient: hex32(0), publisher: member } as unknown as KeystoreValidator;
+  const fakeDuties = {
+    cachedDuties: dutiesOf,
+    prepareDuties: async (slot: number) => dutiesOf(slot),
+    refreshAtHead: async () => {},
+    dutiesOf: async (slot: number) => dutiesOf(slot),
+  } as unknown as ValidatorDuties;
+  const ours = {
+    attester: member,
+    blsSecretKey: secretKeyOf(member),
+    coinbase: member,
+    feeRecipient: hex32(0),
+    publisher: member,
+  } as unknown as KeystoreValidator;
   const client = new ValidatorClient({
     chain,
     constants,
@@ -54,11 +79,28 @@ function memberClient(fixture: ProposedCheckpointFixture, limits: ValidatorLimit
 }
 
 const blockMessages = (fixture: ProposedCheckpointFixture): BlockProposalMessage[] =>
-  fixture.blocks.map((b) => ({ kind: 'blockProposal', payload: b.payload, header: b.header, body: b.body, proposer, signature: signBlockProposal(secretKeyOf(proposer), b.payload).signature }));
+  fixture.blocks.map((b) => ({
+    kind: 'blockProposal',
+    payload: b.payload,
+    header: b.header,
+    body: b.body,
+    proposer,
+    signature: signBlockProposal(secretKeyOf(proposer), b.payload).signature,
+  }));
 
 function checkpointMessage(fixture: ProposedCheckpointFixture): GossipMessage {
-  const payload = checkpointProposalPayloadOf(TEST_CHAIN, { number: 1, header: fixture.checkpointHeader, archiveRoot: fixture.blocks.at(-1)!.payload.archiveRoot });
-  return { kind: 'checkpointProposal', payload, header: bytesToHex(encodeCheckpointHeader(fixture.checkpointHeader)), proposer, signature: signCheckpointProposal(secretKeyOf(proposer), payload).signature };
+  const payload = checkpointProposalPayloadOf(TEST_CHAIN, {
+    number: 1,
+    header: fixture.checkpointHeader,
+    archiveRoot: fixture.blocks.at(-1)!.payload.archiveRoot,
+  });
+  return {
+    kind: 'checkpointProposal',
+    payload,
+    header: bytesToHex(encodeCheckpointHeader(fixture.checkpointHeader)),
+    proposer,
+    signature: signCheckpointProposal(secretKeyOf(proposer), payload).signature,
+  };
 }
 
 const fixture = proposedCheckpoint([
@@ -85,7 +127,10 @@ describe('a committee member measuring gossiped blocks', () => {
   it('refuses a block whose body does not match its signed tx hashes, and attests once a good copy arrives', async () => {
     const { client, events } = memberClient(fixture, {});
     const [first, second] = blockMessages(fixture);
-    const forged: BlockProposalMessage = { ...first!, body: bytesToHex(encodeTxEffects([...fixture.blocks[0]!.content.txEffects].reverse())) };
+    const forged: BlockProposalMessage = {
+      ...first!,
+      body: bytesToHex(encodeTxEffects([...fixture.blocks[0]!.content.txEffects].reverse())),
+    };
     await deliver(client, [forged, second!, checkpointMessage(fixture)]);
     expect(events).toEqual([{ kind: 'attestationRefused', slot: FIXTURE_SLOT, reason: 'blockBodyMismatch' }]);
     await client.receive(first!);
@@ -101,7 +146,7 @@ describe('a committee member measuring gossiped blocks', () => {
     }
   });
 
-  it('measures L2 gas on each block\'s header', async () => {
+  it("measures L2 gas on each block's header", async () => {
     const over = memberClient(fixture, { maxL2BlockGas: 299 });
     await deliver(over.client, [...blockMessages(fixture), checkpointMessage(fixture)]);
     expect(over.events).toEqual([{ kind: 'attestationRefused', slot: FIXTURE_SLOT, reason: 'tooMuchL2Gas' }]);

@@ -18,7 +18,10 @@
 import type { Hex, L1RollupConstants } from '../../spec/chain.js';
 import { hexToBytes } from '../../spec/codec/bytes.js';
 import { decodeCheckpointHeader } from '../../spec/codec/checkpointHeader.js';
-import { encodeCheckpointAttestations, type CommitteeAttestation } from '../../spec/validators/checkpointAttestations.js';
+import {
+  encodeCheckpointAttestations,
+  type CommitteeAttestation,
+} from '../../spec/validators/checkpointAttestations.js';
 import { ATTESTATION_POOL_SLOTS_KEPT, ATTESTATION_WAIT_POLL_MS } from '../../spec/validators/constants.js';
 import { encodeBlockProposalContent, type BlockProposalContent } from '../../spec/validators/blockProposalContent.js';
 import { bytesToHex } from '../../spec/codec/bytes.js';
@@ -32,9 +35,21 @@ import {
 import { assert } from '../assert.js';
 import type { Chain } from '../chain/chain.js';
 import { NodeError } from '../errors.js';
-import type { BlockProposalMessage, ClockPort, GossipMessage, LoggerPort, NetworkPort, SigningGuardPort } from '../ports.js';
+import type {
+  BlockProposalMessage,
+  ClockPort,
+  GossipMessage,
+  LoggerPort,
+  NetworkPort,
+  SigningGuardPort,
+} from '../ports.js';
 import { AttestationPool, type PoolAddOutcome } from './attestationPool.js';
-import { BlockContentStore, checkedBlockContent, proposedBlocksRefusal, type BlockContentRefusal } from './blockContent.js';
+import {
+  BlockContentStore,
+  checkedBlockContent,
+  proposedBlocksRefusal,
+  type BlockContentRefusal,
+} from './blockContent.js';
 import { signBlockProposal, signCheckpointAttestation, signCheckpointProposal } from './bls.js';
 import { committeeMemberOf, type SlotDuties } from './committee.js';
 import { SigningClaims, UNGUARDED_SIGNING } from './signingClaims.js';
@@ -98,7 +113,10 @@ export class ValidatorClient {
   private readonly waiters = new Set<() => void>();
   private readonly listeners: ((event: ValidatorEvent) => void)[] = [];
   /** Proposals our members would attest once the proposer's block proposals arrive (gossip may reorder them). */
-  private readonly awaitingBlocks = new Map<number, { readonly payload: CheckpointProposalPayload; readonly header: Hex }>();
+  private readonly awaitingBlocks = new Map<
+    number,
+    { readonly payload: CheckpointProposalPayload; readonly header: Hex }
+  >();
   /** The checked header and body of each block proposal the pool holds for the slots we may still attest. */
   private readonly blockContents = new BlockContentStore();
   /** Slots whose statistics are recorded up to (exclusive). */
@@ -127,7 +145,9 @@ export class ValidatorClient {
 
   start(): void {
     this.unsubscribe = this.deps.network?.subscribe((message) => {
-      void this.receive(message).catch((error: unknown) => this.deps.logger.warn('gossip message not processed', { kind: message.kind, error: String(error) }));
+      void this.receive(message).catch((error: unknown) =>
+        this.deps.logger.warn('gossip message not processed', { kind: message.kind, error: String(error) }),
+      );
     });
   }
 
@@ -146,7 +166,9 @@ export class ValidatorClient {
   /** Our keystore's validator that is the slot's proposer, if any. */
   ourProposer(duties: SlotDuties): KeystoreValidator | undefined {
     const proposer = duties.proposer?.address;
-    return proposer === undefined ? undefined : this.deps.keystore().validators.find((v) => lower(v.attester) === proposer);
+    return proposer === undefined
+      ? undefined
+      : this.deps.keystore().validators.find((v) => lower(v.attester) === proposer);
   }
 
   /** Moves the pool's window and the statistics to the clock's slot. */
@@ -161,7 +183,10 @@ export class ValidatorClient {
     this.statsFromSlot = Math.max(this.statsFromSlot, slot - ATTESTATION_POOL_SLOTS_KEPT);
     for (; this.statsFromSlot < slot; this.statsFromSlot++) {
       const duties = this.deps.duties.cachedDuties(this.statsFromSlot);
-      if (duties !== undefined) this.stats.record(slotRecordOf(duties, this.pool.slotActivity(this.statsFromSlot), landed.has(this.statsFromSlot)));
+      if (duties !== undefined)
+        this.stats.record(
+          slotRecordOf(duties, this.pool.slotActivity(this.statsFromSlot), landed.has(this.statsFromSlot)),
+        );
     }
   }
 
@@ -183,11 +208,17 @@ export class ValidatorClient {
     const outcome = this.addToPool(message);
     const contentKept = message.kind === 'blockProposal' && this.keepBlockContent(message, outcome);
     if (outcome.kind === 'offense') {
-      this.deps.logger.warn('offense detected', { ...outcome.offense, round: String(outcome.offense.round), amount: String(outcome.offense.amount) });
+      this.deps.logger.warn('offense detected', {
+        ...outcome.offense,
+        round: String(outcome.offense.round),
+        amount: String(outcome.offense.amount),
+      });
       this.emit({ kind: 'offense', offense: outcome.offense });
     }
-    if (message.kind === 'checkpointAttestation' && (outcome.kind === 'added' || outcome.kind === 'offense')) for (const wake of [...this.waiters]) wake();
-    if (message.kind === 'checkpointProposal' && outcome.kind === 'added') await this.attest(message.payload, message.header);
+    if (message.kind === 'checkpointAttestation' && (outcome.kind === 'added' || outcome.kind === 'offense'))
+      for (const wake of [...this.waiters]) wake();
+    if (message.kind === 'checkpointProposal' && outcome.kind === 'added')
+      await this.attest(message.payload, message.header);
     const blockArrived = message.kind === 'blockProposal' && (outcome.kind === 'added' || contentKept);
     const waiting = blockArrived ? this.awaitingBlocks.get(message.payload.slot) : undefined;
     if (waiting !== undefined) await this.attest(waiting.payload, waiting.header);
@@ -216,7 +247,11 @@ export class ValidatorClient {
     if (this.blockContents.has(message.payload.slot, outcome.payloadHash)) return false;
     const checked = checkedBlockContent(message.payload, message.header, message.body);
     if (!checked.ok) {
-      this.deps.logger.warn('block proposal content refused', { slot: message.payload.slot, block: message.payload.blockNumber, reason: checked.reason });
+      this.deps.logger.warn('block proposal content refused', {
+        slot: message.payload.slot,
+        block: message.payload.blockNumber,
+        reason: checked.reason,
+      });
       return false;
     }
     this.blockContents.add(message.payload.slot, outcome.payloadHash, checked.content);
@@ -250,7 +285,12 @@ export class ValidatorClient {
     const attesters: Hex[] = [];
     const payloadHash = checkpointProposalPayloadHash(payload);
     for (const member of members) {
-      const duty = { validatorAddress: lower(member.attester), slot: payload.slot, kind: 'checkpointAttestation', blockIndex: 0 } as const;
+      const duty = {
+        validatorAddress: lower(member.attester),
+        slot: payload.slot,
+        kind: 'checkpointAttestation',
+        blockIndex: 0,
+      } as const;
       if (!(await this.signingClaims.mayClaim(duty, payloadHash))) continue;
       const { signature } = signCheckpointAttestation(member.blsSecretKey, payload);
       const message = { kind: 'checkpointAttestation', payload, attester: lower(member.attester), signature } as const;
@@ -273,11 +313,13 @@ export class ValidatorClient {
     } catch {
       return 'headerMismatch';
     }
-    if (checkpointHeaderHash(decoded) !== payload.checkpointHeaderHash || decoded.slotNumber !== payload.slot) return 'headerMismatch';
+    if (checkpointHeaderHash(decoded) !== payload.checkpointHeaderHash || decoded.slotNumber !== payload.slot)
+      return 'headerMismatch';
     const { chain } = this.deps;
     const tip = chain.tips.checkpointed;
     const ourArchive = (await chain.store.getBlock(tip.block.number))?.archive.root;
-    if (payload.checkpointNumber !== tip.checkpoint.number + 1 || decoded.lastArchiveRoot !== ourArchive) return 'notOnOurCheckpointedChain';
+    if (payload.checkpointNumber !== tip.checkpoint.number + 1 || decoded.lastArchiveRoot !== ourArchive)
+      return 'notOnOurCheckpointedChain';
     const blocks = this.pool.signedBlockProposals(payload.slot);
     const byIndex = new Map(blocks.map((b) => [b.payload.indexWithinCheckpoint, b]));
     if (byIndex.size !== decoded.blockCount || blocks.length !== decoded.blockCount) return 'blockProposalsMissing';
@@ -285,7 +327,10 @@ export class ValidatorClient {
     const previousArchive = await chain.store.getArchiveTree(tip.block.number);
     if (previousArchive === undefined) return 'notOnOurCheckpointedChain';
     const ordered = [...blocks].sort((a, b) => a.payload.indexWithinCheckpoint - b.payload.indexWithinCheckpoint);
-    const proposed = ordered.map((b) => ({ payload: b.payload, content: this.blockContents.get(payload.slot, b.payloadHash) }));
+    const proposed = ordered.map((b) => ({
+      payload: b.payload,
+      content: this.blockContents.get(payload.slot, b.payloadHash),
+    }));
     return proposedBlocksRefusal(previousArchive, decoded, proposed, this.deps.limits());
   }
 
@@ -301,24 +346,43 @@ export class ValidatorClient {
     const duties = await this.deps.duties.dutiesOf(payload.slot);
     if (duties.committee.quorum === 0) return bytesToHex(encodeCheckpointAttestations([]));
     const proposer = this.ourProposer(duties);
-    if (proposer === undefined) throw new NodeError('OPERATION_REFUSED', `slot ${payload.slot}'s proposer is not in this node's keystore`, { slot: payload.slot });
+    if (proposer === undefined)
+      throw new NodeError('OPERATION_REFUSED', `slot ${payload.slot}'s proposer is not in this node's keystore`, {
+        slot: payload.slot,
+      });
     await this.advance();
     await this.claimProposal(lower(proposer.attester), checkpoint);
     for (const block of checkpoint.blocks) {
       const { header, body } = encodeBlockProposalContent(block.content);
       const signature = signBlockProposal(proposer.blsSecretKey, block.payload).signature;
-      const message = { kind: 'blockProposal', payload: block.payload, header, body, proposer: lower(proposer.attester), signature } as const;
+      const message = {
+        kind: 'blockProposal',
+        payload: block.payload,
+        header,
+        body,
+        proposer: lower(proposer.attester),
+        signature,
+      } as const;
       const outcome = this.pool.addBlockProposal(message);
       // Our own blocks: the content is what we built, with nothing to decode or check.
       if (outcome.kind !== 'rejected') this.blockContents.add(block.payload.slot, outcome.payloadHash, block.content);
       this.deps.network?.publish(message);
     }
     const signed = signCheckpointProposal(proposer.blsSecretKey, payload);
-    const message = { kind: 'checkpointProposal', payload, header: checkpoint.header, proposer: lower(proposer.attester), signature: signed.signature } as const;
+    const message = {
+      kind: 'checkpointProposal',
+      payload,
+      header: checkpoint.header,
+      proposer: lower(proposer.attester),
+      signature: signed.signature,
+    } as const;
     const outcome = this.pool.addCheckpointProposal(message);
     // 'offense': another proposal signed with our key reached the pool first (a forgery needs the key: an operator
     // running the key twice). Ours is still held as the evidence's second entry.
-    assert(outcome.kind !== 'rejected', `our own checkpoint proposal enters the pool (${outcome.kind === 'rejected' ? outcome.reason : ''})`);
+    assert(
+      outcome.kind !== 'rejected',
+      `our own checkpoint proposal enters the pool (${outcome.kind === 'rejected' ? outcome.reason : ''})`,
+    );
     this.deps.network?.publish(message);
     await this.attest(payload, checkpoint.header);
     return this.awaitQuorum(duties, signed.payloadHash, deadlineMs);
@@ -332,12 +396,25 @@ export class ValidatorClient {
   private async claimProposal(proposer: Hex, checkpoint: CheckpointToAttest): Promise<void> {
     const slot = checkpoint.payload.slot;
     const claims = [
-      ...checkpoint.blocks.map((b) => ({ duty: { kind: 'blockProposal', blockIndex: b.payload.indexWithinCheckpoint }, payloadHash: blockProposalPayloadHash(b.payload) }) as const),
-      { duty: { kind: 'checkpointProposal', blockIndex: 0 }, payloadHash: checkpointProposalPayloadHash(checkpoint.payload) } as const,
+      ...checkpoint.blocks.map(
+        (b) =>
+          ({
+            duty: { kind: 'blockProposal', blockIndex: b.payload.indexWithinCheckpoint },
+            payloadHash: blockProposalPayloadHash(b.payload),
+          }) as const,
+      ),
+      {
+        duty: { kind: 'checkpointProposal', blockIndex: 0 },
+        payloadHash: checkpointProposalPayloadHash(checkpoint.payload),
+      } as const,
     ];
     for (const { duty, payloadHash } of claims) {
       if (!(await this.signingClaims.mayClaim({ validatorAddress: proposer, slot, ...duty }, payloadHash))) {
-        throw new NodeError('OPERATION_REFUSED', `slot ${slot}: the HA signing guard did not grant this node the ${duty.kind} duty, so it does not propose`, { slot, duty: duty.kind });
+        throw new NodeError(
+          'OPERATION_REFUSED',
+          `slot ${slot}: the HA signing guard did not grant this node the ${duty.kind} duty, so it does not propose`,
+          { slot, duty: duty.kind },
+        );
       }
     }
   }
@@ -348,10 +425,13 @@ export class ValidatorClient {
     const bySeat = new Map<number, Hex>();
     for (const attestation of held) {
       const member = committeeMemberOf(duties.committee, attestation.attester);
-      if (member !== undefined && !bySeat.has(member.committeeIndex)) bySeat.set(member.committeeIndex, attestation.signature);
+      if (member !== undefined && !bySeat.has(member.committeeIndex))
+        bySeat.set(member.committeeIndex, attestation.signature);
     }
     if (bySeat.size < duties.committee.quorum) return undefined;
-    return [...bySeat.entries()].sort(([a], [b]) => a - b).map(([committeeIndex, signature]) => ({ committeeIndex, signature }));
+    return [...bySeat.entries()]
+      .sort(([a], [b]) => a - b)
+      .map(([committeeIndex, signature]) => ({ committeeIndex, signature }));
   }
 
   private async awaitQuorum(duties: SlotDuties, payloadHash: Hex, deadlineMs: number): Promise<Hex> {
@@ -362,11 +442,15 @@ export class ValidatorClient {
       const now = clock.now();
       if (now >= deadlineMs || this.stopped) {
         const count = this.pool.checkpointAttestationsForSlot(duties.slot, payloadHash).length;
-        throw new NodeError('OPERATION_REFUSED', `slot ${duties.slot}: ${count} attestations by the deadline, the committee of ${duties.committee.members.length} needs ${duties.committee.quorum}`, {
-          slot: duties.slot,
-          attestations: count,
-          quorum: duties.committee.quorum,
-        });
+        throw new NodeError(
+          'OPERATION_REFUSED',
+          `slot ${duties.slot}: ${count} attestations by the deadline, the committee of ${duties.committee.members.length} needs ${duties.committee.quorum}`,
+          {
+            slot: duties.slot,
+            attestations: count,
+            quorum: duties.committee.quorum,
+          },
+        );
       }
       await new Promise<void>((resolve) => {
         const wake = () => {

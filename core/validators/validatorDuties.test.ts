@@ -14,7 +14,12 @@ vi.mock('./bls.js', async (importOriginal) => {
 
 function registered(n: number): L1Validator {
   const key = testSecretKey(n);
-  return { address: testAddress(n), blsPublicKey: key.publicKey, proofOfPossession: bls.signProofOfPossession(key, testAddress(n)), activeFromEpoch: 0 };
+  return {
+    address: testAddress(n),
+    blsPublicKey: key.publicKey,
+    proofOfPossession: bls.signProofOfPossession(key, testAddress(n)),
+    activeFromEpoch: 0,
+  };
 }
 
 /** Duties over an L1 whose validator set is whatever `set` holds when read; only the set reads are exercised. */
@@ -24,7 +29,12 @@ function dutiesOver(read: () => readonly L1Validator[]): { duties: ValidatorDuti
   const logger = capturingLogger(({ level, fields }) => {
     if (level === 'warn') warnings.push(fields);
   });
-  const duties = new ValidatorDuties({ l1, chain: undefined as unknown as Chain, constants: { epochDuration: 32 } as L1RollupConstants, logger });
+  const duties = new ValidatorDuties({
+    l1,
+    chain: undefined as unknown as Chain,
+    constants: { epochDuration: 32 } as L1RollupConstants,
+    logger,
+  });
   return { duties, warnings };
 }
 

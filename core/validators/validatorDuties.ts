@@ -22,7 +22,14 @@ import { assert } from '../assert.js';
 import type { Chain } from '../chain/chain.js';
 import type { L1ReaderPort, L1Validator, LoggerPort } from '../ports.js';
 import { verifyProofOfPossession } from './bls.js';
-import { drawCommittee, epochOfSlot, seedSourceSlot, slotDuties, type EpochCommittee, type SlotDuties } from './committee.js';
+import {
+  drawCommittee,
+  epochOfSlot,
+  seedSourceSlot,
+  slotDuties,
+  type EpochCommittee,
+  type SlotDuties,
+} from './committee.js';
 
 export interface ValidatorDutiesDeps {
   readonly l1: L1ReaderPort;
@@ -58,13 +65,21 @@ export class ValidatorDuties {
     const verdicts = new Map<string, boolean>();
     for (const v of validators) {
       const key = possessionKey(v);
-      verdicts.set(key, verdicts.get(key) ?? this.possessionVerdicts.get(key) ?? verifyProofOfPossession(v.address, v.blsPublicKey, v.proofOfPossession));
+      verdicts.set(
+        key,
+        verdicts.get(key) ??
+          this.possessionVerdicts.get(key) ??
+          verifyProofOfPossession(v.address, v.blsPublicKey, v.proofOfPossession),
+      );
     }
     this.possessionVerdicts = verdicts;
     const usable = validators.filter((v) => verdicts.get(possessionKey(v)) === true);
     if (usable.length !== validators.length) {
       const refused = validators.filter((v) => !usable.includes(v)).map((v) => v.address);
-      this.deps.logger.warn('validators left out of committees: their proof of possession does not verify', { validators: refused, l1Block: atBlock });
+      this.deps.logger.warn('validators left out of committees: their proof of possession does not verify', {
+        validators: refused,
+        l1Block: atBlock,
+      });
     }
     this.set = { atBlock, usable };
   }
@@ -89,7 +104,10 @@ export class ValidatorDuties {
       if (this.set === undefined) await this.refreshAtHead();
       return await this.dutiesOf(slot);
     } catch (error) {
-      this.deps.logger.debug('duties of a slot not known yet', { slot, error: error instanceof Error ? error.message : String(error) });
+      this.deps.logger.debug('duties of a slot not known yet', {
+        slot,
+        error: error instanceof Error ? error.message : String(error),
+      });
       return undefined;
     }
   }
@@ -117,7 +135,11 @@ export class ValidatorDuties {
   }
 
   async dutiesOf(slot: number): Promise<SlotDuties> {
-    return slotDuties(await this.committeeOf(epochOfSlot(slot, this.epochDurationSlots)), slot, this.epochDurationSlots);
+    return slotDuties(
+      await this.committeeOf(epochOfSlot(slot, this.epochDurationSlots)),
+      slot,
+      this.epochDurationSlots,
+    );
   }
 
   /** The duties of a slot whose epoch's committee is cached; undefined otherwise. */

@@ -8,7 +8,12 @@ const blocks: BlockUsage[] = [
 
 describe('validatorLimitRefusal', () => {
   it('lets every block sit exactly at each limit', () => {
-    expect(validatorLimitRefusal({ maxTxsPerBlock: 3, maxTxsPerCheckpoint: 4, maxL2BlockGas: 900, maxDABlockGas: 2_000 }, blocks)).toBeUndefined();
+    expect(
+      validatorLimitRefusal(
+        { maxTxsPerBlock: 3, maxTxsPerCheckpoint: 4, maxL2BlockGas: 900, maxDABlockGas: 2_000 },
+        blocks,
+      ),
+    ).toBeUndefined();
     expect(validatorLimitRefusal({}, blocks)).toBeUndefined();
   });
 
@@ -17,7 +22,9 @@ describe('validatorLimitRefusal', () => {
     expect(validatorLimitRefusal({ maxTxsPerCheckpoint: 3 }, blocks)).toBe('tooManyTxsPerCheckpoint');
     expect(validatorLimitRefusal({ maxL2BlockGas: 899 }, blocks)).toBe('tooMuchL2Gas');
     expect(validatorLimitRefusal({ maxDABlockGas: 1_999 }, blocks)).toBe('tooMuchDAGas');
-    expect(validatorLimitRefusal({ maxTxsPerBlock: 0, maxTxsPerCheckpoint: 0, maxL2BlockGas: 0, maxDABlockGas: 0 }, blocks)).toBe('tooManyTxsPerBlock');
+    expect(
+      validatorLimitRefusal({ maxTxsPerBlock: 0, maxTxsPerCheckpoint: 0, maxL2BlockGas: 0, maxDABlockGas: 0 }, blocks),
+    ).toBe('tooManyTxsPerBlock');
     expect(validatorLimitRefusal({ maxL2BlockGas: 0, maxDABlockGas: 0 }, blocks)).toBe('tooMuchL2Gas');
   });
 

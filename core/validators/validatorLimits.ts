@@ -26,14 +26,21 @@ export interface BlockUsage {
 export type ValidatorLimitRefusal = 'tooManyTxsPerBlock' | 'tooManyTxsPerCheckpoint' | 'tooMuchL2Gas' | 'tooMuchDAGas';
 
 export function blockUsageOf(content: BlockProposalContent): BlockUsage {
-  return { txCount: content.txEffects.length, l2Gas: content.header.totalManaUsed, daGas: txEffectsDaGas(content.txEffects) };
+  return {
+    txCount: content.txEffects.length,
+    l2Gas: content.header.totalManaUsed,
+    daGas: txEffectsDaGas(content.txEffects),
+  };
 }
 
 /**
  * The first VALIDATOR_MAX_* limit the checkpoint's blocks break, or undefined: txs per block, txs in the whole
  * checkpoint, then L2 gas and DA gas per block. A block exactly at a limit is within it.
  */
-export function validatorLimitRefusal(limits: ValidatorLimits, blocks: readonly BlockUsage[]): ValidatorLimitRefusal | undefined {
+export function validatorLimitRefusal(
+  limits: ValidatorLimits,
+  blocks: readonly BlockUsage[],
+): ValidatorLimitRefusal | undefined {
   const { maxTxsPerBlock, maxTxsPerCheckpoint, maxL2BlockGas, maxDABlockGas } = limits;
   if (maxTxsPerBlock !== undefined && blocks.some((b) => b.txCount > maxTxsPerBlock)) return 'tooManyTxsPerBlock';
   const txTotal = blocks.reduce((sum, b) => sum + b.txCount, 0);

@@ -31,7 +31,10 @@ export interface BlockStateEffects {
 }
 
 /** What a block's tx effects change in the world state. */
-export function blockStateEffects(txEffects: readonly TxEffect[], l1ToL2Messages: readonly Hex[] = []): BlockStateEffects {
+export function blockStateEffects(
+  txEffects: readonly TxEffect[],
+  l1ToL2Messages: readonly Hex[] = [],
+): BlockStateEffects {
   return {
     txs: txEffects.map((effect) => ({
       noteHashes: effect.noteHashes,
@@ -50,13 +53,22 @@ const FR_MODULUS_HEX = `0x${FR_MODULUS.toString(16).padStart(64, '0')}`;
 export function normalizeField(value: Hex, what: string): Hex {
   const lower = typeof value === 'string' ? value.toLowerCase() : value;
   if (!isHex(lower) || lower.length !== FIELD_HEX_LENGTH || lower >= FR_MODULUS_HEX) {
-    throw new WorldStateError('WORLD_STATE_EFFECTS_INVALID', `${what} is not a 32-byte field element: ${String(value).slice(0, 80)}`, { what });
+    throw new WorldStateError(
+      'WORLD_STATE_EFFECTS_INVALID',
+      `${what} is not a 32-byte field element: ${String(value).slice(0, 80)}`,
+      { what },
+    );
   }
   return lower as Hex;
 }
 
 function checkCount(count: number, max: number, what: string): void {
-  if (count > max) throw new WorldStateError('WORLD_STATE_EFFECTS_INVALID', `${what}: ${count} is above the limit of ${max}`, { what, count, max });
+  if (count > max)
+    throw new WorldStateError('WORLD_STATE_EFFECTS_INVALID', `${what}: ${count} is above the limit of ${max}`, {
+      what,
+      count,
+      max,
+    });
 }
 
 /**

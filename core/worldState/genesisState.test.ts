@@ -13,7 +13,9 @@ describe('genesis state', () => {
     const state = genesisStateReference();
     expect(state.nullifierTree.nextAvailableLeafIndex).toBe(NULLIFIER_TREE_PREFILL_LEAVES);
     expect(state.publicDataTree.nextAvailableLeafIndex).toBe(PUBLIC_DATA_TREE_PREFILL_LEAVES);
-    expect(publicDataGenesisLeaves().map((leaf) => BigInt(leaf.key))).toEqual([...publicDataGenesisLeaves().map((leaf) => BigInt(leaf.key))].sort((a, b) => (a < b ? -1 : 1)));
+    expect(publicDataGenesisLeaves().map((leaf) => BigInt(leaf.key))).toEqual(
+      [...publicDataGenesisLeaves().map((leaf) => BigInt(leaf.key))].sort((a, b) => (a < b ? -1 : 1)),
+    );
     expect(state.nullifierTree.root).not.toBe(emptyRoot(42));
     expect(state.noteHashTree).toEqual({ root: emptyRoot(42), nextAvailableLeafIndex: 0 });
     const leaves = nullifierGenesisLeaves();

@@ -1,6 +1,13 @@
 import type { Hex, StateReference } from '../../spec/chain.js';
 import { bigintToBytes, bytesToHex, zeroHex } from '../../spec/codec/bytes.js';
-import { L1_TO_L2_MSG_TREE_HEIGHT, NOTE_HASH_TREE_HEIGHT, NULLIFIER_TREE_HEIGHT, PUBLIC_DATA_TREE_HEIGHT, PUBLIC_DATA_TREE_PREFILL_LEAVES, TX_SUBTREE_HEIGHT } from '../../spec/constants.js';
+import {
+  L1_TO_L2_MSG_TREE_HEIGHT,
+  NOTE_HASH_TREE_HEIGHT,
+  NULLIFIER_TREE_HEIGHT,
+  PUBLIC_DATA_TREE_HEIGHT,
+  PUBLIC_DATA_TREE_PREFILL_LEAVES,
+  TX_SUBTREE_HEIGHT,
+} from '../../spec/constants.js';
 import { genesisPublicData } from '../../spec/genesis.js';
 import { assert } from '../assert.js';
 import { appendLeaves, createAppendOnlyTree, treeSnapshot } from '../merkle/appendOnlyTree.js';
@@ -30,7 +37,10 @@ export function nullifierGenesisLeaves(count = 2 ** TX_SUBTREE_HEIGHT): IndexedL
  * (spec/genesis.ts) in slot order, each pointing to the next, the last to 0/0.
  */
 export function publicDataGenesisLeaves(): IndexedLeaf[] {
-  const entries = [{ key: ZERO, value: ZERO }, ...genesisPublicData().map(({ leafSlot, value }) => ({ key: leafSlot, value }))];
+  const entries = [
+    { key: ZERO, value: ZERO },
+    ...genesisPublicData().map(({ leafSlot, value }) => ({ key: leafSlot, value })),
+  ];
   const leaves = entries.map((entry, i) => ({
     ...entry,
     nextKey: i + 1 < entries.length ? entries[i + 1]!.key : ZERO,
@@ -64,7 +74,10 @@ function prefilledSnapshot(kind: IndexedTreeKind, height: number, leaves: readon
  * The state before any block, computed on its own (with the frontier tree, not the world-state engine): the indexed
  * trees hold their genesis leaves, the append-only trees are empty.
  */
-export function prefilledStateReference(heights: StateTreeHeights = PROTOCOL_STATE_TREE_HEIGHTS, txSubtreeHeight = TX_SUBTREE_HEIGHT): StateReference {
+export function prefilledStateReference(
+  heights: StateTreeHeights = PROTOCOL_STATE_TREE_HEIGHTS,
+  txSubtreeHeight = TX_SUBTREE_HEIGHT,
+): StateReference {
   return {
     l1ToL2MessageTree: { root: emptyRoot(heights.l1ToL2Message), nextAvailableLeafIndex: 0 },
     noteHashTree: { root: emptyRoot(heights.noteHash), nextAvailableLeafIndex: 0 },

@@ -36,13 +36,22 @@ interface Insertion {
  * subtree stays empty and unlinked. WORLD_STATE_DUPLICATE_NULLIFIER when a nullifier is in the tree or twice in the
  * block. `keys` holds the tree's keys as of the latest block.
  */
-export function planNullifiers(keys: SortedKeyIndex, txs: readonly TxStateEffects[], sizeBefore: number, subtreeLeaves: number): IndexedBatch {
+export function planNullifiers(
+  keys: SortedKeyIndex,
+  txs: readonly TxStateEffects[],
+  sizeBefore: number,
+  subtreeLeaves: number,
+): IndexedBatch {
   const insertions: Insertion[] = [];
   const seen = new Set<Hex>();
   txs.forEach((tx, t) => {
     tx.nullifiers.forEach((key, i) => {
       if (seen.has(key) || keys.get(key) !== undefined) {
-        throw new WorldStateError('WORLD_STATE_DUPLICATE_NULLIFIER', `nullifier ${key} of tx ${t} is already ${seen.has(key) ? 'in this block' : 'in the tree'}`, { nullifier: key, txIndex: t });
+        throw new WorldStateError(
+          'WORLD_STATE_DUPLICATE_NULLIFIER',
+          `nullifier ${key} of tx ${t} is already ${seen.has(key) ? 'in this block' : 'in the tree'}`,
+          { nullifier: key, txIndex: t },
+        );
       }
       seen.add(key);
       insertions.push({ key, leafIndex: sizeBefore + t * subtreeLeaves + i });
@@ -57,7 +66,11 @@ export function planNullifiers(keys: SortedKeyIndex, txs: readonly TxStateEffect
  * The public data tree's changes: writes apply in order, the last write of a slot wins; a slot already in the tree
  * has its value updated in place, a new slot takes the next leaf (in the order slots are first written).
  */
-export function planPublicDataWrites(keys: SortedKeyIndex, writes: readonly PublicDataWrite[], sizeBefore: number): IndexedBatch {
+export function planPublicDataWrites(
+  keys: SortedKeyIndex,
+  writes: readonly PublicDataWrite[],
+  sizeBefore: number,
+): IndexedBatch {
   const finalValues = new Map<Hex, Hex>();
   for (const write of writes) finalValues.set(write.leafSlot, write.value);
   const changes = new Map<number, IndexedLeafChange>();
@@ -76,7 +89,11 @@ export function planPublicDataWrites(keys: SortedKeyIndex, writes: readonly Publ
  * the next new key with the same predecessor, the last of them to the predecessor's old successor, and the
  * predecessor (the low leaf) to the first of them.
  */
-function linkInsertions(keys: SortedKeyIndex, insertions: readonly Insertion[], changes: Map<number, IndexedLeafChange>): void {
+function linkInsertions(
+  keys: SortedKeyIndex,
+  insertions: readonly Insertion[],
+  changes: Map<number, IndexedLeafChange>,
+): void {
   const sorted = [...insertions].sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
   let group: Insertion[] = [];
   let low: [Hex, { leafIndex: number }] | undefined;

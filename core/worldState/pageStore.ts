@@ -4,7 +4,10 @@ import type { StoragePort } from '../ports.js';
 import { decodePage, blockOfKey, worldStateKeys } from './storageLayout.js';
 
 /** The page entry of a page nobody wrote, for a band. */
-const emptyEntry = (geometry: TreeGeometry, band: number): PageEntry => ({ version: -1, bytes: geometry.bands[band]!.emptyPage });
+const emptyEntry = (geometry: TreeGeometry, band: number): PageEntry => ({
+  version: -1,
+  bytes: geometry.bands[band]!.emptyPage,
+});
 
 /**
  * The pages of one tree: the latest committed version of recently used pages in memory, every version in storage.
@@ -30,7 +33,12 @@ export class PageStore {
    * The pages `refs` as of `block`, when the tree had `sizeAtBlock` leaves. A page entirely at or past that size is
    * empty without a read. `isLatest(block)` says whether a page read now may be cached as the latest version.
    */
-  async load(refs: readonly PageRef[], block: number, sizeAtBlock: number, isLatest: (block: number) => boolean): Promise<Map<number, PageEntry>> {
+  async load(
+    refs: readonly PageRef[],
+    block: number,
+    sizeAtBlock: number,
+    isLatest: (block: number) => boolean,
+  ): Promise<Map<number, PageEntry>> {
     const pages = new Map<number, PageEntry>();
     const reads: Promise<void>[] = [];
     for (const ref of refs) {
@@ -80,7 +88,9 @@ export class PageStore {
 
   private async read(ref: PageRef, block: number): Promise<PageEntry> {
     const prefix = worldStateKeys.pagePrefix(this.treeId, ref.pageId);
-    const found = await this.storage.iterator({ gte: prefix, lte: worldStateKeys.page(this.treeId, ref.pageId, block), reverse: true, limit: 1 }).all();
+    const found = await this.storage
+      .iterator({ gte: prefix, lte: worldStateKeys.page(this.treeId, ref.pageId, block), reverse: true, limit: 1 })
+      .all();
     const record = found[0];
     if (record === undefined) return emptyEntry(this.geometry, ref.band);
     const pageBytes = this.geometry.bands[ref.band]!.pageBytes;

@@ -14,7 +14,9 @@
 import type { Hex } from '../../spec/chain.js';
 import { assert } from '../assert.js';
 
-export type StorageOperation = { readonly type: 'put'; readonly key: string; readonly value: string } | { readonly type: 'del'; readonly key: string };
+export type StorageOperation =
+  | { readonly type: 'put'; readonly key: string; readonly value: string }
+  | { readonly type: 'del'; readonly key: string };
 
 /** Storage layout version; a store written with another one is refused. */
 export const WORLD_STATE_FORMAT_VERSION = 2;
@@ -34,11 +36,13 @@ export const worldStateKeys = {
   summary: (block: number) => `ws:b:${hexOf(block, BLOCK_HEX_DIGITS)}`,
   journal: (block: number) => `ws:j:${hexOf(block, BLOCK_HEX_DIGITS)}`,
   pagePrefix: (tree: number, pageId: number) => `ws:p:${tree}:${hexOf(pageId, PAGE_ID_HEX_DIGITS)}:`,
-  page: (tree: number, pageId: number, block: number) => `ws:p:${tree}:${hexOf(pageId, PAGE_ID_HEX_DIGITS)}:${hexOf(block, BLOCK_HEX_DIGITS)}`,
+  page: (tree: number, pageId: number, block: number) =>
+    `ws:p:${tree}:${hexOf(pageId, PAGE_ID_HEX_DIGITS)}:${hexOf(block, BLOCK_HEX_DIGITS)}`,
   insertedKeysPrefix: 'ws:k:',
   insertedKeys: (block: number) => `ws:k:${hexOf(block, BLOCK_HEX_DIGITS)}`,
   appendedValuePrefix: (tree: number, value: Hex) => `ws:i:${tree}:${stripHex(value)}:`,
-  appendedValue: (tree: number, value: Hex, leafIndex: number) => `ws:i:${tree}:${stripHex(value)}:${hexOf(leafIndex, LEAF_INDEX_HEX_DIGITS)}`,
+  appendedValue: (tree: number, value: Hex, leafIndex: number) =>
+    `ws:i:${tree}:${stripHex(value)}:${hexOf(leafIndex, LEAF_INDEX_HEX_DIGITS)}`,
 } as const;
 
 /** The leaf index that ends an append-only value key. */

@@ -68,9 +68,17 @@ export function updateIndexed(
 function changedPreimage(kind: IndexedTreeKind, change: IndexedLeafChange, draft: PagedTreeDraft): Uint8Array {
   if (change.inserted) {
     assert(change.value !== undefined && change.next !== undefined, 'an inserted leaf has its value and next pointer');
-    return encodePreimage(kind, { key: change.key, value: change.value, nextKey: change.next.key, nextIndex: change.next.index });
+    return encodePreimage(kind, {
+      key: change.key,
+      value: change.value,
+      nextKey: change.next.key,
+      nextIndex: change.next.index,
+    });
   }
   const stored = draft.preimage(change.index);
-  assert(Buffer.compare(stored.subarray(0, 32), fieldBytes(change.key)) === 0, `leaf ${change.index} holds key ${change.key}`);
+  assert(
+    Buffer.compare(stored.subarray(0, 32), fieldBytes(change.key)) === 0,
+    `leaf ${change.index} holds key ${change.key}`,
+  );
   return patchPreimage(kind, stored, change.value, change.next);
 }

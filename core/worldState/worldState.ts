@@ -129,7 +129,9 @@ export class WorldState {
     options: WorldStateOptions,
   ) {
     this.config = resolveWorldStateConfig(options);
-    this.pages = TREE_IDS.map((treeId) => new PageStore(treeId, this.config.geometries[treeId]!, storage, this.config.pageCachePagesMax));
+    this.pages = TREE_IDS.map(
+      (treeId) => new PageStore(treeId, this.config.geometries[treeId]!, storage, this.config.pageCachePagesMax),
+    );
   }
 
   /**
@@ -171,9 +173,17 @@ export class WorldState {
    */
   async prepareBlock(blockNumber: number, effects: BlockStateEffects): Promise<BlockDraft> {
     if (blockNumber !== this.latest + 1) {
-      throw new WorldStateError('WORLD_STATE_BLOCK_OUT_OF_ORDER', `block ${blockNumber} does not follow the latest block ${this.latest}`, { blockNumber, latest: this.latest });
+      throw new WorldStateError(
+        'WORLD_STATE_BLOCK_OUT_OF_ORDER',
+        `block ${blockNumber} does not follow the latest block ${this.latest}`,
+        { blockNumber, latest: this.latest },
+      );
     }
-    const plan = this.planBlock(blockNumber, this.summaryAt(this.latest), validateBlockEffects(effects, 2 ** this.config.txSubtreeHeight));
+    const plan = this.planBlock(
+      blockNumber,
+      this.summaryAt(this.latest),
+      validateBlockEffects(effects, 2 ** this.config.txSubtreeHeight),
+    );
     return this.draftBlock(plan);
   }
 
@@ -181,27 +191,54 @@ export class WorldState {
     const subtreeLeaves = 2 ** this.config.txSubtreeHeight;
     const noteHashesBefore = before[MerkleTreeId.NOTE_HASH_TREE]!.size;
     const messagesBefore = before[MerkleTreeId.L1_TO_L2_MESSAGE_TREE]!.size;
-    const noteHashWrites = effects.txs.flatMap((tx, t) => tx.noteHashes.map((value, i) => ({ index: noteHashesBefore + t * subtreeLeaves + i, value })));
+    const noteHashWrites = effects.txs.flatMap((tx, t) =>
+      tx.noteHashes.map((value, i) => ({ index: noteHashesBefore + t * subtreeLeaves + i, value })),
+    );
     const plan: BlockPlan = {
       blockNumber,
       before,
-      noteHashes: { writes: noteHashWrites.filter((w) => !isZeroField(w.value)), sizeAfter: noteHashesBefore + effects.txs.length * subtreeLeaves },
+      noteHashes: {
+        writes: noteHashWrites.filter((w) => !isZeroField(w.value)),
+        sizeAfter: noteHashesBefore + effects.txs.length * subtreeLeaves,
+      },
       l1ToL2Messages: {
-        writes: effects.l1ToL2Messages.map((value, i) => ({ index: messagesBefore + i, value })).filter((w) => !isZeroField(w.value)),
+        writes: effects.l1ToL2Messages
+          .map((value, i) => ({ index: messagesBefore + i, value }))
+          .filter((w) => !isZeroField(w.value)),
         sizeAfter: messagesBefore + effects.l1ToL2Messages.length,
       },
-      nullifiers: planNullifiers(this.nullifierKeys, effects.txs, before[MerkleTreeId.NULLIFIER_TREE]!.size, subtreeLeaves),
-      publicData: planPublicDataWrites(this.publicDataKeys, effects.txs.flatMap((tx) => tx.publicDataWrites), before[MerkleTreeId.PUBLIC_DATA_TREE]!.size),
+      nullifiers: planNullifiers(
+        this.nullifierKeys,
+        effects.txs,
+        before[MerkleTreeId.NULLIFIER_TREE]!.size,
+        subtreeLeaves,
+      ),
+      publicData: planPublicDataWrites(
+        this.publicDataKeys,
+        effects.txs.flatMap((tx) => tx.publicDataWrites),
+        before[MerkleTreeId.PUBLIC_DATA_TREE]!.size,
+      ),
     };
     this.checkCapacity(plan);
     return plan;
   }
 
   private checkCapacity(plan: BlockPlan): void {
-    const sizes = [plan.nullifiers.sizeAfter, plan.noteHashes.sizeAfter, plan.publicData.sizeAfter, plan.l1ToL2Messages.sizeAfter, plan.blockNumber + 1];
+    const sizes = [
+      plan.nullifiers.sizeAfter,
+      plan.noteHashes.sizeAfter,
+      plan.publicData.sizeAfter,
+      plan.l1ToL2Messages.sizeAfter,
+      plan.blockNumber + 1,
+    ];
     sizes.forEach((size, treeId) => {
       const capacity = 2 ** this.config.geometries[treeId]!.height;
-      if (size > capacity) throw new WorldStateError('WORLD_STATE_TREE_FULL', `tree ${treeId} has room for ${capacity} leaves, the block needs ${size}`, { treeId, capacity, size });
+      if (size > capacity)
+        throw new WorldStateError(
+          'WORLD_STATE_TREE_FULL',
+          `tree ${treeId} has room for ${capacity} leaves, the block needs ${size}`,
+          { treeId, capacity, size },
+        );
     });
   }
 
@@ -217,13 +254,25 @@ export class WorldState {
     ];
     const basedOn = plan.blockNumber - 1;
     const pageMaps = await Promise.all(
-      TREE_IDS.map((treeId) => this.pages[treeId]!.load(pagesOfPaths(this.config.geometries[treeId]!, changedLeaves[treeId]!), basedOn, plan.before[treeId]!.size, this.cacheGuard(basedOn))),
+      TREE_IDS.map((treeId) =>
+        this.pages[treeId]!.load(
+          pagesOfPaths(this.config.geometries[treeId]!, changedLeaves[treeId]!),
+          basedOn,
+          plan.before[treeId]!.size,
+          this.cacheGuard(basedOn),
+        ),
+      ),
     );
     const updates = this.computeTrees(plan, pageMaps);
     const [nullifier, noteHash, publicData, l1ToL2] = updates.map((u) => toSnapshot(u.state));
     return {
       blockNumber: plan.blockNumber,
-      stateReference: { l1ToL2MessageTree: l1ToL2!, noteHashTree: noteHash!, nullifierTree: nullifier!, publicDataTree: publicData! },
+      stateReference: {
+        l1ToL2MessageTree: l1ToL2!,
+        noteHashTree: noteHash!,
+        nullifierTree: nullifier!,
+        publicDataTree: publicData!,
+      },
       lastArchive: toSnapshot(plan.before[MerkleTreeId.ARCHIVE]!),
       finish: (blockHash) => this.finishBlock(plan, updates, pageMaps[MerkleTreeId.ARCHIVE]!, blockHash, generation),
     };
@@ -234,18 +283,51 @@ export class WorldState {
     const tree = (treeId: MerkleTreeId) => [geometries[treeId]!, pageMaps[treeId]!, this.hasher] as const;
     const before = (treeId: MerkleTreeId) => plan.before[treeId]!;
     return [
-      updateIndexed('nullifier', ...tree(MerkleTreeId.NULLIFIER_TREE), plan.nullifiers, before(MerkleTreeId.NULLIFIER_TREE)),
-      updateAppendOnly(...tree(MerkleTreeId.NOTE_HASH_TREE), plan.noteHashes.writes, plan.noteHashes.sizeAfter, before(MerkleTreeId.NOTE_HASH_TREE)),
-      updateIndexed('publicData', ...tree(MerkleTreeId.PUBLIC_DATA_TREE), plan.publicData, before(MerkleTreeId.PUBLIC_DATA_TREE)),
-      updateAppendOnly(...tree(MerkleTreeId.L1_TO_L2_MESSAGE_TREE), plan.l1ToL2Messages.writes, plan.l1ToL2Messages.sizeAfter, before(MerkleTreeId.L1_TO_L2_MESSAGE_TREE)),
+      updateIndexed(
+        'nullifier',
+        ...tree(MerkleTreeId.NULLIFIER_TREE),
+        plan.nullifiers,
+        before(MerkleTreeId.NULLIFIER_TREE),
+      ),
+      updateAppendOnly(
+        ...tree(MerkleTreeId.NOTE_HASH_TREE),
+        plan.noteHashes.writes,
+        plan.noteHashes.sizeAfter,
+        before(MerkleTreeId.NOTE_HASH_TREE),
+      ),
+      updateIndexed(
+        'publicData',
+        ...tree(MerkleTreeId.PUBLIC_DATA_TREE),
+        plan.publicData,
+        before(MerkleTreeId.PUBLIC_DATA_TREE),
+      ),
+      updateAppendOnly(
+        ...tree(MerkleTreeId.L1_TO_L2_MESSAGE_TREE),
+        plan.l1ToL2Messages.writes,
+        plan.l1ToL2Messages.sizeAfter,
+        before(MerkleTreeId.L1_TO_L2_MESSAGE_TREE),
+      ),
     ];
   }
 
-  private finishBlock(plan: BlockPlan, stateUpdates: readonly TreeUpdate[], archivePages: ReadonlyMap<number, PageEntry>, blockHash: Hex, generation: number): PreparedBlock {
+  private finishBlock(
+    plan: BlockPlan,
+    stateUpdates: readonly TreeUpdate[],
+    archivePages: ReadonlyMap<number, PageEntry>,
+    blockHash: Hex,
+    generation: number,
+  ): PreparedBlock {
     const hash = blockHash.toLowerCase() as Hex;
     assert(isHex(hash) && hash.length === 66, 'a block hash is 32 bytes of hex');
     const archiveWrite = [{ index: plan.blockNumber, value: hash }].filter((w) => !isZeroField(w.value));
-    const archive = updateAppendOnly(this.config.geometries[MerkleTreeId.ARCHIVE]!, archivePages, this.hasher, archiveWrite, plan.blockNumber + 1, plan.before[MerkleTreeId.ARCHIVE]!);
+    const archive = updateAppendOnly(
+      this.config.geometries[MerkleTreeId.ARCHIVE]!,
+      archivePages,
+      this.hasher,
+      archiveWrite,
+      plan.blockNumber + 1,
+      plan.before[MerkleTreeId.ARCHIVE]!,
+    );
     const updates = [...stateUpdates, archive];
     const trees = updates.map((u) => u.state);
     const ops = this.blockOps(plan, updates, archiveWrite);
@@ -258,12 +340,21 @@ export class WorldState {
     return {
       ...write,
       blockNumber: plan.blockNumber,
-      stateReference: { l1ToL2MessageTree: l1ToL2!, noteHashTree: noteHash!, nullifierTree: nullifier!, publicDataTree: publicData! },
+      stateReference: {
+        l1ToL2MessageTree: l1ToL2!,
+        noteHashTree: noteHash!,
+        nullifierTree: nullifier!,
+        publicDataTree: publicData!,
+      },
       archive: toSnapshot(archive.state),
     };
   }
 
-  private blockOps(plan: BlockPlan, updates: readonly TreeUpdate[], archiveWrites: readonly LeafWrite[]): StorageOperation[] {
+  private blockOps(
+    plan: BlockPlan,
+    updates: readonly TreeUpdate[],
+    archiveWrites: readonly LeafWrite[],
+  ): StorageOperation[] {
     const n = plan.blockNumber;
     const ops: StorageOperation[] = [];
     const journal: { pages: number[][]; keys: string[] } = { pages: [], keys: [] };
@@ -284,7 +375,8 @@ export class WorldState {
       [MerkleTreeId.L1_TO_L2_MESSAGE_TREE, plan.l1ToL2Messages.writes],
       [MerkleTreeId.ARCHIVE, archiveWrites],
     ];
-    for (const [treeId, writes] of appended) for (const w of writes) addKey(KEY.appendedValue(treeId, w.value, w.index), String(n));
+    for (const [treeId, writes] of appended)
+      for (const w of writes) addKey(KEY.appendedValue(treeId, w.value, w.index), String(n));
     const inserted = (batch: IndexedBatch) => batch.inserted.map(({ key, leafIndex }) => [key, leafIndex] as const);
     const insertedKeys: InsertedKeys = { nullifier: inserted(plan.nullifiers), publicData: inserted(plan.publicData) };
     ops.push({ type: 'put', key: KEY.insertedKeys(n), value: JSON.stringify(insertedKeys) });
@@ -298,9 +390,14 @@ export class WorldState {
   private applyBlock(plan: BlockPlan, updates: readonly TreeUpdate[]): void {
     const n = plan.blockNumber;
     updates.forEach((update, treeId) => this.pages[treeId]!.commit(update.draft.writtenPages, n));
-    for (const { key, leafIndex } of plan.nullifiers.inserted) this.nullifierKeys.insert(key, { leafIndex, blockNumber: n });
-    for (const { key, leafIndex } of plan.publicData.inserted) this.publicDataKeys.insert(key, { leafIndex, blockNumber: n });
-    this.summaries.set(n, updates.map((u) => u.state));
+    for (const { key, leafIndex } of plan.nullifiers.inserted)
+      this.nullifierKeys.insert(key, { leafIndex, blockNumber: n });
+    for (const { key, leafIndex } of plan.publicData.inserted)
+      this.publicDataKeys.insert(key, { leafIndex, blockNumber: n });
+    this.summaries.set(
+      n,
+      updates.map((u) => u.state),
+    );
     this.latest = n;
   }
 
@@ -308,7 +405,11 @@ export class WorldState {
     let done = false;
     const ensureFresh = (): void => {
       if (done || !isFresh()) {
-        throw new WorldStateError('WORLD_STATE_DRAFT_STALE', 'the world state moved on since this change was prepared; prepare it again', { latest: this.latest });
+        throw new WorldStateError(
+          'WORLD_STATE_DRAFT_STALE',
+          'the world state moved on since this change was prepared; prepare it again',
+          { latest: this.latest },
+        );
       }
     };
     const finish = (): void => {
@@ -382,26 +483,42 @@ export class WorldState {
   private checkMeta(meta: WorldStateMeta): void {
     const expected = this.metaRecord(meta.latestBlockNumber, meta.oldestBlockNumber);
     if (meta.genesisBlockHash !== expected.genesisBlockHash) {
-      throw new WorldStateError('WORLD_STATE_GENESIS_MISMATCH', `the stored world state starts from genesis block ${meta.genesisBlockHash}, not ${expected.genesisBlockHash}`, {
-        stored: meta.genesisBlockHash,
-        expected: expected.genesisBlockHash,
-      });
+      throw new WorldStateError(
+        'WORLD_STATE_GENESIS_MISMATCH',
+        `the stored world state starts from genesis block ${meta.genesisBlockHash}, not ${expected.genesisBlockHash}`,
+        {
+          stored: meta.genesisBlockHash,
+          expected: expected.genesisBlockHash,
+        },
+      );
     }
-    const differs = (['format', 'treeHeights', 'pageHeight', 'txSubtreeHeight'] as const).filter((k) => JSON.stringify(meta[k]) !== JSON.stringify(expected[k]));
+    const differs = (['format', 'treeHeights', 'pageHeight', 'txSubtreeHeight'] as const).filter(
+      (k) => JSON.stringify(meta[k]) !== JSON.stringify(expected[k]),
+    );
     if (differs.length > 0) {
-      throw new WorldStateError('WORLD_STATE_STORAGE_MISMATCH', `the stored world state was written with another ${differs.join(', ')}`, { differs });
+      throw new WorldStateError(
+        'WORLD_STATE_STORAGE_MISMATCH',
+        `the stored world state was written with another ${differs.join(', ')}`,
+        { differs },
+      );
     }
   }
 
   /** Loads the kept blocks' tree states and the indexed trees' keys. */
   private async load(meta: WorldStateMeta): Promise<void> {
-    const blocks = Array.from({ length: meta.latestBlockNumber - meta.oldestBlockNumber + 1 }, (_, i) => meta.oldestBlockNumber + i);
+    const blocks = Array.from(
+      { length: meta.latestBlockNumber - meta.oldestBlockNumber + 1 },
+      (_, i) => meta.oldestBlockNumber + i,
+    );
     const texts = await this.storage.getMany(blocks.map(KEY.summary));
     blocks.forEach((block, i) => {
       const text = texts[i];
       assert(text !== undefined, `the summary of kept block ${block} is stored`);
       const summary = JSON.parse(text) as BlockSummary;
-      this.summaries.set(block, summary.trees.map(([root, size]) => ({ root, size })));
+      this.summaries.set(
+        block,
+        summary.trees.map(([root, size]) => ({ root, size })),
+      );
     });
     this.latest = meta.latestBlockNumber;
     this.oldest = meta.oldestBlockNumber;
@@ -420,7 +537,10 @@ export class WorldState {
    */
   async clear(): Promise<void> {
     await this.enqueue(async () => {
-      await this.storage.put(KEY.meta, JSON.stringify({ ...this.metaRecord(this.latest, this.oldest), clearing: true }));
+      await this.storage.put(
+        KEY.meta,
+        JSON.stringify({ ...this.metaRecord(this.latest, this.oldest), clearing: true }),
+      );
       await this.wipe();
       await this.writeGenesis();
     });
@@ -459,7 +579,11 @@ export class WorldState {
         for (let p = 0; p < pairs.length; p += 2) ops.push({ type: 'del', key: KEY.page(treeId, pairs[p]!, block) });
       });
       for (const key of journal.keys) ops.push({ type: 'del', key });
-      ops.push({ type: 'del', key: KEY.summary(block) }, { type: 'del', key: KEY.journal(block) }, { type: 'del', key: KEY.insertedKeys(block) });
+      ops.push(
+        { type: 'del', key: KEY.summary(block) },
+        { type: 'del', key: KEY.journal(block) },
+        { type: 'del', key: KEY.insertedKeys(block) },
+      );
     });
     ops.push({ type: 'put', key: KEY.meta, value: JSON.stringify(this.metaRecord(toBlock, this.oldest)) });
     return this.preparedWrite(
@@ -473,7 +597,12 @@ export class WorldState {
     await (await this.prepareUnwind(toBlock)).commit();
   }
 
-  private applyUnwind(toBlock: number, blocks: readonly number[], journals: readonly BlockJournal[], insertedKeys: readonly InsertedKeys[]): void {
+  private applyUnwind(
+    toBlock: number,
+    blocks: readonly number[],
+    journals: readonly BlockJournal[],
+    insertedKeys: readonly InsertedKeys[],
+  ): void {
     this.generation++;
     journals.forEach((journal, i) => {
       journal.pages.forEach((pairs, treeId) => this.pages[treeId]!.evict(pairs.filter((_, p) => p % 2 === 0)));
@@ -501,7 +630,8 @@ export class WorldState {
     const [journal] = await this.readJournals([next]);
     const ops: StorageOperation[] = [];
     journal!.pages.forEach((pairs, treeId) => {
-      for (let p = 0; p < pairs.length; p += 2) if (pairs[p + 1]! >= 0) ops.push({ type: 'del', key: KEY.page(treeId, pairs[p]!, pairs[p + 1]!) });
+      for (let p = 0; p < pairs.length; p += 2)
+        if (pairs[p + 1]! >= 0) ops.push({ type: 'del', key: KEY.page(treeId, pairs[p]!, pairs[p + 1]!) });
     });
     ops.push({ type: 'del', key: KEY.journal(next) }, { type: 'del', key: KEY.summary(next - 1) });
     ops.push({ type: 'put', key: KEY.meta, value: JSON.stringify(this.metaRecord(this.latest, next)) });
@@ -531,7 +661,12 @@ export class WorldState {
 
   getStateReference(block: number): StateReference {
     const [nullifier, noteHash, publicData, l1ToL2] = this.summaryOfKept(block).map(toSnapshot);
-    return { l1ToL2MessageTree: l1ToL2!, noteHashTree: noteHash!, nullifierTree: nullifier!, publicDataTree: publicData! };
+    return {
+      l1ToL2MessageTree: l1ToL2!,
+      noteHashTree: noteHash!,
+      nullifierTree: nullifier!,
+      publicDataTree: publicData!,
+    };
   }
 
   getTreeSnapshot(treeId: MerkleTreeId, block: number): TreeSnapshot {
@@ -547,7 +682,10 @@ export class WorldState {
   async getSiblingPath(treeId: MerkleTreeId, block: number, leafIndex: bigint): Promise<MembershipWitness | null> {
     const index = this.indexInTree(treeId, leafIndex);
     if (index === undefined) return this.read(block, async () => null);
-    return this.read(block, async () => ({ leafIndex, siblingPath: (await this.readLeaf(treeId, block, index, true)).siblingPath }));
+    return this.read(block, async () => ({
+      leafIndex,
+      siblingPath: (await this.readLeaf(treeId, block, index, true)).siblingPath,
+    }));
   }
 
   /** Leaf `leafIndex` (for indexed trees: the leaf hash) as of `block`; null at or past the tree's size. */
@@ -575,9 +713,17 @@ export class WorldState {
    * the empty leaf and never found). Indexed trees are searched by key (nullifier, leaf slot); a value an
    * append-only tree holds twice is found at its first index.
    */
-  async findLeafIndices(treeId: MerkleTreeId, block: number, values: readonly Hex[]): Promise<(DataInBlock<bigint> | null)[]> {
+  async findLeafIndices(
+    treeId: MerkleTreeId,
+    block: number,
+    values: readonly Hex[],
+  ): Promise<(DataInBlock<bigint> | null)[]> {
     if (values.length > WORLD_STATE_LOOKUP_VALUES_MAX) {
-      throw new WorldStateError('WORLD_STATE_LOOKUP_TOO_LARGE', `a lookup takes at most ${WORLD_STATE_LOOKUP_VALUES_MAX} values, not ${values.length}`, { max: WORLD_STATE_LOOKUP_VALUES_MAX, count: values.length });
+      throw new WorldStateError(
+        'WORLD_STATE_LOOKUP_TOO_LARGE',
+        `a lookup takes at most ${WORLD_STATE_LOOKUP_VALUES_MAX} values, not ${values.length}`,
+        { max: WORLD_STATE_LOOKUP_VALUES_MAX, count: values.length },
+      );
     }
     const keys = values.map((value) => queryField(value));
     return this.read(block, async () => {
@@ -586,14 +732,22 @@ export class WorldState {
         placements.map(async (placement) => {
           if (placement === undefined) return null;
           const hash = await this.readLeaf(MerkleTreeId.ARCHIVE, block, placement.blockNumber, false);
-          return { data: BigInt(placement.leafIndex), l2BlockNumber: placement.blockNumber, l2BlockHash: bytesToHex(hash.leaf) };
+          return {
+            data: BigInt(placement.leafIndex),
+            l2BlockNumber: placement.blockNumber,
+            l2BlockHash: bytesToHex(hash.leaf),
+          };
         }),
       );
     });
   }
 
   /** Membership witness of a value of an append-only tree (note hash, L1-to-L2 message, block hash). */
-  async getMembershipWitnessByValue(treeId: MerkleTreeId, block: number, value: Hex): Promise<MembershipWitness | null> {
+  async getMembershipWitnessByValue(
+    treeId: MerkleTreeId,
+    block: number,
+    value: Hex,
+  ): Promise<MembershipWitness | null> {
     assert(indexedKindOf(treeId) === undefined, 'membership by value is for append-only trees');
     const key = queryField(value);
     return this.read(block, async () => {
@@ -606,23 +760,35 @@ export class WorldState {
 
   async getNullifierMembershipWitness(block: number, nullifier: Hex): Promise<NullifierMembershipWitness | null> {
     const key = queryField(nullifier);
-    const found = await this.indexedWitness(MerkleTreeId.NULLIFIER_TREE, block, () => this.keyAt(MerkleTreeId.NULLIFIER_TREE, block, key));
-    return found === null ? null : { index: found.index, leafPreimage: toNullifierPreimage(found.leaf), siblingPath: found.siblingPath };
+    const found = await this.indexedWitness(MerkleTreeId.NULLIFIER_TREE, block, () =>
+      this.keyAt(MerkleTreeId.NULLIFIER_TREE, block, key),
+    );
+    return found === null
+      ? null
+      : { index: found.index, leafPreimage: toNullifierPreimage(found.leaf), siblingPath: found.siblingPath };
   }
 
   /** The witness of the leaf just below `nullifier` as of `block`; null when the nullifier is in the tree. */
   async getLowNullifierMembershipWitness(block: number, nullifier: Hex): Promise<NullifierMembershipWitness | null> {
     const key = queryField(nullifier);
     const treeId = MerkleTreeId.NULLIFIER_TREE;
-    const found = await this.indexedWitness(treeId, block, () => (this.keyAt(treeId, block, key) === undefined ? this.lowKeyAt(treeId, block, key) : undefined));
-    return found === null ? null : { index: found.index, leafPreimage: toNullifierPreimage(found.leaf), siblingPath: found.siblingPath };
+    const found = await this.indexedWitness(treeId, block, () =>
+      this.keyAt(treeId, block, key) === undefined ? this.lowKeyAt(treeId, block, key) : undefined,
+    );
+    return found === null
+      ? null
+      : { index: found.index, leafPreimage: toNullifierPreimage(found.leaf), siblingPath: found.siblingPath };
   }
 
   /** The witness of `leafSlot`'s leaf as of `block` when present, else of its low leaf. */
   async getPublicDataWitness(block: number, leafSlot: Hex): Promise<PublicDataWitness> {
     const key = queryField(leafSlot);
     const treeId = MerkleTreeId.PUBLIC_DATA_TREE;
-    const found = await this.indexedWitness(treeId, block, () => this.keyAt(treeId, block, key) ?? this.lowKeyAt(treeId, block, key));
+    const found = await this.indexedWitness(
+      treeId,
+      block,
+      () => this.keyAt(treeId, block, key) ?? this.lowKeyAt(treeId, block, key),
+    );
     assert(found !== null, 'the genesis leaf is every slot’s low leaf at worst');
     return { index: found.index, leafPreimage: toPublicDataPreimage(found.leaf), siblingPath: found.siblingPath };
   }
@@ -656,17 +822,29 @@ export class WorldState {
       this.checkKept(block);
       if (generation === this.generation) return result;
       if (attempt >= WORLD_STATE_READ_ATTEMPTS_MAX) {
-        throw new WorldStateError('WORLD_STATE_READ_INTERRUPTED', `a read as of block ${block} was overtaken ${attempt} times by unwinds; retry`, { block, attempt });
+        throw new WorldStateError(
+          'WORLD_STATE_READ_INTERRUPTED',
+          `a read as of block ${block} was overtaken ${attempt} times by unwinds; retry`,
+          { block, attempt },
+        );
       }
     }
   }
 
   private checkKept(block: number): void {
     if (!Number.isSafeInteger(block) || block < 0 || block > this.latest) {
-      throw new WorldStateError('WORLD_STATE_BLOCK_UNKNOWN', `block ${block} is not in the world state (latest: ${this.latest})`, { block, latest: this.latest });
+      throw new WorldStateError(
+        'WORLD_STATE_BLOCK_UNKNOWN',
+        `block ${block} is not in the world state (latest: ${this.latest})`,
+        { block, latest: this.latest },
+      );
     }
     if (block < this.oldest) {
-      throw new WorldStateError('WORLD_STATE_BLOCK_PRUNED', `the state of block ${block} is no longer kept (oldest kept: ${this.oldest})`, { block, oldest: this.oldest });
+      throw new WorldStateError(
+        'WORLD_STATE_BLOCK_PRUNED',
+        `the state of block ${block} is no longer kept (oldest kept: ${this.oldest})`,
+        { block, oldest: this.oldest },
+      );
     }
   }
 
@@ -682,14 +860,22 @@ export class WorldState {
   }
 
   private indexInTree(treeId: MerkleTreeId, leafIndex: bigint): number | undefined {
-    if (typeof leafIndex !== 'bigint') throw new WorldStateError('WORLD_STATE_QUERY_INVALID', 'a leaf index is a bigint', {});
-    return leafIndex >= 0n && leafIndex < 2n ** BigInt(this.config.geometries[treeId]!.height) ? Number(leafIndex) : undefined;
+    if (typeof leafIndex !== 'bigint')
+      throw new WorldStateError('WORLD_STATE_QUERY_INVALID', 'a leaf index is a bigint', {});
+    return leafIndex >= 0n && leafIndex < 2n ** BigInt(this.config.geometries[treeId]!.height)
+      ? Number(leafIndex)
+      : undefined;
   }
 
   private async readLeaf(treeId: MerkleTreeId, block: number, index: number, withPath: boolean): Promise<LeafRead> {
     const geometry = this.config.geometries[treeId]!;
     const refs: PageRef[] = withPath ? pathPages(geometry, index) : [pathPages(geometry, index)[0]!];
-    const pages = await this.pages[treeId]!.load(refs, block, this.summaryAt(block)[treeId]!.size, this.cacheGuard(block));
+    const pages = await this.pages[treeId]!.load(
+      refs,
+      block,
+      this.summaryAt(block)[treeId]!.size,
+      this.cacheGuard(block),
+    );
     const pageOf = (pageId: number): Uint8Array => pages.get(pageId)!.bytes;
     return {
       leaf: leafFromPages(geometry, index, pageOf),
@@ -751,13 +937,26 @@ export class WorldState {
 
 /** A query's field argument as lowercase 32-byte hex; WORLD_STATE_QUERY_INVALID otherwise. */
 function queryField(value: Hex): Hex {
-  if (!isHex(value) || value.length !== 66) throw new WorldStateError('WORLD_STATE_QUERY_INVALID', `not a 32-byte field: ${String(value).slice(0, 80)}`, {});
+  if (!isHex(value) || value.length !== 66)
+    throw new WorldStateError('WORLD_STATE_QUERY_INVALID', `not a 32-byte field: ${String(value).slice(0, 80)}`, {});
   return value.toLowerCase() as Hex;
 }
 
 /** Genesis leaves as a batch of insertions. */
 function genesisBatch(leaves: readonly IndexedLeaf[]): IndexedBatch {
   const changes = new Map<number, IndexedLeafChange>();
-  leaves.forEach((leaf, index) => changes.set(index, { index, key: leaf.key, inserted: true, value: leaf.value, next: { key: leaf.nextKey, index: leaf.nextIndex } }));
-  return { changes, inserted: leaves.map((leaf, leafIndex) => ({ key: leaf.key, leafIndex })), sizeAfter: leaves.length };
+  leaves.forEach((leaf, index) =>
+    changes.set(index, {
+      index,
+      key: leaf.key,
+      inserted: true,
+      value: leaf.value,
+      next: { key: leaf.nextKey, index: leaf.nextIndex },
+    }),
+  );
+  return {
+    changes,
+    inserted: leaves.map((leaf, leafIndex) => ({ key: leaf.key, leafIndex })),
+    sizeAfter: leaves.length,
+  };
 }

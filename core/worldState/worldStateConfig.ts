@@ -1,5 +1,11 @@
 import type { Hex } from '../../spec/chain.js';
-import { ARCHIVE_HEIGHT, MerkleTreeId, TX_SUBTREE_HEIGHT, WORLD_STATE_PAGE_CACHE_PAGES_MAX, WORLD_STATE_PAGE_HEIGHT } from '../../spec/constants.js';
+import {
+  ARCHIVE_HEIGHT,
+  MerkleTreeId,
+  TX_SUBTREE_HEIGHT,
+  WORLD_STATE_PAGE_CACHE_PAGES_MAX,
+  WORLD_STATE_PAGE_HEIGHT,
+} from '../../spec/constants.js';
 import type { IndexedTreeKind } from '../merkle/indexedLeaf.js';
 import { preimageBytesOf } from '../merkle/indexedLeaf.js';
 import type { TreeGeometry } from '../merkle/treeGeometry.js';
@@ -61,7 +67,10 @@ export function resolveWorldStateConfig(options: WorldStateOptions): WorldStateC
   const treeHeights = options.treeHeights ?? PROTOCOL_TREE_HEIGHTS;
   const txSubtreeHeight = options.txSubtreeHeight ?? TX_SUBTREE_HEIGHT;
   const pageHeight = options.pageHeight ?? WORLD_STATE_PAGE_HEIGHT;
-  assert(txSubtreeHeight >= 0 && txSubtreeHeight <= Math.min(treeHeights.nullifier, treeHeights.noteHash), 'the tx subtree fits the trees');
+  assert(
+    txSubtreeHeight >= 0 && txSubtreeHeight <= Math.min(treeHeights.nullifier, treeHeights.noteHash),
+    'the tx subtree fits the trees',
+  );
   const geometries = heightsInIdOrder(treeHeights).map((height, treeId) => {
     const kind = indexedKindOf(treeId);
     return createTreeGeometry(height, pageHeight, kind === undefined ? 0 : preimageBytesOf(kind));

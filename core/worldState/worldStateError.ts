@@ -34,7 +34,12 @@ export class WorldStateError<Details extends Record<string, unknown> = Record<st
   WorldStateErrorCode,
   Details
 > {
-  constructor(code: WorldStateErrorCode, shortMessage: string, details: Details = {} as Details, options?: CodedErrorOptions) {
+  constructor(
+    code: WorldStateErrorCode,
+    shortMessage: string,
+    details: Details = {} as Details,
+    options?: CodedErrorOptions,
+  ) {
     super(code, shortMessage, details, options);
     this.name = 'WorldStateError';
   }

@@ -31,15 +31,25 @@ export interface WorldStateService {
   getPublicStorageAt(reference: BlockQuery, contract: Hex, slot: Hex): Promise<Hex>;
   getWorldStateSyncStatus(): Promise<WorldStateSyncStatus>;
   /** One entry per value, in order: its leaf index and the block that inserted it, or undefined. */
-  findLeavesIndexes(reference: BlockQuery, treeId: MerkleTreeId, leafValues: readonly Hex[]): Promise<(DataInBlock<bigint> | undefined)[]>;
+  findLeavesIndexes(
+    reference: BlockQuery,
+    treeId: MerkleTreeId,
+    leafValues: readonly Hex[],
+  ): Promise<(DataInBlock<bigint> | undefined)[]>;
   getNullifierMembershipWitness(reference: BlockQuery, nullifier: Hex): Promise<NullifierMembershipWitness | undefined>;
   /** The low leaf proving the nullifier's absence; undefined when the nullifier exists. */
-  getLowNullifierMembershipWitness(reference: BlockQuery, nullifier: Hex): Promise<NullifierMembershipWitness | undefined>;
+  getLowNullifierMembershipWitness(
+    reference: BlockQuery,
+    nullifier: Hex,
+  ): Promise<NullifierMembershipWitness | undefined>;
   /** The leaf holding the slot, or the low leaf bracketing it when the slot was never written. */
   getPublicDataWitness(reference: BlockQuery, leafSlot: Hex): Promise<PublicDataWitness | undefined>;
   getBlockHashMembershipWitness(reference: BlockQuery, blockHash: Hex): Promise<MembershipWitness | undefined>;
   getNoteHashMembershipWitness(reference: BlockQuery, noteHash: Hex): Promise<MembershipWitness | undefined>;
-  getL1ToL2MessageMembershipWitness(reference: BlockQuery, message: Hex): Promise<readonly [bigint, MembershipWitness] | undefined>;
+  getL1ToL2MessageMembershipWitness(
+    reference: BlockQuery,
+    message: Hex,
+  ): Promise<readonly [bigint, MembershipWitness] | undefined>;
 }
 
 export interface WorldStateServiceDeps {
@@ -53,12 +63,19 @@ function translated(error: unknown, block: number): unknown {
   if (!(error instanceof WorldStateError)) return error;
   switch (error.code) {
     case 'WORLD_STATE_BLOCK_PRUNED':
-      return new NodeError('STATE_NOT_AVAILABLE', `the state of block ${block} is no longer kept: ${error.shortMessage}`, {
-        blockNumber: block,
-        reason: 'pruned',
-      });
+      return new NodeError(
+        'STATE_NOT_AVAILABLE',
+        `the state of block ${block} is no longer kept: ${error.shortMessage}`,
+        {
+          blockNumber: block,
+          reason: 'pruned',
+        },
+      );
     case 'WORLD_STATE_BLOCK_UNKNOWN':
-      return new NodeError('STATE_NOT_AVAILABLE', `block ${block} is not known to this node`, { blockNumber: block, reason: 'unknown' });
+      return new NodeError('STATE_NOT_AVAILABLE', `block ${block} is not known to this node`, {
+        blockNumber: block,
+        reason: 'unknown',
+      });
     case 'WORLD_STATE_QUERY_INVALID':
       return new NodeError('INVALID_PARAMS', error.shortMessage, error.details);
     case 'WORLD_STATE_LOOKUP_TOO_LARGE':
@@ -88,7 +105,8 @@ export function createWorldStateService(deps: WorldStateServiceDeps): WorldState
   const orUndefined = <T>(value: T | null): T | undefined => (value === null ? undefined : value);
 
   return {
-    getPublicStorageAt: (query, contract, slot) => asOf(query, (block) => worldState.getPublicStorageAt(block, contract, slot)),
+    getPublicStorageAt: (query, contract, slot) =>
+      asOf(query, (block) => worldState.getPublicStorageAt(block, contract, slot)),
     async getWorldStateSyncStatus(): Promise<WorldStateSyncStatus> {
       const { proposed, finalized } = chain.tips;
       return {
@@ -107,12 +125,20 @@ export function createWorldStateService(deps: WorldStateServiceDeps): WorldState
       asOf(query, async (block) => orUndefined(await worldState.getLowNullifierMembershipWitness(block, nullifier))),
     getPublicDataWitness: (query, leafSlot) => asOf(query, (block) => worldState.getPublicDataWitness(block, leafSlot)),
     getBlockHashMembershipWitness: (query, blockHash: Hex) =>
-      asOf(query, async (block) => orUndefined(await worldState.getMembershipWitnessByValue(MerkleTreeId.ARCHIVE, block, blockHash))),
+      asOf(query, async (block) =>
+        orUndefined(await worldState.getMembershipWitnessByValue(MerkleTreeId.ARCHIVE, block, blockHash)),
+      ),
     getNoteHashMembershipWitness: (query, noteHash) =>
-      asOf(query, async (block) => orUndefined(await worldState.getMembershipWitnessByValue(MerkleTreeId.NOTE_HASH_TREE, block, noteHash))),
+      asOf(query, async (block) =>
+        orUndefined(await worldState.getMembershipWitnessByValue(MerkleTreeId.NOTE_HASH_TREE, block, noteHash)),
+      ),
     getL1ToL2MessageMembershipWitness: (query, message) =>
       asOf(query, async (block) => {
-        const witness = await worldState.getMembershipWitnessByValue(MerkleTreeId.L1_TO_L2_MESSAGE_TREE, block, message);
+        const witness = await worldState.getMembershipWitnessByValue(
+          MerkleTreeId.L1_TO_L2_MESSAGE_TREE,
+          block,
+          message,
+        );
         return witness === null ? undefined : ([witness.leafIndex, witness] as const);
       }),
   };

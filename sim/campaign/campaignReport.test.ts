@@ -1,6 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { crashedRun, type CampaignRun } from './campaignRun.js';
-import { mergeCoverage, renderCampaignReport, REPORT_PASSING_RUNS_PLOTTED, selectRunsToPlot } from './campaignReport.js';
+import {
+  mergeCoverage,
+  renderCampaignReport,
+  REPORT_PASSING_RUNS_PLOTTED,
+  selectRunsToPlot,
+} from './campaignReport.js';
 import { summarizeCampaign } from './campaignSummary.js';
 
 function run(seed: bigint, failed: boolean, extra: Partial<CampaignRun> = {}): CampaignRun {
@@ -8,14 +13,36 @@ function run(seed: bigint, failed: boolean, extra: Partial<CampaignRun> = {}): C
     ...crashedRun(seed, 120, 'unused', 50),
     traceHash: `0x${'ab'.repeat(32)}`,
     failures: failed ? [{ kind: 'nodesDiverged', node: 'follower-1', detail: 'block 3: <a> vs <b>' }] : [],
-    nodes: [{ name: 'sequencer-0', role: 'sequencer', proposed: 9, checkpointedBlock: 8, checkpoint: 2, machines: { archiver: 'Idle', sequencer: 'Idle', chainTips: 'Synced' } }],
-    tips: [{ node: 'sequencer-0', samples: [[20_000, 1, 0, 0, 0], [40_000, 5, 4, 0, 0], [90_000, 9, 8, 4, 4]] }],
+    nodes: [
+      {
+        name: 'sequencer-0',
+        role: 'sequencer',
+        proposed: 9,
+        checkpointedBlock: 8,
+        checkpoint: 2,
+        machines: { archiver: 'Idle', sequencer: 'Idle', chainTips: 'Synced' },
+      },
+    ],
+    tips: [
+      {
+        node: 'sequencer-0',
+        samples: [
+          [20_000, 1, 0, 0, 0],
+          [40_000, 5, 4, 0, 0],
+          [90_000, 9, 8, 4, 4],
+        ],
+      },
+    ],
     ...extra,
   };
 }
 
 function render(runs: CampaignRun[]): string {
-  const summary = summarizeCampaign({ from: 1n, seeds: runs.length, simulatedSecondsPerRun: 120, workers: 2, commit: 'abc', worktreeDirty: true }, runs, 1_000);
+  const summary = summarizeCampaign(
+    { from: 1n, seeds: runs.length, simulatedSecondsPerRun: 120, workers: 2, commit: 'abc', worktreeDirty: true },
+    runs,
+    1_000,
+  );
   return renderCampaignReport({ title: 'test campaign', summary, runs, generatedAt: 'now' });
 }
 
@@ -57,10 +84,36 @@ describe('campaign report', () => {
 
   it('merges the events received and the guard outcomes seen the same way', () => {
     const guards = (hit: string[], missed: string[]) => ({ hit, missed });
-    const a = run(1n, false, { coverage: [{ machine: 'prover', hit: [], missed: ['t'], events: guards(['e1'], ['e2']), guards: guards([], ['g held', 'g failed']) }] });
-    const b = run(2n, false, { coverage: [{ machine: 'prover', hit: ['t'], missed: [], events: guards([], ['e1', 'e2']), guards: guards(['g failed'], ['g held']) }] });
+    const a = run(1n, false, {
+      coverage: [
+        {
+          machine: 'prover',
+          hit: [],
+          missed: ['t'],
+          events: guards(['e1'], ['e2']),
+          guards: guards([], ['g held', 'g failed']),
+        },
+      ],
+    });
+    const b = run(2n, false, {
+      coverage: [
+        {
+          machine: 'prover',
+          hit: ['t'],
+          missed: [],
+          events: guards([], ['e1', 'e2']),
+          guards: guards(['g failed'], ['g held']),
+        },
+      ],
+    });
     expect(mergeCoverage([a, b])).toEqual([
-      { machine: 'prover', hit: ['t'], missed: [], events: { hit: ['e1'], missed: ['e2'] }, guards: { hit: ['g failed'], missed: ['g held'] } },
+      {
+        machine: 'prover',
+        hit: ['t'],
+        missed: [],
+        events: { hit: ['e1'], missed: ['e2'] },
+        guards: { hit: ['g failed'], missed: ['g held'] },
+      },
     ]);
     const html = render([a, b]);
     expect(html).toContain('1 never received');

@@ -3,7 +3,12 @@
  * summary, transition coverage, plots of the selected runs (every failing one up to a bound, a few passing ones)
  * and a table of all runs.
  */
-import { replayCommand, type CampaignCoverageView, type CampaignMachineCoverage, type CampaignRun } from './campaignRun.js';
+import {
+  replayCommand,
+  type CampaignCoverageView,
+  type CampaignMachineCoverage,
+  type CampaignRun,
+} from './campaignRun.js';
 import type { CampaignSummary } from './campaignSummary.js';
 import { escapeHtml, eventTimelineSvg, tipChartSvg, tipLegendHtml } from './reportCharts.js';
 
@@ -37,7 +42,10 @@ interface ViewUnion {
   readonly all: Set<string>;
 }
 
-function addView(union: ViewUnion, view: { readonly hit: readonly string[]; readonly missed: readonly string[] } | undefined): void {
+function addView(
+  union: ViewUnion,
+  view: { readonly hit: readonly string[]; readonly missed: readonly string[] } | undefined,
+): void {
   if (view === undefined) return;
   for (const key of view.hit) union.hit.add(key);
   for (const key of [...view.hit, ...view.missed]) union.all.add(key);
@@ -97,9 +105,15 @@ function summaryHtml(summary: CampaignSummary): string {
   const rows: [string, string][] = [
     ['seeds', `${summary.from} .. ${BigInt(summary.from) + BigInt(Math.max(0, summary.seeds - 1))} (${summary.seeds})`],
     ['simulated time per run', `${summary.simulatedSecondsPerRun} s`],
-    ['runs', `${summary.runs}: <span class="ok">${summary.passed} passed</span>, <span class="${summary.failed > 0 ? 'bad' : 'ok'}">${summary.failed} failed</span>`],
+    [
+      'runs',
+      `${summary.runs}: <span class="ok">${summary.passed} passed</span>, <span class="${summary.failed > 0 ? 'bad' : 'ok'}">${summary.failed} failed</span>`,
+    ],
     ['failures by checker', kinds.length === 0 ? 'none' : kinds.map(([k, n]) => `${escapeHtml(k)}: ${n}`).join(', ')],
-    ['throughput', `${summary.simulatedSecondsPerWallSecond}x real time over ${summary.workers} workers (${summary.simulatedSecondsPerThreadSecond}x per thread)`],
+    [
+      'throughput',
+      `${summary.simulatedSecondsPerWallSecond}x real time over ${summary.workers} workers (${summary.simulatedSecondsPerThreadSecond}x per thread)`,
+    ],
     ['wall time', `${summary.wallSeconds.toFixed(1)} s`],
     ['commit', `<code>${escapeHtml(summary.commit)}</code>${summary.worktreeDirty ? ' with uncommitted changes' : ''}`],
   ];
@@ -111,7 +125,9 @@ function coverageCells(view: CampaignCoverageView | undefined, never: string): s
   const total = view.hit.length + view.missed.length;
   const percent = total > 0 ? ` (${((100 * view.hit.length) / total).toFixed(0)}%)` : '';
   const missed =
-    view.missed.length === 0 ? 'none' : `<details><summary>${view.missed.length} ${never}</summary>${view.missed.map((k) => `<code>${escapeHtml(k)}</code>`).join('<br>')}</details>`;
+    view.missed.length === 0
+      ? 'none'
+      : `<details><summary>${view.missed.length} ${never}</summary>${view.missed.map((k) => `<code>${escapeHtml(k)}</code>`).join('<br>')}</details>`;
   return `<td class="num">${view.hit.length} / ${total}${percent}</td><td>${missed}</td>`;
 }
 
@@ -122,25 +138,39 @@ function coverageHtml(runs: readonly CampaignRun[]): string {
     (m) =>
       `<tr><td>${escapeHtml(m.machine)}</td>${coverageCells(m, 'never taken')}${coverageCells(m.events, 'never received')}${coverageCells(m.guards, 'never seen')}</tr>`,
   );
-  const head = '<tr><th>machine</th><th>transitions taken</th><th>never taken in any run</th><th>events received</th><th>never received</th><th>guard outcomes seen (held / failed)</th><th>never seen</th></tr>';
+  const head =
+    '<tr><th>machine</th><th>transitions taken</th><th>never taken in any run</th><th>events received</th><th>never received</th><th>guard outcomes seen (held / failed)</th><th>never seen</th></tr>';
   return `<table>${head}${rows.join('')}</table>`;
 }
 
 function eventsHtml(run: CampaignRun, endMs: number): string {
   if (run.events.length === 0) return '<p class="muted">Fault timeline: no events recorded in this run.</p>';
-  const listed = run.events.slice(0, REPORT_EVENTS_LISTED_MAX).map(
-    (e) => `<tr><td class="num">${(e.atMs / 1000).toFixed(3)}</td><td>${escapeHtml(e.kind)}</td><td>${escapeHtml(e.node ?? '')}</td><td>${escapeHtml(e.detail)}</td></tr>`,
-  );
-  const more = run.events.length > listed.length ? `<p class="muted">${run.events.length - listed.length} more not listed</p>` : '';
-  const heading = '<p class="muted">Timeline: faults injected and what the nodes observed (hover a mark for its detail).</p>';
+  const listed = run.events
+    .slice(0, REPORT_EVENTS_LISTED_MAX)
+    .map(
+      (e) =>
+        `<tr><td class="num">${(e.atMs / 1000).toFixed(3)}</td><td>${escapeHtml(e.kind)}</td><td>${escapeHtml(e.node ?? '')}</td><td>${escapeHtml(e.detail)}</td></tr>`,
+    );
+  const more =
+    run.events.length > listed.length
+      ? `<p class="muted">${run.events.length - listed.length} more not listed</p>`
+      : '';
+  const heading =
+    '<p class="muted">Timeline: faults injected and what the nodes observed (hover a mark for its detail).</p>';
   return `${heading}${eventTimelineSvg(run.events, endMs)}<details><summary>${run.events.length} events</summary><table><tr><th>s</th><th>kind</th><th>node</th><th>detail</th></tr>${listed.join('')}</table>${more}</details>`;
 }
 
 function runSectionHtml(run: CampaignRun): string {
   const endMs = run.simulatedSeconds * 1000;
   const yMax = Math.max(1, ...run.tips.flatMap((s) => s.samples.map((sample) => sample[1])));
-  const status = run.failures.length === 0 ? '<span class="ok">passed</span>' : `<span class="bad">${escapeHtml(failureText(run))}</span>`;
-  const charts = run.tips.length === 0 ? '<p class="muted">no tips recorded</p>' : `<div class="charts">${run.tips.map((s) => tipChartSvg(s, endMs, yMax)).join('')}</div>`;
+  const status =
+    run.failures.length === 0
+      ? '<span class="ok">passed</span>'
+      : `<span class="bad">${escapeHtml(failureText(run))}</span>`;
+  const charts =
+    run.tips.length === 0
+      ? '<p class="muted">no tips recorded</p>'
+      : `<div class="charts">${run.tips.map((s) => tipChartSvg(s, endMs, yMax)).join('')}</div>`;
   return [
     `<div class="run" id="seed-${run.seed}"><h3>seed ${run.seed}: ${status}</h3>`,
     `<p>replay: <code>${escapeHtml(replayCommand(run.seed, run.simulatedSeconds))}</code><br>`,
@@ -158,7 +188,10 @@ function finalTips(run: CampaignRun): string {
 
 function runRowHtml(run: CampaignRun, plotted: ReadonlySet<bigint>): string {
   const seed = plotted.has(run.seed) ? `<a href="#seed-${run.seed}">${run.seed}</a>` : `${run.seed}`;
-  const result = run.failures.length === 0 ? '<span class="ok">ok</span>' : `<span class="bad">${escapeHtml([...new Set(run.failures.map((f) => f.kind))].join(', '))}</span>`;
+  const result =
+    run.failures.length === 0
+      ? '<span class="ok">ok</span>'
+      : `<span class="bad">${escapeHtml([...new Set(run.failures.map((f) => f.kind))].join(', '))}</span>`;
   const o = run.options;
   const shape = `${o.followerCount} followers, slot ${o.slotDurationSeconds} s, block ${o.blockDurationMs} ms, delay p=${o.inclusionDelay.probability}`;
   const speed = run.wallMs > 0 ? Math.round(run.simulatedSeconds / (run.wallMs / 1000)) : 0;
@@ -166,7 +199,8 @@ function runRowHtml(run: CampaignRun, plotted: ReadonlySet<bigint>): string {
 }
 
 function runTableHtml(runs: readonly CampaignRun[], plotted: ReadonlySet<bigint>): string {
-  const head = '<tr><th>seed</th><th>result</th><th>shape</th><th>final proposed/checkpointed</th><th>events</th><th>wall ms</th><th>speed</th><th>trace hash</th></tr>';
+  const head =
+    '<tr><th>seed</th><th>result</th><th>shape</th><th>final proposed/checkpointed</th><th>events</th><th>wall ms</th><th>speed</th><th>trace hash</th></tr>';
   return `<table>${head}${runs.map((r) => runRowHtml(r, plotted)).join('')}</table>`;
 }
 
@@ -181,7 +215,9 @@ export function renderCampaignReport(input: CampaignReportInput): string {
     '<h2>Transition coverage</h2>',
     coverageHtml(input.runs),
     `<h2>Selected runs</h2><p>${tipLegendHtml()}</p>`,
-    failingNotPlotted > 0 ? `<p class="muted">${failingNotPlotted} further failing runs are in the table but not plotted.</p>` : '',
+    failingNotPlotted > 0
+      ? `<p class="muted">${failingNotPlotted} further failing runs are in the table but not plotted.</p>`
+      : '',
     ...selected.map(runSectionHtml),
     `<h2>All runs (${input.runs.length})</h2>`,
     runTableHtml(input.runs, new Set(selected.map((r) => r.seed))),

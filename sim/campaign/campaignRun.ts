@@ -1,5 +1,12 @@
 import type { Hex } from '../../spec/chain.js';
-import { runSimulation, type SimFailure, type SimNodeSummary, type SimOptions, type SimResult, type SimWorld } from '../runSimulation.js';
+import {
+  runSimulation,
+  type SimFailure,
+  type SimNodeSummary,
+  type SimOptions,
+  type SimResult,
+  type SimWorld,
+} from '../runSimulation.js';
 import { drawSwarmOptions } from '../swarm.js';
 import { createTipRecorder, type NodeTipSeries } from './tipRecorder.js';
 
@@ -77,11 +84,17 @@ function readResultCoverage(result: SimResult): readonly CampaignMachineCoverage
 
 /** Events sorted by time (stable), bounded by CAMPAIGN_EVENTS_PER_RUN_MAX. */
 export function boundEvents(events: readonly CampaignEvent[]): CampaignEvent[] {
-  const sorted = events.map((event, index) => ({ event, index })).sort((a, b) => a.event.atMs - b.event.atMs || a.index - b.index);
+  const sorted = events
+    .map((event, index) => ({ event, index }))
+    .sort((a, b) => a.event.atMs - b.event.atMs || a.index - b.index);
   const kept = sorted.slice(0, CAMPAIGN_EVENTS_PER_RUN_MAX).map(({ event }) => event);
   if (sorted.length > kept.length) {
     const last = kept[kept.length - 1]!;
-    kept.push({ atMs: last.atMs, kind: 'campaign.eventsDropped', detail: `${sorted.length - kept.length} later events not kept` });
+    kept.push({
+      atMs: last.atMs,
+      kind: 'campaign.eventsDropped',
+      detail: `${sorted.length - kept.length} later events not kept`,
+    });
   }
   return kept;
 }
@@ -107,7 +120,10 @@ export function crashedRun(seed: bigint, simulatedSeconds: number, detail: strin
  * Runs one seed as `npm run sim -- --seed` would (same options, same trace hash) while sampling every node's tips
  * and noting prunes and admin actions. Deterministic: the caller measures wall time and fills `wallMs`.
  */
-export async function simulateForCampaign(seed: bigint, simulatedSeconds: number): Promise<Omit<CampaignRun, 'wallMs'>> {
+export async function simulateForCampaign(
+  seed: bigint,
+  simulatedSeconds: number,
+): Promise<Omit<CampaignRun, 'wallMs'>> {
   const options = drawSwarmOptions(seed, simulatedSeconds);
   const recorder = createTipRecorder();
   const observed: CampaignEvent[] = [];
@@ -124,7 +140,12 @@ export async function simulateForCampaign(seed: bigint, simulatedSeconds: number
       recorder.record(node, atMs, world.node(node).chain.tips);
       if (activity.kind === 'admin') observed.push({ atMs, kind: 'node.admin', node, detail: activity.action });
       if (activity.kind === 'chain' && activity.event.type === 'chainPruned') {
-        observed.push({ atMs, kind: 'chain.pruned', node, detail: `to block ${activity.event.toBlock.number} (${activity.event.reason})` });
+        observed.push({
+          atMs,
+          kind: 'chain.pruned',
+          node,
+          detail: `to block ${activity.event.toBlock.number} (${activity.event.reason})`,
+        });
       }
     },
   });

@@ -3,7 +3,14 @@ import type { SimFailure } from '../runSimulation.js';
 import { crashedRun, type CampaignRun } from './campaignRun.js';
 import { formatSummary, summarizeCampaign, type CampaignContext } from './campaignSummary.js';
 
-const context: CampaignContext = { from: 10n, seeds: 4, simulatedSecondsPerRun: 60, workers: 2, commit: 'abc', worktreeDirty: false };
+const context: CampaignContext = {
+  from: 10n,
+  seeds: 4,
+  simulatedSecondsPerRun: 60,
+  workers: 2,
+  commit: 'abc',
+  worktreeDirty: false,
+};
 
 function run(seed: bigint, failures: SimFailure[], wallMs = 100): CampaignRun {
   return { ...crashedRun(seed, 60, 'unused', wallMs), traceHash: `0x${'11'.repeat(32)}`, failures };
@@ -13,8 +20,18 @@ describe('campaign summary', () => {
   it('counts runs, failing runs per checker kind, and throughput', () => {
     const runs = [
       run(10n, []),
-      run(11n, [{ kind: 'noProgress', detail: 'x' }, { kind: 'noProgress', detail: 'y' }], 300),
-      run(12n, [{ kind: 'nodesDiverged', node: 'follower-1', detail: 'z' }, { kind: 'noProgress', detail: 'w' }]),
+      run(
+        11n,
+        [
+          { kind: 'noProgress', detail: 'x' },
+          { kind: 'noProgress', detail: 'y' },
+        ],
+        300,
+      ),
+      run(12n, [
+        { kind: 'nodesDiverged', node: 'follower-1', detail: 'z' },
+        { kind: 'noProgress', detail: 'w' },
+      ]),
       run(13n, []),
     ];
     const summary = summarizeCampaign(context, runs, 2_000);

@@ -48,11 +48,18 @@ function countFailureKinds(runs: readonly CampaignRun[]): Record<string, number>
 }
 
 /** Summarizes runs sorted by seed; `wallMs` is the whole campaign's wall time. */
-export function summarizeCampaign(context: CampaignContext, runs: readonly CampaignRun[], wallMs: number): CampaignSummary {
+export function summarizeCampaign(
+  context: CampaignContext,
+  runs: readonly CampaignRun[],
+  wallMs: number,
+): CampaignSummary {
   const failing = runs.filter((r) => r.failures.length > 0);
   const simulatedSeconds = runs.reduce((sum, r) => sum + r.simulatedSeconds, 0);
   const threadMs = runs.reduce((sum, r) => sum + r.wallMs, 0);
-  const slowest = runs.reduce<CampaignRun | undefined>((worst, r) => (worst === undefined || r.wallMs > worst.wallMs ? r : worst), undefined);
+  const slowest = runs.reduce<CampaignRun | undefined>(
+    (worst, r) => (worst === undefined || r.wallMs > worst.wallMs ? r : worst),
+    undefined,
+  );
   const first = failing[0];
   return {
     from: context.from.toString(),
@@ -84,6 +91,10 @@ export function formatSummary(summary: CampaignSummary): string[] {
     `runs: ${summary.runs}, passed ${summary.passed}, failed ${summary.failed}${kinds.length > 0 ? ` (${kinds.join(', ')})` : ''}`,
     `throughput: ${summary.simulatedSeconds} simulated s in ${summary.wallSeconds.toFixed(1)} wall s = ${summary.simulatedSecondsPerWallSecond}x real time (${summary.simulatedSecondsPerThreadSecond}x per thread)`,
     ...(summary.slowestRun ? [`slowest run: seed ${summary.slowestRun.seed}, ${summary.slowestRun.wallMs} ms`] : []),
-    ...(summary.failed > 0 ? [`failing seeds: ${summary.failingSeeds.join(' ')}${summary.failed > summary.failingSeeds.length ? ' ...' : ''}`] : []),
+    ...(summary.failed > 0
+      ? [
+          `failing seeds: ${summary.failingSeeds.join(' ')}${summary.failed > summary.failingSeeds.length ? ' ...' : ''}`,
+        ]
+      : []),
   ];
 }

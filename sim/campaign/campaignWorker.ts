@@ -17,7 +17,12 @@ async function runRequest(request: Extract<WorkerRequest, { type: 'run' }>): Pro
     const run = await simulateForCampaign(request.seed, request.simulatedSeconds);
     return { type: 'done', jobId: request.jobId, run: { ...run, wallMs: performance.now() - started } };
   } catch (error) {
-    const run = crashedRun(request.seed, request.simulatedSeconds, `run threw: ${describeError(error)}`, performance.now() - started);
+    const run = crashedRun(
+      request.seed,
+      request.simulatedSeconds,
+      `run threw: ${describeError(error)}`,
+      performance.now() - started,
+    );
     return { type: 'done', jobId: request.jobId, run };
   }
 }

@@ -24,7 +24,11 @@ export function toJson(value: unknown, indent?: number): string {
   return JSON.stringify(value, (_key, v: unknown) => (typeof v === 'bigint' ? v.toString() : v), indent);
 }
 
-export function failureRecord(run: CampaignRun, source: { commit: string; worktreeDirty: boolean }, recordedAt: string): FailureRecord {
+export function failureRecord(
+  run: CampaignRun,
+  source: { commit: string; worktreeDirty: boolean },
+  recordedAt: string,
+): FailureRecord {
   return {
     seed: run.seed.toString(),
     commit: source.commit,

@@ -6,7 +6,12 @@ import type { CampaignEvent } from './campaignRun.js';
 import type { NodeTipSeries, TipSample } from './tipRecorder.js';
 
 export function escapeHtml(text: string): string {
-  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
+  return text
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/"/g, '&quot;')
+    .replace(/'/g, '&#39;');
 }
 
 /** The four tips as plotted: column in a TipSample, colour, dash pattern (proposed drawn wide, under the rest). */
@@ -70,11 +75,18 @@ function blockAxis(frame: Frame, yMax: number): string {
 }
 
 /** A step line through the samples of one tip, held at its last value until the end of the run. */
-function stepPath(frame: Frame, samples: readonly TipSample[], column: 1 | 2 | 3 | 4, endMs: number, yMax: number): string {
+function stepPath(
+  frame: Frame,
+  samples: readonly TipSample[],
+  column: 1 | 2 | 3 | 4,
+  endMs: number,
+  yMax: number,
+): string {
   const first = samples[0];
   if (first === undefined) return '';
   const parts = [`M${xOf(frame, first[0], endMs).toFixed(1)},${yOf(frame, first[column], yMax).toFixed(1)}`];
-  for (const sample of samples.slice(1)) parts.push(`H${xOf(frame, sample[0], endMs).toFixed(1)}V${yOf(frame, sample[column], yMax).toFixed(1)}`);
+  for (const sample of samples.slice(1))
+    parts.push(`H${xOf(frame, sample[0], endMs).toFixed(1)}V${yOf(frame, sample[column], yMax).toFixed(1)}`);
   parts.push(`H${xOf(frame, endMs, endMs).toFixed(1)}`);
   return parts.join('');
 }
@@ -108,7 +120,14 @@ const TIMELINE_ROW_HEIGHT = 20;
 /** One row per event kind, one mark per event (its detail in the mark's tooltip). */
 export function eventTimelineSvg(events: readonly CampaignEvent[], endMs: number): string {
   const kinds = [...new Set(events.map((e) => e.kind))].sort();
-  const frame: Frame = { width: 860, height: 10 + kinds.length * TIMELINE_ROW_HEIGHT + 26, left: 150, right: 10, top: 10, bottom: 26 };
+  const frame: Frame = {
+    width: 860,
+    height: 10 + kinds.length * TIMELINE_ROW_HEIGHT + 26,
+    left: 150,
+    right: 10,
+    top: 10,
+    bottom: 26,
+  };
   const rows = kinds.map((kind, row) => {
     const y = frame.top + row * TIMELINE_ROW_HEIGHT + TIMELINE_ROW_HEIGHT / 2;
     const marks = events

@@ -32,7 +32,9 @@ export interface CampaignOutcome {
 
 function git(args: string[]): string | undefined {
   try {
-    return execFileSync('git', args, { stdio: ['ignore', 'pipe', 'ignore'] }).toString().trim();
+    return execFileSync('git', args, { stdio: ['ignore', 'pipe', 'ignore'] })
+      .toString()
+      .trim();
   } catch {
     return undefined;
   }
@@ -51,7 +53,13 @@ export function seedRange(from: bigint, count: number): bigint[] {
 
 export async function runCampaign(options: CampaignOptions): Promise<CampaignOutcome> {
   const source = checkoutSource();
-  const context: CampaignContext = { from: options.from, seeds: options.seeds, simulatedSecondsPerRun: options.simulatedSeconds, workers: options.workers, ...source };
+  const context: CampaignContext = {
+    from: options.from,
+    seeds: options.seeds,
+    simulatedSecondsPerRun: options.simulatedSeconds,
+    workers: options.workers,
+    ...source,
+  };
   const failuresPath = path.join(options.outDir, 'failures.jsonl');
   await mkdir(options.outDir, { recursive: true });
   const database = openFailureDatabase(failuresPath);
@@ -60,7 +68,11 @@ export async function runCampaign(options: CampaignOptions): Promise<CampaignOut
   let failed = 0;
   let simulatedSeconds = 0;
   const startedMs = performance.now();
-  const jobs: CampaignJob[] = seedRange(options.from, options.seeds).map((seed) => ({ seed, simulatedSeconds: options.simulatedSeconds, lane: 0 }));
+  const jobs: CampaignJob[] = seedRange(options.from, options.seeds).map((seed) => ({
+    seed,
+    simulatedSeconds: options.simulatedSeconds,
+    lane: 0,
+  }));
   await runJobsOnWorkers(jobs, {
     workers: options.workers,
     onDone: (_job, run) => {
@@ -82,6 +94,10 @@ export async function runCampaign(options: CampaignOptions): Promise<CampaignOut
   const reportPath = path.join(options.outDir, 'report.html');
   await writeFile(summaryPath, `${toJson(summary, 2)}\n`, 'utf8');
   const title = `Simulation campaign: seeds ${summary.from} +${summary.seeds}`;
-  await writeFile(reportPath, renderCampaignReport({ title, summary, runs, generatedAt: new Date().toISOString() }), 'utf8');
+  await writeFile(
+    reportPath,
+    renderCampaignReport({ title, summary, runs, generatedAt: new Date().toISOString() }),
+    'utf8',
+  );
   return { summary, runs, summaryPath, reportPath, failuresPath };
 }

@@ -44,7 +44,12 @@ function digest(run: CampaignRun): DeterminismRunDigest {
 
 /** Equal only when both runs produced a trace and the traces agree (a run that died proves nothing). */
 function sameRun(a: DeterminismRunDigest, b: DeterminismRunDigest): boolean {
-  return a.traceHash !== undefined && a.traceHash === b.traceHash && a.traceEntries === b.traceEntries && a.eventsRun === b.eventsRun;
+  return (
+    a.traceHash !== undefined &&
+    a.traceHash === b.traceHash &&
+    a.traceEntries === b.traceEntries &&
+    a.eventsRun === b.eventsRun
+  );
 }
 
 export async function runDeterminismCheck(options: DeterminismOptions): Promise<DeterminismOutcome> {

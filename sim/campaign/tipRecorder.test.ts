@@ -5,7 +5,12 @@ import { createTipRecorder, thinSamples, type TipSample } from './tipRecorder.js
 function tips(proposed: number, checkpointed: number, proven = 0, finalized = 0): L2Tips {
   const ref = (number: number) => ({ number, hash: `0x${number.toString(16).padStart(64, '0')}` as const });
   const checkpoint = (number: number) => ({ block: ref(number), checkpoint: { number, hash: ref(number).hash } });
-  return { proposed: ref(proposed), checkpointed: checkpoint(checkpointed), proven: checkpoint(proven), finalized: checkpoint(finalized) };
+  return {
+    proposed: ref(proposed),
+    checkpointed: checkpoint(checkpointed),
+    proven: checkpoint(proven),
+    finalized: checkpoint(finalized),
+  };
 }
 
 describe('tip recorder', () => {
@@ -16,7 +21,13 @@ describe('tip recorder', () => {
     recorder.record('b', 20, tips(0, 0));
     recorder.record('a', 30, tips(2, 1));
     expect(recorder.series()).toEqual([
-      { node: 'a', samples: [[10, 1, 0, 0, 0], [30, 2, 1, 0, 0]] },
+      {
+        node: 'a',
+        samples: [
+          [10, 1, 0, 0, 0],
+          [30, 2, 1, 0, 0],
+        ],
+      },
       { node: 'b', samples: [[20, 0, 0, 0, 0]] },
     ]);
   });

@@ -1,7 +1,13 @@
 import type { L2Tips } from '../../spec/chain.js';
 
 /** One point of a node's tips: simulated ms since the run started, then the block number of each tip. */
-export type TipSample = readonly [atMs: number, proposed: number, checkpointed: number, proven: number, finalized: number];
+export type TipSample = readonly [
+  atMs: number,
+  proposed: number,
+  checkpointed: number,
+  proven: number,
+  finalized: number,
+];
 
 export interface NodeTipSeries {
   readonly node: string;
@@ -21,7 +27,13 @@ export interface TipRecorder {
 }
 
 function sampleOf(atMs: number, tips: L2Tips): TipSample {
-  return [atMs, tips.proposed.number, tips.checkpointed.block.number, tips.proven.block.number, tips.finalized.block.number];
+  return [
+    atMs,
+    tips.proposed.number,
+    tips.checkpointed.block.number,
+    tips.proven.block.number,
+    tips.finalized.block.number,
+  ];
 }
 
 function sameTips(a: TipSample, b: TipSample): boolean {

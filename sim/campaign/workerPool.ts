@@ -19,7 +19,8 @@ export type WorkerRequest =
   | { readonly type: 'run'; readonly jobId: number; readonly seed: bigint; readonly simulatedSeconds: number }
   | { readonly type: 'stop' };
 
-export type WorkerReply = { readonly type: 'ready' } | { readonly type: 'done'; readonly jobId: number; readonly run: CampaignRun };
+export type WorkerReply =
+  { readonly type: 'ready' } | { readonly type: 'done'; readonly jobId: number; readonly run: CampaignRun };
 
 export interface CampaignJob {
   readonly seed: bigint;
@@ -46,7 +47,11 @@ interface QueuedJob {
  */
 function workerEntry(): { url: URL; workerData: unknown } {
   const own = import.meta.url;
-  if (own.endsWith('.ts')) return { url: new URL('./workerBootstrap.mjs', own), workerData: { entryUrl: new URL('./campaignWorker.ts', own).href } };
+  if (own.endsWith('.ts'))
+    return {
+      url: new URL('./workerBootstrap.mjs', own),
+      workerData: { entryUrl: new URL('./campaignWorker.ts', own).href },
+    };
   return { url: new URL('./campaignWorker.js', own), workerData: {} };
 }
 
@@ -61,7 +66,9 @@ function workersPerLane(jobs: readonly CampaignJob[], workers: number, lanes: nu
 /** Runs every job; resolves when each has a result, rejects only when a worker cannot start at all. */
 export function runJobsOnWorkers(jobs: readonly CampaignJob[], options: WorkerPoolOptions): Promise<void> {
   const lanes = options.lanes ?? 1;
-  const queues = Array.from({ length: lanes }, (_, lane) => jobs.map((job, id) => ({ id, job })).filter((q) => q.job.lane === lane));
+  const queues = Array.from({ length: lanes }, (_, lane) =>
+    jobs.map((job, id) => ({ id, job })).filter((q) => q.job.lane === lane),
+  );
   const entry = workerEntry();
   const live = new Set<Worker>();
   let remaining = jobs.length;
@@ -78,7 +85,11 @@ export function runJobsOnWorkers(jobs: readonly CampaignJob[], options: WorkerPo
       if (--remaining === 0) settle();
     };
     const spawn = (lane: number): void => {
-      const worker = new Worker(entry.url, { workerData: entry.workerData, execArgv: [], resourceLimits: { maxYoungGenerationSizeMb: SIM_YOUNG_GENERATION_MB } });
+      const worker = new Worker(entry.url, {
+        workerData: entry.workerData,
+        execArgv: [],
+        resourceLimits: { maxYoungGenerationSizeMb: SIM_YOUNG_GENERATION_MB },
+      });
       live.add(worker);
       let ready = false;
       let current: QueuedJob | undefined;
@@ -100,14 +111,23 @@ export function runJobsOnWorkers(jobs: readonly CampaignJob[], options: WorkerPo
       worker.on('exit', (code) => {
         live.delete(worker);
         if (settled) return;
-        if (!ready) return settle(new Error(`a campaign worker exited (code ${code}) before it was ready: ${lastError?.stack ?? 'no error reported'}`));
+        if (!ready)
+          return settle(
+            new Error(
+              `a campaign worker exited (code ${code}) before it was ready: ${lastError?.stack ?? 'no error reported'}`,
+            ),
+          );
         if (current === undefined) return;
         const detail = `worker thread died (exit code ${code}): ${lastError?.message ?? 'no error reported'}`;
-        finish(current, crashedRun(current.job.seed, current.job.simulatedSeconds, detail, performance.now() - startedMs));
+        finish(
+          current,
+          crashedRun(current.job.seed, current.job.simulatedSeconds, detail, performance.now() - startedMs),
+        );
         if (queues[lane]!.length === 0) return;
         if (respawnsLeft-- > 0) return spawn(lane);
         // Workers keep dying: give up on this lane's remaining seeds rather than wait for them forever.
-        for (const left of queues[lane]!.splice(0)) finish(left, crashedRun(left.job.seed, left.job.simulatedSeconds, `not run: ${detail}`, 0));
+        for (const left of queues[lane]!.splice(0))
+          finish(left, crashedRun(left.job.seed, left.job.simulatedSeconds, `not run: ${detail}`, 0));
       });
     };
     if (jobs.length === 0) return settle();

@@ -22,7 +22,10 @@ export async function checkAgreement(nodes: readonly NamedNode[]): Promise<SimFa
     const height = Math.min(a.checkpointed.block.number, b.checkpointed.block.number);
     const finalizedHeight = Math.min(a.finalized.block.number, b.finalized.block.number);
     for (let n = 0; n <= height; n++) {
-      const [blockA, blockB] = await Promise.all([reference.node.chain.store.getBlock(n), other.node.chain.store.getBlock(n)]);
+      const [blockA, blockB] = await Promise.all([
+        reference.node.chain.store.getBlock(n),
+        other.node.chain.store.getBlock(n),
+      ]);
       if (blockA?.hash !== blockB?.hash) {
         const detail = `block ${n}: ${reference.name} has ${blockA?.hash}, ${other.name} has ${blockB?.hash}`;
         failures.push({ kind: n <= finalizedHeight ? 'finalizedConflict' : 'nodesDiverged', node: other.name, detail });
@@ -59,7 +62,14 @@ export function checkStateRoots(nodes: readonly NamedNode[]): SimFailure[] {
     const [low, high] = comparableRange(reference.node, other.node);
     for (let n = low; n <= high; n++) {
       const [a, b] = [rootsAt(reference.node, n), rootsAt(other.node, n)];
-      if (a !== b) return [{ kind: 'stateRootsDiffer', node: other.name, detail: `world state after block ${n}: ${reference.name} ${a}, ${other.name} ${b}` }];
+      if (a !== b)
+        return [
+          {
+            kind: 'stateRootsDiffer',
+            node: other.name,
+            detail: `world state after block ${n}: ${reference.name} ${a}, ${other.name} ${b}`,
+          },
+        ];
     }
   }
   return [];

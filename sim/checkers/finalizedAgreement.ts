@@ -22,6 +22,12 @@ export class FinalizedAgreement {
       return [];
     }
     if (first.hash === hash) return [];
-    return [{ kind: 'finalizedConflict', node, detail: `${node} finalized block ${number} as ${hash}, ${first.node} finalized it as ${first.hash}` }];
+    return [
+      {
+        kind: 'finalizedConflict',
+        node,
+        detail: `${node} finalized block ${number} as ${hash}, ${first.node} finalized it as ${first.hash}`,
+      },
+    ];
   }
 }

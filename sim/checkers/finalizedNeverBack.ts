@@ -12,7 +12,11 @@ export class FinalizedNeverBack {
   observe(node: string, tips: L2Tips, event: ChainEvent | undefined): SimFailure[] {
     const finalized = tips.finalized.block.number;
     const before = this.highest.get(node);
-    const forcedRollback = event?.type === 'chainPruned' && event.reason === 'rollback' && before !== undefined && event.toBlock.number < before;
+    const forcedRollback =
+      event?.type === 'chainPruned' &&
+      event.reason === 'rollback' &&
+      before !== undefined &&
+      event.toBlock.number < before;
     this.highest.set(node, before === undefined || forcedRollback ? finalized : Math.max(before, finalized));
     if (before === undefined || forcedRollback || finalized >= before) return [];
     return [{ kind: 'finalizedMovedBack', node, detail: `finalized block went from ${before} back to ${finalized}` }];

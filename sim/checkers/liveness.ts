@@ -63,7 +63,10 @@ export class ConvergenceWatch {
     }
     if (hashes.size !== 1) return false;
     const head = this.l1.head().number;
-    return head > this.healedAtL1Block && this.l1.logsIn('checkpointProposed', this.healedAtL1Block + 1n, head, head).length > 0;
+    return (
+      head > this.healedAtL1Block &&
+      this.l1.logsIn('checkpointProposed', this.healedAtL1Block + 1n, head, head).length > 0
+    );
   }
 
   /** At the end of the run: the failure if the bound has passed without convergence. */

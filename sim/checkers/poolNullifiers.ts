@@ -10,7 +10,13 @@ export function checkPoolNullifiers(node: string, pool: TxPool): SimFailure[] {
       const nullifier = raw.toLowerCase() as Hex;
       const other = holder.get(nullifier);
       if (other !== undefined && other !== pooled.txHash) {
-        return [{ kind: 'poolNullifierShared', node, detail: `txs ${other} and ${pooled.txHash} are both pooled with nullifier ${nullifier}` }];
+        return [
+          {
+            kind: 'poolNullifierShared',
+            node,
+            detail: `txs ${other} and ${pooled.txHash} are both pooled with nullifier ${nullifier}`,
+          },
+        ];
       }
       holder.set(nullifier, pooled.txHash);
     }

@@ -12,7 +12,12 @@ export function checkProgress(options: ProgressOptions, l1Checkpoints: number): 
   const slots = Math.floor(options.simulatedSeconds / options.slotDurationSeconds);
   const expectProgress = slots >= 4 && options.inclusionDelay.probability < 0.5;
   if (expectProgress && l1Checkpoints === 0) {
-    return [{ kind: 'noProgress', detail: `no checkpoint reached L1 in ${slots} slots of ${options.slotDurationSeconds} s (L1 blocks every ${L1_SLOT_DURATION_SECONDS} s)` }];
+    return [
+      {
+        kind: 'noProgress',
+        detail: `no checkpoint reached L1 in ${slots} slots of ${options.slotDurationSeconds} s (L1 blocks every ${L1_SLOT_DURATION_SECONDS} s)`,
+      },
+    ];
   }
   return [];
 }

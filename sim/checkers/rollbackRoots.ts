@@ -23,7 +23,10 @@ export interface RollbackExpectation {
 
 function stateRootsOf(node: RollupNode, n: number): { roots: string; archive: string } {
   const worldState = node.chain.worldState;
-  return { roots: JSON.stringify(worldState.getStateReference(n)), archive: JSON.stringify(worldState.getTreeSnapshot(MerkleTreeId.ARCHIVE, n)) };
+  return {
+    roots: JSON.stringify(worldState.getStateReference(n)),
+    archive: JSON.stringify(worldState.getTreeSnapshot(MerkleTreeId.ARCHIVE, n)),
+  };
 }
 
 function stateKept(node: RollupNode, n: number): boolean {
@@ -48,7 +51,8 @@ function fingerprint(node: RollupNode): Readonly<Record<string, string>> {
 export async function expectRollback(name: string, node: RollupNode, target: number): Promise<RollbackExpectation> {
   const block = await node.chain.store.getBlock(target);
   const before = fingerprint(node);
-  if (stateKept(node, target)) return { node: name, before, target, blockHash: block?.hash, ...stateRootsOf(node, target) };
+  if (stateKept(node, target))
+    return { node: name, before, target, blockHash: block?.hash, ...stateRootsOf(node, target) };
   const { l1ToL2MessageTree, noteHashTree, nullifierTree, publicDataTree } = block!.header.state;
   const roots = JSON.stringify({ l1ToL2MessageTree, noteHashTree, nullifierTree, publicDataTree });
   return { node: name, before, target, blockHash: block?.hash, roots, archive: undefined };
@@ -60,7 +64,9 @@ export function checkRollbackRefused(node: RollupNode, expected: RollbackExpecta
   const changed = Object.keys(now).filter((part) => now[part] !== expected.before[part]);
   if (changed.length === 0) return [];
   const brief = (part: string, value: string) => (part === 'pool' ? value.split(' [')[0]! : value);
-  const shown = changed.filter((part) => part !== 'tipHashes' && part !== 'worldStateRoots').map((part) => `${part} ${brief(part, expected.before[part]!)} -> ${brief(part, now[part]!)}`);
+  const shown = changed
+    .filter((part) => part !== 'tipHashes' && part !== 'worldStateRoots')
+    .map((part) => `${part} ${brief(part, expected.before[part]!)} -> ${brief(part, now[part]!)}`);
   const detail = `rollback to block ${expected.target} ended with "${outcome}" but changed the node's ${changed.join(', ')}${shown.length > 0 ? ` (${shown.join('; ')})` : ''}`;
   return [{ kind: 'rollbackRootsChanged', node: expected.node, detail }];
 }
@@ -68,12 +74,18 @@ export function checkRollbackRefused(node: RollupNode, expected: RollbackExpecta
 /** Compares the node after a successful rollback with what it was before. */
 export async function checkRollback(node: RollupNode, expected: RollbackExpectation): Promise<SimFailure[]> {
   const { target } = expected;
-  const fail = (detail: string): SimFailure[] => [{ kind: 'rollbackRootsChanged', node: expected.node, detail: `rollback to block ${target}: ${detail}` }];
+  const fail = (detail: string): SimFailure[] => [
+    { kind: 'rollbackRootsChanged', node: expected.node, detail: `rollback to block ${target}: ${detail}` },
+  ];
   const block = await node.chain.store.getBlock(target);
   if (block?.hash !== expected.blockHash) return fail(`block ${target} was ${expected.blockHash}, is ${block?.hash}`);
-  if (!stateKept(node, target)) return fail(`the state of block ${target} is not kept after the rollback (kept ${node.chain.worldState.oldestBlockNumber}..${node.chain.worldState.latestBlockNumber})`);
+  if (!stateKept(node, target))
+    return fail(
+      `the state of block ${target} is not kept after the rollback (kept ${node.chain.worldState.oldestBlockNumber}..${node.chain.worldState.latestBlockNumber})`,
+    );
   const now = stateRootsOf(node, target);
   if (now.roots !== expected.roots) return fail(`state roots were ${expected.roots}, are ${now.roots}`);
-  if (expected.archive !== undefined && now.archive !== expected.archive) return fail(`archive was ${expected.archive}, is ${now.archive}`);
+  if (expected.archive !== undefined && now.archive !== expected.archive)
+    return fail(`archive was ${expected.archive}, is ${now.archive}`);
   return [];
 }

@@ -48,9 +48,15 @@ export class RunMonitor {
 
   constructor(private readonly options: RunMonitorOptions) {
     this.accounting = new TxAccounting(options.sequencerName);
-    this.lifecycle = new TxLifecycleWatch(options.sequencerName, options.ledger, options.coverage, (failure) => this.log.add(failure));
+    this.lifecycle = new TxLifecycleWatch(options.sequencerName, options.ledger, options.coverage, (failure) =>
+      this.log.add(failure),
+    );
     this.convergence = new ConvergenceWatch(options.l1, options.livenessBoundMs, (atMs, healedAtMs) =>
-      options.event({ atMs, kind: 'sim.converged', detail: `every node holds L1's ${options.l1.checkpointCount()} checkpoints, ${atMs - healedAtMs} ms after the heal` }),
+      options.event({
+        atMs,
+        kind: 'sim.converged',
+        detail: `every node holds L1's ${options.l1.checkpointCount()} checkpoints, ${atMs - healedAtMs} ms after the heal`,
+      }),
     );
   }
 

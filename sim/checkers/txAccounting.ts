@@ -11,7 +11,9 @@ import type { TxLedgerEntry } from '../txWorkload.js';
 import type { SimFailure } from './simFailure.js';
 
 /** The last thing the sequencer's pool said about a tx. */
-type PoolFate = { readonly kind: 'accepted' | 'returned' | 'clearedByForcedRollback' } | { readonly kind: 'removed'; readonly reason: string };
+type PoolFate =
+  | { readonly kind: 'accepted' | 'returned' | 'clearedByForcedRollback' }
+  | { readonly kind: 'removed'; readonly reason: string };
 
 function describeFate(fate: PoolFate | undefined): string {
   if (fate === undefined) return 'no pool event';
@@ -28,11 +30,13 @@ export class TxAccounting {
     if (node !== this.sequencerName) return;
     switch (activity.kind) {
       case 'accepted':
-        for (const removal of activity.removed) this.fates.set(removal.txHash, { kind: 'removed', reason: removal.reason });
+        for (const removal of activity.removed)
+          this.fates.set(removal.txHash, { kind: 'removed', reason: removal.reason });
         this.fates.set(activity.txHash, { kind: 'accepted' });
         return;
       case 'removed':
-        for (const removal of activity.removed) this.fates.set(removal.txHash, { kind: 'removed', reason: removal.reason });
+        for (const removal of activity.removed)
+          this.fates.set(removal.txHash, { kind: 'removed', reason: removal.reason });
         return;
       case 'returned':
         for (const txHash of activity.txHashes) this.fates.set(txHash, { kind: 'returned' });
@@ -51,7 +55,8 @@ export class TxAccounting {
     const fail = (detail: string) => failures.push({ kind: 'txUnaccounted', node: this.sequencerName, detail });
     for (const entry of ledger) {
       if (entry.outcome.kind === 'rejected') {
-        if (entry.outcome.code === undefined) fail(`tx ${entry.txHash} (${entry.step}) was refused without an error code: ${entry.outcome.message}`);
+        if (entry.outcome.code === undefined)
+          fail(`tx ${entry.txHash} (${entry.step}) was refused without an error code: ${entry.outcome.message}`);
         continue;
       }
       if (sequencer.txPool.current.has(entry.txHash)) continue;
@@ -59,7 +64,9 @@ export class TxAccounting {
       if (fate?.kind === 'clearedByForcedRollback' || (fate?.kind === 'removed' && fate.reason !== 'mined')) continue;
       const receipt = await sequencer.service.txs.getTxReceipt(entry.txHash, {});
       if (receipt.status !== 'pending' && receipt.status !== 'dropped') continue;
-      fail(`tx ${entry.txHash} (${entry.step} at ${entry.atMs} ms) was accepted, but is neither pooled nor mined (receipt ${receipt.status}, last pool event: ${describeFate(fate)})`);
+      fail(
+        `tx ${entry.txHash} (${entry.step} at ${entry.atMs} ms) was accepted, but is neither pooled nor mined (receipt ${receipt.status}, last pool event: ${describeFate(fate)})`,
+      );
     }
     return failures;
   }

@@ -10,7 +10,13 @@ import { createActor, type Actor } from 'xstate';
 import type { Hex, L2Tips } from '../../spec/chain.js';
 import type { NodeActivity, RollupNode } from '../../core/node/node.js';
 import type { TxPoolActivity } from '../../core/txPool/nodeTxPool.js';
-import { createTxLifecycleMachine, type MinedStanding, type ReceiptStatus, type TxLifecycleEvent, type TxLifecycleMachine } from '../../core/txs/txLifecycleMachine.js';
+import {
+  createTxLifecycleMachine,
+  type MinedStanding,
+  type ReceiptStatus,
+  type TxLifecycleEvent,
+  type TxLifecycleMachine,
+} from '../../core/txs/txLifecycleMachine.js';
 import type { MachineCoverage } from '../machineCoverage.js';
 import type { TxLedgerEntry } from '../txWorkload.js';
 import type { SimFailure } from './simFailure.js';
@@ -78,7 +84,11 @@ export class TxLifecycleWatch {
     const snapshot = tx.actor.getSnapshot();
     if (snapshot.value !== 'Violated' || tx.reported) return;
     tx.reported = true;
-    this.fail({ kind: 'txLifecycleViolated', node: this.sequencerName, detail: `tx ${txHash}: ${snapshot.context.violation ?? 'violated'}` });
+    this.fail({
+      kind: 'txLifecycleViolated',
+      node: this.sequencerName,
+      detail: `tx ${txHash}: ${snapshot.context.violation ?? 'violated'}`,
+    });
   }
 
   private isMined(tx: TrackedTx): boolean {
@@ -94,7 +104,8 @@ export class TxLifecycleWatch {
       const tx = this.tracked(removal.txHash, false);
       if (tx !== undefined) this.send(removal.txHash, tx, { type: 'pool.removed', reason: removal.reason });
     }
-    if (activity.kind === 'accepted') this.send(activity.txHash, this.tracked(activity.txHash, true)!, { type: 'pool.accepted' });
+    if (activity.kind === 'accepted')
+      this.send(activity.txHash, this.tracked(activity.txHash, true)!, { type: 'pool.accepted' });
     if (activity.kind === 'returned') {
       for (const txHash of activity.txHashes) {
         const tx = this.tracked(txHash, false);

@@ -27,9 +27,11 @@ export function simVersionedHash(blob: Uint8Array): Hex {
 /** What an L1 node refuses outright in a blob transaction (L1_TX_REJECTED): a blob of the wrong size, no blob fee cap. */
 export function checkBlobTransaction(request: ProposeCheckpointRequest, fees: L1TxFees): void {
   for (const blob of request.blobs) {
-    if (blob.length !== BLOB_SIZE_BYTES) throw new L1Error('L1_TX_REJECTED', `a blob must be ${BLOB_SIZE_BYTES} bytes, got ${blob.length}`);
+    if (blob.length !== BLOB_SIZE_BYTES)
+      throw new L1Error('L1_TX_REJECTED', `a blob must be ${BLOB_SIZE_BYTES} bytes, got ${blob.length}`);
   }
-  if (fees.maxFeePerBlobGas === undefined) throw new L1Error('L1_TX_REJECTED', 'a proposal carries blobs, so it must offer maxFeePerBlobGas');
+  if (fees.maxFeePerBlobGas === undefined)
+    throw new L1Error('L1_TX_REJECTED', 'a proposal carries blobs, so it must offer maxFeePerBlobGas');
 }
 
 /** Which blobs the L1's blob store serves. */

@@ -4,7 +4,14 @@
  * logs by kind, and dropping the top blocks for a reorg.
  */
 import { assert } from '../../core/assert.js';
-import type { ChainPrunedLog, CheckpointProposedLog, EpochProvenLog, InboxMessageLog, L1BlockRef, L1BlockTag } from '../../core/ports.js';
+import type {
+  ChainPrunedLog,
+  CheckpointProposedLog,
+  EpochProvenLog,
+  InboxMessageLog,
+  L1BlockRef,
+  L1BlockTag,
+} from '../../core/ports.js';
 import { L1Error } from '../../core/l1/l1Error.js';
 import type { Hex } from '../../spec/chain.js';
 import { bytesToHex, zeroHex } from '../../spec/codec/bytes.js';
@@ -25,7 +32,9 @@ export interface SimL1LogsByKind {
 }
 
 /** One event of the rollup contract; a block keeps them in emission order. */
-export type SimL1Log = { [K in keyof SimL1LogsByKind]: { readonly kind: K; readonly log: SimL1LogsByKind[K] } }[keyof SimL1LogsByKind];
+export type SimL1Log = {
+  [K in keyof SimL1LogsByKind]: { readonly kind: K; readonly log: SimL1LogsByKind[K] };
+}[keyof SimL1LogsByKind];
 
 export interface MinedBlock {
   readonly ref: L1BlockRef;
@@ -43,8 +52,19 @@ function uint64Bytes(value: bigint): Buffer {
 
 /** sha256(parentHash || number || timestamp || fork generation || tx hashes); the generation makes a block mined
  * after a reorg differ from the one it replaces even when both are empty. */
-function l1BlockHash(parentHash: Hex, number: bigint, timestamp: bigint, generation: number, txHashes: readonly Hex[]): Hex {
-  const parts = [Buffer.from(parentHash.slice(2), 'hex'), uint64Bytes(number), uint64Bytes(timestamp), uint64Bytes(BigInt(generation))];
+function l1BlockHash(
+  parentHash: Hex,
+  number: bigint,
+  timestamp: bigint,
+  generation: number,
+  txHashes: readonly Hex[],
+): Hex {
+  const parts = [
+    Buffer.from(parentHash.slice(2), 'hex'),
+    uint64Bytes(number),
+    uint64Bytes(timestamp),
+    uint64Bytes(BigInt(generation)),
+  ];
   for (const txHash of txHashes) parts.push(Buffer.from(txHash.slice(2), 'hex'));
   return bytesToHex(sha256(Buffer.concat(parts)));
 }
@@ -75,7 +95,10 @@ export class L1Chain {
   /** Blocks 0..l1StartBlock, back-dated so that the deployment block is mined now. */
   mineHistory(l1StartBlock: bigint, nowSeconds: bigint, deployed: ContractState): void {
     const interval = BigInt(L1_SLOT_DURATION_SECONDS);
-    assert(nowSeconds >= l1StartBlock * interval, 'the simulation starts too early for the L1 history before l1StartBlock');
+    assert(
+      nowSeconds >= l1StartBlock * interval,
+      'the simulation starts too early for the L1 history before l1StartBlock',
+    );
     let parentHash = zeroHex(32);
     for (let n = 0n; n <= l1StartBlock; n++) {
       const timestamp = nowSeconds - (l1StartBlock - n) * interval;
@@ -87,7 +110,10 @@ export class L1Chain {
 
   /** The number of the block mined next; asserts the chain has room for it. */
   nextBlockNumber(): bigint {
-    assert(this.blocks.length < SIM_L1_BLOCKS_MAX, `the simulated L1 reached SIM_L1_BLOCKS_MAX (${SIM_L1_BLOCKS_MAX}) blocks`);
+    assert(
+      this.blocks.length < SIM_L1_BLOCKS_MAX,
+      `the simulated L1 reached SIM_L1_BLOCKS_MAX (${SIM_L1_BLOCKS_MAX}) blocks`,
+    );
     return this.head().number + 1n;
   }
 
@@ -95,7 +121,12 @@ export class L1Chain {
   nextBlockRef(timestamp: bigint, txHashes: readonly Hex[]): L1BlockRef {
     const parent = this.head();
     const number = parent.number + 1n;
-    return { number, hash: l1BlockHash(parent.hash, number, timestamp, this.reorgCount, txHashes), parentHash: parent.hash, timestamp };
+    return {
+      number,
+      hash: l1BlockHash(parent.hash, number, timestamp, this.reorgCount, txHashes),
+      parentHash: parent.hash,
+      timestamp,
+    };
   }
 
   append(block: MinedBlock): void {
@@ -124,7 +155,8 @@ export class L1Chain {
   }
 
   blockAt(number: bigint, visibleHead: bigint): MinedBlock {
-    if (number < 0n || number > visibleHead) throw new L1Error('L1_BLOCK_NOT_FOUND', `L1 block ${number} does not exist (head ${visibleHead})`);
+    if (number < 0n || number > visibleHead)
+      throw new L1Error('L1_BLOCK_NOT_FOUND', `L1 block ${number} does not exist (head ${visibleHead})`);
     return this.blocks[Number(number)]!;
   }
 
@@ -137,12 +169,18 @@ export class L1Chain {
   /** The finalized block a link seeing up to `visibleHead` reads: the head minus the lag, held back by a stall. */
   private finalizedNumber(visibleHead: bigint): bigint {
     const lagged = visibleHead - BigInt(this.finalityLagBlocks);
-    const finalized = this.finalityStalledAt !== undefined && this.finalityStalledAt < lagged ? this.finalityStalledAt : lagged;
+    const finalized =
+      this.finalityStalledAt !== undefined && this.finalityStalledAt < lagged ? this.finalityStalledAt : lagged;
     return finalized < 0n ? 0n : finalized;
   }
 
   /** The contract's events of one kind in `[fromBlock, toBlock]`, in L1 order. */
-  logsIn<K extends keyof SimL1LogsByKind>(kind: K, fromBlock: bigint, toBlock: bigint, visibleHead: bigint): SimL1LogsByKind[K][] {
+  logsIn<K extends keyof SimL1LogsByKind>(
+    kind: K,
+    fromBlock: bigint,
+    toBlock: bigint,
+    visibleHead: bigint,
+  ): SimL1LogsByKind[K][] {
     assert(fromBlock >= 0n, `log range starts at negative block ${fromBlock}`);
     if (fromBlock > toBlock) return [];
     this.blockAt(toBlock, visibleHead);

@@ -4,7 +4,15 @@
  * state is never mutated, so every block keeps the contract as it stood after it, and a reorg goes back to one.
  */
 import { assert } from '../../core/assert.js';
-import type { EpochProvenLog, InboxMessageLog, L1BlockRef, L1Validator, ProposeCheckpointRequest, ProvenCheckpoint, SubmitEpochProofRequest } from '../../core/ports.js';
+import type {
+  EpochProvenLog,
+  InboxMessageLog,
+  L1BlockRef,
+  L1Validator,
+  ProposeCheckpointRequest,
+  ProvenCheckpoint,
+  SubmitEpochProofRequest,
+} from '../../core/ports.js';
 import { L1Error } from '../../core/l1/l1Error.js';
 import type { Hex, L1RollupConstants } from '../../spec/chain.js';
 import { INITIAL_ETH_PER_FEE_ASSET_DEFAULT } from '../../spec/config/schema.js';
@@ -80,9 +88,17 @@ export interface ContractDeployment {
 
 /** The contract as deployed: genesis recorded and proven, the validator set registered (active from epoch 0). */
 export function deployedContract(genesisArchive: Hex, deployment: ContractDeployment): ContractState {
-  const validators = (deployment.validators ?? []).map((v) => Object.freeze({ ...v, address: v.address.toLowerCase() as Hex, activeFromEpoch: 0 }));
-  assert(new Set(validators.map((v) => v.address)).size === validators.length, 'the rollup contract registers each validator address once');
-  assert(validators.length <= VALIDATOR_SET_SIZE_MAX, `the rollup contract caps its validator set at ${VALIDATOR_SET_SIZE_MAX}`);
+  const validators = (deployment.validators ?? []).map((v) =>
+    Object.freeze({ ...v, address: v.address.toLowerCase() as Hex, activeFromEpoch: 0 }),
+  );
+  assert(
+    new Set(validators.map((v) => v.address)).size === validators.length,
+    'the rollup contract registers each validator address once',
+  );
+  assert(
+    validators.length <= VALIDATOR_SET_SIZE_MAX,
+    `the rollup contract caps its validator set at ${VALIDATOR_SET_SIZE_MAX}`,
+  );
   return {
     tip: { number: 0, archive: genesisArchive, slot: 0, previous: undefined },
     proven: { checkpointNumber: 0, l1BlockNumber: 0n },
@@ -94,7 +110,10 @@ export function deployedContract(genesisArchive: Hex, deployment: ContractDeploy
 
 /** The genesis archive root of a deployment, checked and lowercased. */
 export function genesisArchiveOf(deployment: ContractDeployment): Hex {
-  assert(isHex(deployment.genesisArchiveRoot) && deployment.genesisArchiveRoot.length === 66, 'genesisArchiveRoot must be 32 bytes of hex');
+  assert(
+    isHex(deployment.genesisArchiveRoot) && deployment.genesisArchiveRoot.length === 66,
+    'genesisArchiveRoot must be 32 bytes of hex',
+  );
   return deployment.genesisArchiveRoot.toLowerCase() as Hex;
 }
 
@@ -109,11 +128,22 @@ export interface RollupConstantOptions {
   readonly l1ChainId?: number;
 }
 
-export function rollupConstants(options: RollupConstantOptions, l1StartBlock: bigint, nowSeconds: bigint, genesisArchiveRoot: Hex): L1RollupConstants {
+export function rollupConstants(
+  options: RollupConstantOptions,
+  l1StartBlock: bigint,
+  nowSeconds: bigint,
+  genesisArchiveRoot: Hex,
+): L1RollupConstants {
   const slotDuration = options.slotDuration ?? L2_SLOT_DURATION_SECONDS_DEFAULT;
   const epochDuration = options.epochDuration ?? EPOCH_DURATION_SLOTS_DEFAULT;
-  assert(Number.isSafeInteger(slotDuration) && slotDuration > 0, `slotDuration ${slotDuration} must be a positive integer`);
-  assert(Number.isSafeInteger(epochDuration) && epochDuration > 0, `epochDuration ${epochDuration} must be a positive integer`);
+  assert(
+    Number.isSafeInteger(slotDuration) && slotDuration > 0,
+    `slotDuration ${slotDuration} must be a positive integer`,
+  );
+  assert(
+    Number.isSafeInteger(epochDuration) && epochDuration > 0,
+    `epochDuration ${epochDuration} must be a positive integer`,
+  );
   return Object.freeze({
     l1ChainId: options.l1ChainId ?? L1_CHAIN_ID_LOCAL_NETWORK,
     rollupVersion: options.rollupVersion ?? ROLLUP_VERSION_LOCAL_NETWORK_DEFAULT,
@@ -122,7 +152,10 @@ export function rollupConstants(options: RollupConstantOptions, l1StartBlock: bi
     slotDuration,
     epochDuration,
     ethereumSlotDuration: L1_SLOT_DURATION_SECONDS,
-    proofSubmissionEpochs: checkedCount(options.proofSubmissionEpochs ?? PROOF_SUBMISSION_EPOCHS_DEFAULT, 'proofSubmissionEpochs'),
+    proofSubmissionEpochs: checkedCount(
+      options.proofSubmissionEpochs ?? PROOF_SUBMISSION_EPOCHS_DEFAULT,
+      'proofSubmissionEpochs',
+    ),
     genesisArchiveRoot,
     ethPerFeeAsset: options.ethPerFeeAsset ?? INITIAL_ETH_PER_FEE_ASSET_DEFAULT,
   });
@@ -130,7 +163,10 @@ export function rollupConstants(options: RollupConstantOptions, l1StartBlock: bi
 
 /** Checkpoint `n` of the chain ending at `tip` (walks back at most tip.number - n entries). */
 export function entryAt(tip: CheckpointEntry, checkpointNumber: number): CheckpointEntry {
-  assert(Number.isSafeInteger(checkpointNumber) && checkpointNumber >= 0 && checkpointNumber <= tip.number, `checkpoint ${checkpointNumber} is on a chain of ${tip.number}`);
+  assert(
+    Number.isSafeInteger(checkpointNumber) && checkpointNumber >= 0 && checkpointNumber <= tip.number,
+    `checkpoint ${checkpointNumber} is on a chain of ${tip.number}`,
+  );
   let entry = tip;
   while (entry.number > checkpointNumber) entry = entry.previous!;
   return entry;
@@ -150,7 +186,10 @@ function withOutboxRoot(outbox: SimOutboxRoots, request: SubmitEpochProofRequest
   const root = request.outHash.toLowerCase() as Hex;
   if (/^0x0*$/.test(root)) return outbox;
   const next = new Map(outbox);
-  next.set(request.epoch, new Map(outbox.get(request.epoch) ?? []).set(request.toCheckpoint - request.fromCheckpoint + 1, root));
+  next.set(
+    request.epoch,
+    new Map(outbox.get(request.epoch) ?? []).set(request.toCheckpoint - request.fromCheckpoint + 1, root),
+  );
   return next;
 }
 
@@ -165,7 +204,8 @@ export class SimRollupContract {
 
   /** The contract after block `block`, as its views answer: a prunable chain counts as pruned. */
   viewAt(block: MinedBlock, atBlock: bigint): ContractState {
-    if (block.contract === undefined) throw new L1Error('L1_NO_ROLLUP_CONTRACT', `no rollup contract at L1 block ${atBlock}`);
+    if (block.contract === undefined)
+      throw new L1Error('L1_NO_ROLLUP_CONTRACT', `no rollup contract at L1 block ${atBlock}`);
     return this.prunedView(block.contract, block.ref.timestamp);
   }
 
@@ -176,17 +216,36 @@ export class SimRollupContract {
   }
 
   /** Rollup.propose: prunes a prunable chain, then records the checkpoint if every rule holds (else changes nothing). */
-  applyProposal(request: ProposeCheckpointRequest, versionedHashes: readonly Hex[], txHash: Hex, block: L1BlockRef, logs: SimL1Log[]): SimL1ProposeFailure | undefined {
+  applyProposal(
+    request: ProposeCheckpointRequest,
+    versionedHashes: readonly Hex[],
+    txHash: Hex,
+    block: L1BlockRef,
+    logs: SimL1Log[],
+  ): SimL1ProposeFailure | undefined {
     const before = this.state;
     const view = this.prunedView(before, block.timestamp);
-    const state: SimL1ContractState = { checkpointCount: view.tip.number, lastArchive: view.tip.archive, lastCheckpointSlot: view.tip.slot };
+    const state: SimL1ContractState = {
+      checkpointCount: view.tip.number,
+      lastArchive: view.tip.archive,
+      lastCheckpointSlot: view.tip.slot,
+    };
     const failure = checkProposal(state, request, versionedHashes, block.timestamp, this.constants, view.inbox);
     if (failure !== undefined) return failure;
-    const at = (logIndex: number) => Object.freeze({ blockNumber: block.number, blockHash: block.hash, txHash, logIndex });
+    const at = (logIndex: number) =>
+      Object.freeze({ blockNumber: block.number, blockHash: block.hash, txHash, logIndex });
     if (view !== before) {
-      const pruned = { provenCheckpointNumber: view.proven.checkpointNumber, pendingCheckpointCount: before.tip.number, l1: at(logs.length) };
+      const pruned = {
+        provenCheckpointNumber: view.proven.checkpointNumber,
+        pendingCheckpointCount: before.tip.number,
+        l1: at(logs.length),
+      };
       logs.push({ kind: 'chainPruned', log: Object.freeze(pruned) });
-      this.trace?.record('l1.chainPruned', { blockNumber: block.number, provenCheckpointNumber: pruned.provenCheckpointNumber, pendingCheckpointCount: pruned.pendingCheckpointCount });
+      this.trace?.record('l1.chainPruned', {
+        blockNumber: block.number,
+        provenCheckpointNumber: pruned.provenCheckpointNumber,
+        pendingCheckpointCount: pruned.pendingCheckpointCount,
+      });
     }
     const archive = request.archive.toLowerCase() as Hex;
     this.state = {
@@ -208,7 +267,12 @@ export class SimRollupContract {
   }
 
   /** Rollup.submitEpochProof: moves the proven checkpoint when every rule holds. */
-  applyEpochProof(request: SubmitEpochProofRequest, txHash: Hex, block: L1BlockRef, logs: SimL1Log[]): SimL1EpochProofFailure | undefined {
+  applyEpochProof(
+    request: SubmitEpochProofRequest,
+    txHash: Hex,
+    block: L1BlockRef,
+    logs: SimL1Log[],
+  ): SimL1EpochProofFailure | undefined {
     const before = this.state;
     const failure = checkEpochProof(proofStateOf(before), request, block.timestamp, this.constants);
     if (failure !== undefined) return failure;
@@ -226,12 +290,22 @@ export class SimRollupContract {
       l1: Object.freeze({ blockNumber: block.number, blockHash: block.hash, txHash, logIndex: logs.length }),
     };
     logs.push({ kind: 'epochProven', log: Object.freeze(log) });
-    this.trace?.record('l1.epochProven', { blockNumber: block.number, epoch: log.epoch, toCheckpoint: log.toCheckpoint });
+    this.trace?.record('l1.epochProven', {
+      blockNumber: block.number,
+      epoch: log.epoch,
+      toCheckpoint: log.toCheckpoint,
+    });
     return undefined;
   }
 
   /** Inbox.sendL2Message: always succeeds for field-sized inputs (the wire types guarantee 32 bytes). */
-  applyInboxMessage(sender: Hex, message: SimL1ToL2Message, txHash: Hex, block: L1BlockRef, logs: SimL1Log[]): undefined {
+  applyInboxMessage(
+    sender: Hex,
+    message: SimL1ToL2Message,
+    txHash: Hex,
+    block: L1BlockRef,
+    logs: SimL1Log[],
+  ): undefined {
     const sent = sendInboxMessage(this.state.inbox, { sender, ...message });
     this.state = { ...this.state, inbox: sent.inbox };
     const log: InboxMessageLog = {
@@ -242,7 +316,12 @@ export class SimRollupContract {
       l1: Object.freeze({ blockNumber: block.number, blockHash: block.hash, txHash, logIndex: logs.length }),
     };
     logs.push({ kind: 'messageSent', log: Object.freeze(log) });
-    this.trace?.record('l1.messageSent', { blockNumber: block.number, checkpointNumber: sent.tree, index: sent.index, leaf: sent.leaf });
+    this.trace?.record('l1.messageSent', {
+      blockNumber: block.number,
+      checkpointNumber: sent.tree,
+      index: sent.index,
+      leaf: sent.leaf,
+    });
     return undefined;
   }
 }

@@ -50,7 +50,11 @@ export function createLink(l1: SimL1, name: string, prng: Prng, scheduler: Sched
   let targeted: SimL1CallPredicate | undefined;
 
   /** One RPC call: the failure draw happens when the call is made, the answer is computed when it is delivered. */
-  const call = async <T>(method: string, answer: (visibleHead: bigint) => T, args: readonly unknown[] = []): Promise<T> => {
+  const call = async <T>(
+    method: string,
+    answer: (visibleHead: bigint) => T,
+    args: readonly unknown[] = [],
+  ): Promise<T> => {
     const fails = (failureRate > 0 && prng.bool(failureRate)) || targeted?.(method, args) === true;
     if (latencyMs > 0) await scheduler.sleep(latencyMs, { owner: `${SIM_L1_OWNER}/${name}`, label: method });
     if (fails) throw new L1Error('L1_UNREACHABLE', `simulated RPC failure of ${method} on link ${name}`);
@@ -61,17 +65,28 @@ export function createLink(l1: SimL1, name: string, prng: Prng, scheduler: Sched
     getChainId: () => call('getChainId', () => l1.constants.l1ChainId),
     getBlock: (tag) => call('getBlock', (head) => l1.resolveTag(tag, head), [tag]),
     getRollupConstants: () => call('getRollupConstants', () => l1.constants),
-    getCheckpointCount: (atBlock) => call('getCheckpointCount', (head) => l1.checkpointCountAt(atBlock, head), [atBlock]),
-    getArchiveAt: (checkpointNumber, atBlock) => call('getArchiveAt', (head) => l1.archiveAt(checkpointNumber, atBlock, head), [checkpointNumber, atBlock]),
-    getCheckpointProposedLogs: (fromBlock, toBlock) => call('getCheckpointProposedLogs', (head) => l1.logsIn('checkpointProposed', fromBlock, toBlock, head), [fromBlock, toBlock]),
+    getCheckpointCount: (atBlock) =>
+      call('getCheckpointCount', (head) => l1.checkpointCountAt(atBlock, head), [atBlock]),
+    getArchiveAt: (checkpointNumber, atBlock) =>
+      call('getArchiveAt', (head) => l1.archiveAt(checkpointNumber, atBlock, head), [checkpointNumber, atBlock]),
+    getCheckpointProposedLogs: (fromBlock, toBlock) =>
+      call('getCheckpointProposedLogs', (head) => l1.logsIn('checkpointProposed', fromBlock, toBlock, head), [
+        fromBlock,
+        toBlock,
+      ]),
     getBlobs: (log) => call('getBlobs', () => l1.blobsOf(log), [log]),
     getProvenCheckpoint: (atBlock) => call('getProvenCheckpoint', (head) => l1.provenAt(atBlock, head), [atBlock]),
-    getEpochProvenLogs: (fromBlock, toBlock) => call('getEpochProvenLogs', (head) => l1.logsIn('epochProven', fromBlock, toBlock, head), [fromBlock, toBlock]),
-    getChainPrunedLogs: (fromBlock, toBlock) => call('getChainPrunedLogs', (head) => l1.logsIn('chainPruned', fromBlock, toBlock, head), [fromBlock, toBlock]),
+    getEpochProvenLogs: (fromBlock, toBlock) =>
+      call('getEpochProvenLogs', (head) => l1.logsIn('epochProven', fromBlock, toBlock, head), [fromBlock, toBlock]),
+    getChainPrunedLogs: (fromBlock, toBlock) =>
+      call('getChainPrunedLogs', (head) => l1.logsIn('chainPruned', fromBlock, toBlock, head), [fromBlock, toBlock]),
     getValidators: (atBlock) => call('getValidators', (head) => l1.validatorsAt(atBlock, head), [atBlock]),
-    getInboxMessageLogs: (fromBlock, toBlock) => call('getInboxMessageLogs', (head) => l1.logsIn('messageSent', fromBlock, toBlock, head)),
-    getOutboxRoot: (epoch, checkpointsNeeded, atBlock) => call('getOutboxRoot', (head) => l1.outboxRootAt(epoch, checkpointsNeeded, atBlock, head)),
-    getMessageBoxAddresses: () => call('getMessageBoxAddresses', () => ({ inboxAddress: SIM_INBOX_ADDRESS, outboxAddress: SIM_OUTBOX_ADDRESS })),
+    getInboxMessageLogs: (fromBlock, toBlock) =>
+      call('getInboxMessageLogs', (head) => l1.logsIn('messageSent', fromBlock, toBlock, head)),
+    getOutboxRoot: (epoch, checkpointsNeeded, atBlock) =>
+      call('getOutboxRoot', (head) => l1.outboxRootAt(epoch, checkpointsNeeded, atBlock, head)),
+    getMessageBoxAddresses: () =>
+      call('getMessageBoxAddresses', () => ({ inboxAddress: SIM_INBOX_ADDRESS, outboxAddress: SIM_OUTBOX_ADDRESS })),
   };
 
   return {
@@ -102,7 +117,8 @@ export function createLink(l1: SimL1, name: string, prng: Prng, scheduler: Sched
             kind: 'plain',
             what: 'submitEpochProof',
             ...reads,
-            send: (nonce, fees) => call('submitEpochProof', () => l1.submitEpochProof(publisherAddress, request, nonce, fees)),
+            send: (nonce, fees) =>
+              call('submitEpochProof', () => l1.submitEpochProof(publisherAddress, request, nonce, fees)),
           }),
       };
     },

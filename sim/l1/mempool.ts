@@ -5,7 +5,13 @@
  */
 import { assert } from '../../core/assert.js';
 import type { L1AccountNonces } from '../../core/l1/l1TxSender.js';
-import { coversBaseFees, l1TxKindOf, satisfiesReplacementRule, type L1FeeMarket, type L1TxFees } from '../../core/l1/l1TxFees.js';
+import {
+  coversBaseFees,
+  l1TxKindOf,
+  satisfiesReplacementRule,
+  type L1FeeMarket,
+  type L1TxFees,
+} from '../../core/l1/l1TxFees.js';
 import type { L1TxStatus, ProposeCheckpointRequest, SubmitEpochProofRequest } from '../../core/ports.js';
 import { L1Error } from '../../core/l1/l1Error.js';
 import type { Hex } from '../../spec/chain.js';
@@ -87,9 +93,30 @@ function txHashOf(publisher: Hex, nonce: number, fees: L1TxFees, call: SimL1Call
   const feeFields = [fees.maxFeePerGas, fees.maxPriorityFeePerGas, fees.maxFeePerBlobGas ?? 'none'];
   const callFields =
     call.kind === 'propose'
-      ? ['sim-l1-tx', publisher, nonce, call.request.checkpointNumber, call.request.slotNumber, call.request.archive, call.request.lastArchive, call.request.header, call.request.attestations, ...call.versionedHashes]
+      ? [
+          'sim-l1-tx',
+          publisher,
+          nonce,
+          call.request.checkpointNumber,
+          call.request.slotNumber,
+          call.request.archive,
+          call.request.lastArchive,
+          call.request.header,
+          call.request.attestations,
+          ...call.versionedHashes,
+        ]
       : call.kind === 'epochProof'
-        ? ['sim-l1-proof-tx', publisher, nonce, call.request.epoch, call.request.fromCheckpoint, call.request.toCheckpoint, call.request.endArchive, call.request.outHash, call.request.proof]
+        ? [
+            'sim-l1-proof-tx',
+            publisher,
+            nonce,
+            call.request.epoch,
+            call.request.fromCheckpoint,
+            call.request.toCheckpoint,
+            call.request.endArchive,
+            call.request.outHash,
+            call.request.proof,
+          ]
         : ['sim-l1-inbox-tx', publisher, nonce, call.message.recipient, call.message.content, call.message.secretHash];
   return bytesToHex(sha256(Buffer.from([...callFields, ...feeFields].join(':'), 'utf8')));
 }
@@ -120,20 +147,32 @@ export class L1Mempool {
   setInclusionDelay(delay: SimL1InclusionDelay): void {
     checkedProbability(delay.probability, 'inclusion delay probability');
     assert(
-      Number.isSafeInteger(delay.blocksMax) && delay.blocksMax >= 0 && delay.blocksMax <= SIM_L1_INCLUSION_DELAY_BLOCKS_MAX,
+      Number.isSafeInteger(delay.blocksMax) &&
+        delay.blocksMax >= 0 &&
+        delay.blocksMax <= SIM_L1_INCLUSION_DELAY_BLOCKS_MAX,
       `inclusion delay blocksMax ${delay.blocksMax} out of [0, SIM_L1_INCLUSION_DELAY_BLOCKS_MAX]`,
     );
-    assert(delay.probability === 0 || delay.blocksMax >= 1, 'a non-zero inclusion delay probability needs blocksMax >= 1');
+    assert(
+      delay.probability === 0 || delay.blocksMax >= 1,
+      'a non-zero inclusion delay probability needs blocksMax >= 1',
+    );
     this.inclusionDelay = { ...delay };
   }
 
   /** See SimL1.setFeeSpike. */
   setFeeSpike(factor: number): void {
-    assert(Number.isSafeInteger(factor) && factor >= 1 && factor <= SIM_L1_FEE_SPIKE_FACTOR_MAX, `fee spike factor ${factor} out of [1, SIM_L1_FEE_SPIKE_FACTOR_MAX]`);
+    assert(
+      Number.isSafeInteger(factor) && factor >= 1 && factor <= SIM_L1_FEE_SPIKE_FACTOR_MAX,
+      `fee spike factor ${factor} out of [1, SIM_L1_FEE_SPIKE_FACTOR_MAX]`,
+    );
     if (factor === this.feeSpikeFactor) return;
     this.feeSpikeFactor = factor;
     const market = this.feeMarket();
-    this.trace?.record('l1.fees', { factor, baseFeePerGas: market.baseFeePerGas, blobBaseFeePerGas: market.blobBaseFeePerGas });
+    this.trace?.record('l1.fees', {
+      factor,
+      baseFeePerGas: market.baseFeePerGas,
+      blobBaseFeePerGas: market.blobBaseFeePerGas,
+    });
   }
 
   /** The fee market of the next block (the pending one). */
@@ -213,18 +252,33 @@ export class L1Mempool {
    */
   enqueue(publisher: Hex, nonce: number, fees: L1TxFees, call: SimL1Call, nextBlock: () => bigint): TxRecord {
     assert(Number.isSafeInteger(nonce) && nonce >= 0, `nonce ${nonce} must be a non-negative integer`);
-    if (fees.maxPriorityFeePerGas > fees.maxFeePerGas) throw new L1Error('L1_TX_REJECTED', 'max priority fee per gas higher than max fee per gas');
-    if (nonce < this.minedNonceOf(publisher)) throw new L1Error('L1_TX_REJECTED', `nonce too low: ${nonce}, next nonce ${this.minedNonceOf(publisher)}`);
+    if (fees.maxPriorityFeePerGas > fees.maxFeePerGas)
+      throw new L1Error('L1_TX_REJECTED', 'max priority fee per gas higher than max fee per gas');
+    if (nonce < this.minedNonceOf(publisher))
+      throw new L1Error('L1_TX_REJECTED', `nonce too low: ${nonce}, next nonce ${this.minedNonceOf(publisher)}`);
     const held = this.mempool.findIndex((tx) => tx.publisher === publisher && tx.nonce === nonce);
     const old = held === -1 ? undefined : this.mempool[held]!;
     if (old !== undefined && l1TxKindOf(old.fees) !== l1TxKindOf(fees)) {
-      throw new L1Error('L1_TX_KIND_CONFLICT', `nonce ${nonce} holds a ${l1TxKindOf(old.fees)} transaction; a ${l1TxKindOf(fees)} one cannot replace it`);
+      throw new L1Error(
+        'L1_TX_KIND_CONFLICT',
+        `nonce ${nonce} holds a ${l1TxKindOf(old.fees)} transaction; a ${l1TxKindOf(fees)} one cannot replace it`,
+      );
     }
-    if (old !== undefined && !satisfiesReplacementRule(old.fees, fees)) throw new L1Error('L1_TX_UNDERPRICED', `replacement transaction underpriced at nonce ${nonce}`);
-    if (old === undefined && this.mempool.length >= SIM_L1_MEMPOOL_TXS_MAX) throw new L1Error('L1_TX_REJECTED', 'L1 mempool full');
+    if (old !== undefined && !satisfiesReplacementRule(old.fees, fees))
+      throw new L1Error('L1_TX_UNDERPRICED', `replacement transaction underpriced at nonce ${nonce}`);
+    if (old === undefined && this.mempool.length >= SIM_L1_MEMPOOL_TXS_MAX)
+      throw new L1Error('L1_TX_REJECTED', 'L1 mempool full');
     const txHash = txHashOf(publisher, nonce, fees, call);
     if (this.txs.get(txHash)?.state === 'pending') throw new L1Error('L1_TX_REJECTED', 'already known');
-    const tx: TxRecord = { txHash, publisher, nonce, fees, call, notBeforeBlock: this.drawInclusionBlock(nextBlock()), state: 'pending' };
+    const tx: TxRecord = {
+      txHash,
+      publisher,
+      nonce,
+      fees,
+      call,
+      notBeforeBlock: this.drawInclusionBlock(nextBlock()),
+      state: 'pending',
+    };
     this.txs.set(tx.txHash, tx);
     if (old !== undefined) {
       old.state = 'replaced';
@@ -253,7 +307,7 @@ export class L1Mempool {
     const nextOf = (account: Hex) => next.get(account) ?? this.minedNonceOf(account);
     const included: TxRecord[] = [];
     let waiting = this.mempool.slice();
-    for (let progress = true; progress; ) {
+    for (let progress = true; progress;) {
       progress = false;
       const still: TxRecord[] = [];
       for (const tx of waiting) {

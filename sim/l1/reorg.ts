@@ -23,7 +23,10 @@ export function reorg(target: ReorgTarget, depth: number): void {
   const { chain, mempool, contract, trace } = target;
   assert(Number.isSafeInteger(depth) && depth >= 1, `reorg depth ${depth} must be a positive integer`);
   const newHeadIndex = chain.length - 1 - depth;
-  assert(newHeadIndex >= Number(target.l1StartBlock), `a reorg of ${depth} would remove the rollup contract's deployment`);
+  assert(
+    newHeadIndex >= Number(target.l1StartBlock),
+    `a reorg of ${depth} would remove the rollup contract's deployment`,
+  );
   for (const dropped of chain.dropAbove(newHeadIndex)) mempool.reorgedOut(dropped.txHashes);
   contract.state = chain.block(BigInt(newHeadIndex))!.contract!;
   trace?.record('l1.reorg', { depth, head: chain.head().number, headHash: chain.head().hash });

@@ -1,6 +1,6 @@
 import type { BlockHeader, TreeSnapshot } from '../chain.js';
 import { hashToField } from '../hash.js';
-import type { ByteReader} from './bytes.js';
+import type { ByteReader } from './bytes.js';
 import { ByteWriter, CodecError } from './bytes.js';
 
 /**

@@ -29,7 +29,13 @@ export function bytesToHex(bytes: Uint8Array): Hex {
 export function writeHexInto(target: Uint8Array, offset: number, hex: Hex, size: number): void {
   const buffer = Buffer.isBuffer(target) ? target : Buffer.from(target.buffer, target.byteOffset, target.byteLength);
   // Buffer's hex decoding stops at the first pair that is not hex, so a short count means the string was not valid.
-  if (typeof hex === 'string' && hex.length === 2 + 2 * size && hex.charCodeAt(0) === 48 && hex.charCodeAt(1) === 120 && buffer.write(hex.slice(2), offset, size, 'hex') === size) {
+  if (
+    typeof hex === 'string' &&
+    hex.length === 2 + 2 * size &&
+    hex.charCodeAt(0) === 48 &&
+    hex.charCodeAt(1) === 120 &&
+    buffer.write(hex.slice(2), offset, size, 'hex') === size
+  ) {
     return;
   }
   target.set(hexToBytes(hex, size), offset);

@@ -68,7 +68,9 @@ export function payloadToBlobs(payload: Uint8Array): Uint8Array[] {
   const fieldCount = Math.ceil(framed.length / BLOB_PAYLOAD_BYTES_PER_FIELD);
   const blobCount = Math.max(1, Math.ceil(fieldCount / BLOB_FIELD_ELEMENTS));
   if (blobCount > BLOBS_PER_CHECKPOINT_MAX) {
-    throw new CodecError(`payload of ${payload.length} bytes needs ${blobCount} blobs, at most ${BLOBS_PER_CHECKPOINT_MAX}`);
+    throw new CodecError(
+      `payload of ${payload.length} bytes needs ${blobCount} blobs, at most ${BLOBS_PER_CHECKPOINT_MAX}`,
+    );
   }
   const blobs = Array.from({ length: blobCount }, () => new Uint8Array(BLOB_SIZE_BYTES));
   for (let f = 0; f < fieldCount; f++) {
@@ -88,7 +90,8 @@ export function blobsToPayload(blobs: readonly Uint8Array[]): Uint8Array {
   for (const blob of blobs) {
     if (blob.length !== BLOB_SIZE_BYTES) throw new CodecError(`blob of ${blob.length} bytes`);
     for (let f = 0; f < BLOB_FIELD_ELEMENTS; f++) {
-      if (blob[f * BLOB_FIELD_ELEMENT_BYTES] !== 0) throw new CodecError(`blob field element ${f} does not start with a zero byte`);
+      if (blob[f * BLOB_FIELD_ELEMENT_BYTES] !== 0)
+        throw new CodecError(`blob field element ${f} does not start with a zero byte`);
     }
   }
   const capacity = blobs.length * BLOB_FIELD_ELEMENTS * BLOB_PAYLOAD_BYTES_PER_FIELD;

@@ -6,7 +6,12 @@ import { BLOB_PAYLOAD_BYTES_MAX, BLOBS_PER_CHECKPOINT_MAX } from '../constants.j
 import { BLOCK_HEADER_BYTES, decodeBlockHeader, encodeBlockHeader } from './blockHeader.js';
 import { bigintToBytes, ByteReader, bytesToBigint, bytesToHex, CodecError, hexToBytes, writeHexInto } from './bytes.js';
 import { blobsToPayload, decodeCheckpointPayload, encodeCheckpointPayload, payloadToBlobs } from './checkpointBlobs.js';
-import { CHECKPOINT_HEADER_BLOBS_HASH_OFFSET, CHECKPOINT_HEADER_BYTES, decodeCheckpointHeader, encodeCheckpointHeader } from './checkpointHeader.js';
+import {
+  CHECKPOINT_HEADER_BLOBS_HASH_OFFSET,
+  CHECKPOINT_HEADER_BYTES,
+  decodeCheckpointHeader,
+  encodeCheckpointHeader,
+} from './checkpointHeader.js';
 
 const hexOf = (size: number) => fc.uint8Array({ minLength: size, maxLength: size }).map((b) => bytesToHex(b) as Hex);
 const uint = (bits: number) => fc.bigInt({ min: 0n, max: 2n ** BigInt(bits) - 1n });
@@ -15,7 +20,12 @@ const gasFees = fc.record({ feePerDaGas: uint(128), feePerL2Gas: uint(128) });
 
 const blockHeader: fc.Arbitrary<BlockHeader> = fc.record({
   lastArchive: snapshot,
-  state: fc.record({ l1ToL2MessageTree: snapshot, noteHashTree: snapshot, nullifierTree: snapshot, publicDataTree: snapshot }),
+  state: fc.record({
+    l1ToL2MessageTree: snapshot,
+    noteHashTree: snapshot,
+    nullifierTree: snapshot,
+    publicDataTree: snapshot,
+  }),
   globalVariables: fc.record({
     chainId: fc.integer({ min: 0, max: 2 ** 32 - 1 }),
     version: fc.integer({ min: 0, max: 2 ** 32 - 1 }),
@@ -61,7 +71,9 @@ describe('byte codecs', () => {
       fc.property(checkpointHeader, (h) => {
         const bytes = encodeCheckpointHeader(h);
         expect(bytes.length).toBe(CHECKPOINT_HEADER_BYTES);
-        expect(bytesToHex(bytes.subarray(CHECKPOINT_HEADER_BLOBS_HASH_OFFSET, CHECKPOINT_HEADER_BLOBS_HASH_OFFSET + 32))).toBe(h.blobsHash);
+        expect(
+          bytesToHex(bytes.subarray(CHECKPOINT_HEADER_BLOBS_HASH_OFFSET, CHECKPOINT_HEADER_BLOBS_HASH_OFFSET + 32)),
+        ).toBe(h.blobsHash);
         expect(decodeCheckpointHeader(bytes)).toEqual(h);
       }),
     );
@@ -76,8 +88,13 @@ describe('byte codecs', () => {
       nullifiers: fc.array(hexOf(32), { minLength: 1, maxLength: 3 }),
       l2ToL1Messages: fc.array(hexOf(32), { maxLength: 2 }),
       publicDataWrites: fc.array(fc.record({ leafSlot: hexOf(32), value: hexOf(32) }), { maxLength: 2 }),
-      privateLogs: fc.array(fc.record({ tag: hexOf(32), fields: fc.array(hexOf(32), { maxLength: 3 }) }), { maxLength: 2 }),
-      publicLogs: fc.array(fc.record({ contractAddress: hexOf(32), tag: hexOf(32), fields: fc.array(hexOf(32), { maxLength: 3 }) }), { maxLength: 2 }),
+      privateLogs: fc.array(fc.record({ tag: hexOf(32), fields: fc.array(hexOf(32), { maxLength: 3 }) }), {
+        maxLength: 2,
+      }),
+      publicLogs: fc.array(
+        fc.record({ contractAddress: hexOf(32), tag: hexOf(32), fields: fc.array(hexOf(32), { maxLength: 3 }) }),
+        { maxLength: 2 },
+      ),
       contractClassPublications: fc.array(
         fc.record({
           id: hexOf(32),
@@ -136,15 +153,22 @@ describe('byte codecs', () => {
         return error instanceof CodecError ? 'refused' : error;
       }
     };
-    const corruption = fc.option(fc.record({ at: fc.nat(), value: fc.integer({ min: 0, max: 255 }) }), { nil: undefined });
+    const corruption = fc.option(fc.record({ at: fc.nat(), value: fc.integer({ min: 0, max: 255 }) }), {
+      nil: undefined,
+    });
     fc.assert(
-      fc.property(fc.uint8Array({ maxLength: 200_000 }), corruption, fc.option(fc.nat(), { nil: undefined }), (payload, corrupt, forgedLength) => {
-        const blobs = payloadToBlobs(payload);
-        expect(blobsToPayload(blobs)).toEqual(payload);
-        if (corrupt !== undefined) blobs[0]![corrupt.at % blobs[0]!.length] = corrupt.value;
-        if (forgedLength !== undefined) new DataView(blobs[0]!.buffer).setUint32(1, forgedLength % 2 ** 32);
-        expect(outcome(() => blobsToPayload(blobs))).toEqual(outcome(() => reference(blobs)));
-      }),
+      fc.property(
+        fc.uint8Array({ maxLength: 200_000 }),
+        corruption,
+        fc.option(fc.nat(), { nil: undefined }),
+        (payload, corrupt, forgedLength) => {
+          const blobs = payloadToBlobs(payload);
+          expect(blobsToPayload(blobs)).toEqual(payload);
+          if (corrupt !== undefined) blobs[0]![corrupt.at % blobs[0]!.length] = corrupt.value;
+          if (forgedLength !== undefined) new DataView(blobs[0]!.buffer).setUint32(1, forgedLength % 2 ** 32);
+          expect(outcome(() => blobsToPayload(blobs))).toEqual(outcome(() => reference(blobs)));
+        },
+      ),
       { numRuns: 60 },
     );
   });
@@ -162,13 +186,20 @@ describe('byte codecs', () => {
 describe('writeHexInto', () => {
   it('writes what hexToBytes decodes, at the offset, and nothing else', () => {
     fc.assert(
-      fc.property(fc.uint8Array({ minLength: 1, maxLength: 40 }), fc.integer({ min: 0, max: 8 }), fc.boolean(), (bytes, offset, upper) => {
-        const hex = (upper ? `0x${bytesToHex(bytes).slice(2).toUpperCase()}` : bytesToHex(bytes)) as Hex;
-        const target = new Uint8Array(offset + bytes.length + 3).fill(0xee);
-        writeHexInto(target, offset, hex, bytes.length);
-        expect(target.subarray(offset, offset + bytes.length)).toEqual(hexToBytes(hex, bytes.length));
-        expect([...target.subarray(0, offset), ...target.subarray(offset + bytes.length)].every((b) => b === 0xee)).toBe(true);
-      }),
+      fc.property(
+        fc.uint8Array({ minLength: 1, maxLength: 40 }),
+        fc.integer({ min: 0, max: 8 }),
+        fc.boolean(),
+        (bytes, offset, upper) => {
+          const hex = (upper ? `0x${bytesToHex(bytes).slice(2).toUpperCase()}` : bytesToHex(bytes)) as Hex;
+          const target = new Uint8Array(offset + bytes.length + 3).fill(0xee);
+          writeHexInto(target, offset, hex, bytes.length);
+          expect(target.subarray(offset, offset + bytes.length)).toEqual(hexToBytes(hex, bytes.length));
+          expect(
+            [...target.subarray(0, offset), ...target.subarray(offset + bytes.length)].every((b) => b === 0xee),
+          ).toBe(true);
+        },
+      ),
     );
   });
 
@@ -177,7 +208,11 @@ describe('writeHexInto', () => {
       fc.string({ maxLength: 70 }),
       hexOf(31),
       hexOf(33),
-      hexOf(32).chain((hex) => fc.tuple(fc.integer({ min: 2, max: 65 }), fc.constantFrom('g', 'x', ' ', 'Z')).map(([i, c]) => (hex.slice(0, i) + c + hex.slice(i + 1)) as Hex)),
+      hexOf(32).chain((hex) =>
+        fc
+          .tuple(fc.integer({ min: 2, max: 65 }), fc.constantFrom('g', 'x', ' ', 'Z'))
+          .map(([i, c]) => (hex.slice(0, i) + c + hex.slice(i + 1)) as Hex),
+      ),
     );
     fc.assert(
       fc.property(bad, (hex) => {
@@ -208,9 +243,18 @@ describe('bigint <-> bytes', () => {
     return out;
   };
   const referenceToBigint = (bytes: Uint8Array): bigint => bytes.reduce((v, b) => (v << 8n) | BigInt(b), 0n);
-  const sized = fc.integer({ min: 0, max: 40 }).chain((size) =>
-    fc.tuple(fc.constant(size), fc.oneof(fc.bigInt({ min: 0n, max: 2n ** BigInt(8 * size + 8) }), fc.bigInt({ min: 0n, max: 2n ** 60n }), fc.constantFrom(0n, 255n, 256n, 2n ** 53n - 1n, 2n ** 53n))),
-  );
+  const sized = fc
+    .integer({ min: 0, max: 40 })
+    .chain((size) =>
+      fc.tuple(
+        fc.constant(size),
+        fc.oneof(
+          fc.bigInt({ min: 0n, max: 2n ** BigInt(8 * size + 8) }),
+          fc.bigInt({ min: 0n, max: 2n ** 60n }),
+          fc.constantFrom(0n, 255n, 256n, 2n ** 53n - 1n, 2n ** 53n),
+        ),
+      ),
+    );
 
   it('bigintToBytes writes what the byte-at-a-time definition writes, and refuses what it refuses', () => {
     fc.assert(

@@ -6,7 +6,7 @@
  */
 import type { ContractClassPublication, ContractInstancePublication } from '../chain.js';
 import { PUBLIC_BYTECODE_BYTES_MAX } from '../constants.js';
-import type { ByteWriter} from './bytes.js';
+import type { ByteWriter } from './bytes.js';
 import { bytesToHex, hexToBytes, type ByteReader, CodecError } from './bytes.js';
 
 const FIELD = 32;
@@ -30,12 +30,23 @@ export function readContractClass(r: ByteReader): ContractClassPublication {
   const privateFunctionsRoot = r.hex(FIELD);
   const publicBytecodeCommitment = r.hex(FIELD);
   const length = r.number(LENGTH_BYTES);
-  if (length > PUBLIC_BYTECODE_BYTES_MAX) throw new CodecError(`public bytecode of ${length} bytes exceeds ${PUBLIC_BYTECODE_BYTES_MAX}`);
-  return { id, version, artifactHash, privateFunctionsRoot, publicBytecodeCommitment, packedBytecode: bytesToHex(r.bytes(length)) };
+  if (length > PUBLIC_BYTECODE_BYTES_MAX)
+    throw new CodecError(`public bytecode of ${length} bytes exceeds ${PUBLIC_BYTECODE_BYTES_MAX}`);
+  return {
+    id,
+    version,
+    artifactHash,
+    privateFunctionsRoot,
+    publicBytecodeCommitment,
+    packedBytecode: bytesToHex(r.bytes(length)),
+  };
 }
 
 export function writeContractInstance(w: ByteWriter, instance: ContractInstancePublication): void {
-  w.hex(instance.address, FIELD).uint(instance.version, VERSION_BYTES).hex(instance.salt, FIELD).hex(instance.deployer, FIELD);
+  w.hex(instance.address, FIELD)
+    .uint(instance.version, VERSION_BYTES)
+    .hex(instance.salt, FIELD)
+    .hex(instance.deployer, FIELD);
   w.hex(instance.currentContractClassId, FIELD).hex(instance.originalContractClassId, FIELD);
   w.hex(instance.initializationHash, FIELD).hex(instance.publicKeysHash, FIELD);
 }

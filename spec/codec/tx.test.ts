@@ -8,7 +8,12 @@ import { computeTxHash, encodeTxPreimage, txSizeBytes } from './tx.js';
 
 const h = (n: number | bigint, bytes = 32): Hex => `0x${n.toString(16).padStart(bytes * 2, '0')}`;
 
-const call = (n: number) => ({ contractAddress: h(n), msgSender: h(n + 1), isStaticCall: false, calldata: [h(0xabcd), h(n)] });
+const call = (n: number) => ({
+  contractAddress: h(n),
+  msgSender: h(n + 1),
+  isStaticCall: false,
+  calldata: [h(0xabcd), h(n)],
+});
 
 const baseTx: TxValue = {
   txHash: h(0),
@@ -42,12 +47,30 @@ const mutations: [string, (tx: TxValue) => TxValue][] = [
   ['expiration', (tx) => ({ ...tx, expirationTimestamp: tx.expirationTimestamp + 1n })],
   ['fee payer', (tx) => ({ ...tx, feePayer: h(10) })],
   ['gas limit', (tx) => ({ ...tx, gasSettings: { ...tx.gasSettings, gasLimits: { daGas: 1000, l2Gas: 2001 } } })],
-  ['max fee', (tx) => ({ ...tx, gasSettings: { ...tx.gasSettings, maxFeesPerGas: { feePerDaGas: 3n, feePerL2Gas: 5n } } })],
-  ['priority fee', (tx) => ({ ...tx, gasSettings: { ...tx.gasSettings, maxPriorityFeesPerGas: { feePerDaGas: 2n, feePerL2Gas: 2n } } })],
+  [
+    'max fee',
+    (tx) => ({ ...tx, gasSettings: { ...tx.gasSettings, maxFeesPerGas: { feePerDaGas: 3n, feePerL2Gas: 5n } } }),
+  ],
+  [
+    'priority fee',
+    (tx) => ({
+      ...tx,
+      gasSettings: { ...tx.gasSettings, maxPriorityFeesPerGas: { feePerDaGas: 2n, feePerL2Gas: 2n } },
+    }),
+  ],
   ['nullifier', (tx) => ({ ...tx, sideEffects: { ...tx.sideEffects, nullifiers: [h(111)] } })],
-  ['log field', (tx) => ({ ...tx, sideEffects: { ...tx.sideEffects, privateLogs: [{ tag: h(13), fields: [h(15)] }] } })],
-  ['a call moved to teardown', (tx) => ({ ...tx, publicCalls: { setup: [call(20)], appLogic: [], teardown: call(30) } })],
-  ['static flag', (tx) => ({ ...tx, publicCalls: { ...tx.publicCalls, appLogic: [{ ...call(30), isStaticCall: true }] } })],
+  [
+    'log field',
+    (tx) => ({ ...tx, sideEffects: { ...tx.sideEffects, privateLogs: [{ tag: h(13), fields: [h(15)] }] } }),
+  ],
+  [
+    'a call moved to teardown',
+    (tx) => ({ ...tx, publicCalls: { setup: [call(20)], appLogic: [], teardown: call(30) } }),
+  ],
+  [
+    'static flag',
+    (tx) => ({ ...tx, publicCalls: { ...tx.publicCalls, appLogic: [{ ...call(30), isStaticCall: true }] } }),
+  ],
 ];
 
 describe('tx hash', () => {
@@ -58,10 +81,14 @@ describe('tx hash', () => {
   });
 
   test('property: two different field values never share an encoding (nullifier lists)', () => {
-    const nullifiers = fc.array(fc.bigInt({ min: 1n, max: 2n ** 200n }).map((n) => h(n)), { minLength: 1, maxLength: 4 });
+    const nullifiers = fc.array(
+      fc.bigInt({ min: 1n, max: 2n ** 200n }).map((n) => h(n)),
+      { minLength: 1, maxLength: 4 },
+    );
     fc.assert(
       fc.property(nullifiers, nullifiers, (a, b) => {
-        const encode = (list: Hex[]) => encodeTxPreimage({ ...baseTx, sideEffects: { ...baseTx.sideEffects, nullifiers: list } });
+        const encode = (list: Hex[]) =>
+          encodeTxPreimage({ ...baseTx, sideEffects: { ...baseTx.sideEffects, nullifiers: list } });
         expect(Buffer.from(encode(a)).equals(Buffer.from(encode(b)))).toBe(a.join() === b.join());
       }),
     );
@@ -69,9 +96,13 @@ describe('tx hash', () => {
 
   test('bounds are refused, not truncated', () => {
     const many = Array.from({ length: NULLIFIERS_PER_TX_MAX + 1 }, (_, i) => h(i + 1));
-    expect(() => computeTxHash({ ...baseTx, sideEffects: { ...baseTx.sideEffects, nullifiers: many } })).toThrow(CodecError);
+    expect(() => computeTxHash({ ...baseTx, sideEffects: { ...baseTx.sideEffects, nullifiers: many } })).toThrow(
+      CodecError,
+    );
     const calls = Array.from({ length: PUBLIC_CALLS_PER_TX_MAX + 1 }, (_, i) => call(i));
-    expect(() => computeTxHash({ ...baseTx, publicCalls: { setup: [], appLogic: calls, teardown: null } })).toThrow(/at most 32 public calls/);
+    expect(() => computeTxHash({ ...baseTx, publicCalls: { setup: [], appLogic: calls, teardown: null } })).toThrow(
+      /at most 32 public calls/,
+    );
   });
 
   test('size counts the preimage, the hash and the proof', () => {

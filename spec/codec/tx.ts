@@ -36,14 +36,23 @@ const FIELD = 32;
 /** What the hash covers: a tx with or without its hash and proof (both are ignored). */
 export type TxPreimage = Omit<TxValue, 'txHash' | 'proof'> & { readonly txHash?: Hex; readonly proof?: Hex };
 
-function list<T>(w: ByteWriter, items: readonly T[], max: number, what: string, countBytes: number, write: (item: T) => void): void {
+function list<T>(
+  w: ByteWriter,
+  items: readonly T[],
+  max: number,
+  what: string,
+  countBytes: number,
+  write: (item: T) => void,
+): void {
   if (items.length > max) throw new CodecError(`a tx carries at most ${max} ${what}, got ${items.length}`);
   w.uint(items.length, countBytes);
   for (const item of items) write(item);
 }
 
 function writeCall(w: ByteWriter, call: PublicCall): void {
-  w.hex(call.contractAddress, FIELD).hex(call.msgSender, FIELD).uint(call.isStaticCall ? 1 : 0, 1);
+  w.hex(call.contractAddress, FIELD)
+    .hex(call.msgSender, FIELD)
+    .uint(call.isStaticCall ? 1 : 0, 1);
   list(w, call.calldata, CALLDATA_FIELDS_MAX, 'calldata fields in one call', 2, (field) => w.hex(field, FIELD));
 }
 
@@ -57,15 +66,28 @@ function writeSideEffects(w: ByteWriter, effects: TxValue['sideEffects']): void 
   list(w, effects.l2ToL1Messages, L2_TO_L1_MESSAGES_PER_TX_MAX, 'L2-to-L1 messages', 1, (message) =>
     w.hex(message.recipient, 20).hex(message.content, FIELD),
   );
-  list(w, effects.contractClassPublications, CONTRACT_CLASS_PUBLICATIONS_PER_TX_MAX, 'contract class publications', 1, (c) => writeContractClass(w, c));
-  list(w, effects.contractInstancePublications, CONTRACT_INSTANCE_PUBLICATIONS_PER_TX_MAX, 'contract instance publications', 1, (i) =>
-    writeContractInstance(w, i),
+  list(
+    w,
+    effects.contractClassPublications,
+    CONTRACT_CLASS_PUBLICATIONS_PER_TX_MAX,
+    'contract class publications',
+    1,
+    (c) => writeContractClass(w, c),
+  );
+  list(
+    w,
+    effects.contractInstancePublications,
+    CONTRACT_INSTANCE_PUBLICATIONS_PER_TX_MAX,
+    'contract instance publications',
+    1,
+    (i) => writeContractInstance(w, i),
   );
 }
 
 function writePublicCalls(w: ByteWriter, calls: TxValue['publicCalls']): void {
   const total = calls.setup.length + calls.appLogic.length + (calls.teardown === null ? 0 : 1);
-  if (total > PUBLIC_CALLS_PER_TX_MAX) throw new CodecError(`a tx carries at most ${PUBLIC_CALLS_PER_TX_MAX} public calls, got ${total}`);
+  if (total > PUBLIC_CALLS_PER_TX_MAX)
+    throw new CodecError(`a tx carries at most ${PUBLIC_CALLS_PER_TX_MAX} public calls, got ${total}`);
   list(w, calls.setup, PUBLIC_CALLS_PER_TX_MAX, 'setup calls', 1, (call) => writeCall(w, call));
   list(w, calls.appLogic, PUBLIC_CALLS_PER_TX_MAX, 'app logic calls', 1, (call) => writeCall(w, call));
   list(w, calls.teardown === null ? [] : [calls.teardown], 1, 'teardown calls', 1, (call) => writeCall(w, call));
@@ -74,7 +96,11 @@ function writePublicCalls(w: ByteWriter, calls: TxValue['publicCalls']): void {
 /** Everything of a tx but its hash and its proof, canonically encoded. Throws CodecError past a bound. */
 export function encodeTxPreimage(tx: TxPreimage): Uint8Array {
   const w = new ByteWriter();
-  w.uint(tx.chainId, 8).uint(tx.version, 8).hex(tx.anchorBlockHash, FIELD).uint(tx.expirationTimestamp, FIELD).hex(tx.feePayer, FIELD);
+  w.uint(tx.chainId, 8)
+    .uint(tx.version, 8)
+    .hex(tx.anchorBlockHash, FIELD)
+    .uint(tx.expirationTimestamp, FIELD)
+    .hex(tx.feePayer, FIELD);
   const { gasLimits, maxFeesPerGas, maxPriorityFeesPerGas } = tx.gasSettings;
   w.uint(gasLimits.daGas, 8).uint(gasLimits.l2Gas, 8);
   w.uint(maxFeesPerGas.feePerDaGas, FIELD).uint(maxFeesPerGas.feePerL2Gas, FIELD);

@@ -15,9 +15,18 @@ describe('tx effect bytes', () => {
   });
 
   test('lists over their per-tx bound are refused both ways', () => {
-    const tooMany = { ...minimalTxEffect(h(1), h(2)), noteHashes: Array.from({ length: NOTE_HASHES_PER_TX_MAX + 1 }, (_, i) => h(i)) };
+    const tooMany = {
+      ...minimalTxEffect(h(1), h(2)),
+      noteHashes: Array.from({ length: NOTE_HASHES_PER_TX_MAX + 1 }, (_, i) => h(i)),
+    };
     expect(() => writeTxEffect(new ByteWriter(), tooMany)).toThrow(/at most 64 note hashes/);
-    const forged = new ByteWriter().hex(h(1), 32).uint(0, 1).uint(0, 32).uint(0, 1).uint(NULLIFIERS_PER_TX_MAX + 1, 1).finish();
+    const forged = new ByteWriter()
+      .hex(h(1), 32)
+      .uint(0, 1)
+      .uint(0, 32)
+      .uint(0, 1)
+      .uint(NULLIFIERS_PER_TX_MAX + 1, 1)
+      .finish();
     expect(() => readTxEffect(new ByteReader(forged))).toThrow(CodecError);
   });
 
@@ -29,7 +38,11 @@ describe('tx effect bytes', () => {
 
   test('the header commitment changes with any effect field', () => {
     const base = minimalTxEffect(h(1), h(2));
-    const variants = [{ ...base, transactionFee: 1n }, { ...base, executionResult: 'appLogicReverted' as const }, { ...base, noteHashes: [h(3)] }];
+    const variants = [
+      { ...base, transactionFee: 1n },
+      { ...base, executionResult: 'appLogicReverted' as const },
+      { ...base, noteHashes: [h(3)] },
+    ];
     for (const variant of variants) expect(txsEffectsHash([variant])).not.toBe(txsEffectsHash([base]));
   });
 });

@@ -27,7 +27,12 @@ import { ByteReader, ByteWriter, CodecError } from './bytes.js';
 import { readContractClass, readContractInstance, writeContractClass, writeContractInstance } from './contracts.js';
 
 /** Wire order of execution results; the byte is the index. */
-export const EXECUTION_RESULT_CODES: readonly ExecutionResult[] = ['success', 'appLogicReverted', 'teardownReverted', 'bothReverted'];
+export const EXECUTION_RESULT_CODES: readonly ExecutionResult[] = [
+  'success',
+  'appLogicReverted',
+  'teardownReverted',
+  'bothReverted',
+];
 
 const FIELD_BYTES = 32;
 const COUNT_BYTES = 1;
@@ -66,9 +71,19 @@ export function writeTxEffect(w: ByteWriter, effect: TxEffect): void {
     w.hex(log.contractAddress, FIELD_BYTES).hex(log.tag, FIELD_BYTES);
     writeFields(w, log.fields);
   });
-  writeList(w, effect.contractClassPublications, CONTRACT_CLASS_PUBLICATIONS_PER_TX_MAX, 'contract class publications', (c) => writeContractClass(w, c));
-  writeList(w, effect.contractInstancePublications, CONTRACT_INSTANCE_PUBLICATIONS_PER_TX_MAX, 'contract instance publications', (i) =>
-    writeContractInstance(w, i),
+  writeList(
+    w,
+    effect.contractClassPublications,
+    CONTRACT_CLASS_PUBLICATIONS_PER_TX_MAX,
+    'contract class publications',
+    (c) => writeContractClass(w, c),
+  );
+  writeList(
+    w,
+    effect.contractInstancePublications,
+    CONTRACT_INSTANCE_PUBLICATIONS_PER_TX_MAX,
+    'contract instance publications',
+    (i) => writeContractInstance(w, i),
   );
 }
 
@@ -85,15 +100,26 @@ export function readTxEffect(r: ByteReader): TxEffect {
     leafSlot: r.hex(FIELD_BYTES),
     value: r.hex(FIELD_BYTES),
   }));
-  const privateLogs = readList(r, PRIVATE_LOGS_PER_TX_MAX, 'private logs', (): PrivateLog => ({ tag: r.hex(FIELD_BYTES), fields: readFields(r) }));
+  const privateLogs = readList(r, PRIVATE_LOGS_PER_TX_MAX, 'private logs', (): PrivateLog => ({
+    tag: r.hex(FIELD_BYTES),
+    fields: readFields(r),
+  }));
   const publicLogs = readList(r, PUBLIC_LOGS_PER_TX_MAX, 'public logs', (): PublicLog => ({
     contractAddress: r.hex(FIELD_BYTES),
     tag: r.hex(FIELD_BYTES),
     fields: readFields(r),
   }));
-  const contractClassPublications = readList(r, CONTRACT_CLASS_PUBLICATIONS_PER_TX_MAX, 'contract class publications', () => readContractClass(r));
-  const contractInstancePublications = readList(r, CONTRACT_INSTANCE_PUBLICATIONS_PER_TX_MAX, 'contract instance publications', () =>
-    readContractInstance(r),
+  const contractClassPublications = readList(
+    r,
+    CONTRACT_CLASS_PUBLICATIONS_PER_TX_MAX,
+    'contract class publications',
+    () => readContractClass(r),
+  );
+  const contractInstancePublications = readList(
+    r,
+    CONTRACT_INSTANCE_PUBLICATIONS_PER_TX_MAX,
+    'contract instance publications',
+    () => readContractInstance(r),
   );
   return {
     txHash,

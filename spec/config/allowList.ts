@@ -138,7 +138,9 @@ function parseFlags(text: string): AllowListFlags | string {
       calldataLength = n;
     } else return `unknown flag "${flag}" (expected os, rn or cl=N, joined by +)`;
   }
-  return calldataLength === undefined ? { onlySelf, rejectNullMsgSender } : { onlySelf, rejectNullMsgSender, calldataLength };
+  return calldataLength === undefined
+    ? { onlySelf, rejectNullMsgSender }
+    : { onlySelf, rejectNullMsgSender, calldataLength };
 }
 
 /** One entry (already trimmed); `index` (from 1) only names it in the error. */
@@ -149,16 +151,20 @@ export function parseAllowListEntry(entry: string, index = 1): AllowListEntry {
   if (entry === '') fail('the entry is empty');
   const parts = entry.split(':');
   const [kind = '', target = '', selector = '', flags] = parts;
-  if (kind !== 'I' && kind !== 'C') fail(`it starts with "${kind}": expected I (contract instance) or C (contract class), as in ${SHAPE}`);
+  if (kind !== 'I' && kind !== 'C')
+    fail(`it starts with "${kind}": expected I (contract instance) or C (contract class), as in ${SHAPE}`);
   if (parts.length === 2) fail(`it has no selector; 4.x requires one in every entry: ${SHAPE}`);
   if (parts.length !== 3 && parts.length !== 4) fail(`it has ${parts.length} ":"-separated parts; expected ${SHAPE}`);
   const field = parseField(target, kind === 'I' ? 'address' : 'class id');
   if ('reason' in field) return fail(field.reason);
-  if (!SELECTOR_HEX.test(selector)) fail(`the selector "${selector}" is not 0x followed by 8 hex digits (a 4-byte function selector)`);
+  if (!SELECTOR_HEX.test(selector))
+    fail(`the selector "${selector}" is not 0x followed by 8 hex digits (a 4-byte function selector)`);
   const parsedFlags = flags === undefined ? { onlySelf: false, rejectNullMsgSender: false } : parseFlags(flags);
   if (typeof parsedFlags === 'string') return fail(parsedFlags);
   const common = { selector: selector.toLowerCase() as Hex, ...parsedFlags };
-  return kind === 'I' ? { kind: 'instance', address: field.value, ...common } : { kind: 'class', classId: field.value, ...common };
+  return kind === 'I'
+    ? { kind: 'instance', address: field.value, ...common }
+    : { kind: 'class', classId: field.value, ...common };
 }
 
 /** A comma-separated list; whitespace around entries is ignored, an empty text is an empty list. */
@@ -166,7 +172,11 @@ export function parseAllowList(text: string): AllowListEntry[] {
   if (text.trim() === '') return [];
   const entries = text.split(',').map((entry) => entry.trim());
   if (entries.length > SETUP_ALLOW_LIST_ENTRIES_MAX) {
-    throw new AllowListError(SETUP_ALLOW_LIST_ENTRIES_MAX + 1, entries[SETUP_ALLOW_LIST_ENTRIES_MAX] ?? '', `a list holds at most ${SETUP_ALLOW_LIST_ENTRIES_MAX} entries`);
+    throw new AllowListError(
+      SETUP_ALLOW_LIST_ENTRIES_MAX + 1,
+      entries[SETUP_ALLOW_LIST_ENTRIES_MAX] ?? '',
+      `a list holds at most ${SETUP_ALLOW_LIST_ENTRIES_MAX} entries`,
+    );
   }
   return entries.map((entry, i) => parseAllowListEntry(entry, i + 1));
 }
@@ -177,7 +187,11 @@ export function allowListEntryIdentity(entry: AllowListEntry): string {
 }
 
 function printFlags(entry: AllowListFlags): string {
-  const flags = [...(entry.onlySelf ? ['os'] : []), ...(entry.rejectNullMsgSender ? ['rn'] : []), ...(entry.calldataLength !== undefined ? [`cl=${entry.calldataLength}`] : [])];
+  const flags = [
+    ...(entry.onlySelf ? ['os'] : []),
+    ...(entry.rejectNullMsgSender ? ['rn'] : []),
+    ...(entry.calldataLength !== undefined ? [`cl=${entry.calldataLength}`] : []),
+  ];
   return flags.length === 0 ? '' : `:${flags.join('+')}`;
 }
 
@@ -214,7 +228,9 @@ export interface MergedAllowList {
  * - a layer marked `fixed` (the defaults) cannot be changed: repeating one of its entries is harmless, repeating it
  *   with other flags is a conflict, because the defaults are always present as they are.
  */
-export function mergeAllowListLayers(layers: readonly (AllowListLayer & { readonly fixed?: boolean })[]): MergedAllowList {
+export function mergeAllowListLayers(
+  layers: readonly (AllowListLayer & { readonly fixed?: boolean })[],
+): MergedAllowList {
   const merged = new Map<string, { entry: AllowListEntry; layer: number }>();
   const conflicts: string[] = [];
   layers.forEach((layer, layerIndex) => {
@@ -230,9 +246,13 @@ export function mergeAllowListLayers(layers: readonly (AllowListLayer & { readon
         // The function now belongs to this layer too, so a later repeat in it with other flags is caught.
         if (!earlierFixed) merged.set(identity, { entry: earlier.entry, layer: layerIndex });
       } else if (earlierFixed) {
-        conflicts.push(`${layer.name} changes the flags of the built-in entry "${printAllowListEntry(earlier.entry)}"; built-in entries cannot be changed`);
+        conflicts.push(
+          `${layer.name} changes the flags of the built-in entry "${printAllowListEntry(earlier.entry)}"; built-in entries cannot be changed`,
+        );
       } else if (earlier.layer === layerIndex) {
-        conflicts.push(`${layer.name} lists ${identity} twice with different flags ("${printAllowListEntry(earlier.entry)}" and "${printAllowListEntry(entry)}")`);
+        conflicts.push(
+          `${layer.name} lists ${identity} twice with different flags ("${printAllowListEntry(earlier.entry)}" and "${printAllowListEntry(entry)}")`,
+        );
       } else {
         merged.set(identity, { entry, layer: layerIndex });
       }

@@ -174,109 +174,774 @@ const LOG_LEVELS = ['debug', 'info', 'warn', 'error', 'silent'] as const;
 
 export const configSchema = {
   // The node process
-  port: defaulted({ flag: '--port', valueName: 'port', env: 'SVC_PORT', kind: port, mutability: 'restart', scope: 'local', group: 'node', description: 'TCP port of the public JSON-RPC listener (svc_ methods); 0 picks a free one' }, PUBLIC_PORT_DEFAULT),
-  adminPort: defaulted({ flag: '--admin-port', valueName: 'port', env: 'SVC_ADMIN_PORT', kind: port, mutability: 'restart', scope: 'local', group: 'node', description: 'TCP port of the admin JSON-RPC listener (svcAdmin_ methods); never expose it outside the host' }, ADMIN_PORT_DEFAULT),
-  adminHost: defaulted({ flag: '--admin-host', valueName: 'host', env: 'SVC_ADMIN_HOST', kind: patternKind('a host name or IP address', /^[A-Za-z0-9.:_[\]-]+$/, 253), mutability: 'restart', scope: 'local', group: 'node', description: 'address the admin listener binds to' }, '127.0.0.1'),
-  dataDirectory: optional({ flag: '--data-directory', valueName: 'dir', env: 'DATA_DIRECTORY', kind: patternKind('a directory path', /^[^\0]+$/, 4096), mutability: 'restart', scope: 'local', group: 'node', description: 'where the node keeps its database and admin key hash; without one the chain lives in memory (--local-network: .data/local-network)' }),
-  networkConfigFile: optional({ flag: '--network-config', valueName: 'file', env: 'NETWORK_CONFIG_FILE', kind: patternKind('a file path', /^[^\0]+$/, 4096), mutability: 'restart', scope: 'local', group: 'node', description: 'JSON file of network-wide settings, by option key; flags and environment variables override it' }),
-  logLevel: defaulted({ flag: '--log-level', valueName: 'level', env: 'LOG_LEVEL', kind: enumKind(LOG_LEVELS), mutability: 'restart', scope: 'local', group: 'node', description: 'lowest level of log lines written' }, 'info'),
+  port: defaulted(
+    {
+      flag: '--port',
+      valueName: 'port',
+      env: 'SVC_PORT',
+      kind: port,
+      mutability: 'restart',
+      scope: 'local',
+      group: 'node',
+      description: 'TCP port of the public JSON-RPC listener (svc_ methods); 0 picks a free one',
+    },
+    PUBLIC_PORT_DEFAULT,
+  ),
+  adminPort: defaulted(
+    {
+      flag: '--admin-port',
+      valueName: 'port',
+      env: 'SVC_ADMIN_PORT',
+      kind: port,
+      mutability: 'restart',
+      scope: 'local',
+      group: 'node',
+      description: 'TCP port of the admin JSON-RPC listener (svcAdmin_ methods); never expose it outside the host',
+    },
+    ADMIN_PORT_DEFAULT,
+  ),
+  adminHost: defaulted(
+    {
+      flag: '--admin-host',
+      valueName: 'host',
+      env: 'SVC_ADMIN_HOST',
+      kind: patternKind('a host name or IP address', /^[A-Za-z0-9.:_[\]-]+$/, 253),
+      mutability: 'restart',
+      scope: 'local',
+      group: 'node',
+      description: 'address the admin listener binds to',
+    },
+    '127.0.0.1',
+  ),
+  dataDirectory: optional({
+    flag: '--data-directory',
+    valueName: 'dir',
+    env: 'DATA_DIRECTORY',
+    kind: patternKind('a directory path', /^[^\0]+$/, 4096),
+    mutability: 'restart',
+    scope: 'local',
+    group: 'node',
+    description:
+      'where the node keeps its database and admin key hash; without one the chain lives in memory (--local-network: .data/local-network)',
+  }),
+  networkConfigFile: optional({
+    flag: '--network-config',
+    valueName: 'file',
+    env: 'NETWORK_CONFIG_FILE',
+    kind: patternKind('a file path', /^[^\0]+$/, 4096),
+    mutability: 'restart',
+    scope: 'local',
+    group: 'node',
+    description: 'JSON file of network-wide settings, by option key; flags and environment variables override it',
+  }),
+  logLevel: defaulted(
+    {
+      flag: '--log-level',
+      valueName: 'level',
+      env: 'LOG_LEVEL',
+      kind: enumKind(LOG_LEVELS),
+      mutability: 'restart',
+      scope: 'local',
+      group: 'node',
+      description: 'lowest level of log lines written',
+    },
+    'info',
+  ),
 
   // L1
-  l1RpcUrls: optional({ flag: '--l1-rpc-urls', valueName: 'urls', env: 'ETHEREUM_HOSTS', kind: urlListKind(httpUrls), mutability: 'restart', scope: 'local', group: 'l1', description: 'L1 JSON-RPC endpoints, comma-separated; the node reads from the first' }),
-  l1ChainId: optional({ flag: '--l1-chain-id', valueName: 'id', env: 'L1_CHAIN_ID', kind: integerKind(1, Number.MAX_SAFE_INTEGER, 'a chain id'), mutability: 'restart', scope: 'network', group: 'l1', description: 'chain id the L1 must report; startup fails when it differs' }),
-  rollupAddress: optional({ flag: '--rollup-address', valueName: 'address', env: 'ROLLUP_CONTRACT_ADDRESS', kind: ethAddress, mutability: 'restart', scope: 'network', group: 'l1', description: 'L1 address of the rollup contract the node follows' }),
+  l1RpcUrls: optional({
+    flag: '--l1-rpc-urls',
+    valueName: 'urls',
+    env: 'ETHEREUM_HOSTS',
+    kind: urlListKind(httpUrls),
+    mutability: 'restart',
+    scope: 'local',
+    group: 'l1',
+    description: 'L1 JSON-RPC endpoints, comma-separated; the node reads from the first',
+  }),
+  l1ChainId: optional({
+    flag: '--l1-chain-id',
+    valueName: 'id',
+    env: 'L1_CHAIN_ID',
+    kind: integerKind(1, Number.MAX_SAFE_INTEGER, 'a chain id'),
+    mutability: 'restart',
+    scope: 'network',
+    group: 'l1',
+    description: 'chain id the L1 must report; startup fails when it differs',
+  }),
+  rollupAddress: optional({
+    flag: '--rollup-address',
+    valueName: 'address',
+    env: 'ROLLUP_CONTRACT_ADDRESS',
+    kind: ethAddress,
+    mutability: 'restart',
+    scope: 'network',
+    group: 'l1',
+    description: 'L1 address of the rollup contract the node follows',
+  }),
 
   // Admin API key (spec: Authentication)
-  adminApiKeyHash: optional({ flag: '--admin-api-key-hash', valueName: 'hex', env: 'SVC_ADMIN_API_KEY_HASH', kind: sha256HexKind, secret: true, mutability: 'restart', scope: 'local', group: 'adminApi', description: 'SHA-256 of an admin API key generated elsewhere; used instead of generating one' }),
-  disableAdminApiKey: defaulted({ flag: '--disable-admin-api-key', env: 'SVC_DISABLE_ADMIN_API_KEY', kind: booleanKind, mutability: 'restart', scope: 'local', group: 'adminApi', description: 'serve the admin listener without authentication' }, false),
-  resetAdminApiKey: defaulted({ flag: '--reset-admin-api-key', env: 'SVC_RESET_ADMIN_API_KEY', kind: booleanKind, mutability: 'restart', scope: 'local', group: 'adminApi', description: 'generate a new admin API key even if one is stored' }, false),
+  adminApiKeyHash: optional({
+    flag: '--admin-api-key-hash',
+    valueName: 'hex',
+    env: 'SVC_ADMIN_API_KEY_HASH',
+    kind: sha256HexKind,
+    secret: true,
+    mutability: 'restart',
+    scope: 'local',
+    group: 'adminApi',
+    description: 'SHA-256 of an admin API key generated elsewhere; used instead of generating one',
+  }),
+  disableAdminApiKey: defaulted(
+    {
+      flag: '--disable-admin-api-key',
+      env: 'SVC_DISABLE_ADMIN_API_KEY',
+      kind: booleanKind,
+      mutability: 'restart',
+      scope: 'local',
+      group: 'adminApi',
+      description: 'serve the admin listener without authentication',
+    },
+    false,
+  ),
+  resetAdminApiKey: defaulted(
+    {
+      flag: '--reset-admin-api-key',
+      env: 'SVC_RESET_ADMIN_API_KEY',
+      kind: booleanKind,
+      mutability: 'restart',
+      scope: 'local',
+      group: 'adminApi',
+      description: 'generate a new admin API key even if one is stored',
+    },
+    false,
+  ),
 
   // JSON-RPC listeners (docs/protocol.md, Wire encoding)
-  rpcCorsAllowedOrigins: defaulted({ flag: '--rpc.corsAllowedOrigins', valueName: 'origins', env: 'SVC_RPC_CORS_ALLOWED_ORIGINS', kind: originListKind, mutability: 'restart', scope: 'local', group: 'rpc', description: 'origins browsers may call the public listener from (* for any); none sends no CORS headers' }, []),
-  rpcRequestTimeoutMs: defaulted({ flag: '--rpc.requestTimeoutMs', valueName: 'ms', env: 'SVC_RPC_REQUEST_TIMEOUT_MS', kind: integerKind(1, 10 * 60 * MS_PER_SECOND), mutability: 'restart', scope: 'local', group: 'rpc', description: 'time one call may take before it is answered with a timeout error' }, RPC_REQUEST_TIMEOUT_MS_DEFAULT),
-  rpcBatchCallsMax: defaulted({ flag: '--rpc.batchCallsMax', valueName: 'n', env: 'SVC_RPC_BATCH_CALLS_MAX', kind: listBound, mutability: 'restart', scope: 'local', group: 'rpc', description: 'JSON-RPC calls one batch may hold' }, BATCH_CALLS_MAX),
-  rpcPublicBodyBytesMax: defaulted({ flag: '--rpc.publicBodyBytesMax', valueName: 'bytes', env: 'SVC_RPC_PUBLIC_BODY_BYTES_MAX', kind: integerKind(1024, 256 * MIB), mutability: 'restart', scope: 'local', group: 'rpc', description: 'largest request body the public listener reads' }, PUBLIC_BODY_BYTES_MAX),
-  rpcAdminBodyBytesMax: defaulted({ flag: '--rpc.adminBodyBytesMax', valueName: 'bytes', env: 'SVC_RPC_ADMIN_BODY_BYTES_MAX', kind: integerKind(1024, 256 * MIB), mutability: 'restart', scope: 'local', group: 'rpc', description: 'largest request body the admin listener reads' }, ADMIN_BODY_BYTES_MAX),
-  rpcBlocksPerCallMax: defaulted({ flag: '--rpc.blocksPerCallMax', valueName: 'n', env: 'SVC_RPC_BLOCKS_PER_CALL_MAX', kind: listBound, mutability: 'restart', scope: 'local', group: 'rpc', description: 'blocks one call may ask for (svc_getBlocks)' }, RPC_BLOCKS_PER_CALL_MAX),
-  rpcCheckpointsPerCallMax: defaulted({ flag: '--rpc.checkpointsPerCallMax', valueName: 'n', env: 'SVC_RPC_CHECKPOINTS_PER_CALL_MAX', kind: listBound, mutability: 'restart', scope: 'local', group: 'rpc', description: 'checkpoints one call may ask for (svc_getCheckpoints)' }, RPC_CHECKPOINTS_PER_CALL_MAX),
-  rpcCheckpointDataEntriesPerCallMax: defaulted({ flag: '--rpc.checkpointDataEntriesPerCallMax', valueName: 'n', env: 'SVC_RPC_CHECKPOINT_DATA_ENTRIES_PER_CALL_MAX', kind: listBound, mutability: 'restart', scope: 'local', group: 'rpc', description: 'checkpoint metadata entries one call may answer (svc_getCheckpointsData)' }, RPC_CHECKPOINT_DATA_ENTRIES_PER_CALL_MAX),
-  rpcTxsPerCallMax: defaulted({ flag: '--rpc.txsPerCallMax', valueName: 'n', env: 'SVC_RPC_TXS_PER_CALL_MAX', kind: listBound, mutability: 'restart', scope: 'local', group: 'rpc', description: 'pending transactions one call may ask for (svc_getPendingTxs)' }, RPC_TXS_PER_CALL_MAX),
-  rpcTxHashesPerCallMax: defaulted({ flag: '--rpc.txHashesPerCallMax', valueName: 'n', env: 'SVC_RPC_TX_HASHES_PER_CALL_MAX', kind: listBound, mutability: 'restart', scope: 'local', group: 'rpc', description: 'transaction hashes one call may carry (svc_getTxsByHash)' }, RPC_TX_HASHES_PER_CALL_MAX),
-  rpcLeavesPerQueryMax: defaulted({ flag: '--rpc.leavesPerQueryMax', valueName: 'n', env: 'SVC_RPC_LEAVES_PER_QUERY_MAX', kind: listBound, mutability: 'restart', scope: 'local', group: 'rpc', description: 'leaf values one svc_findLeavesIndexes call may look up' }, RPC_LEAVES_PER_QUERY_MAX),
-  rpcTagsPerQueryMax: defaulted({ flag: '--rpc.tagsPerQueryMax', valueName: 'n', env: 'SVC_RPC_TAGS_PER_QUERY_MAX', kind: listBound, mutability: 'restart', scope: 'local', group: 'rpc', description: 'tags one log query may carry' }, RPC_TAGS_PER_QUERY_MAX),
-  rpcLogsPerTagMax: defaulted({ flag: '--rpc.logsPerTagMax', valueName: 'n', env: 'SVC_RPC_LOGS_PER_TAG_MAX', kind: listBound, mutability: 'restart', scope: 'local', group: 'rpc', description: 'logs one tag of a log query may match; a tag matching more is refused, never cut' }, RPC_LOGS_PER_TAG_MAX),
+  rpcCorsAllowedOrigins: defaulted(
+    {
+      flag: '--rpc.corsAllowedOrigins',
+      valueName: 'origins',
+      env: 'SVC_RPC_CORS_ALLOWED_ORIGINS',
+      kind: originListKind,
+      mutability: 'restart',
+      scope: 'local',
+      group: 'rpc',
+      description: 'origins browsers may call the public listener from (* for any); none sends no CORS headers',
+    },
+    [],
+  ),
+  rpcRequestTimeoutMs: defaulted(
+    {
+      flag: '--rpc.requestTimeoutMs',
+      valueName: 'ms',
+      env: 'SVC_RPC_REQUEST_TIMEOUT_MS',
+      kind: integerKind(1, 10 * 60 * MS_PER_SECOND),
+      mutability: 'restart',
+      scope: 'local',
+      group: 'rpc',
+      description: 'time one call may take before it is answered with a timeout error',
+    },
+    RPC_REQUEST_TIMEOUT_MS_DEFAULT,
+  ),
+  rpcBatchCallsMax: defaulted(
+    {
+      flag: '--rpc.batchCallsMax',
+      valueName: 'n',
+      env: 'SVC_RPC_BATCH_CALLS_MAX',
+      kind: listBound,
+      mutability: 'restart',
+      scope: 'local',
+      group: 'rpc',
+      description: 'JSON-RPC calls one batch may hold',
+    },
+    BATCH_CALLS_MAX,
+  ),
+  rpcPublicBodyBytesMax: defaulted(
+    {
+      flag: '--rpc.publicBodyBytesMax',
+      valueName: 'bytes',
+      env: 'SVC_RPC_PUBLIC_BODY_BYTES_MAX',
+      kind: integerKind(1024, 256 * MIB),
+      mutability: 'restart',
+      scope: 'local',
+      group: 'rpc',
+      description: 'largest request body the public listener reads',
+    },
+    PUBLIC_BODY_BYTES_MAX,
+  ),
+  rpcAdminBodyBytesMax: defaulted(
+    {
+      flag: '--rpc.adminBodyBytesMax',
+      valueName: 'bytes',
+      env: 'SVC_RPC_ADMIN_BODY_BYTES_MAX',
+      kind: integerKind(1024, 256 * MIB),
+      mutability: 'restart',
+      scope: 'local',
+      group: 'rpc',
+      description: 'largest request body the admin listener reads',
+    },
+    ADMIN_BODY_BYTES_MAX,
+  ),
+  rpcBlocksPerCallMax: defaulted(
+    {
+      flag: '--rpc.blocksPerCallMax',
+      valueName: 'n',
+      env: 'SVC_RPC_BLOCKS_PER_CALL_MAX',
+      kind: listBound,
+      mutability: 'restart',
+      scope: 'local',
+      group: 'rpc',
+      description: 'blocks one call may ask for (svc_getBlocks)',
+    },
+    RPC_BLOCKS_PER_CALL_MAX,
+  ),
+  rpcCheckpointsPerCallMax: defaulted(
+    {
+      flag: '--rpc.checkpointsPerCallMax',
+      valueName: 'n',
+      env: 'SVC_RPC_CHECKPOINTS_PER_CALL_MAX',
+      kind: listBound,
+      mutability: 'restart',
+      scope: 'local',
+      group: 'rpc',
+      description: 'checkpoints one call may ask for (svc_getCheckpoints)',
+    },
+    RPC_CHECKPOINTS_PER_CALL_MAX,
+  ),
+  rpcCheckpointDataEntriesPerCallMax: defaulted(
+    {
+      flag: '--rpc.checkpointDataEntriesPerCallMax',
+      valueName: 'n',
+      env: 'SVC_RPC_CHECKPOINT_DATA_ENTRIES_PER_CALL_MAX',
+      kind: listBound,
+      mutability: 'restart',
+      scope: 'local',
+      group: 'rpc',
+      description: 'checkpoint metadata entries one call may answer (svc_getCheckpointsData)',
+    },
+    RPC_CHECKPOINT_DATA_ENTRIES_PER_CALL_MAX,
+  ),
+  rpcTxsPerCallMax: defaulted(
+    {
+      flag: '--rpc.txsPerCallMax',
+      valueName: 'n',
+      env: 'SVC_RPC_TXS_PER_CALL_MAX',
+      kind: listBound,
+      mutability: 'restart',
+      scope: 'local',
+      group: 'rpc',
+      description: 'pending transactions one call may ask for (svc_getPendingTxs)',
+    },
+    RPC_TXS_PER_CALL_MAX,
+  ),
+  rpcTxHashesPerCallMax: defaulted(
+    {
+      flag: '--rpc.txHashesPerCallMax',
+      valueName: 'n',
+      env: 'SVC_RPC_TX_HASHES_PER_CALL_MAX',
+      kind: listBound,
+      mutability: 'restart',
+      scope: 'local',
+      group: 'rpc',
+      description: 'transaction hashes one call may carry (svc_getTxsByHash)',
+    },
+    RPC_TX_HASHES_PER_CALL_MAX,
+  ),
+  rpcLeavesPerQueryMax: defaulted(
+    {
+      flag: '--rpc.leavesPerQueryMax',
+      valueName: 'n',
+      env: 'SVC_RPC_LEAVES_PER_QUERY_MAX',
+      kind: listBound,
+      mutability: 'restart',
+      scope: 'local',
+      group: 'rpc',
+      description: 'leaf values one svc_findLeavesIndexes call may look up',
+    },
+    RPC_LEAVES_PER_QUERY_MAX,
+  ),
+  rpcTagsPerQueryMax: defaulted(
+    {
+      flag: '--rpc.tagsPerQueryMax',
+      valueName: 'n',
+      env: 'SVC_RPC_TAGS_PER_QUERY_MAX',
+      kind: listBound,
+      mutability: 'restart',
+      scope: 'local',
+      group: 'rpc',
+      description: 'tags one log query may carry',
+    },
+    RPC_TAGS_PER_QUERY_MAX,
+  ),
+  rpcLogsPerTagMax: defaulted(
+    {
+      flag: '--rpc.logsPerTagMax',
+      valueName: 'n',
+      env: 'SVC_RPC_LOGS_PER_TAG_MAX',
+      kind: listBound,
+      mutability: 'restart',
+      scope: 'local',
+      group: 'rpc',
+      description: 'logs one tag of a log query may match; a tag matching more is refused, never cut',
+    },
+    RPC_LOGS_PER_TAG_MAX,
+  ),
 
   // Archiver and world state
-  archiverPollingIntervalMs: defaulted({ flag: '--archiver.pollingIntervalMs', valueName: 'ms', env: 'ARCHIVER_POLLING_INTERVAL_MS', kind: integerKind(1, HOUR_MS), mutability: 'runtime', scope: 'local', group: 'archiver', description: 'time between two reads of L1 by the archiver' }, ARCHIVER_POLL_INTERVAL_MS_DEFAULT),
-  worldStateHistoricCheckpointCount: defaulted({ flag: '--worldState.historicCheckpointCount', valueName: 'n', env: 'WS_NUM_HISTORIC_CHECKPOINTS', kind: positiveCount, mutability: 'restart', scope: 'local', group: 'worldState', description: 'finalized checkpoints whose state stays queryable for witnesses' }, WORLD_STATE_HISTORIC_CHECKPOINT_COUNT_DEFAULT),
+  archiverPollingIntervalMs: defaulted(
+    {
+      flag: '--archiver.pollingIntervalMs',
+      valueName: 'ms',
+      env: 'ARCHIVER_POLLING_INTERVAL_MS',
+      kind: integerKind(1, HOUR_MS),
+      mutability: 'runtime',
+      scope: 'local',
+      group: 'archiver',
+      description: 'time between two reads of L1 by the archiver',
+    },
+    ARCHIVER_POLL_INTERVAL_MS_DEFAULT,
+  ),
+  worldStateHistoricCheckpointCount: defaulted(
+    {
+      flag: '--worldState.historicCheckpointCount',
+      valueName: 'n',
+      env: 'WS_NUM_HISTORIC_CHECKPOINTS',
+      kind: positiveCount,
+      mutability: 'restart',
+      scope: 'local',
+      group: 'worldState',
+      description: 'finalized checkpoints whose state stays queryable for witnesses',
+    },
+    WORLD_STATE_HISTORIC_CHECKPOINT_COUNT_DEFAULT,
+  ),
 
   // Sequencer (block proposer)
-  sequencerEnabled: defaulted({ flag: '--sequencer', env: 'SEQ_ENABLED', kind: booleanKind, mutability: 'restart', scope: 'local', group: 'sequencer', description: 'run a sequencer on this node (needs a publisher key)' }, false),
-  sequencerPublisherPrivateKey: optional({ flag: '--sequencer.publisherPrivateKey', valueName: 'key', env: 'SEQ_PUBLISHER_PRIVATE_KEY', kind: privateKey, secret: true, mutability: 'restart', scope: 'local', group: 'sequencer', description: 'key of the funded L1 account the sequencer publishes checkpoints from' }),
-  sequencerCoinbase: optional({ flag: '--sequencer.coinbase', valueName: 'address', env: 'SEQ_COINBASE', kind: ethAddress, mutability: 'runtime', scope: 'local', group: 'sequencer', description: 'L1 address credited as proposer of this node\'s blocks (unset: the publisher\'s address)' }),
-  sequencerFeeRecipient: optional({ flag: '--sequencer.feeRecipient', valueName: 'address', env: 'SEQ_FEE_RECIPIENT', kind: rollupAddressKind, mutability: 'runtime', scope: 'local', group: 'sequencer', description: 'rollup address paid the fees of this node\'s blocks (unset: the zero address)' }),
-  sequencerPollingIntervalMs: defaulted({ flag: '--sequencer.pollingIntervalMs', valueName: 'ms', env: 'SEQ_POLLING_INTERVAL_MS', kind: integerKind(1, 60 * MS_PER_SECOND), mutability: 'runtime', scope: 'local', group: 'sequencer', description: 'time between two checks by the sequencer of whether it has work' }, SEQUENCER_POLL_INTERVAL_MS_DEFAULT),
-  sequencerL1PublishingTimeAllowanceInSlotSeconds: defaulted({ flag: '--sequencer.l1PublishingTimeAllowanceInSlot', valueName: 'seconds', env: 'SEQ_L1_PUBLISHING_TIME_ALLOWANCE_IN_SLOT', kind: integerKind(0, 3_600), mutability: 'runtime', scope: 'local', group: 'sequencer', description: 'seconds at the end of a slot kept for getting the checkpoint into L1; no block starts inside them' }, SEQ_L1_PUBLISHING_TIME_ALLOWANCE_IN_SLOT_SECONDS_DEFAULT),
-  sequencerBlockDurationMs: defaulted({ flag: '--sequencer.blockDurationMs', valueName: 'ms', env: 'SEQ_BLOCK_DURATION_MS', kind: integerKind(100, HOUR_MS), mutability: 'runtime', scope: 'local', group: 'sequencer', description: 'target time between two blocks inside a slot' }, SEQ_BLOCK_DURATION_SECONDS_DEFAULT * MS_PER_SECOND),
-  maxL2BlockGas: optional({ flag: '--maxL2BlockGas', valueName: 'gas', env: 'SEQ_MAX_L2_BLOCK_GAS', kind: gas, mutability: 'runtime', scope: 'network', group: 'sequencer', description: 'L2 gas one proposed block may use (unset: derived from the L1 rollup limits); capped at the checkpoint limit' }),
-  maxDABlockGas: optional({ flag: '--maxDABlockGas', valueName: 'gas', env: 'SEQ_MAX_DA_BLOCK_GAS', kind: gas, mutability: 'runtime', scope: 'network', group: 'sequencer', description: 'DA gas one proposed block may use (unset: derived from the L1 rollup limits); capped at the checkpoint limit' }),
-  perBlockAllocationMultiplier: defaulted({ flag: '--perBlockAllocationMultiplier', valueName: 'factor', env: 'SEQ_PER_BLOCK_ALLOCATION_MULTIPLIER', kind: decimalKind(BLOCKS_PER_CHECKPOINT_MAX, false), mutability: 'runtime', scope: 'network', group: 'sequencer', description: 'derived per-block gas budget = checkpoint limit / blocks per checkpoint * this factor' }, SEQ_PER_BLOCK_ALLOCATION_MULTIPLIER_DEFAULT),
-  maxTxsPerCheckpoint: optional({ flag: '--maxTxsPerCheckpoint', valueName: 'n', env: 'SEQ_MAX_TX_PER_CHECKPOINT', kind: positiveCount, mutability: 'runtime', scope: 'network', group: 'sequencer', description: 'transactions one proposed checkpoint may hold (unset: only the protocol limit)' }),
+  sequencerEnabled: defaulted(
+    {
+      flag: '--sequencer',
+      env: 'SEQ_ENABLED',
+      kind: booleanKind,
+      mutability: 'restart',
+      scope: 'local',
+      group: 'sequencer',
+      description: 'run a sequencer on this node (needs a publisher key)',
+    },
+    false,
+  ),
+  sequencerPublisherPrivateKey: optional({
+    flag: '--sequencer.publisherPrivateKey',
+    valueName: 'key',
+    env: 'SEQ_PUBLISHER_PRIVATE_KEY',
+    kind: privateKey,
+    secret: true,
+    mutability: 'restart',
+    scope: 'local',
+    group: 'sequencer',
+    description: 'key of the funded L1 account the sequencer publishes checkpoints from',
+  }),
+  sequencerCoinbase: optional({
+    flag: '--sequencer.coinbase',
+    valueName: 'address',
+    env: 'SEQ_COINBASE',
+    kind: ethAddress,
+    mutability: 'runtime',
+    scope: 'local',
+    group: 'sequencer',
+    description: "L1 address credited as proposer of this node's blocks (unset: the publisher's address)",
+  }),
+  sequencerFeeRecipient: optional({
+    flag: '--sequencer.feeRecipient',
+    valueName: 'address',
+    env: 'SEQ_FEE_RECIPIENT',
+    kind: rollupAddressKind,
+    mutability: 'runtime',
+    scope: 'local',
+    group: 'sequencer',
+    description: "rollup address paid the fees of this node's blocks (unset: the zero address)",
+  }),
+  sequencerPollingIntervalMs: defaulted(
+    {
+      flag: '--sequencer.pollingIntervalMs',
+      valueName: 'ms',
+      env: 'SEQ_POLLING_INTERVAL_MS',
+      kind: integerKind(1, 60 * MS_PER_SECOND),
+      mutability: 'runtime',
+      scope: 'local',
+      group: 'sequencer',
+      description: 'time between two checks by the sequencer of whether it has work',
+    },
+    SEQUENCER_POLL_INTERVAL_MS_DEFAULT,
+  ),
+  sequencerL1PublishingTimeAllowanceInSlotSeconds: defaulted(
+    {
+      flag: '--sequencer.l1PublishingTimeAllowanceInSlot',
+      valueName: 'seconds',
+      env: 'SEQ_L1_PUBLISHING_TIME_ALLOWANCE_IN_SLOT',
+      kind: integerKind(0, 3_600),
+      mutability: 'runtime',
+      scope: 'local',
+      group: 'sequencer',
+      description: 'seconds at the end of a slot kept for getting the checkpoint into L1; no block starts inside them',
+    },
+    SEQ_L1_PUBLISHING_TIME_ALLOWANCE_IN_SLOT_SECONDS_DEFAULT,
+  ),
+  sequencerBlockDurationMs: defaulted(
+    {
+      flag: '--sequencer.blockDurationMs',
+      valueName: 'ms',
+      env: 'SEQ_BLOCK_DURATION_MS',
+      kind: integerKind(100, HOUR_MS),
+      mutability: 'runtime',
+      scope: 'local',
+      group: 'sequencer',
+      description: 'target time between two blocks inside a slot',
+    },
+    SEQ_BLOCK_DURATION_SECONDS_DEFAULT * MS_PER_SECOND,
+  ),
+  maxL2BlockGas: optional({
+    flag: '--maxL2BlockGas',
+    valueName: 'gas',
+    env: 'SEQ_MAX_L2_BLOCK_GAS',
+    kind: gas,
+    mutability: 'runtime',
+    scope: 'network',
+    group: 'sequencer',
+    description:
+      'L2 gas one proposed block may use (unset: derived from the L1 rollup limits); capped at the checkpoint limit',
+  }),
+  maxDABlockGas: optional({
+    flag: '--maxDABlockGas',
+    valueName: 'gas',
+    env: 'SEQ_MAX_DA_BLOCK_GAS',
+    kind: gas,
+    mutability: 'runtime',
+    scope: 'network',
+    group: 'sequencer',
+    description:
+      'DA gas one proposed block may use (unset: derived from the L1 rollup limits); capped at the checkpoint limit',
+  }),
+  perBlockAllocationMultiplier: defaulted(
+    {
+      flag: '--perBlockAllocationMultiplier',
+      valueName: 'factor',
+      env: 'SEQ_PER_BLOCK_ALLOCATION_MULTIPLIER',
+      kind: decimalKind(BLOCKS_PER_CHECKPOINT_MAX, false),
+      mutability: 'runtime',
+      scope: 'network',
+      group: 'sequencer',
+      description: 'derived per-block gas budget = checkpoint limit / blocks per checkpoint * this factor',
+    },
+    SEQ_PER_BLOCK_ALLOCATION_MULTIPLIER_DEFAULT,
+  ),
+  maxTxsPerCheckpoint: optional({
+    flag: '--maxTxsPerCheckpoint',
+    valueName: 'n',
+    env: 'SEQ_MAX_TX_PER_CHECKPOINT',
+    kind: positiveCount,
+    mutability: 'runtime',
+    scope: 'network',
+    group: 'sequencer',
+    description: 'transactions one proposed checkpoint may hold (unset: only the protocol limit)',
+  }),
 
   // Validator
-  validateMaxL2BlockGas: optional({ flag: '--validateMaxL2BlockGas', valueName: 'gas', env: 'VALIDATOR_MAX_L2_BLOCK_GAS', kind: gas, mutability: 'runtime', scope: 'network', group: 'validator', description: 'L2 gas above which a proposed block is rejected (unset: no per-block limit)' }),
-  validateMaxDABlockGas: optional({ flag: '--validateMaxDABlockGas', valueName: 'gas', env: 'VALIDATOR_MAX_DA_BLOCK_GAS', kind: gas, mutability: 'runtime', scope: 'network', group: 'validator', description: 'DA gas above which a proposed block is rejected (unset: no per-block limit)' }),
-  validateMaxTxsPerBlock: optional({ flag: '--validateMaxTxsPerBlock', valueName: 'n', env: 'VALIDATOR_MAX_TX_PER_BLOCK', kind: positiveCount, mutability: 'runtime', scope: 'network', group: 'validator', description: 'transactions above which a proposed block is rejected (unset: no per-block limit)' }),
-  validateMaxTxsPerCheckpoint: optional({ flag: '--validateMaxTxsPerCheckpoint', valueName: 'n', env: 'VALIDATOR_MAX_TX_PER_CHECKPOINT', kind: positiveCount, mutability: 'runtime', scope: 'network', group: 'validator', description: 'transactions above which a proposed checkpoint is rejected (unset: only the protocol limit)' }),
-  validatorKeystorePath: optional({ flag: '--validator.keystorePath', valueName: 'file', env: 'VALIDATOR_KEYSTORE_PATH', kind: patternKind('a file path', /^[^\0]+$/, 4096), mutability: 'restart', scope: 'local', group: 'validator', description: 'keystore file of the validators this node runs (attester BLS keys, coinbases, fee recipients, publishers); svcAdmin_reloadKeystore rereads it' }),
-  validatorHaSigningEnabled: defaulted({ flag: '--validator.haSigningEnabled', env: 'VALIDATOR_HA_SIGNING_ENABLED', kind: booleanKind, mutability: 'restart', scope: 'local', group: 'validator', description: 'coordinate signing through a shared database so redundant nodes never sign twice (needs the two below)' }, false),
-  validatorHaDatabaseUrl: optional({ flag: '--validator.haDatabaseUrl', valueName: 'url', env: 'VALIDATOR_HA_DATABASE_URL', kind: databaseUrlKind(HA_DATABASE_URL_SCHEMES), secret: true, mutability: 'restart', scope: 'local', group: 'validator', description: 'database of high-availability signing, <scheme>://<user>:<password>@<host>:<port>/<database>' }),
-  validatorHaNodeId: optional({ flag: '--validator.haNodeId', valueName: 'id', env: 'VALIDATOR_HA_NODE_ID', kind: patternKind('an id of letters, digits, ".", "_" or "-"', /^[A-Za-z0-9._-]+$/, 128), mutability: 'restart', scope: 'local', group: 'validator', description: 'name of this node among the redundant nodes sharing the signing database (unique per node)' }),
+  validateMaxL2BlockGas: optional({
+    flag: '--validateMaxL2BlockGas',
+    valueName: 'gas',
+    env: 'VALIDATOR_MAX_L2_BLOCK_GAS',
+    kind: gas,
+    mutability: 'runtime',
+    scope: 'network',
+    group: 'validator',
+    description: 'L2 gas above which a proposed block is rejected (unset: no per-block limit)',
+  }),
+  validateMaxDABlockGas: optional({
+    flag: '--validateMaxDABlockGas',
+    valueName: 'gas',
+    env: 'VALIDATOR_MAX_DA_BLOCK_GAS',
+    kind: gas,
+    mutability: 'runtime',
+    scope: 'network',
+    group: 'validator',
+    description: 'DA gas above which a proposed block is rejected (unset: no per-block limit)',
+  }),
+  validateMaxTxsPerBlock: optional({
+    flag: '--validateMaxTxsPerBlock',
+    valueName: 'n',
+    env: 'VALIDATOR_MAX_TX_PER_BLOCK',
+    kind: positiveCount,
+    mutability: 'runtime',
+    scope: 'network',
+    group: 'validator',
+    description: 'transactions above which a proposed block is rejected (unset: no per-block limit)',
+  }),
+  validateMaxTxsPerCheckpoint: optional({
+    flag: '--validateMaxTxsPerCheckpoint',
+    valueName: 'n',
+    env: 'VALIDATOR_MAX_TX_PER_CHECKPOINT',
+    kind: positiveCount,
+    mutability: 'runtime',
+    scope: 'network',
+    group: 'validator',
+    description: 'transactions above which a proposed checkpoint is rejected (unset: only the protocol limit)',
+  }),
+  validatorKeystorePath: optional({
+    flag: '--validator.keystorePath',
+    valueName: 'file',
+    env: 'VALIDATOR_KEYSTORE_PATH',
+    kind: patternKind('a file path', /^[^\0]+$/, 4096),
+    mutability: 'restart',
+    scope: 'local',
+    group: 'validator',
+    description:
+      'keystore file of the validators this node runs (attester BLS keys, coinbases, fee recipients, publishers); svcAdmin_reloadKeystore rereads it',
+  }),
+  validatorHaSigningEnabled: defaulted(
+    {
+      flag: '--validator.haSigningEnabled',
+      env: 'VALIDATOR_HA_SIGNING_ENABLED',
+      kind: booleanKind,
+      mutability: 'restart',
+      scope: 'local',
+      group: 'validator',
+      description:
+        'coordinate signing through a shared database so redundant nodes never sign twice (needs the two below)',
+    },
+    false,
+  ),
+  validatorHaDatabaseUrl: optional({
+    flag: '--validator.haDatabaseUrl',
+    valueName: 'url',
+    env: 'VALIDATOR_HA_DATABASE_URL',
+    kind: databaseUrlKind(HA_DATABASE_URL_SCHEMES),
+    secret: true,
+    mutability: 'restart',
+    scope: 'local',
+    group: 'validator',
+    description: 'database of high-availability signing, <scheme>://<user>:<password>@<host>:<port>/<database>',
+  }),
+  validatorHaNodeId: optional({
+    flag: '--validator.haNodeId',
+    valueName: 'id',
+    env: 'VALIDATOR_HA_NODE_ID',
+    kind: patternKind('an id of letters, digits, ".", "_" or "-"', /^[A-Za-z0-9._-]+$/, 128),
+    mutability: 'restart',
+    scope: 'local',
+    group: 'validator',
+    description: 'name of this node among the redundant nodes sharing the signing database (unique per node)',
+  }),
 
   // Transaction pool and p2p
-  p2pRpcPriceBumpPercentage: defaulted({ flag: '--p2p.rpcPriceBumpPercentage', valueName: 'percent', env: 'P2P_RPC_PRICE_BUMP_PERCENTAGE', kind: integerKind(0, 1_000), mutability: 'runtime', scope: 'network', group: 'p2p', description: 'extra priority fee, in percent, a tx sent over RPC must offer to replace a pooled one (0: any increase)' }, P2P_RPC_PRICE_BUMP_PERCENTAGE_DEFAULT),
-  p2pPendingTxCountMax: defaulted({ flag: '--p2p.pendingTxCountMax', valueName: 'n', env: 'P2P_MAX_PENDING_TX_COUNT', kind: integerKind(1, 1_000_000), mutability: 'restart', scope: 'local', group: 'p2p', description: 'pending transactions the pool holds; when full, a newcomer must outbid the lowest' }, P2P_PENDING_TX_COUNT_MAX_DEFAULT),
-  txPublicSetupAllowListExtend: defaulted({ flag: '--txPublicSetupAllowListExtend', valueName: 'entries', env: 'TX_PUBLIC_SETUP_ALLOWLIST', kind: allowListKind, mutability: 'restart', scope: 'network', group: 'p2p', description: 'setup-phase functions allowed besides the built-in ones: I:<address>:<selector>[:<flags>] or C:<classId>:<selector>[:<flags>], comma-separated' }, [] as readonly AllowListEntry[]),
+  p2pRpcPriceBumpPercentage: defaulted(
+    {
+      flag: '--p2p.rpcPriceBumpPercentage',
+      valueName: 'percent',
+      env: 'P2P_RPC_PRICE_BUMP_PERCENTAGE',
+      kind: integerKind(0, 1_000),
+      mutability: 'runtime',
+      scope: 'network',
+      group: 'p2p',
+      description:
+        'extra priority fee, in percent, a tx sent over RPC must offer to replace a pooled one (0: any increase)',
+    },
+    P2P_RPC_PRICE_BUMP_PERCENTAGE_DEFAULT,
+  ),
+  p2pPendingTxCountMax: defaulted(
+    {
+      flag: '--p2p.pendingTxCountMax',
+      valueName: 'n',
+      env: 'P2P_MAX_PENDING_TX_COUNT',
+      kind: integerKind(1, 1_000_000),
+      mutability: 'restart',
+      scope: 'local',
+      group: 'p2p',
+      description: 'pending transactions the pool holds; when full, a newcomer must outbid the lowest',
+    },
+    P2P_PENDING_TX_COUNT_MAX_DEFAULT,
+  ),
+  txPublicSetupAllowListExtend: defaulted(
+    {
+      flag: '--txPublicSetupAllowListExtend',
+      valueName: 'entries',
+      env: 'TX_PUBLIC_SETUP_ALLOWLIST',
+      kind: allowListKind,
+      mutability: 'restart',
+      scope: 'network',
+      group: 'p2p',
+      description:
+        'setup-phase functions allowed besides the built-in ones: I:<address>:<selector>[:<flags>] or C:<classId>:<selector>[:<flags>], comma-separated',
+    },
+    [] as readonly AllowListEntry[],
+  ),
 
   // Fees
-  initialEthPerFeeAsset: defaulted({ flag: '--initialEthPerFeeAsset', valueName: 'rate', env: 'SVC_INITIAL_ETH_PER_FEE_ASSET', kind: bigintKind(1n, 'a fee-asset rate with 12 decimals'), mutability: 'restart', scope: 'network', group: 'fees', description: `base currency per unit of fee asset set when the rollup contract is deployed, with ${ETH_PER_FEE_ASSET_DECIMALS} decimals` }, INITIAL_ETH_PER_FEE_ASSET_DEFAULT),
+  initialEthPerFeeAsset: defaulted(
+    {
+      flag: '--initialEthPerFeeAsset',
+      valueName: 'rate',
+      env: 'SVC_INITIAL_ETH_PER_FEE_ASSET',
+      kind: bigintKind(1n, 'a fee-asset rate with 12 decimals'),
+      mutability: 'restart',
+      scope: 'network',
+      group: 'fees',
+      description: `base currency per unit of fee asset set when the rollup contract is deployed, with ${ETH_PER_FEE_ASSET_DECIMALS} decimals`,
+    },
+    INITIAL_ETH_PER_FEE_ASSET_DEFAULT,
+  ),
 
   // Blob redundancy (spec: Versioning, 4.0.0 change 7)
-  blobFileStoreUrls: defaulted({ flag: '--blob.fileStoreUrls', valueName: 'urls', env: 'BLOB_FILE_STORE_URLS', kind: urlListKind(storeUrls), mutability: 'restart', scope: 'network', group: 'blobs', description: 'file stores blobs are read from when the consensus client lacks them, comma-separated' }, [] as readonly string[]),
-  blobFileStoreUploadUrl: optional({ flag: '--blob.fileStoreUploadUrl', valueName: 'url', env: 'BLOB_FILE_STORE_UPLOAD_URL', kind: urlKind(storeUrls), mutability: 'restart', scope: 'local', group: 'blobs', description: 'file store this node uploads the blobs it sees to' }),
-  blobArchiveApiUrl: optional({ flag: '--blob.archiveApiUrl', valueName: 'url', env: 'BLOB_ARCHIVE_API_URL', kind: urlKind(['http', 'https']), mutability: 'restart', scope: 'network', group: 'blobs', description: 'blob archive API asked for blobs older than the consensus client keeps' }),
+  blobFileStoreUrls: defaulted(
+    {
+      flag: '--blob.fileStoreUrls',
+      valueName: 'urls',
+      env: 'BLOB_FILE_STORE_URLS',
+      kind: urlListKind(storeUrls),
+      mutability: 'restart',
+      scope: 'network',
+      group: 'blobs',
+      description: 'file stores blobs are read from when the consensus client lacks them, comma-separated',
+    },
+    [] as readonly string[],
+  ),
+  blobFileStoreUploadUrl: optional({
+    flag: '--blob.fileStoreUploadUrl',
+    valueName: 'url',
+    env: 'BLOB_FILE_STORE_UPLOAD_URL',
+    kind: urlKind(storeUrls),
+    mutability: 'restart',
+    scope: 'local',
+    group: 'blobs',
+    description: 'file store this node uploads the blobs it sees to',
+  }),
+  blobArchiveApiUrl: optional({
+    flag: '--blob.archiveApiUrl',
+    valueName: 'url',
+    env: 'BLOB_ARCHIVE_API_URL',
+    kind: urlKind(['http', 'https']),
+    mutability: 'restart',
+    scope: 'network',
+    group: 'blobs',
+    description: 'blob archive API asked for blobs older than the consensus client keeps',
+  }),
 
   // Transaction bot
-  botMinFeePadding: defaulted({ flag: '--bot.minFeePadding', valueName: 'padding', env: 'BOT_MIN_FEE_PADDING', kind: decimalKind(100, true), mutability: 'runtime', scope: 'local', group: 'bot', description: 'the bot offers min fee * (1 + padding) so its txs survive fee increases' }, BOT_MIN_FEE_PADDING_DEFAULT),
+  botMinFeePadding: defaulted(
+    {
+      flag: '--bot.minFeePadding',
+      valueName: 'padding',
+      env: 'BOT_MIN_FEE_PADDING',
+      kind: decimalKind(100, true),
+      mutability: 'runtime',
+      scope: 'local',
+      group: 'bot',
+      description: 'the bot offers min fee * (1 + padding) so its txs survive fee increases',
+    },
+    BOT_MIN_FEE_PADDING_DEFAULT,
+  ),
 
   // Prover
-  proverNode: defaulted({ flag: '--prover-node', env: 'SVC_PROVER_NODE', kind: booleanKind, mutability: 'restart', scope: 'local', group: 'prover', description: 'run the prover as a subsystem of this node: it proves each complete epoch and submits the proof to L1' }, false),
-  proverPublisherPrivateKey: optional({ flag: '--prover.publisherPrivateKey', valueName: 'key', env: 'PROVER_PUBLISHER_PRIVATE_KEY', kind: privateKey, secret: true, mutability: 'restart', scope: 'local', group: 'prover', description: 'key of the funded L1 account the prover submits epoch proofs from (default: the sequencer publisher key)' }),
-  proverPollingIntervalMs: defaulted({ flag: '--prover.pollingIntervalMs', valueName: 'ms', env: 'PROVER_POLLING_INTERVAL_MS', kind: integerKind(1, 60 * MS_PER_SECOND), mutability: 'restart', scope: 'local', group: 'prover', description: 'time between two checks by the prover for an epoch to prove or for its proof on L1' }, PROVER_POLL_INTERVAL_MS_DEFAULT),
+  proverNode: defaulted(
+    {
+      flag: '--prover-node',
+      env: 'SVC_PROVER_NODE',
+      kind: booleanKind,
+      mutability: 'restart',
+      scope: 'local',
+      group: 'prover',
+      description:
+        'run the prover as a subsystem of this node: it proves each complete epoch and submits the proof to L1',
+    },
+    false,
+  ),
+  proverPublisherPrivateKey: optional({
+    flag: '--prover.publisherPrivateKey',
+    valueName: 'key',
+    env: 'PROVER_PUBLISHER_PRIVATE_KEY',
+    kind: privateKey,
+    secret: true,
+    mutability: 'restart',
+    scope: 'local',
+    group: 'prover',
+    description:
+      'key of the funded L1 account the prover submits epoch proofs from (default: the sequencer publisher key)',
+  }),
+  proverPollingIntervalMs: defaulted(
+    {
+      flag: '--prover.pollingIntervalMs',
+      valueName: 'ms',
+      env: 'PROVER_POLLING_INTERVAL_MS',
+      kind: integerKind(1, 60 * MS_PER_SECOND),
+      mutability: 'restart',
+      scope: 'local',
+      group: 'prover',
+      description: 'time between two checks by the prover for an epoch to prove or for its proof on L1',
+    },
+    PROVER_POLL_INTERVAL_MS_DEFAULT,
+  ),
 
   // Local network (svc start --local-network)
-  localNetworkL1Port: defaulted({ flag: '--l1-port', valueName: 'port', env: 'LOCAL_NETWORK_L1_PORT', kind: port, mutability: 'restart', scope: 'local', group: 'localNetwork', description: 'port of the local L1 (anvil)' }, LOCAL_NETWORK_L1_PORT_DEFAULT),
-  localNetworkSlotDurationSeconds: defaulted({ flag: '--slot-duration', valueName: 'seconds', env: 'LOCAL_NETWORK_SLOT_DURATION_SECONDS', kind: integerKind(1, 3_600), mutability: 'restart', scope: 'local', group: 'localNetwork', description: 'L2 slot duration of the rollup the local network deploys' }, L2_SLOT_DURATION_SECONDS_DEFAULT),
-  localNetworkL1BlockTimeSeconds: defaulted({ flag: '--l1-block-time', valueName: 'seconds', env: 'LOCAL_NETWORK_L1_BLOCK_TIME_SECONDS', kind: integerKind(1, 60), mutability: 'restart', scope: 'local', group: 'localNetwork', description: 'seconds between blocks of the local L1' }, L1_SLOT_DURATION_SECONDS),
+  localNetworkL1Port: defaulted(
+    {
+      flag: '--l1-port',
+      valueName: 'port',
+      env: 'LOCAL_NETWORK_L1_PORT',
+      kind: port,
+      mutability: 'restart',
+      scope: 'local',
+      group: 'localNetwork',
+      description: 'port of the local L1 (anvil)',
+    },
+    LOCAL_NETWORK_L1_PORT_DEFAULT,
+  ),
+  localNetworkSlotDurationSeconds: defaulted(
+    {
+      flag: '--slot-duration',
+      valueName: 'seconds',
+      env: 'LOCAL_NETWORK_SLOT_DURATION_SECONDS',
+      kind: integerKind(1, 3_600),
+      mutability: 'restart',
+      scope: 'local',
+      group: 'localNetwork',
+      description: 'L2 slot duration of the rollup the local network deploys',
+    },
+    L2_SLOT_DURATION_SECONDS_DEFAULT,
+  ),
+  localNetworkL1BlockTimeSeconds: defaulted(
+    {
+      flag: '--l1-block-time',
+      valueName: 'seconds',
+      env: 'LOCAL_NETWORK_L1_BLOCK_TIME_SECONDS',
+      kind: integerKind(1, 60),
+      mutability: 'restart',
+      scope: 'local',
+      group: 'localNetwork',
+      description: 'seconds between blocks of the local L1',
+    },
+    L1_SLOT_DURATION_SECONDS,
+  ),
 } as const;
 
 export type ConfigSchema = typeof configSchema;
 export type ConfigKey = keyof ConfigSchema;
 
-type ValueOfOption<O> = O extends ConfigOption<infer T, infer HasDefault> ? (HasDefault extends true ? T : T | undefined) : never;
+type ValueOfOption<O> =
+  O extends ConfigOption<infer T, infer HasDefault> ? (HasDefault extends true ? T : T | undefined) : never;
 
 /** The effective value of every option (optional options without a value are undefined). */
 export type ConfigValues = { readonly [K in ConfigKey]: ValueOfOption<ConfigSchema[K]> };
 
-export type RuntimeConfigKey = { [K in ConfigKey]: ConfigSchema[K]['mutability'] extends 'runtime' ? K : never }[ConfigKey];
+export type RuntimeConfigKey = {
+  [K in ConfigKey]: ConfigSchema[K]['mutability'] extends 'runtime' ? K : never;
+}[ConfigKey];
 
 /** A change made by svcAdmin_setConfig: runtime options only; a present key with undefined clears to the default. */
 export type ConfigPatch = { readonly [K in RuntimeConfigKey]?: ConfigValues[K] };
 
 /** Every option with its key, in table order. */
-export const configOptions: readonly (ConfigOption & { readonly key: ConfigKey })[] = (Object.keys(configSchema) as ConfigKey[]).map(
-  (key) => ({ key, ...(configSchema[key] as ConfigOption) }),
-);
+export const configOptions: readonly (ConfigOption & { readonly key: ConfigKey })[] = (
+  Object.keys(configSchema) as ConfigKey[]
+).map((key) => ({ key, ...(configSchema[key] as ConfigOption) }));
 
 export function isConfigKey(name: string): name is ConfigKey {
   return Object.hasOwn(configSchema, name);
@@ -307,17 +972,24 @@ export function optionNames(option: ConfigOption): string {
  * Rules between options that hold whatever the mode: one sentence per broken rule. (What a mode needs, such as the
  * L1 URL of `--node`, is checked where the mode starts.)
  */
-export function configConsistencyProblems(values: ConfigValues): { readonly names: string; readonly message: string }[] {
+export function configConsistencyProblems(
+  values: ConfigValues,
+): { readonly names: string; readonly message: string }[] {
   const problems: { names: string; message: string }[] = [];
   const names = (key: ConfigKey) => optionNames(configSchema[key]);
   if (values.validatorHaSigningEnabled) {
     for (const key of ['validatorHaDatabaseUrl', 'validatorHaNodeId'] as const) {
-      if (values[key] === undefined) problems.push({ names: names(key), message: `${names('validatorHaSigningEnabled')} needs ${names(key)}` });
+      if (values[key] === undefined)
+        problems.push({ names: names(key), message: `${names('validatorHaSigningEnabled')} needs ${names(key)}` });
     }
   }
   if (values.adminApiKeyHash !== undefined) {
     for (const key of ['disableAdminApiKey', 'resetAdminApiKey'] as const) {
-      if (values[key]) problems.push({ names: names(key), message: `${names('adminApiKeyHash')} contradicts ${names(key)}: give one of them` });
+      if (values[key])
+        problems.push({
+          names: names(key),
+          message: `${names('adminApiKeyHash')} contradicts ${names(key)}: give one of them`,
+        });
     }
   }
   return problems;

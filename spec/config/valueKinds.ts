@@ -61,7 +61,11 @@ function kind<T>(
 export function integerKind(min: number, max: number, what = 'an integer'): ValueKind<number> {
   const label = `${what} from ${min} to ${max}`;
   const type = z.number(expected(label)).int(expected(label)).min(min, expected(label)).max(max, expected(label));
-  const text = z.string().regex(/^[+-]?\d+$/, expected(label)).transform(Number).pipe(type);
+  const text = z
+    .string()
+    .regex(/^[+-]?\d+$/, expected(label))
+    .transform(Number)
+    .pipe(type);
   return kind(label, { type: 'integer', min, max }, type, text, String, (v) => v);
 }
 
@@ -70,7 +74,11 @@ export function decimalKind(max: number, zeroAllowed: boolean): ValueKind<number
   const label = `a number ${zeroAllowed ? 'from 0' : 'above 0'} up to ${max}`;
   const base = z.number(expected(label)).finite(expected(label)).max(max, expected(label));
   const type = zeroAllowed ? base.min(0, expected(label)) : base.gt(0, expected(label));
-  const text = z.string().regex(/^\d+(\.\d+)?([eE][+-]?\d+)?$/, expected(label)).transform(Number).pipe(type);
+  const text = z
+    .string()
+    .regex(/^\d+(\.\d+)?([eE][+-]?\d+)?$/, expected(label))
+    .transform(Number)
+    .pipe(type);
   return kind(label, { type: 'decimal', max, zeroAllowed }, type, text, String, (v) => v);
 }
 
@@ -79,11 +87,28 @@ export function bigintKind(min: bigint, what: string): ValueKind<bigint> {
   const label = `${what} (a whole number, at least ${min})`;
   const digits = z.string().regex(/^\d{1,78}$/, expected(label));
   const check = z.bigint().min(min, expected(label));
-  const type = z.union([digits, z.number().int().nonnegative()], expected(label)).transform((v) => BigInt(v)).pipe(check);
-  return kind(label, { type: 'bigint', min }, type, digits.transform((v) => BigInt(v)).pipe(check), (v) => v.toString(), (v) => v.toString());
+  const type = z
+    .union([digits, z.number().int().nonnegative()], expected(label))
+    .transform((v) => BigInt(v))
+    .pipe(check);
+  return kind(
+    label,
+    { type: 'bigint', min },
+    type,
+    digits.transform((v) => BigInt(v)).pipe(check),
+    (v) => v.toString(),
+    (v) => v.toString(),
+  );
 }
 
-const BOOLEAN_TEXT: Readonly<Record<string, boolean>> = { true: true, false: false, '1': true, '0': false, yes: true, no: false };
+const BOOLEAN_TEXT: Readonly<Record<string, boolean>> = {
+  true: true,
+  false: false,
+  '1': true,
+  '0': false,
+  yes: true,
+  no: false,
+};
 
 export const booleanKind: ValueKind<boolean> = {
   ...kind(
@@ -101,15 +126,28 @@ export const booleanKind: ValueKind<boolean> = {
   presence: true,
 };
 
-export function enumKind<const Values extends readonly [string, ...string[]]>(values: Values): ValueKind<Values[number]> {
+export function enumKind<const Values extends readonly [string, ...string[]]>(
+  values: Values,
+): ValueKind<Values[number]> {
   const label = `one of ${values.join(', ')}`;
   const type = z.enum(values, expected(label));
-  return kind<Values[number]>(label, { type: 'enum', values }, type as z.ZodType<Values[number]>, z.string().pipe(type) as z.ZodType<Values[number], string>, String, (v) => v);
+  return kind<Values[number]>(
+    label,
+    { type: 'enum', values },
+    type as z.ZodType<Values[number]>,
+    z.string().pipe(type) as z.ZodType<Values[number], string>,
+    String,
+    (v) => v,
+  );
 }
 
 /** A string matching `pattern` (length 1 to `maxLength`). */
 export function patternKind(label: string, pattern: RegExp, maxLength: number): ValueKind<string> {
-  const type = z.string(expected(label)).min(1, expected(label)).max(maxLength, expected(label)).regex(pattern, expected(label));
+  const type = z
+    .string(expected(label))
+    .min(1, expected(label))
+    .max(maxLength, expected(label))
+    .regex(pattern, expected(label));
   return kind(label, { type: 'pattern', pattern, maxLength }, type, type, String, (v) => v);
 }
 
@@ -147,7 +185,12 @@ export function urlKind(schemes: readonly string[]): ValueKind<string> {
 }
 
 /** A list in JSON, comma-separated in text (spaces around items ignored); every item must be `itemLabel`. */
-function listKind(shape: ValueShape, itemLabel: string, itemsLabel: string, item: (value: string) => boolean): ValueKind<readonly string[]> {
+function listKind(
+  shape: ValueShape,
+  itemLabel: string,
+  itemsLabel: string,
+  item: (value: string) => boolean,
+): ValueKind<readonly string[]> {
   const label = `a comma-separated list of at most ${CONFIG_LIST_ITEMS_MAX} ${itemsLabel}`;
   const items = z
     .array(z.string(expected(label)), expected(label))
@@ -160,21 +203,36 @@ function listKind(shape: ValueShape, itemLabel: string, itemsLabel: string, item
     .string()
     .transform((v) => (v === '' ? [] : v.split(',').map((part) => part.trim())))
     .pipe(items);
-  return kind(label, shape, items, text, (v) => v.join(','), (v) => [...v]);
+  return kind(
+    label,
+    shape,
+    items,
+    text,
+    (v) => v.join(','),
+    (v) => [...v],
+  );
 }
 
 export const urlListKind = (schemes: readonly string[]): ValueKind<readonly string[]> =>
-  listKind({ type: 'urlList', schemes }, `a URL (${schemes.join(', ')})`, `URLs (${schemes.join(', ')})`, (v) => hasScheme(v, schemes));
+  listKind({ type: 'urlList', schemes }, `a URL (${schemes.join(', ')})`, `URLs (${schemes.join(', ')})`, (v) =>
+    hasScheme(v, schemes),
+  );
 
 /** CORS origins: `*`, or exact origins such as `https://app.example` (scheme, host, optional port, nothing else). */
-export const originListKind: ValueKind<readonly string[]> = listKind({ type: 'originList' }, 'an origin (https://host[:port]) or *', 'origins (https://host[:port], or *)', (v) => {
-  if (v === '*') return true;
-  return URL.canParse(v) && new URL(v).origin === v;
-});
+export const originListKind: ValueKind<readonly string[]> = listKind(
+  { type: 'originList' },
+  'an origin (https://host[:port]) or *',
+  'origins (https://host[:port], or *)',
+  (v) => {
+    if (v === '*') return true;
+    return URL.canParse(v) && new URL(v).origin === v;
+  },
+);
 
 /** The setup allow list (spec/config/allowList.ts): text in both forms; JSON also as an array of entry strings. */
 export const allowListKind: ValueKind<readonly AllowListEntry[]> = (() => {
-  const label = 'setup allow list entries (I:<address>:<selector>[:<flags>] or C:<classId>:<selector>[:<flags>], comma-separated)';
+  const label =
+    'setup allow list entries (I:<address>:<selector>[:<flags>] or C:<classId>:<selector>[:<flags>], comma-separated)';
   const text = z.string().transform((v, ctx): AllowListEntry[] => {
     try {
       return parseAllowList(v);
@@ -199,14 +257,17 @@ export function databaseUrlKind(schemes: readonly string[]): ValueKind<string> {
   const shape = '<scheme>://<user>:<password>@<host>:<port>/<database>';
   const label = `a database URL ${shape} (${schemes.join(', ')})`;
   const problemOf = (v: string): string | undefined => {
-    const match = /^([a-zA-Z][a-zA-Z0-9+.-]*):\/\/([^:@/\s]*)(?::([^@/\s]*))?@([^:/\s]*)(?::([^/\s]*))?\/([^/?#\s]*)$/.exec(v);
+    const match =
+      /^([a-zA-Z][a-zA-Z0-9+.-]*):\/\/([^:@/\s]*)(?::([^@/\s]*))?@([^:/\s]*)(?::([^/\s]*))?\/([^/?#\s]*)$/.exec(v);
     if (match === null) return `expected ${label}`;
     const [, scheme, user, password, host, port, database] = match;
-    if (!schemes.includes(scheme!.toLowerCase())) return `expected ${label}: the scheme must be ${schemes.join(' or ')}`;
+    if (!schemes.includes(scheme!.toLowerCase()))
+      return `expected ${label}: the scheme must be ${schemes.join(' or ')}`;
     if (!user) return `expected ${label}: the user is missing`;
     if (!password) return `expected ${label}: the password is missing`;
     if (!host) return `expected ${label}: the host is missing`;
-    if (!port || !/^\d{1,5}$/.test(port) || Number(port) < 1 || Number(port) > 65_535) return `expected ${label}: the port is missing or not 1-65535`;
+    if (!port || !/^\d{1,5}$/.test(port) || Number(port) < 1 || Number(port) > 65_535)
+      return `expected ${label}: the port is missing or not 1-65535`;
     if (!database) return `expected ${label}: the database name is missing`;
     return undefined;
   };

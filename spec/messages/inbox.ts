@@ -69,7 +69,9 @@ export function checkpointOfMessageIndex(index: bigint): number {
  */
 export function checkpointMessageSubtree(leaves: readonly Hex[]): Hex[] {
   if (leaves.length > L1_TO_L2_MESSAGES_PER_CHECKPOINT) {
-    throw new RangeError(`a checkpoint consumes at most ${L1_TO_L2_MESSAGES_PER_CHECKPOINT} L1-to-L2 messages, got ${leaves.length}`);
+    throw new RangeError(
+      `a checkpoint consumes at most ${L1_TO_L2_MESSAGES_PER_CHECKPOINT} L1-to-L2 messages, got ${leaves.length}`,
+    );
   }
   const subtree = [...leaves];
   while (subtree.length < L1_TO_L2_MESSAGES_PER_CHECKPOINT) subtree.push(zeroHex(WORD_BYTES));

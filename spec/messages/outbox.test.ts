@@ -23,23 +23,37 @@ const leaf = (n: number): Hex => `0x00${n.toString(16).padStart(62, '0')}`;
 /** Every message of an epoch, with its position, in nesting order. */
 function positions(epoch: EpochMessages) {
   return epoch.flatMap((blocks, checkpointIndex) =>
-    blocks.flatMap((txs, blockIndex) => txs.flatMap((messages, txIndex) => messages.map((message, messageIndex) => ({ message, at: { checkpointIndex, blockIndex, txIndex, messageIndex } })))),
+    blocks.flatMap((txs, blockIndex) =>
+      txs.flatMap((messages, txIndex) =>
+        messages.map((message, messageIndex) => ({
+          message,
+          at: { checkpointIndex, blockIndex, txIndex, messageIndex },
+        })),
+      ),
+    ),
   );
 }
 
 /** Epoch layouts: up to 4 checkpoints of up to 3 blocks of up to 4 txs of up to 8 messages (empty levels included). */
 const epochArb = fc
-  .array(fc.array(fc.array(fc.nat({ max: 8 }), { maxLength: 4 }), { minLength: 1, maxLength: 3 }), { minLength: 1, maxLength: 4 })
+  .array(fc.array(fc.array(fc.nat({ max: 8 }), { maxLength: 4 }), { minLength: 1, maxLength: 3 }), {
+    minLength: 1,
+    maxLength: 4,
+  })
   .map((shape) => {
     let next = 1;
-    return shape.map((blocks) => blocks.map((txs) => txs.map((count) => Array.from({ length: count }, () => leaf(next++)))));
+    return shape.map((blocks) =>
+      blocks.map((txs) => txs.map((count) => Array.from({ length: count }, () => leaf(next++)))),
+    );
   });
 
 describe('out trees (spec/messages/outbox.ts)', () => {
   it('pads to a power of two; an empty list and all-zero subtrees are zero', () => {
     expect(outTreeRoot([])).toBe(ZERO);
     expect(outTreeRoot([leaf(7)])).toBe(leaf(7));
-    expect(outTreeRoot([leaf(1), leaf(2), leaf(3)])).toBe(hashPair(hashPair(leaf(1), leaf(2)), hashPair(leaf(3), ZERO)));
+    expect(outTreeRoot([leaf(1), leaf(2), leaf(3)])).toBe(
+      hashPair(hashPair(leaf(1), leaf(2)), hashPair(leaf(3), ZERO)),
+    );
     expect(outTreeRoot([ZERO, ZERO, ZERO])).toBe(ZERO);
     expect(outTreeNode(ZERO, ZERO)).toBe(ZERO);
     expect(outTreeNode(leaf(1), ZERO)).toBe(hashPair(leaf(1), ZERO));
@@ -56,17 +70,21 @@ describe('out trees (spec/messages/outbox.ts)', () => {
 
   it('every sibling path leads back to its root', () => {
     fc.assert(
-      fc.property(fc.array(fc.nat({ max: 1_000 }).map(leaf), { minLength: 1, maxLength: 40 }), fc.nat(), (leaves, pick) => {
-        const index = pick % leaves.length;
-        const path = outTreeSiblingPath(leaves, index);
-        expect(path).toHaveLength(outTreeHeight(leaves.length));
-        expect(outTreeRootFromPath(leaves[index]!, BigInt(index), path)).toBe(outTreeRoot(leaves));
-      }),
+      fc.property(
+        fc.array(fc.nat({ max: 1_000 }).map(leaf), { minLength: 1, maxLength: 40 }),
+        fc.nat(),
+        (leaves, pick) => {
+          const index = pick % leaves.length;
+          const path = outTreeSiblingPath(leaves, index);
+          expect(path).toHaveLength(outTreeHeight(leaves.length));
+          expect(outTreeRootFromPath(leaves[index]!, BigInt(index), path)).toBe(outTreeRoot(leaves));
+        },
+      ),
       { seed: 61, numRuns: 200 },
     );
   });
 
-  it('for every message layout, each message\'s witness verifies against the epoch root, and distinct messages have distinct positions', () => {
+  it("for every message layout, each message's witness verifies against the epoch root, and distinct messages have distinct positions", () => {
     fc.assert(
       fc.property(epochArb, (epoch) => {
         const root = epochOutHash(epoch);
@@ -84,7 +102,7 @@ describe('out trees (spec/messages/outbox.ts)', () => {
     );
   });
 
-  it('a witness against the root over a prefix of the epoch\'s checkpoints verifies against that root only', () => {
+  it("a witness against the root over a prefix of the epoch's checkpoints verifies against that root only", () => {
     fc.assert(
       fc.property(epochArb, fc.nat(), (epoch, pick) => {
         const all = positions(epoch);
@@ -105,7 +123,11 @@ describe('out trees (spec/messages/outbox.ts)', () => {
     expect(outTreeRootFromPath(leaf(2), witness.leafIndex, witness.siblingPath)).toBe(witness.root);
     expect(outTreeRootFromPath(leaf(9), witness.leafIndex, witness.siblingPath)).not.toBe(witness.root);
     expect(outTreeRootFromPath(leaf(2), witness.leafIndex ^ 1n, witness.siblingPath)).not.toBe(witness.root);
-    expect(outTreeRootFromPath(leaf(2), witness.leafIndex, [leaf(5), ...witness.siblingPath.slice(1)])).not.toBe(witness.root);
-    expect(() => outMessageWitness(epoch, { checkpointIndex: 0, blockIndex: 1, txIndex: 0, messageIndex: 1 })).toThrow(RangeError);
+    expect(outTreeRootFromPath(leaf(2), witness.leafIndex, [leaf(5), ...witness.siblingPath.slice(1)])).not.toBe(
+      witness.root,
+    );
+    expect(() => outMessageWitness(epoch, { checkpointIndex: 0, blockIndex: 1, txIndex: 0, messageIndex: 1 })).toThrow(
+      RangeError,
+    );
   });
 });

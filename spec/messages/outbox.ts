@@ -57,7 +57,8 @@ export function outTreeRoot(leaves: readonly Hex[]): Hex {
 
 /** Siblings of leaf `index` from the leaf up (outTreeHeight(leaves.length) of them). */
 export function outTreeSiblingPath(leaves: readonly Hex[], index: number): Hex[] {
-  if (!Number.isSafeInteger(index) || index < 0 || index >= leaves.length) throw new RangeError(`leaf ${index} is not among ${leaves.length}`);
+  if (!Number.isSafeInteger(index) || index < 0 || index >= leaves.length)
+    throw new RangeError(`leaf ${index} is not among ${leaves.length}`);
   const path: Hex[] = [];
   let level = paddedLevel(leaves);
   let position = index;
@@ -85,7 +86,8 @@ export type EpochMessages = readonly (readonly (readonly (readonly Hex[])[])[])[
 
 export const txOutHash = (messages: readonly Hex[]): Hex => outTreeRoot(messages);
 export const blockOutHash = (txs: readonly (readonly Hex[])[]): Hex => outTreeRoot(txs.map(txOutHash));
-export const checkpointOutHash = (blocks: readonly (readonly (readonly Hex[])[])[]): Hex => outTreeRoot(blocks.map(blockOutHash));
+export const checkpointOutHash = (blocks: readonly (readonly (readonly Hex[])[])[]): Hex =>
+  outTreeRoot(blocks.map(blockOutHash));
 /** The root over the first `checkpoints.length` checkpoints of an epoch. */
 export const epochOutHash = (checkpoints: EpochMessages): Hex => outTreeRoot(checkpoints.map(checkpointOutHash));
 
@@ -108,7 +110,8 @@ export function outMessageWitness(checkpoints: EpochMessages, at: OutMessagePosi
   const blocks = checkpoints[at.checkpointIndex];
   const txs = blocks?.[at.blockIndex];
   const messages = txs?.[at.txIndex];
-  if (messages === undefined || at.messageIndex >= messages.length) throw new RangeError('the position is not a message of the epoch');
+  if (messages === undefined || at.messageIndex >= messages.length)
+    throw new RangeError('the position is not a message of the epoch');
   const levels: [readonly Hex[], number][] = [
     [messages, at.messageIndex],
     [txs!.map(txOutHash), at.txIndex],

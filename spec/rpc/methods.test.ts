@@ -93,15 +93,20 @@ describe('the method table', () => {
     expect(Object.keys(rpcMethods).sort()).toEqual(Object.keys(SPEC_SIGNATURES).sort());
     for (const method of rpcMethodList) {
       const signature = method.params.map((param) => `${param.name}${param.optional ? '?' : ''}`);
-      expect({ method: method.name, signature }).toEqual({ method: method.name, signature: SPEC_SIGNATURES[method.name] });
+      expect({ method: method.name, signature }).toEqual({
+        method: method.name,
+        signature: SPEC_SIGNATURES[method.name],
+      });
     }
   });
 
   test('deprecates exactly svc_getTxEffect and svc_getL2ToL1Messages', () => {
-    expect(rpcMethodList.filter((method) => method.deprecated).map((method) => method.name).sort()).toEqual([
-      'svc_getL2ToL1Messages',
-      'svc_getTxEffect',
-    ]);
+    expect(
+      rpcMethodList
+        .filter((method) => method.deprecated)
+        .map((method) => method.name)
+        .sort(),
+    ).toEqual(['svc_getL2ToL1Messages', 'svc_getTxEffect']);
   });
 
   test('defaults of optional params: manaUsage target, includePending/force/skipFeeEnforcement false, resumeSync true', () => {

@@ -9,13 +9,7 @@
  * pruned, OPERATION_REFUSED where the node's state may forbid the call.
  */
 import { z } from 'zod';
-import {
-  blockData,
-  blockIncludeOptions,
-  blockResponse,
-  blocksIncludeOptions,
-  gasFees,
-} from '../wire/block.js';
+import { blockData, blockIncludeOptions, blockResponse, blocksIncludeOptions, gasFees } from '../wire/block.js';
 import { blockParameter } from '../wire/blockParameter.js';
 import { l1ContractAddresses, l1RollupConstants, l2Tips, nodeInfo } from '../wire/chainInfo.js';
 import {
@@ -71,12 +65,7 @@ import {
   publicDataWitness,
   worldStateSyncStatus,
 } from '../wire/worldState.js';
-import type {
-  DecodedParamsOf,
-  MethodDefinition,
-  RpcNamespace,
-  WireParamsOf,
-} from './methodDefinition.js';
+import type { DecodedParamsOf, MethodDefinition, RpcNamespace, WireParamsOf } from './methodDefinition.js';
 import { optionalParam, requiredParam } from './methodDefinition.js';
 
 /** The block a state query reads: a block hash, number, archive root, tag or object form (see blockParameter). */
@@ -98,7 +87,8 @@ export const rpcMethods = {
     result: checkpointNumber,
     errors: ['INVALID_PARAMS'],
     deprecated: false,
-    description: "Number of the newest checkpoint at a tip; without a tip, the checkpointed tip ('proposed' is refused).",
+    description:
+      "Number of the newest checkpoint at a tip; without a tip, the checkpointed tip ('proposed' is refused).",
   },
   svc_getChainTips: {
     namespace: 'public',
@@ -133,7 +123,8 @@ export const rpcMethods = {
     result: l1RollupConstants,
     errors: [],
     deprecated: false,
-    description: 'The rollup constants the chain runs with: slot and epoch timing, L1 start block, genesis, and the fee-asset rate the fee floors are converted with.',
+    description:
+      'The rollup constants the chain runs with: slot and epoch timing, L1 start block, genesis, and the fee-asset rate the fee floors are converted with.',
   },
 
   svc_getSyncedL2SlotNumber: {
@@ -225,7 +216,8 @@ export const rpcMethods = {
     result: indexedTxEffect.nullable(),
     errors: ['INVALID_PARAMS', 'SUBSYSTEM_DISABLED'],
     deprecated: true,
-    description: 'The effect of a mined tx and its place in a block, null if not mined; superseded by svc_getTxReceipt.',
+    description:
+      'The effect of a mined tx and its place in a block, null if not mined; superseded by svc_getTxReceipt.',
   },
   svc_getTxByHash: {
     namespace: 'public',
@@ -253,7 +245,8 @@ export const rpcMethods = {
     result: z.array(tx),
     errors: ['INVALID_PARAMS', 'LIMIT_EXCEEDED', 'SUBSYSTEM_DISABLED'],
     deprecated: false,
-    description: 'A page of pooled txs following `after` (from the start without it), at most `limit` (default txsPerCallMax).',
+    description:
+      'A page of pooled txs following `after` (from the start without it), at most `limit` (default txsPerCallMax).',
   },
   svc_getPendingTxCount: {
     namespace: 'public',
@@ -281,7 +274,8 @@ export const rpcMethods = {
     result: publicSimulationOutput,
     errors: ['INVALID_PARAMS', 'SUBSYSTEM_DISABLED'],
     deprecated: false,
-    description: "Runs a tx's public calls on a throwaway fork of current state, optionally with overrides and no fee check.",
+    description:
+      "Runs a tx's public calls on a throwaway fork of current state, optionally with overrides and no fee check.",
   },
 
   // State queries
@@ -333,7 +327,8 @@ export const rpcMethods = {
     result: publicDataWitness.nullable(),
     errors: ['INVALID_PARAMS', 'STATE_NOT_AVAILABLE', 'SUBSYSTEM_DISABLED'],
     deprecated: false,
-    description: 'The public-data leaf holding a slot, or the low leaf bracketing it when unset (value 0), with its path.',
+    description:
+      'The public-data leaf holding a slot, or the low leaf bracketing it when unset (value 0), with its path.',
   },
   svc_getBlockHashMembershipWitness: {
     namespace: 'public',
@@ -359,7 +354,8 @@ export const rpcMethods = {
     result: l1ToL2MessageWitness.nullable(),
     errors: ['INVALID_PARAMS', 'STATE_NOT_AVAILABLE', 'SUBSYSTEM_DISABLED'],
     deprecated: false,
-    description: 'Leaf index and sibling path of an L1-to-L2 message in its tree at the reference block, null if absent.',
+    description:
+      'Leaf index and sibling path of an L1-to-L2 message in its tree at the reference block, null if absent.',
   },
   svc_getL1ToL2MessageCheckpoint: {
     namespace: 'public',
@@ -371,11 +367,16 @@ export const rpcMethods = {
   },
   svc_getL2ToL1MembershipWitness: {
     namespace: 'public',
-    params: [requiredParam('txHash', txHash), requiredParam('message', fr), optionalParam('messageIndexInTx', messageIndexInTx)],
+    params: [
+      requiredParam('txHash', txHash),
+      requiredParam('message', fr),
+      optionalParam('messageIndexInTx', messageIndexInTx),
+    ],
     result: l2ToL1MembershipWitness.nullable(),
     errors: ['INVALID_PARAMS', 'SUBSYSTEM_DISABLED'],
     deprecated: false,
-    description: "Proof of a tx's L2-to-L1 message against the smallest outbox root on L1 covering it; null until one lands.",
+    description:
+      "Proof of a tx's L2-to-L1 message against the smallest outbox root on L1 covering it; null until one lands.",
   },
   svc_getL2ToL1Messages: {
     namespace: 'public',
@@ -383,7 +384,8 @@ export const rpcMethods = {
     result: l2ToL1MessagesOfEpoch,
     errors: ['INVALID_PARAMS', 'SUBSYSTEM_DISABLED'],
     deprecated: true,
-    description: "An epoch's L2-to-L1 messages nested by checkpoint, block and tx ([] if unknown); superseded by witnesses.",
+    description:
+      "An epoch's L2-to-L1 messages nested by checkpoint, block and tx ([] if unknown); superseded by witnesses.",
   },
 
   // Log queries
@@ -393,7 +395,7 @@ export const rpcMethods = {
     result: logResultsByTag,
     errors: ['INVALID_PARAMS', 'LIMIT_EXCEEDED', 'SUBSYSTEM_DISABLED'],
     deprecated: false,
-    description: 'Private logs matching each tag, one list per tag in query order, optionally with their txs\' effects.',
+    description: "Private logs matching each tag, one list per tag in query order, optionally with their txs' effects.",
   },
   svc_getPublicLogsByTags: {
     namespace: 'public',
@@ -440,7 +442,8 @@ export const rpcMethods = {
     result: z.array(gasFees),
     errors: ['INVALID_PARAMS', 'SUBSYSTEM_DISABLED'],
     deprecated: false,
-    description: "Current minimum fees, then a forecast per coming slot if checkpoints use 'none', 'target' (default) or 'limit' mana.",
+    description:
+      "Current minimum fees, then a forecast per coming slot if checkpoints use 'none', 'target' (default) or 'limit' mana.",
   },
   svc_getMaxPriorityFees: {
     namespace: 'public',
@@ -524,7 +527,8 @@ export const rpcMethods = {
     result: validatorsStats,
     errors: ['SUBSYSTEM_DISABLED'],
     deprecated: false,
-    description: 'Proposal and attestation record of every validator over the recent slot window; validator nodes only.',
+    description:
+      'Proposal and attestation record of every validator over the recent slot window; validator nodes only.',
   },
   svc_getValidatorStats: {
     namespace: 'public',
@@ -572,7 +576,8 @@ export const rpcMethods = {
     result: z.array(allowedElement),
     errors: ['SUBSYSTEM_DISABLED'],
     deprecated: false,
-    description: "The public calls a tx's setup phase may make on this node: the built-in entries plus configured ones.",
+    description:
+      "The public calls a tx's setup phase may make on this node: the built-in entries plus configured ones.",
   },
 
   // Admin namespace (admin listener only)
@@ -634,7 +639,8 @@ export const rpcMethods = {
     result: voidResult,
     errors: ['INVALID_PARAMS', 'OPERATION_REFUSED', 'SUBSYSTEM_DISABLED'],
     deprecated: false,
-    description: 'Pauses sync and unwinds the chain to a block, then resumes unless told not to. Below the finalized block only with force, which also rebuilds the world state and clears the tx pool database.',
+    description:
+      'Pauses sync and unwinds the chain to a block, then resumes unless told not to. Below the finalized block only with force, which also rebuilds the world state and clears the tx pool database.',
   },
   svcAdmin_startSnapshotUpload: {
     namespace: 'admin',
@@ -642,7 +648,8 @@ export const rpcMethods = {
     result: voidResult,
     errors: ['INVALID_PARAMS', 'OPERATION_REFUSED', 'SUBSYSTEM_DISABLED'],
     deprecated: false,
-    description: 'Pauses sync and starts uploading a backup of the archive and world state to a location; returns at once.',
+    description:
+      'Pauses sync and starts uploading a backup of the archive and world state to a location; returns at once.',
   },
   svcAdmin_getSlashOffenses: {
     namespace: 'admin',
@@ -658,7 +665,8 @@ export const rpcMethods = {
     result: voidResult,
     errors: ['OPERATION_REFUSED', 'SUBSYSTEM_DISABLED'],
     deprecated: false,
-    description: 'Rereads validator keys, coinbases, fee recipients and publishers from disk; an invalid keystore changes nothing.',
+    description:
+      'Rereads validator keys, coinbases, fee recipients and publishers from disk; an invalid keystore changes nothing.',
   },
 } as const satisfies Record<string, MethodDefinition>;
 

@@ -11,7 +11,12 @@
 import { z } from 'zod';
 import { NODE_VERSION } from '../constants.js';
 import { RpcErrorCode, type RpcErrorName } from './errorCodes.js';
-import { NAMESPACE_PREFIX, type MethodDefinition, type ParamDefinition, type RpcNamespace } from './methodDefinition.js';
+import {
+  NAMESPACE_PREFIX,
+  type MethodDefinition,
+  type ParamDefinition,
+  type RpcNamespace,
+} from './methodDefinition.js';
 import { rpcMethodList } from './methods.js';
 
 export const OPENRPC_VERSION = '1.2.6';
@@ -164,7 +169,10 @@ function documentOf(namespaces: readonly RpcNamespace[], title: string): OpenRpc
       .filter((definition) => namespaces.includes(definition.namespace))
       .map((definition) => methodOf(definition.name, definition)),
     components: {
-      errors: Object.fromEntries(errorNames.map((name) => [name, openRpcErrorOf(name)])) as Record<RpcErrorName, OpenRpcError>,
+      errors: Object.fromEntries(errorNames.map((name) => [name, openRpcErrorOf(name)])) as Record<
+        RpcErrorName,
+        OpenRpcError
+      >,
     },
   };
 }

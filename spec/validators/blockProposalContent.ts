@@ -26,11 +26,17 @@ export interface BlockProposalContent {
 }
 
 /** The gossiped form of a block's content: `header` and `body` as hex. */
-export function encodeBlockProposalContent(content: BlockProposalContent): { readonly header: Hex; readonly body: Hex } {
+export function encodeBlockProposalContent(content: BlockProposalContent): {
+  readonly header: Hex;
+  readonly body: Hex;
+} {
   const body = encodeTxEffects(content.txEffects);
-  if (body.length > BLOCK_PROPOSAL_BODY_BYTES_MAX) throw new CodecError(`a block body is at most ${BLOCK_PROPOSAL_BODY_BYTES_MAX} bytes, got ${body.length}`);
+  if (body.length > BLOCK_PROPOSAL_BODY_BYTES_MAX)
+    throw new CodecError(`a block body is at most ${BLOCK_PROPOSAL_BODY_BYTES_MAX} bytes, got ${body.length}`);
   if (content.txEffects.length > BLOCK_PROPOSAL_TX_HASHES_MAX) {
-    throw new CodecError(`a block body holds at most ${BLOCK_PROPOSAL_TX_HASHES_MAX} tx effects, got ${content.txEffects.length}`);
+    throw new CodecError(
+      `a block body holds at most ${BLOCK_PROPOSAL_TX_HASHES_MAX} tx effects, got ${content.txEffects.length}`,
+    );
   }
   return { header: bytesToHex(encodeBlockHeader(content.header)), body: bytesToHex(body) };
 }
@@ -42,8 +48,10 @@ export function encodeBlockProposalContent(content: BlockProposalContent): { rea
  */
 export function decodeBlockProposalContent(header: unknown, body: unknown): BlockProposalContent {
   if (!isHex(header) || !isHex(body)) throw new CodecError('a block proposal carries its header and body as hex');
-  if (header.length !== 2 + 2 * BLOCK_HEADER_BYTES) throw new CodecError(`a block header is ${BLOCK_HEADER_BYTES} bytes`);
-  if (body.length > 2 + 2 * BLOCK_PROPOSAL_BODY_BYTES_MAX) throw new CodecError(`a block body is at most ${BLOCK_PROPOSAL_BODY_BYTES_MAX} bytes`);
+  if (header.length !== 2 + 2 * BLOCK_HEADER_BYTES)
+    throw new CodecError(`a block header is ${BLOCK_HEADER_BYTES} bytes`);
+  if (body.length > 2 + 2 * BLOCK_PROPOSAL_BODY_BYTES_MAX)
+    throw new CodecError(`a block body is at most ${BLOCK_PROPOSAL_BODY_BYTES_MAX} bytes`);
   const decodedHeader = decodeBlockHeader(new ByteReader(hexToBytes(header)));
   return { header: decodedHeader, txEffects: decodeTxEffects(hexToBytes(body), BLOCK_PROPOSAL_TX_HASHES_MAX) };
 }

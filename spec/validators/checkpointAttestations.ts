@@ -26,10 +26,13 @@ export const CHECKPOINT_ATTESTATIONS_BYTES_MAX = 2 + CHECKPOINT_ATTESTATIONS_MAX
 
 export function encodeCheckpointAttestations(attestations: readonly CommitteeAttestation[]): Uint8Array {
   if (attestations.length > CHECKPOINT_ATTESTATIONS_MAX) {
-    throw new CodecError(`a checkpoint carries at most ${CHECKPOINT_ATTESTATIONS_MAX} attestations, got ${attestations.length}`);
+    throw new CodecError(
+      `a checkpoint carries at most ${CHECKPOINT_ATTESTATIONS_MAX} attestations, got ${attestations.length}`,
+    );
   }
   const writer = new ByteWriter().uint(attestations.length, 2);
-  for (const { committeeIndex, signature } of attestations) writer.uint(committeeIndex, 2).hex(signature, BLS_SIGNATURE_BYTES);
+  for (const { committeeIndex, signature } of attestations)
+    writer.uint(committeeIndex, 2).hex(signature, BLS_SIGNATURE_BYTES);
   return writer.finish();
 }
 
@@ -38,13 +41,16 @@ export function decodeCheckpointAttestations(bytes: Uint8Array): CommitteeAttest
   const reader = new ByteReader(bytes);
   const count = reader.number(2);
   if (count > CHECKPOINT_ATTESTATIONS_MAX) {
-    throw new CodecError(`a checkpoint carries at most ${CHECKPOINT_ATTESTATIONS_MAX} attestations, got a count of ${count}`);
+    throw new CodecError(
+      `a checkpoint carries at most ${CHECKPOINT_ATTESTATIONS_MAX} attestations, got a count of ${count}`,
+    );
   }
   if (reader.remaining !== count * ENTRY_BYTES) {
     throw new CodecError(`${count} attestations take ${count * ENTRY_BYTES} bytes, got ${reader.remaining}`);
   }
   const out: CommitteeAttestation[] = [];
-  for (let i = 0; i < count; i++) out.push({ committeeIndex: reader.number(2), signature: reader.hex(BLS_SIGNATURE_BYTES) });
+  for (let i = 0; i < count; i++)
+    out.push({ committeeIndex: reader.number(2), signature: reader.hex(BLS_SIGNATURE_BYTES) });
   return out;
 }
 

@@ -29,7 +29,12 @@ export function committeeSeed(epoch: number, seedSource: Hex): Hex {
 }
 
 export function memberDrawPreimage(seed: Hex, position: number, attempt: number): Uint8Array {
-  return new ByteWriter().bytes(domainSeparator('committeeMemberDraw')).hex(seed, 32).uint(position, 4).uint(attempt, 4).finish();
+  return new ByteWriter()
+    .bytes(domainSeparator('committeeMemberDraw'))
+    .hex(seed, 32)
+    .uint(position, 4)
+    .uint(attempt, 4)
+    .finish();
 }
 
 export function proposerDrawPreimage(seed: Hex, slot: number, attempt: number): Uint8Array {

@@ -3,7 +3,12 @@
  * statistics and the keystore. They sit here beside the validator encodings (spec/validators/) rather than in
  * spec/constants.ts so that the validator subsystem is one reviewable unit; names carry their unit last.
  */
-import { BLOB_PAYLOAD_BYTES_MAX, BLOBS_PER_CHECKPOINT_MAX, BLOCKS_PER_CHECKPOINT_MAX, TXS_PER_BLOCK_MAX } from '../constants.js';
+import {
+  BLOB_PAYLOAD_BYTES_MAX,
+  BLOBS_PER_CHECKPOINT_MAX,
+  BLOCKS_PER_CHECKPOINT_MAX,
+  TXS_PER_BLOCK_MAX,
+} from '../constants.js';
 
 // BLS12-381, min-pk: public keys in G1, signatures in G2 (the layout @chainsafe/blst hard-wires, as Ethereum does).
 /** A compressed public key (G1 point). */

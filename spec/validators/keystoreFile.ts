@@ -26,7 +26,9 @@ import { BLS_SECRET_KEY_BYTES, KEYSTORE_SCHEMA_VERSION, KEYSTORE_VALIDATORS_MAX 
 /** A secret key field: its error never repeats the value. */
 const blsSecretKeyHex = z
   .string({ error: 'expected a BLS secret key (0x-prefixed hex string)' })
-  .regex(new RegExp(`^0x[0-9a-fA-F]{${2 * BLS_SECRET_KEY_BYTES}}$`), { error: `expected a BLS secret key of ${BLS_SECRET_KEY_BYTES} bytes as 0x-prefixed hex` })
+  .regex(new RegExp(`^0x[0-9a-fA-F]{${2 * BLS_SECRET_KEY_BYTES}}$`), {
+    error: `expected a BLS secret key of ${BLS_SECRET_KEY_BYTES} bytes as 0x-prefixed hex`,
+  })
   .transform((text) => text.toLowerCase() as Hex);
 
 export const keystoreValidatorEntry = z.strictObject({
@@ -38,7 +40,9 @@ export const keystoreValidatorEntry = z.strictObject({
 
 export const keystoreFile = z.strictObject({
   schemaVersion: z.literal(KEYSTORE_SCHEMA_VERSION, { error: `expected schemaVersion ${KEYSTORE_SCHEMA_VERSION}` }),
-  validators: z.array(keystoreValidatorEntry).max(KEYSTORE_VALIDATORS_MAX, { error: `a keystore lists at most ${KEYSTORE_VALIDATORS_MAX} validators` }),
+  validators: z
+    .array(keystoreValidatorEntry)
+    .max(KEYSTORE_VALIDATORS_MAX, { error: `a keystore lists at most ${KEYSTORE_VALIDATORS_MAX} validators` }),
 });
 
 export type KeystoreFileValue = z.output<typeof keystoreFile>;

@@ -4,7 +4,11 @@ import { CodecError, bytesToHex } from '../codec/bytes.js';
 import { checkpointHash } from '../codec/checkpointHeader.js';
 import { hashToField } from '../hash.js';
 import type { CheckpointHeader, Hex } from '../chain.js';
-import { CHECKPOINT_ATTESTATIONS_MAX, decodeCheckpointAttestations, encodeCheckpointAttestations } from './checkpointAttestations.js';
+import {
+  CHECKPOINT_ATTESTATIONS_MAX,
+  decodeCheckpointAttestations,
+  encodeCheckpointAttestations,
+} from './checkpointAttestations.js';
 import { committeeSeed, committeeSeedPreimage, memberDrawPreimage, proposerDrawPreimage } from './committeeDraws.js';
 import {
   BLOCK_PROPOSAL_PAYLOAD_BYTES,
@@ -26,7 +30,14 @@ import {
 } from './signingPayloads.js';
 
 const h = (n: number): Hex => `0x${n.toString(16).padStart(64, '0')}`;
-const payload: CheckpointProposalPayload = { l1ChainId: 31337, rollupVersion: 7, slot: 1234, checkpointNumber: 99, archiveRoot: h(0xaa), checkpointHeaderHash: h(0xbb) };
+const payload: CheckpointProposalPayload = {
+  l1ChainId: 31337,
+  rollupVersion: 7,
+  slot: 1234,
+  checkpointNumber: 99,
+  archiveRoot: h(0xaa),
+  checkpointHeaderHash: h(0xbb),
+};
 const domainHex = (name: keyof typeof SIGNING_DOMAIN_NAMES): Hex => bytesToHex(domainSeparator(name));
 
 describe('domain separators', () => {
@@ -34,7 +45,9 @@ describe('domain separators', () => {
     for (const [domain, name] of Object.entries(SIGNING_DOMAIN_NAMES)) {
       expect(domainHex(domain as keyof typeof SIGNING_DOMAIN_NAMES)).toBe(keccak256(toBytes(name)));
     }
-    expect(new Set(Object.keys(SIGNING_DOMAIN_NAMES).map((d) => domainHex(d as keyof typeof SIGNING_DOMAIN_NAMES))).size).toBe(Object.keys(SIGNING_DOMAIN_NAMES).length);
+    expect(
+      new Set(Object.keys(SIGNING_DOMAIN_NAMES).map((d) => domainHex(d as keyof typeof SIGNING_DOMAIN_NAMES))).size,
+    ).toBe(Object.keys(SIGNING_DOMAIN_NAMES).length);
   });
 
   it('hands out copies, so a caller cannot corrupt one', () => {
@@ -47,7 +60,15 @@ describe('checkpoint proposal payload', () => {
   it("is Solidity's abi.encodePacked of its fields, 128 bytes", () => {
     const packed = encodePacked(
       ['bytes32', 'uint64', 'uint64', 'uint64', 'uint64', 'bytes32', 'bytes32'],
-      [domainHex('checkpointProposalPayload'), 31337n, 7n, 1234n, 99n, payload.archiveRoot, payload.checkpointHeaderHash],
+      [
+        domainHex('checkpointProposalPayload'),
+        31337n,
+        7n,
+        1234n,
+        99n,
+        payload.archiveRoot,
+        payload.checkpointHeaderHash,
+      ],
     );
     expect(bytesToHex(encodeCheckpointProposalPayload(payload))).toBe(packed);
     expect(CHECKPOINT_PROPOSAL_PAYLOAD_BYTES).toBe(128);
@@ -77,18 +98,43 @@ describe('checkpoint proposal payload', () => {
       inHash: h(7),
       outHash: h(8),
     };
-    const built = checkpointProposalPayloadOf({ l1ChainId: 1, rollupVersion: 2 }, { number: 9, header, archiveRoot: h(0xcc) });
-    expect(built).toMatchObject({ slot: 77, checkpointNumber: 9, archiveRoot: h(0xcc), checkpointHeaderHash: checkpointHeaderHash(header) });
+    const built = checkpointProposalPayloadOf(
+      { l1ChainId: 1, rollupVersion: 2 },
+      { number: 9, header, archiveRoot: h(0xcc) },
+    );
+    expect(built).toMatchObject({
+      slot: 77,
+      checkpointNumber: 9,
+      archiveRoot: h(0xcc),
+      checkpointHeaderHash: checkpointHeaderHash(header),
+    });
     expect(built.checkpointHeaderHash).not.toBe(checkpointHash(header, h(0xcc)));
   });
 });
 
 describe('block proposal payload', () => {
   it("is abi.encodePacked of its fields with the tx hashes' keccak256, 130 bytes", () => {
-    const block = { l1ChainId: 1, rollupVersion: 2, slot: 3, blockNumber: 4, indexWithinCheckpoint: 5, archiveRoot: h(6), txHashes: [h(7), h(8)] };
+    const block = {
+      l1ChainId: 1,
+      rollupVersion: 2,
+      slot: 3,
+      blockNumber: 4,
+      indexWithinCheckpoint: 5,
+      archiveRoot: h(6),
+      txHashes: [h(7), h(8)],
+    };
     const packed = encodePacked(
       ['bytes32', 'uint64', 'uint64', 'uint64', 'uint64', 'uint16', 'bytes32', 'bytes32'],
-      [domainHex('blockProposalPayload'), 1n, 2n, 3n, 4n, 5, h(6), keccak256(encodePacked(['bytes32', 'bytes32'], [h(7), h(8)]))],
+      [
+        domainHex('blockProposalPayload'),
+        1n,
+        2n,
+        3n,
+        4n,
+        5,
+        h(6),
+        keccak256(encodePacked(['bytes32', 'bytes32'], [h(7), h(8)])),
+      ],
     );
     expect(bytesToHex(encodeBlockProposalPayload(block))).toBe(packed);
     expect(BLOCK_PROPOSAL_PAYLOAD_BYTES).toBe(130);
@@ -97,7 +143,15 @@ describe('block proposal payload', () => {
   });
 
   it('refuses a block index beyond a checkpoint', () => {
-    const block = { l1ChainId: 1, rollupVersion: 2, slot: 3, blockNumber: 4, indexWithinCheckpoint: 16, archiveRoot: h(6), txHashes: [] };
+    const block = {
+      l1ChainId: 1,
+      rollupVersion: 2,
+      slot: 3,
+      blockNumber: 4,
+      indexWithinCheckpoint: 16,
+      archiveRoot: h(6),
+      txHashes: [],
+    };
     expect(() => encodeBlockProposalPayload(block)).toThrow(CodecError);
   });
 });
@@ -105,7 +159,9 @@ describe('block proposal payload', () => {
 describe('signing messages', () => {
   it('wrap the payload hash with the role, so proposer and attester messages differ', () => {
     const hash = checkpointProposalPayloadHash(payload);
-    expect(bytesToHex(signingMessage('attester', hash))).toBe(keccak256(encodePacked(['bytes32', 'bytes32'], [domainHex('attester'), hash])));
+    expect(bytesToHex(signingMessage('attester', hash))).toBe(
+      keccak256(encodePacked(['bytes32', 'bytes32'], [domainHex('attester'), hash])),
+    );
     expect(bytesToHex(signingMessage('proposer', hash))).not.toBe(bytesToHex(signingMessage('attester', hash)));
   });
 
@@ -114,16 +170,24 @@ describe('signing messages', () => {
     const address: Hex = `0x${'12'.repeat(20)}`;
     const message = proofOfPossessionMessage(address, key);
     expect(message.length).toBe(PROOF_OF_POSSESSION_MESSAGE_BYTES);
-    expect(bytesToHex(message)).toBe(encodePacked(['bytes32', 'address', 'bytes'], [domainHex('proofOfPossession'), address, key]));
+    expect(bytesToHex(message)).toBe(
+      encodePacked(['bytes32', 'address', 'bytes'], [domainHex('proofOfPossession'), address, key]),
+    );
   });
 });
 
 describe('committee draw preimages', () => {
   it('are packed fields under their own domains', () => {
-    expect(bytesToHex(committeeSeedPreimage(5, h(9)))).toBe(encodePacked(['bytes32', 'uint64', 'bytes32'], [domainHex('committeeSeed'), 5n, h(9)]));
+    expect(bytesToHex(committeeSeedPreimage(5, h(9)))).toBe(
+      encodePacked(['bytes32', 'uint64', 'bytes32'], [domainHex('committeeSeed'), 5n, h(9)]),
+    );
     expect(committeeSeed(5, h(9))).toBe(hashToField(committeeSeedPreimage(5, h(9))));
-    expect(bytesToHex(memberDrawPreimage(h(1), 2, 3))).toBe(encodePacked(['bytes32', 'bytes32', 'uint32', 'uint32'], [domainHex('committeeMemberDraw'), h(1), 2, 3]));
-    expect(bytesToHex(proposerDrawPreimage(h(1), 2, 3))).toBe(encodePacked(['bytes32', 'bytes32', 'uint64', 'uint32'], [domainHex('proposerDraw'), h(1), 2n, 3]));
+    expect(bytesToHex(memberDrawPreimage(h(1), 2, 3))).toBe(
+      encodePacked(['bytes32', 'bytes32', 'uint32', 'uint32'], [domainHex('committeeMemberDraw'), h(1), 2, 3]),
+    );
+    expect(bytesToHex(proposerDrawPreimage(h(1), 2, 3))).toBe(
+      encodePacked(['bytes32', 'bytes32', 'uint64', 'uint32'], [domainHex('proposerDraw'), h(1), 2n, 3]),
+    );
   });
 });
 
@@ -131,7 +195,11 @@ describe('published checkpoint attestations', () => {
   const sig = (n: number): Hex => `0x${n.toString(16).padStart(2, '0').repeat(96)}`;
 
   it('round-trip, keeping order and duplicates for the quorum check to judge', () => {
-    const list = [{ committeeIndex: 3, signature: sig(1) }, { committeeIndex: 0, signature: sig(2) }, { committeeIndex: 3, signature: sig(3) }];
+    const list = [
+      { committeeIndex: 3, signature: sig(1) },
+      { committeeIndex: 0, signature: sig(2) },
+      { committeeIndex: 3, signature: sig(3) },
+    ];
     const bytes = encodeCheckpointAttestations(list);
     expect(bytes.length).toBe(2 + 3 * 98);
     expect(decodeCheckpointAttestations(bytes)).toEqual(list);
@@ -144,6 +212,10 @@ describe('published checkpoint attestations', () => {
     const tooMany = new Uint8Array(2);
     new DataView(tooMany.buffer).setUint16(0, CHECKPOINT_ATTESTATIONS_MAX + 1);
     expect(() => decodeCheckpointAttestations(tooMany)).toThrow(/at most/);
-    expect(() => encodeCheckpointAttestations(Array.from({ length: CHECKPOINT_ATTESTATIONS_MAX + 1 }, () => ({ committeeIndex: 0, signature: sig(1) })))).toThrow(CodecError);
+    expect(() =>
+      encodeCheckpointAttestations(
+        Array.from({ length: CHECKPOINT_ATTESTATIONS_MAX + 1 }, () => ({ committeeIndex: 0, signature: sig(1) })),
+      ),
+    ).toThrow(CodecError);
   });
 });

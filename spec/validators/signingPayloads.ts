@@ -51,7 +51,10 @@ export type SigningDomain = keyof typeof SIGNING_DOMAIN_NAMES;
 const DOMAIN_BYTES = 32;
 
 function computeDomainSeparators(): Record<SigningDomain, Uint8Array> {
-  const entries = Object.entries(SIGNING_DOMAIN_NAMES).map(([domain, name]) => [domain, keccak256(new TextEncoder().encode(name), 'bytes')]);
+  const entries = Object.entries(SIGNING_DOMAIN_NAMES).map(([domain, name]) => [
+    domain,
+    keccak256(new TextEncoder().encode(name), 'bytes'),
+  ]);
   return Object.fromEntries(entries) as Record<SigningDomain, Uint8Array>;
 }
 
@@ -95,7 +98,9 @@ export function encodeCheckpointProposalPayload(payload: CheckpointProposalPaylo
 /** Decodes a payload received from a peer; CodecError when the size or the domain is wrong. */
 export function decodeCheckpointProposalPayload(bytes: Uint8Array): CheckpointProposalPayload {
   if (bytes.length !== CHECKPOINT_PROPOSAL_PAYLOAD_BYTES) {
-    throw new CodecError(`checkpoint proposal payload must be ${CHECKPOINT_PROPOSAL_PAYLOAD_BYTES} bytes, got ${bytes.length}`);
+    throw new CodecError(
+      `checkpoint proposal payload must be ${CHECKPOINT_PROPOSAL_PAYLOAD_BYTES} bytes, got ${bytes.length}`,
+    );
   }
   const reader = new ByteReader(bytes);
   expectDomain(reader, 'checkpointProposalPayload');
@@ -149,7 +154,9 @@ export const BLOCK_PROPOSAL_PAYLOAD_BYTES = DOMAIN_BYTES + 8 + 8 + 8 + 8 + 2 + 3
 /** keccak256 of the tx hashes, 32 bytes each, in block order. */
 export function txHashesHash(txHashes: readonly Hex[]): Hex {
   if (txHashes.length > BLOCK_PROPOSAL_TX_HASHES_MAX) {
-    throw new CodecError(`a block proposal lists at most ${BLOCK_PROPOSAL_TX_HASHES_MAX} tx hashes, got ${txHashes.length}`);
+    throw new CodecError(
+      `a block proposal lists at most ${BLOCK_PROPOSAL_TX_HASHES_MAX} tx hashes, got ${txHashes.length}`,
+    );
   }
   const writer = new ByteWriter();
   for (const txHash of txHashes) writer.hex(txHash, 32);
@@ -158,7 +165,9 @@ export function txHashesHash(txHashes: readonly Hex[]): Hex {
 
 export function encodeBlockProposalPayload(payload: BlockProposalPayload): Uint8Array {
   if (payload.indexWithinCheckpoint >= BLOCKS_PER_CHECKPOINT_MAX) {
-    throw new CodecError(`block index within its checkpoint must be below ${BLOCKS_PER_CHECKPOINT_MAX}, got ${payload.indexWithinCheckpoint}`);
+    throw new CodecError(
+      `block index within its checkpoint must be below ${BLOCKS_PER_CHECKPOINT_MAX}, got ${payload.indexWithinCheckpoint}`,
+    );
   }
   return new ByteWriter()
     .bytes(domainSeparator('blockProposalPayload'))
@@ -202,5 +211,6 @@ export function proofOfPossessionMessage(validatorAddress: Hex, blsPublicKey: He
 function expectDomain(reader: ByteReader, domain: SigningDomain): void {
   const found = reader.bytes(DOMAIN_BYTES);
   const expected = DOMAIN_SEPARATORS[domain];
-  if (!found.every((byte, i) => byte === expected[i])) throw new CodecError(`payload does not start with the ${domain} domain separator`);
+  if (!found.every((byte, i) => byte === expected[i]))
+    throw new CodecError(`payload does not start with the ${domain} domain separator`);
 }

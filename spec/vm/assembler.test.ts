@@ -7,7 +7,12 @@ import { fieldToShortString, shortStringToField } from './field.js';
 
 describe('public VM assembler', () => {
   test('labels resolve to the index of the next instruction', () => {
-    const program = assembleProgram([{ op: 'jump', target: 'end' }, { op: 'set', dst: 0, value: 1 }, { label: 'end' }, { op: 'return', start: 0, count: 1 }]);
+    const program = assembleProgram([
+      { op: 'jump', target: 'end' },
+      { op: 'set', dst: 0, value: 1 },
+      { label: 'end' },
+      { op: 'return', start: 0, count: 1 },
+    ]);
     expect(program[0]).toEqual({ op: 'jump', target: 2 });
   });
 
@@ -34,7 +39,11 @@ describe('public VM assembler', () => {
   test('dispatch compares calldata[0] with each selector and reverts with "unknown selector" otherwise', () => {
     const transfer = selectorField('transfer(Field,Field)');
     expect(transfer).toBe(BigInt(functionSelector('transfer(Field,Field)')));
-    const items = [...dispatch([{ selector: transfer, label: 'transfer' }]), { label: 'transfer' }, { op: 'return', start: 0, count: 0 } as const];
+    const items = [
+      ...dispatch([{ selector: transfer, label: 'transfer' }]),
+      { label: 'transfer' },
+      { op: 'return', start: 0, count: 0 } as const,
+    ];
     const program = decodeProgram(assemble(items));
     expect(program.slice(0, 5)).toEqual([
       { op: 'set', dst: 254, value: 0n },

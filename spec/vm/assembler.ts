@@ -22,7 +22,11 @@ import { shortStringToField } from './field.js';
 import type { Instruction, OpName, OperandsOf } from './instructionSet.js';
 import { opcodeSpec } from './instructionSet.js';
 
-type AsmOperandValue<Kind> = Kind extends 'field' ? bigint | number | Hex : Kind extends 'target' ? number | string : number;
+type AsmOperandValue<Kind> = Kind extends 'field'
+  ? bigint | number | Hex
+  : Kind extends 'target'
+    ? number | string
+    : number;
 
 export type AsmInstructionOf<Op extends OpName> = { readonly op: Op } & {
   readonly [Name in keyof OperandsOf<Op>]: AsmOperandValue<OperandsOf<Op>[Name]>;
@@ -52,7 +56,8 @@ function labelIndexes(items: readonly AsmItem[]): Map<string, number> {
 function fieldValue(value: bigint | number | Hex): bigint {
   if (typeof value === 'bigint') return value;
   if (typeof value === 'number') {
-    if (!Number.isSafeInteger(value) || value < 0) throw new CodecError(`assembler: ${value} is not a safe non-negative integer`);
+    if (!Number.isSafeInteger(value) || value < 0)
+      throw new CodecError(`assembler: ${value} is not a safe non-negative integer`);
     return BigInt(value);
   }
   return BigInt(value);
@@ -105,7 +110,10 @@ export interface DispatchOptions {
  * The selector switch: loads calldata[0], jumps to the label of the matching selector, and reverts with
  * "unknown selector" when none matches (a call with no calldata reverts with CALLDATA_OUT_OF_RANGE).
  */
-export function dispatch(routes: readonly { readonly selector: bigint; readonly label: string }[], options: DispatchOptions = {}): AsmItem[] {
+export function dispatch(
+  routes: readonly { readonly selector: bigint; readonly label: string }[],
+  options: DispatchOptions = {},
+): AsmItem[] {
   const selector = options.selectorRegister ?? 255;
   const scratch = options.scratchRegister ?? 254;
   const items: AsmItem[] = [

@@ -58,7 +58,10 @@ describe('public VM bytecode', () => {
   });
 
   test('layout: version, opcode, operands in table order, fields 32 bytes big-endian, targets u16', () => {
-    const bytes = encodeProgram([{ op: 'set', dst: 7, value: 258n }, { op: 'jump', target: 0 }]);
+    const bytes = encodeProgram([
+      { op: 'set', dst: 7, value: 258n },
+      { op: 'jump', target: 0 },
+    ]);
     expect([...bytes.subarray(0, 3)]).toEqual([BYTECODE_VERSION, 0x01, 7]);
     expect([...bytes.subarray(33, 35)]).toEqual([1, 2]);
     expect([...bytes.subarray(35)]).toEqual([0x20, 0, 0]);
@@ -74,7 +77,9 @@ describe('public VM bytecode', () => {
   });
 
   test('an unknown opcode is refused, naming the byte offset', () => {
-    expect(refused(new Uint8Array([BYTECODE_VERSION, 0x02, 0, 0, 0xff]))).toThrow(/instruction 1: unknown opcode 0xff at byte 4/);
+    expect(refused(new Uint8Array([BYTECODE_VERSION, 0x02, 0, 0, 0xff]))).toThrow(
+      /instruction 1: unknown opcode 0xff at byte 4/,
+    );
   });
 
   test('an instruction cut short is refused', () => {
@@ -90,7 +95,9 @@ describe('public VM bytecode', () => {
   });
 
   test('a jump target outside the program is refused', () => {
-    expect(() => encodeProgram([{ op: 'jump', target: 1 }])).toThrow(/jump target 1 is outside the program's 1 instructions/);
+    expect(() => encodeProgram([{ op: 'jump', target: 1 }])).toThrow(
+      /jump target 1 is outside the program's 1 instructions/,
+    );
     const bytes = encodeProgram([{ op: 'jump', target: 0 }]);
     bytes[3] = 1;
     expect(refused(bytes)).toThrow(/jump target 1/);
@@ -98,7 +105,9 @@ describe('public VM bytecode', () => {
 
   test('register ranges must stay inside the register file and within their counts', () => {
     expect(() => encodeProgram([{ op: 'return', start: 200, count: 57 }])).toThrow(/run past r255/);
-    expect(() => encodeProgram([{ op: 'emitlog', tag: 0, start: 0, count: LOG_FIELDS_MAX + 1 }])).toThrow(/outside \[0, 16\]/);
+    expect(() => encodeProgram([{ op: 'emitlog', tag: 0, start: 0, count: LOG_FIELDS_MAX + 1 }])).toThrow(
+      /outside \[0, 16\]/,
+    );
     expect(() => encodeProgram([{ op: 'hash', dst: 0, start: 0, count: 0 }])).toThrow(/outside \[1, 16\]/);
     const bytes = encodeProgram([{ op: 'return', start: 255, count: 1 }]);
     bytes[3] = 2;
@@ -111,7 +120,11 @@ describe('public VM bytecode', () => {
   });
 
   test('programs over the instruction or byte bound are refused', () => {
-    const tooMany = Array.from({ length: PROGRAM_INSTRUCTIONS_MAX + 1 }, (): Instruction => ({ op: 'mov', dst: 0, src: 0 }));
+    const tooMany = Array.from({ length: PROGRAM_INSTRUCTIONS_MAX + 1 }, (): Instruction => ({
+      op: 'mov',
+      dst: 0,
+      src: 0,
+    }));
     expect(() => encodeProgram(tooMany)).toThrow(/at most 16384 instructions/);
     const longBytes = new Uint8Array(1 + 3 * (PROGRAM_INSTRUCTIONS_MAX + 1)).fill(0x02);
     longBytes[0] = BYTECODE_VERSION;
@@ -122,7 +135,9 @@ describe('public VM bytecode', () => {
   test('mana: the base cost plus the per-field cost of every range', () => {
     expect(instructionMana({ op: 'add', dst: 0, a: 0, b: 0 })).toBe(INSTRUCTION_SET.add.mana);
     expect(instructionMana({ op: 'emitlog', tag: 0, start: 0, count: 4 })).toBe(300 + 4 * 30);
-    expect(instructionMana({ op: 'call', success: 0, address: 0, argsStart: 0, argsCount: 3, retStart: 0, retCount: 2 })).toBe(600 + 5 * 3);
+    expect(
+      instructionMana({ op: 'call', success: 0, address: 0, argsStart: 0, argsCount: 3, retStart: 0, retCount: 2 }),
+    ).toBe(600 + 5 * 3);
     expect(INSTRUCTION_SET.sstore.mana).toBeGreaterThan(INSTRUCTION_SET.sload.mana);
   });
 });

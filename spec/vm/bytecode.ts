@@ -23,23 +23,35 @@ function fail(index: number, message: string): never {
   throw new CodecError(`bytecode instruction ${index}: ${message}`);
 }
 
-function checkOperand(kind: OperandKind, name: string, value: number | bigint, index: number, programLength: number): void {
+function checkOperand(
+  kind: OperandKind,
+  name: string,
+  value: number | bigint,
+  index: number,
+  programLength: number,
+): void {
   if (kind === 'field') {
     if (typeof value !== 'bigint' || !isField(value)) fail(index, `operand ${name} is not a field element`);
     return;
   }
-  if (typeof value !== 'number' || !Number.isInteger(value) || value < 0) fail(index, `operand ${name} is not a non-negative integer`);
-  if (kind === 'target' && value >= programLength) fail(index, `jump target ${value} is outside the program's ${programLength} instructions`);
-  if (kind === 'register' && value >= REGISTERS_PER_FRAME) fail(index, `operand ${name} = r${value} is past r${REGISTERS_PER_FRAME - 1}`);
-  if (value >= 2 ** (8 * OPERAND_BYTES[kind])) fail(index, `operand ${name} = ${value} does not fit its ${OPERAND_BYTES[kind]}-byte encoding`);
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < 0)
+    fail(index, `operand ${name} is not a non-negative integer`);
+  if (kind === 'target' && value >= programLength)
+    fail(index, `jump target ${value} is outside the program's ${programLength} instructions`);
+  if (kind === 'register' && value >= REGISTERS_PER_FRAME)
+    fail(index, `operand ${name} = r${value} is past r${REGISTERS_PER_FRAME - 1}`);
+  if (value >= 2 ** (8 * OPERAND_BYTES[kind]))
+    fail(index, `operand ${name} = ${value} does not fit its ${OPERAND_BYTES[kind]}-byte encoding`);
 }
 
 function checkRanges(spec: OpcodeSpec, instruction: Instruction, index: number): void {
   for (const { start, count, countMin, countMax } of spec.ranges) {
     const first = Number(operandOf(instruction, start));
     const length = Number(operandOf(instruction, count));
-    if (length < countMin || length > countMax) fail(index, `${count} = ${length} is outside [${countMin}, ${countMax}]`);
-    if (first + length > REGISTERS_PER_FRAME) fail(index, `registers ${first}..${first + length - 1} run past r${REGISTERS_PER_FRAME - 1}`);
+    if (length < countMin || length > countMax)
+      fail(index, `${count} = ${length} is outside [${countMin}, ${countMax}]`);
+    if (first + length > REGISTERS_PER_FRAME)
+      fail(index, `registers ${first}..${first + length - 1} run past r${REGISTERS_PER_FRAME - 1}`);
   }
 }
 
@@ -54,7 +66,8 @@ export function checkInstruction(instruction: Instruction, index: number, progra
 }
 
 function checkProgramLength(length: number): void {
-  if (length > PROGRAM_INSTRUCTIONS_MAX) throw new CodecError(`a program has at most ${PROGRAM_INSTRUCTIONS_MAX} instructions, got ${length}`);
+  if (length > PROGRAM_INSTRUCTIONS_MAX)
+    throw new CodecError(`a program has at most ${PROGRAM_INSTRUCTIONS_MAX} instructions, got ${length}`);
 }
 
 export function encodeProgram(program: Program): Uint8Array {
@@ -67,7 +80,8 @@ export function encodeProgram(program: Program): Uint8Array {
     for (const [name, kind] of Object.entries(spec.operands)) w.uint(operandOf(instruction, name), OPERAND_BYTES[kind]);
   });
   const bytes = w.finish();
-  if (bytes.length > PUBLIC_BYTECODE_BYTES_MAX) throw new CodecError(`bytecode of ${bytes.length} bytes exceeds ${PUBLIC_BYTECODE_BYTES_MAX}`);
+  if (bytes.length > PUBLIC_BYTECODE_BYTES_MAX)
+    throw new CodecError(`bytecode of ${bytes.length} bytes exceeds ${PUBLIC_BYTECODE_BYTES_MAX}`);
   return bytes;
 }
 
@@ -77,7 +91,8 @@ function readInstruction(r: ByteReader, index: number, offset: number): Instruct
   if (op === undefined) fail(index, `unknown opcode 0x${code.toString(16).padStart(2, '0')} at byte ${offset}`);
   const instruction: Record<string, number | bigint | string> = { op };
   for (const [name, kind] of Object.entries(opcodeSpec(op).operands)) {
-    if (r.remaining < OPERAND_BYTES[kind]) fail(index, `${op} at byte ${offset} is cut short (operand ${name} missing)`);
+    if (r.remaining < OPERAND_BYTES[kind])
+      fail(index, `${op} at byte ${offset} is cut short (operand ${name} missing)`);
     instruction[name] = kind === 'field' ? r.bigint(OPERAND_BYTES[kind]) : r.number(OPERAND_BYTES[kind]);
   }
   return instruction as unknown as Instruction;
@@ -85,9 +100,11 @@ function readInstruction(r: ByteReader, index: number, offset: number): Instruct
 
 /** Decodes and checks bytecode; throws CodecError when it is not a valid program. */
 export function decodeProgram(bytecode: Uint8Array): Program {
-  if (bytecode.length > PUBLIC_BYTECODE_BYTES_MAX) throw new CodecError(`bytecode of ${bytecode.length} bytes exceeds ${PUBLIC_BYTECODE_BYTES_MAX}`);
+  if (bytecode.length > PUBLIC_BYTECODE_BYTES_MAX)
+    throw new CodecError(`bytecode of ${bytecode.length} bytes exceeds ${PUBLIC_BYTECODE_BYTES_MAX}`);
   if (bytecode.length === 0) throw new CodecError('bytecode is empty: it needs at least the version byte');
-  if (bytecode[0] !== BYTECODE_VERSION) throw new CodecError(`bytecode version ${bytecode[0]} is not ${BYTECODE_VERSION}`);
+  if (bytecode[0] !== BYTECODE_VERSION)
+    throw new CodecError(`bytecode version ${bytecode[0]} is not ${BYTECODE_VERSION}`);
   const r = new ByteReader(bytecode.subarray(1));
   const program: Instruction[] = [];
   // Bounded: each instruction consumes at least its opcode byte, and the count is checked as it grows.

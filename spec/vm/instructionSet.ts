@@ -84,7 +84,12 @@ function opcode<const Operands extends Record<string, OperandKind>>(
   return { code, operands, mana, manaPerField: extra.manaPerField ?? 0, ranges: extra.ranges ?? [], summary };
 }
 
-const range = (start: string, count: string, countMax: number, countMin = 0): OperandRange => ({ start, count, countMin, countMax });
+const range = (start: string, count: string, countMax: number, countMin = 0): OperandRange => ({
+  start,
+  count,
+  countMin,
+  countMax,
+});
 
 const BINARY = { dst: 'register', a: 'register', b: 'register' } as const;
 const CALL = {
@@ -95,7 +100,10 @@ const CALL = {
   retStart: 'register',
   retCount: 'count',
 } as const;
-const CALL_RANGES = [range('argsStart', 'argsCount', RANGE_REGISTERS_MAX), range('retStart', 'retCount', RANGE_REGISTERS_MAX)];
+const CALL_RANGES = [
+  range('argsStart', 'argsCount', RANGE_REGISTERS_MAX),
+  range('retStart', 'retCount', RANGE_REGISTERS_MAX),
+];
 const OUTPUT = { start: 'register', count: 'count' } as const;
 const OUTPUT_RANGES = [range('start', 'count', RANGE_REGISTERS_MAX)];
 
@@ -120,22 +128,43 @@ export const INSTRUCTION_SET = {
   calldataload: opcode(0x31, { dst: 'register', index: 'register' }, 3, 'r[dst] = calldata[r[index]]'),
   sender: opcode(0x32, { dst: 'register' }, 1, 'r[dst] = msg_sender'),
   address: opcode(0x33, { dst: 'register' }, 1, 'r[dst] = running contract address'),
-  hash: opcode(0x38, { dst: 'register', start: 'register', count: 'count' }, 20, 'r[dst] = hashToField(r[start..start+count))', {
-    manaPerField: 5,
-    ranges: [range('start', 'count', HASH_INPUT_FIELDS_MAX, 1)],
-  }),
+  hash: opcode(
+    0x38,
+    { dst: 'register', start: 'register', count: 'count' },
+    20,
+    'r[dst] = hashToField(r[start..start+count))',
+    {
+      manaPerField: 5,
+      ranges: [range('start', 'count', HASH_INPUT_FIELDS_MAX, 1)],
+    },
+  ),
   sload: opcode(0x40, { dst: 'register', slot: 'register' }, 100, 'r[dst] = storage[r[slot]]'),
   sstore: opcode(0x41, { slot: 'register', value: 'register' }, 1_000, 'storage[r[slot]] = r[value]'),
-  emitlog: opcode(0x50, { tag: 'register', start: 'register', count: 'count' }, 300, 'public log (r[tag], r[start..start+count))', {
-    manaPerField: 30,
-    ranges: [range('start', 'count', LOG_FIELDS_MAX)],
-  }),
+  emitlog: opcode(
+    0x50,
+    { tag: 'register', start: 'register', count: 'count' },
+    300,
+    'public log (r[tag], r[start..start+count))',
+    {
+      manaPerField: 30,
+      ranges: [range('start', 'count', LOG_FIELDS_MAX)],
+    },
+  ),
   emitnotehash: opcode(0x51, { value: 'register' }, 500, 'note hash siloed(r[value])'),
   emitnullifier: opcode(0x52, { value: 'register' }, 700, 'nullifier siloed(r[value])'),
   emitmessage: opcode(0x53, { recipient: 'register', content: 'register' }, 800, 'L2-to-L1 message to r[recipient]'),
-  call: opcode(0x60, CALL, 600, 'call r[address] with r[args..], returns into r[ret..]', { manaPerField: 3, ranges: CALL_RANGES }),
-  staticcall: opcode(0x61, CALL, 600, 'as call, the callee may not write or emit', { manaPerField: 3, ranges: CALL_RANGES }),
-  return: opcode(0x70, OUTPUT, 1, 'end the frame, returning r[start..start+count)', { manaPerField: 1, ranges: OUTPUT_RANGES }),
+  call: opcode(0x60, CALL, 600, 'call r[address] with r[args..], returns into r[ret..]', {
+    manaPerField: 3,
+    ranges: CALL_RANGES,
+  }),
+  staticcall: opcode(0x61, CALL, 600, 'as call, the callee may not write or emit', {
+    manaPerField: 3,
+    ranges: CALL_RANGES,
+  }),
+  return: opcode(0x70, OUTPUT, 1, 'end the frame, returning r[start..start+count)', {
+    manaPerField: 1,
+    ranges: OUTPUT_RANGES,
+  }),
   revert: opcode(0x71, OUTPUT, 1, 'end the frame as reverted, with revert data r[start..start+count)', {
     manaPerField: 1,
     ranges: OUTPUT_RANGES,
@@ -162,7 +191,9 @@ export function opcodeSpec(op: OpName): OpcodeSpec {
 }
 
 /** Opcode byte -> name. */
-export const OP_NAME_BY_CODE: ReadonlyMap<number, OpName> = new Map(OP_NAMES.map((op) => [INSTRUCTION_SET[op].code, op]));
+export const OP_NAME_BY_CODE: ReadonlyMap<number, OpName> = new Map(
+  OP_NAMES.map((op) => [INSTRUCTION_SET[op].code, op]),
+);
 
 /** An operand of an instruction, by name (the decoder and encoder walk operands generically). */
 export function operandOf(instruction: Instruction, name: string): number | bigint {

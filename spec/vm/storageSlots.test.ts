@@ -1,13 +1,21 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, test } from 'vitest';
 import type { Hex } from '../chain.js';
-import { feePayerBalanceSlot, feePayerBalanceStorageSlot, l2ToL1MessageHash, publicDataLeafSlot, siloNullifier } from './storageSlots.js';
+import {
+  feePayerBalanceSlot,
+  feePayerBalanceStorageSlot,
+  l2ToL1MessageHash,
+  publicDataLeafSlot,
+  siloNullifier,
+} from './storageSlots.js';
 
 const word = (n: number): Hex => `0x${n.toString(16).padStart(64, '0')}`;
 
 /** hashToField written out: sha256 with its first byte zeroed. */
 function reference(...parts: string[]): Hex {
-  const digest = createHash('sha256').update(Buffer.from(parts.join(''), 'hex')).digest();
+  const digest = createHash('sha256')
+    .update(Buffer.from(parts.join(''), 'hex'))
+    .digest();
   digest[0] = 0;
   return `0x${digest.toString('hex')}`;
 }

@@ -58,7 +58,8 @@ export function siloNoteHash(contractAddress: Hex, noteHash: Hex): Hex {
 export function l2ToL1MessageHash(recipient: Hex, content: Hex): Hex {
   const input = new Uint8Array(2 * WORD_BYTES);
   const recipientBytes = hexToBytes(recipient);
-  if (recipientBytes.length > WORD_BYTES) throw new CodecError(`a message recipient has at most ${WORD_BYTES} bytes, got ${recipientBytes.length}`);
+  if (recipientBytes.length > WORD_BYTES)
+    throw new CodecError(`a message recipient has at most ${WORD_BYTES} bytes, got ${recipientBytes.length}`);
   input.set(recipientBytes, WORD_BYTES - recipientBytes.length);
   input.set(hexToBytes(content, WORD_BYTES), WORD_BYTES);
   return hashToField(input);

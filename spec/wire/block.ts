@@ -17,9 +17,23 @@
  */
 import { z } from 'zod';
 import type { Block, Checkpoint } from '../chain.js';
-import { checkpointProposalPayloadHash, checkpointProposalPayloadOf, type SigningChain } from '../validators/signingPayloads.js';
+import {
+  checkpointProposalPayloadHash,
+  checkpointProposalPayloadOf,
+  type SigningChain,
+} from '../validators/signingPayloads.js';
 import { checkpointAttestation, type CheckpointAttestationValue } from './p2p.js';
-import { bigUint, blockHash, blockNumber, bytes32, checkpointNumber, ethAddress, fr, safeUint, slotNumber } from './scalars.js';
+import {
+  bigUint,
+  blockHash,
+  blockNumber,
+  bytes32,
+  checkpointNumber,
+  ethAddress,
+  fr,
+  safeUint,
+  slotNumber,
+} from './scalars.js';
 import { txEffect, txEffectValueOf } from './txEffect.js';
 
 /** A tree as it stood at some point: its root and the index its next leaf would take. */
@@ -57,7 +71,12 @@ export const blockHeader = z.object({
 });
 
 /** Where on L1 a block's checkpoint was published. */
-export const l1PublishInfo = z.object({ blockNumber: bigUint, blockHash: bytes32, timestamp: bigUint, txHash: bytes32 });
+export const l1PublishInfo = z.object({
+  blockNumber: bigUint,
+  blockHash: bytes32,
+  timestamp: bigUint,
+  txHash: bytes32,
+});
 
 const blockDataFields = {
   number: blockNumber,
@@ -122,7 +141,12 @@ export function blockResponseOf(
     ...(options.includeTransactions === true ? { body: { txEffects: block.body.txEffects.map(txEffectValueOf) } } : {}),
     ...(options.includeL1PublishInfo === true ? { l1: checkpoint?.l1 ?? null } : {}),
     ...(options.includeAttestations === true
-      ? { attestations: checkpoint === undefined ? [] : checkpointAttestationsOf(checkpoint, { l1ChainId: chainId, rollupVersion: version }) }
+      ? {
+          attestations:
+            checkpoint === undefined
+              ? []
+              : checkpointAttestationsOf(checkpoint, { l1ChainId: chainId, rollupVersion: version }),
+        }
       : {}),
   };
 }

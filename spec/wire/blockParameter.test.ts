@@ -50,13 +50,17 @@ describe('blockParameter', () => {
   });
 
   test('encode then decode gives the query back', () => {
-    const hex = fc.bigInt({ min: 0n, max: FR_MODULUS - 1n }).map((v) => `0x${v.toString(16).padStart(64, '0')}` as const);
+    const hex = fc
+      .bigInt({ min: 0n, max: FR_MODULUS - 1n })
+      .map((v) => `0x${v.toString(16).padStart(64, '0')}` as const);
     const query: fc.Arbitrary<BlockQueryValue> = fc.oneof(
       fc.nat().map((number) => ({ kind: 'number' as const, number })),
       hex.map((value) => ({ kind: 'hash' as const, hash: value })),
       hex.map((value) => ({ kind: 'archive' as const, archive: value })),
       hex.map((value) => ({ kind: 'hashOrArchive' as const, value })),
-      fc.constantFrom('latest', 'proposed', 'checkpointed', 'proven', 'finalized').map((tag) => ({ kind: 'tag' as const, tag })),
+      fc
+        .constantFrom('latest', 'proposed', 'checkpointed', 'proven', 'finalized')
+        .map((tag) => ({ kind: 'tag' as const, tag })),
     );
     fc.assert(
       fc.property(query, (q) => {

@@ -59,7 +59,9 @@ export type BlockQueryValue = z.output<typeof blockQuery>;
 function decodeBlockParameter(value: WireBlockParameter): BlockQueryValue {
   if (typeof value === 'number') return { kind: 'number', number: value };
   if (typeof value === 'string') {
-    return isBlockTag(value) ? { kind: 'tag', tag: value } : { kind: 'hashOrArchive', value: value.toLowerCase() as Hex };
+    return isBlockTag(value)
+      ? { kind: 'tag', tag: value }
+      : { kind: 'hashOrArchive', value: value.toLowerCase() as Hex };
   }
   if (value.number !== undefined) return { kind: 'number', number: value.number };
   if (value.hash !== undefined) return { kind: 'hash', hash: value.hash };

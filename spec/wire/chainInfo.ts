@@ -29,7 +29,11 @@ export const l1RollupConstants = z.object({
   ethPerFeeAsset: bigUint,
 });
 
-export const l1ContractAddresses = z.object({ rollupAddress: ethAddress, inboxAddress: ethAddress, outboxAddress: ethAddress });
+export const l1ContractAddresses = z.object({
+  rollupAddress: ethAddress,
+  inboxAddress: ethAddress,
+  outboxAddress: ethAddress,
+});
 
 /** NodeInfo: node version, contract-language version, L1 chain id, rollup and protocol versions, L1 contracts. */
 export const nodeInfo = z.object({

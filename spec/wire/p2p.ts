@@ -10,11 +10,25 @@
  *   CheckpointProposal = { checkpointNumber, archiveRoot, payloadHash, proposer, signature }
  */
 import { z } from 'zod';
-import { blockNumber, blsSignature, bytes32, checkpointNumber, ethAddress, fr, safeUint, slotNumber, txHash } from './scalars.js';
+import {
+  blockNumber,
+  blsSignature,
+  bytes32,
+  checkpointNumber,
+  ethAddress,
+  fr,
+  safeUint,
+  slotNumber,
+  txHash,
+} from './scalars.js';
 
 export const PEER_STATUSES = ['connected', 'dialing', 'cached', 'pending'] as const;
 
-export const peerInfo = z.object({ id: z.string().min(1), status: z.enum(PEER_STATUSES), addresses: z.array(z.string()) });
+export const peerInfo = z.object({
+  id: z.string().min(1),
+  status: z.enum(PEER_STATUSES),
+  addresses: z.array(z.string()),
+});
 
 export const checkpointAttestation = z.object({
   slot: slotNumber,

@@ -34,7 +34,9 @@ describe('bigUint', () => {
   test('decodes decimal strings and safe JSON integers', () => {
     expect(bigUint.parse('0')).toBe(0n);
     expect(bigUint.parse('007')).toBe(7n);
-    expect(bigUint.parse('115792089237316195423570985008687907853269984665640564039457584007913129639935')).toBe(2n ** 256n - 1n);
+    expect(bigUint.parse('115792089237316195423570985008687907853269984665640564039457584007913129639935')).toBe(
+      2n ** 256n - 1n,
+    );
     expect(bigUint.parse(42)).toBe(42n);
   });
 

@@ -39,11 +39,13 @@ export const checkpointNumber = safeUint.describe('checkpoint number');
 export const epochNumber = safeUint.describe('epoch number');
 
 const decimalDigits = z.string().refine((text) => /^[0-9]+$/.test(text) && text.length <= WIRE_DECIMAL_DIGITS_MAX, {
-  error: (issue) => `expected a string of at most ${WIRE_DECIMAL_DIGITS_MAX} decimal digits, got ${describeInput(issue.input)}`,
+  error: (issue) =>
+    `expected a string of at most ${WIRE_DECIMAL_DIGITS_MAX} decimal digits, got ${describeInput(issue.input)}`,
 });
 
 const decimalOrSafeUint = z.union([decimalDigits, safeUint], {
-  error: (issue) => `expected a string of decimal digits or a non-negative safe integer, got ${describeInput(issue.input)}`,
+  error: (issue) =>
+    `expected a string of decimal digits or a non-negative safe integer, got ${describeInput(issue.input)}`,
 });
 
 /** `bigint`: a string of decimal digits on output; a decimal string or a safe JSON integer on input. */
@@ -54,11 +56,10 @@ export const bigUint = z.codec(
 );
 
 /** `SlotNumber`: a string of decimal digits on output; a decimal string or a safe JSON integer on input. */
-export const slotNumber = z.codec(
-  decimalOrSafeUint,
-  z.int({ error: 'expected a slot number below 2^53' }).min(0),
-  { decode: (wire) => Number(wire), encode: (value) => value.toString() },
-);
+export const slotNumber = z.codec(decimalOrSafeUint, z.int({ error: 'expected a slot number below 2^53' }).min(0), {
+  decode: (wire) => Number(wire),
+  encode: (value) => value.toString(),
+});
 
 const hexPattern = (bytes: number): RegExp => new RegExp(`^0x[0-9a-fA-F]{${bytes * 2}}$`);
 const lowerHexPattern = (bytes: number): RegExp => new RegExp(`^0x[0-9a-f]{${bytes * 2}}$`);
@@ -78,7 +79,9 @@ function hexCodec(bytes: number, label: string, belowModulus?: bigint) {
   const lowerCase = lowerHexPattern(bytes);
   const inRange = (hex: string): boolean => belowModulus === undefined || BigInt(hex) < belowModulus;
   const wire = z
-    .string({ error: (issue) => `expected ${label} (0x-prefixed hex of ${bytes} bytes), got ${describeInput(issue.input)}` })
+    .string({
+      error: (issue) => `expected ${label} (0x-prefixed hex of ${bytes} bytes), got ${describeInput(issue.input)}`,
+    })
     .refine((text) => anyCase.test(text), {
       error: (issue) => `expected ${label} (0x-prefixed hex of ${bytes} bytes), got ${describeHex(issue.input)}`,
     })
@@ -123,12 +126,24 @@ const TREE_IDS = Object.values(MerkleTreeId);
 const TREE_ID_NAMES = 'one of 0 (nullifier), 1 (note hash), 2 (public data), 3 (L1-to-L2 messages), 4 (archive)';
 
 /** `MerkleTreeId`: the tree's number (docs/protocol.md, Trees). */
-export const merkleTreeId = z.custom<MerkleTreeId>((v) => typeof v === 'number' && (TREE_IDS as readonly number[]).includes(v), {
-  error: (issue) => `expected a tree id, ${TREE_ID_NAMES}; got ${describeInput(issue.input)}`,
-});
+export const merkleTreeId = z.custom<MerkleTreeId>(
+  (v) => typeof v === 'number' && (TREE_IDS as readonly number[]).includes(v),
+  {
+    error: (issue) => `expected a tree id, ${TREE_ID_NAMES}; got ${describeInput(issue.input)}`,
+  },
+);
 
-export const BLOCK_TIP_NAMES = ['proposed', 'checkpointed', 'proven', 'finalized'] as const satisfies readonly BlockTipName[];
-export const CHECKPOINT_TIP_NAMES = ['checkpointed', 'proven', 'finalized'] as const satisfies readonly CheckpointTipName[];
+export const BLOCK_TIP_NAMES = [
+  'proposed',
+  'checkpointed',
+  'proven',
+  'finalized',
+] as const satisfies readonly BlockTipName[];
+export const CHECKPOINT_TIP_NAMES = [
+  'checkpointed',
+  'proven',
+  'finalized',
+] as const satisfies readonly CheckpointTipName[];
 
 const quoted = (names: readonly string[]): string => names.map((name) => `'${name}'`).join(', ');
 
@@ -177,7 +192,9 @@ export const jsonObject = z.codec(
     .custom<unknown>((value) => !hasForbiddenKey(value), { error: `the key "${FORBIDDEN_OBJECT_KEY}" is not allowed` })
     // What JSON Schema (OpenRPC) shows of this step: the object the record below then checks value by value.
     .meta({ type: 'object', additionalProperties: {}, description: 'a JSON object; the key "__proto__" is refused' })
-    .pipe(z.record(z.string(), z.json(), { error: (issue) => `expected a JSON object, got ${describeInput(issue.input)}` })),
+    .pipe(
+      z.record(z.string(), z.json(), { error: (issue) => `expected a JSON object, got ${describeInput(issue.input)}` }),
+    ),
   z.custom<Readonly<Record<string, unknown>>>((v) => typeof v === 'object' && v !== null && !Array.isArray(v), {
     error: 'expected an object',
   }),

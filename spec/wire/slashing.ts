@@ -9,7 +9,8 @@ import { z } from 'zod';
 import { bigUint, describeInput, ethAddress, slotNumber } from './scalars.js';
 
 export const slashRound = z.union([z.enum(['all', 'current']), bigUint], {
-  error: (issue) => `expected 'all', 'current' or a round number (decimal string or safe integer), got ${describeInput(issue.input)}`,
+  error: (issue) =>
+    `expected 'all', 'current' or a round number (decimal string or safe integer), got ${describeInput(issue.input)}`,
 });
 
 export const OFFENSE_TYPES = ['duplicateProposal', 'duplicateAttestation'] as const;

@@ -88,13 +88,24 @@ export const tx = z.object({
   }),
   publicCalls: z
     .object({ setup: z.array(publicCall), appLogic: z.array(publicCall), teardown: publicCall.nullable() })
-    .refine((calls) => calls.setup.length + calls.appLogic.length + (calls.teardown === null ? 0 : 1) <= PUBLIC_CALLS_PER_TX_MAX, {
-      error: `a tx makes at most ${PUBLIC_CALLS_PER_TX_MAX} public calls in all phases`,
-    }),
-  proof: hexBytes.refine((proof) => proof.length <= 2 + 2 * TX_PROOF_BYTES_MAX, { error: `a proof has at most ${TX_PROOF_BYTES_MAX} bytes` }),
+    .refine(
+      (calls) =>
+        calls.setup.length + calls.appLogic.length + (calls.teardown === null ? 0 : 1) <= PUBLIC_CALLS_PER_TX_MAX,
+      {
+        error: `a tx makes at most ${PUBLIC_CALLS_PER_TX_MAX} public calls in all phases`,
+      },
+    ),
+  proof: hexBytes.refine((proof) => proof.length <= 2 + 2 * TX_PROOF_BYTES_MAX, {
+    error: `a proof has at most ${TX_PROOF_BYTES_MAX} bytes`,
+  }),
 });
 
-export const indexedTxEffect = z.object({ data: txEffect, l2BlockNumber: blockNumber, l2BlockHash: blockHash, txIndexInBlock: safeUint });
+export const indexedTxEffect = z.object({
+  data: txEffect,
+  l2BlockNumber: blockNumber,
+  l2BlockHash: blockHash,
+  txIndexInBlock: safeUint,
+});
 
 export const TX_RECEIPT_MINED_STATUSES = ['proposed', 'checkpointed', 'proven', 'finalized'] as const;
 

@@ -157,7 +157,11 @@ const blockIncludeOptions = partial({
 
 const blockRef = fc.record({ number: uintArb, hash: bytes32Arb });
 const settledTip = fc.record({ block: blockRef, checkpoint: blockRef });
-const l1ContractAddresses = fc.record({ rollupAddress: ethAddressArb, inboxAddress: ethAddressArb, outboxAddress: ethAddressArb });
+const l1ContractAddresses = fc.record({
+  rollupAddress: ethAddressArb,
+  inboxAddress: ethAddressArb,
+  outboxAddress: ethAddressArb,
+});
 
 const checkpointHeader = fc.record({
   lastArchiveRoot: frArb,
@@ -279,7 +283,11 @@ const arbitraries: Record<string, fc.Arbitrary<unknown>> = {
   'scalars.blockTag': fc.constantFrom('latest', 'proposed', 'checkpointed', 'proven', 'finalized'),
   'scalars.manaUsageEstimate': fc.constantFrom(...scalarsModule.MANA_USAGE_ESTIMATES),
   'scalars.voidResult': fc.constant(null),
-  'scalars.jsonObject': fc.dictionary(fc.string().filter((key) => key !== '__proto__'), fc.jsonValue({ maxDepth: 2 }), { maxKeys: 4 }),
+  'scalars.jsonObject': fc.dictionary(
+    fc.string().filter((key) => key !== '__proto__'),
+    fc.jsonValue({ maxDepth: 2 }),
+    { maxKeys: 4 },
+  ),
   // blocks
   'block.treeSnapshot': treeSnapshot,
   'block.stateReference': stateReference,
@@ -302,7 +310,12 @@ const arbitraries: Record<string, fc.Arbitrary<unknown>> = {
   // chain information
   'chainInfo.blockRef': blockRef,
   'chainInfo.checkpointRef': blockRef,
-  'chainInfo.l2Tips': fc.record({ proposed: blockRef, checkpointed: settledTip, proven: settledTip, finalized: settledTip }),
+  'chainInfo.l2Tips': fc.record({
+    proposed: blockRef,
+    checkpointed: settledTip,
+    proven: settledTip,
+    finalized: settledTip,
+  }),
   'chainInfo.l1RollupConstants': fc.record({
     l1ChainId: uintArb,
     rollupVersion: uintArb,
@@ -337,10 +350,7 @@ const arbitraries: Record<string, fc.Arbitrary<unknown>> = {
     bytes32Arb.map((hash) => ({ kind: 'hash', hash })),
     checkpointTipArb.map((tag) => ({ kind: 'tag', tag })),
   ),
-  'checkpoint.checkpointsQuery': fc.oneof(
-    fc.record({ from: uintArb, limit: uintArb }),
-    fc.record({ epoch: uintArb }),
-  ),
+  'checkpoint.checkpointsQuery': fc.oneof(fc.record({ from: uintArb, limit: uintArb }), fc.record({ epoch: uintArb })),
   // contracts
   'contracts.contractClassPublic': contractClassPublic,
   'contracts.contractInstanceWithAddress': contractInstance,
@@ -356,7 +366,12 @@ const arbitraries: Record<string, fc.Arbitrary<unknown>> = {
   'tx.tx': tx,
   'txEffect.executionResult': executionResult,
   'txEffect.txEffect': txEffect,
-  'tx.indexedTxEffect': fc.record({ data: txEffect, l2BlockNumber: uintArb, l2BlockHash: bytes32Arb, txIndexInBlock: uintArb }),
+  'tx.indexedTxEffect': fc.record({
+    data: txEffect,
+    l2BlockNumber: uintArb,
+    l2BlockHash: bytes32Arb,
+    txIndexInBlock: uintArb,
+  }),
   'tx.txReceipt': fc.oneof(
     fc.record({ txHash: bytes32Arb, status: fc.constant('dropped') }),
     fc.record({ txHash: bytes32Arb, status: fc.constant('pending'), tx }, { requiredKeys: ['txHash', 'status'] }),
@@ -373,7 +388,11 @@ const arbitraries: Record<string, fc.Arbitrary<unknown>> = {
       { requiredKeys: ['txHash', 'status', 'blockNumber', 'blockHash', 'executionResult', 'transactionFee'] },
     ),
   ),
-  'tx.getTxReceiptOptions': partial({ includeTxEffect: fc.boolean(), includePendingTx: fc.boolean(), includeProof: fc.boolean() }),
+  'tx.getTxReceiptOptions': partial({
+    includeTxEffect: fc.boolean(),
+    includePendingTx: fc.boolean(),
+    includeProof: fc.boolean(),
+  }),
   'tx.getTxByHashOptions': partial({ includeProof: fc.boolean() }),
   'tx.isValidTxOptions': partial({ isSimulation: fc.boolean(), skipFeeEnforcement: fc.boolean() }),
   'tx.txValidationResult': fc.oneof(
@@ -416,9 +435,16 @@ const arbitraries: Record<string, fc.Arbitrary<unknown>> = {
     treesAreSynced: fc.boolean(),
   }),
   // messages
-  'messages.l2ToL1MembershipWitness': fc.record({ epochNumber: uintArb, root: frArb, leafIndex: bigArb, siblingPath: frs }),
+  'messages.l2ToL1MembershipWitness': fc.record({
+    epochNumber: uintArb,
+    root: frArb,
+    leafIndex: bigArb,
+    siblingPath: frs,
+  }),
   'messages.messageIndexInTx': fc.record({ index: uintArb }),
-  'messages.l2ToL1MessagesOfEpoch': fc.array(fc.array(fc.array(frs, { maxLength: 2 }), { maxLength: 2 }), { maxLength: 2 }),
+  'messages.l2ToL1MessagesOfEpoch': fc.array(fc.array(fc.array(frs, { maxLength: 2 }), { maxLength: 2 }), {
+    maxLength: 2,
+  }),
   // logs
   'logs.privateLogsQuery': fc.record({ tags: frs, includeEffects: fc.boolean() }, { requiredKeys: ['tags'] }),
   'logs.publicLogsQuery': fc.record(
@@ -453,7 +479,9 @@ const arbitraries: Record<string, fc.Arbitrary<unknown>> = {
     validator: validatorStats,
     fromSlot: slotArb,
     toSlot: slotArb,
-    history: fc.array(fc.record({ slot: slotArb, duty: fc.constantFrom(...validatorModule.VALIDATOR_DUTIES) }), { maxLength: 3 }),
+    history: fc.array(fc.record({ slot: slotArb, duty: fc.constantFrom(...validatorModule.VALIDATOR_DUTIES) }), {
+      maxLength: 3,
+    }),
   }),
   // slashing
   'slashing.slashRound': fc.oneof(fc.constantFrom('all', 'current'), bigArb),
@@ -514,7 +542,9 @@ describe('malformed wire values are refused', () => {
       fc.property(frAtOrAbove, (bad) => {
         expect(scalarsModule.fr.safeParse(bad).success).toBe(false);
         expect(scalarsModule.aztecAddress.safeParse(bad).success).toBe(false);
-        expect(worldStateModule.membershipWitness.safeParse({ leafIndex: '1', siblingPath: [bad] }).success).toBe(false);
+        expect(worldStateModule.membershipWitness.safeParse({ leafIndex: '1', siblingPath: [bad] }).success).toBe(
+          false,
+        );
         expect(logsModule.privateLogsQuery.safeParse({ tags: [hex32Of(1n), bad] }).success).toBe(false);
       }),
     );
@@ -536,7 +566,10 @@ describe('malformed wire values are refused', () => {
       fc.property(notDecimal, (bad) => {
         expect(scalarsModule.bigUint.safeParse(bad).success).toBe(false);
         expect(scalarsModule.slotNumber.safeParse(bad).success).toBe(false);
-        expect(worldStateModule.leafIndexInBlock.safeParse({ data: bad, l2BlockNumber: 1, l2BlockHash: hex32Of(1n) }).success).toBe(false);
+        expect(
+          worldStateModule.leafIndexInBlock.safeParse({ data: bad, l2BlockNumber: 1, l2BlockHash: hex32Of(1n) })
+            .success,
+        ).toBe(false);
       }),
     );
     const wire = JSON.parse(JSON.stringify(z.encode(txModule.tx, fc.sample(tx, 1)[0]!))) as Record<string, unknown>;
@@ -545,7 +578,9 @@ describe('malformed wire values are refused', () => {
   });
 
   test('a tx without a nullifier', () => {
-    const wire = JSON.parse(JSON.stringify(z.encode(txModule.tx, fc.sample(tx, 1)[0]!))) as { sideEffects: Record<string, unknown> };
+    const wire = JSON.parse(JSON.stringify(z.encode(txModule.tx, fc.sample(tx, 1)[0]!))) as {
+      sideEffects: Record<string, unknown>;
+    };
     const result = txModule.tx.safeParse({ ...wire, sideEffects: { ...wire.sideEffects, nullifiers: [] } });
     expect(result.error?.issues[0]?.message).toMatch(/at least one nullifier/);
   });
@@ -558,13 +593,19 @@ describe('malformed wire values are refused', () => {
     };
     expect(message(scalarsModule.merkleTreeId, 5)).toMatch(/expected a tree id/);
     expect(message(scalarsModule.merkleTreeId, '1')).toMatch(/expected a tree id/);
-    expect(message(checkpointModule.checkpointParameter, 'proposed')).toMatch(/'proposed' is not a valid checkpoint tag/);
+    expect(message(checkpointModule.checkpointParameter, 'proposed')).toMatch(
+      /'proposed' is not a valid checkpoint tag/,
+    );
     expect(message(checkpointModule.checkpointParameter, { number: 1, tag: 'proven' })).toMatch(/exactly one/);
     expect(message(checkpointModule.checkpointParameter, { hash: '0x12' })).toMatch(/^hash: .*got 1 byte/);
     expect(message(checkpointModule.checkpointParameter, true)).toMatch(/expected a checkpoint number/);
-    expect(message(checkpointModule.checkpointsQuery, { from: 1 })).toMatch(/limit.*either \{from, limit\} or \{epoch\}/);
+    expect(message(checkpointModule.checkpointsQuery, { from: 1 })).toMatch(
+      /limit.*either \{from, limit\} or \{epoch\}/,
+    );
     expect(message(checkpointModule.checkpointsQuery, { epoch: 1, from: 2, limit: 3 })).toMatch(/from/);
-    expect(message(checkpointModule.checkpointsQuery, { epoch: -1 })).toMatch(/^epoch: expected a non-negative safe integer/);
+    expect(message(checkpointModule.checkpointsQuery, { epoch: -1 })).toMatch(
+      /^epoch: expected a non-negative safe integer/,
+    );
     expect(message(checkpointModule.checkpointsQuery, 3)).toMatch(/either \{from, limit\} or \{epoch\}/);
     expect(message(slashingModule.slashRound, 'latest')).toMatch(/'all', 'current' or a round number/);
     expect(slashingModule.slashRound.parse('7')).toBe(7n);
@@ -572,6 +613,8 @@ describe('malformed wire values are refused', () => {
     expect(message(scalarsModule.manaUsageEstimate, 'max')).toMatch(/'none', 'target', 'limit'/);
     expect(message(scalarsModule.jsonObject, [1])).toMatch(/expected a JSON object/);
     expect(z.safeEncode(scalarsModule.jsonObject, { fee: 1n }).success).toBe(false);
-    expect(message(scalarsModule.jsonObject, JSON.parse('{"__proto__": {"polluted": true}}'))).toMatch(/"__proto__" is not allowed/);
+    expect(message(scalarsModule.jsonObject, JSON.parse('{"__proto__": {"polluted": true}}'))).toMatch(
+      /"__proto__" is not allowed/,
+    );
   });
 });

@@ -10,8 +10,15 @@ import { createGenesis } from '../../core/worldState/genesis.js';
 import { INITIAL_ETH_PER_FEE_ASSET_DEFAULT } from '../../spec/config/schema.js';
 
 const call = async (url: string, method: string, params: unknown[] = []) => {
-  const response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }) });
-  return (await response.json()) as { result?: Record<string, unknown> | null; error?: { code: number; message: string } };
+  const response = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
+  });
+  return (await response.json()) as {
+    result?: Record<string, unknown> | null;
+    error?: { code: number; message: string };
+  };
 };
 
 describe('configuration over the admin API', () => {
@@ -32,7 +39,11 @@ describe('configuration over the admin API', () => {
     });
     const config = resolveConfig({
       flags: { '--port': '0', '--admin-port': '0', '--disable-admin-api-key': true },
-      env: { ETHEREUM_HOSTS: anvil.url, ROLLUP_CONTRACT_ADDRESS: rollupAddress, VALIDATOR_HA_DATABASE_URL: 'postgres://signer:s3cret@db:5432/ha' },
+      env: {
+        ETHEREUM_HOSTS: anvil.url,
+        ROLLUP_CONTRACT_ADDRESS: rollupAddress,
+        VALIDATOR_HA_DATABASE_URL: 'postgres://signer:s3cret@db:5432/ha',
+      },
     });
     node = await runNode({ config, logger: createPinoLogger({ level: 'silent' }), print: () => undefined });
   });
@@ -43,14 +54,26 @@ describe('configuration over the admin API', () => {
 
   it('shows the effective configuration with secrets redacted', async () => {
     const { result } = await call(node.adminUrl, 'svcAdmin_getConfig');
-    expect(result).toMatchObject({ port: 0, archiverPollingIntervalMs: 1000, validatorHaDatabaseUrl: '[redacted]', sequencerPublisherPrivateKey: null });
+    expect(result).toMatchObject({
+      port: 0,
+      archiverPollingIntervalMs: 1000,
+      validatorHaDatabaseUrl: '[redacted]',
+      sequencerPublisherPrivateKey: null,
+    });
     expect(JSON.stringify(result)).not.toContain('s3cret');
   });
 
   it('applies a runtime change to the node and shows it', async () => {
-    expect(await call(node.adminUrl, 'svcAdmin_setConfig', [{ archiverPollingIntervalMs: 250, p2pRpcPriceBumpPercentage: 20 }])).toMatchObject({ result: null });
+    expect(
+      await call(node.adminUrl, 'svcAdmin_setConfig', [
+        { archiverPollingIntervalMs: 250, p2pRpcPriceBumpPercentage: 20 },
+      ]),
+    ).toMatchObject({ result: null });
     expect(node.node.currentConfig().archiverPollIntervalMs).toBe(250);
-    expect((await call(node.adminUrl, 'svcAdmin_getConfig')).result).toMatchObject({ archiverPollingIntervalMs: 250, p2pRpcPriceBumpPercentage: 20 });
+    expect((await call(node.adminUrl, 'svcAdmin_getConfig')).result).toMatchObject({
+      archiverPollingIntervalMs: 250,
+      p2pRpcPriceBumpPercentage: 20,
+    });
   });
 
   it('refuses unknown and restart-only keys as invalid params, naming them', async () => {

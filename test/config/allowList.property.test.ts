@@ -53,22 +53,31 @@ describe('setup allow list (properties)', () => {
 
   it('the local layer decides the flags of every function it names; the network layer keeps the others', () => {
     fc.assert(
-      fc.property(allowListExtension, allowListExtension, fc.array(fc.boolean(), { maxLength: 6 }), (network, localOwn, reuse) => {
-        // The local layer names some of the network's functions again, with its own flags, and some new ones.
-        const reused = network.filter((_e, i) => reuse[i] === true).map((e) => ({ ...e, onlySelf: !e.onlySelf }));
-        const networkIds = new Set(network.map(allowListEntryIdentity));
-        const local = [...reused, ...localOwn.filter((e) => !networkIds.has(allowListEntryIdentity(e)))];
-        const merged = mergeAllowListLayers([
-          { name: 'network', entries: network },
-          { name: 'local', entries: local },
-        ]);
-        expect(merged.conflicts).toEqual([]);
-        const byId = new Map(merged.entries.map((e) => [allowListEntryIdentity(e), e]));
-        expect(byId.size).toBe(merged.entries.length);
-        for (const e of local) expect(byId.get(allowListEntryIdentity(e))).toEqual(e);
-        for (const e of network) if (!local.some((l) => allowListEntryIdentity(l) === allowListEntryIdentity(e))) expect(byId.get(allowListEntryIdentity(e))).toEqual(e);
-        expect(merged.entries.slice(0, network.length).map(allowListEntryIdentity)).toEqual(network.map(allowListEntryIdentity));
-      }),
+      fc.property(
+        allowListExtension,
+        allowListExtension,
+        fc.array(fc.boolean(), { maxLength: 6 }),
+        (network, localOwn, reuse) => {
+          // The local layer names some of the network's functions again, with its own flags, and some new ones.
+          const reused = network.filter((_e, i) => reuse[i] === true).map((e) => ({ ...e, onlySelf: !e.onlySelf }));
+          const networkIds = new Set(network.map(allowListEntryIdentity));
+          const local = [...reused, ...localOwn.filter((e) => !networkIds.has(allowListEntryIdentity(e)))];
+          const merged = mergeAllowListLayers([
+            { name: 'network', entries: network },
+            { name: 'local', entries: local },
+          ]);
+          expect(merged.conflicts).toEqual([]);
+          const byId = new Map(merged.entries.map((e) => [allowListEntryIdentity(e), e]));
+          expect(byId.size).toBe(merged.entries.length);
+          for (const e of local) expect(byId.get(allowListEntryIdentity(e))).toEqual(e);
+          for (const e of network)
+            if (!local.some((l) => allowListEntryIdentity(l) === allowListEntryIdentity(e)))
+              expect(byId.get(allowListEntryIdentity(e))).toEqual(e);
+          expect(merged.entries.slice(0, network.length).map(allowListEntryIdentity)).toEqual(
+            network.map(allowListEntryIdentity),
+          );
+        },
+      ),
     );
   });
 });

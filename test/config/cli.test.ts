@@ -14,16 +14,23 @@ interface Outcome {
 
 /** Runs the CLI with only the environment given (plus PATH), so the caller's variables do not leak in. */
 const svc = (args: string[], env: Record<string, string> = {}): Promise<Outcome> =>
-  exec(process.execPath, ['--import', 'tsx', 'adapters/cli/main.ts', ...args], { env: { PATH: process.env.PATH ?? '', ...env } }).then(
+  exec(process.execPath, ['--import', 'tsx', 'adapters/cli/main.ts', ...args], {
+    env: { PATH: process.env.PATH ?? '', ...env },
+  }).then(
     (r) => ({ code: 0, ...r }),
     (e: Outcome) => e,
   );
 
 describe('svc (process)', () => {
   it('refuses a 3.x variable before doing anything, naming its 4.x replacement', async () => {
-    const outcome = await svc(['start', '--node', '--l1-rpc-urls', 'http://127.0.0.1:9', '--rollup-address', `0x${'01'.repeat(20)}`], { SEQ_TX_POLLING_INTERVAL_MS: '1000' });
+    const outcome = await svc(
+      ['start', '--node', '--l1-rpc-urls', 'http://127.0.0.1:9', '--rollup-address', `0x${'01'.repeat(20)}`],
+      { SEQ_TX_POLLING_INTERVAL_MS: '1000' },
+    );
     expect(outcome.code).toBe(2);
-    expect(outcome.stderr).toBe('svc: the environment variable SEQ_TX_POLLING_INTERVAL_MS was renamed in 4.x: use SEQ_POLLING_INTERVAL_MS\n');
+    expect(outcome.stderr).toBe(
+      'svc: the environment variable SEQ_TX_POLLING_INTERVAL_MS was renamed in 4.x: use SEQ_POLLING_INTERVAL_MS\n',
+    );
   });
 
   it('refuses a removed 3.x flag', async () => {
@@ -42,6 +49,7 @@ describe('svc (process)', () => {
     const outcome = await svc(['--help']);
     expect(outcome.code).toBe(0);
     const help = outcome.stdout.replace(/\s+/g, ' ');
-    for (const option of configOptions) expect(help, option.key).toContain(`(env: ${option.env}, default: ${defaultText(option)})`);
+    for (const option of configOptions)
+      expect(help, option.key).toContain(`(env: ${option.env}, default: ${defaultText(option)})`);
   });
 });

@@ -1,6 +1,11 @@
 /** fast-check generators of configuration values, derived from each option's value shape. */
 import fc from 'fast-check';
-import { SETUP_ALLOW_LIST_CALLDATA_FIELDS_MAX, SETUP_ALLOW_LIST_DEFAULTS, allowListEntryIdentity, type AllowListEntry } from '../../spec/config/allowList.js';
+import {
+  SETUP_ALLOW_LIST_CALLDATA_FIELDS_MAX,
+  SETUP_ALLOW_LIST_DEFAULTS,
+  allowListEntryIdentity,
+  type AllowListEntry,
+} from '../../spec/config/allowList.js';
 import { configOptions, type ConfigKey, type ConfigOption } from '../../spec/config/schema.js';
 import { FR_MODULUS } from '../../spec/constants.js';
 import type { Hex } from '../../spec/chain.js';
@@ -32,12 +37,17 @@ export const allowListExtension = fc
   .map((entries) => entries.filter((e) => !defaultIdentities.has(allowListEntryIdentity(e))));
 
 const host = fc.stringMatching(/^[a-z][a-z0-9-]{0,12}$/);
-const urlOf = (schemes: readonly string[]) => fc.tuple(fc.constantFrom(...schemes), host, fc.stringMatching(/^[a-z0-9]{0,8}$/)).map(([s, h, p]) => `${s}://${h}.example/${p}`);
+const urlOf = (schemes: readonly string[]) =>
+  fc
+    .tuple(fc.constantFrom(...schemes), host, fc.stringMatching(/^[a-z0-9]{0,8}$/))
+    .map(([s, h, p]) => `${s}://${h}.example/${p}`);
 
 /** Strings of a pattern kind that survive the command line and trimming (no leading dash, no edge spaces). */
 function patternString(pattern: RegExp, maxLength: number): fc.Arbitrary<string> {
   const safe = pattern.source === '^[^\\0]+$' ? /^[A-Za-z0-9._/][A-Za-z0-9._/ -]{0,30}$/ : pattern;
-  return fc.stringMatching(safe).filter((s) => s.length <= maxLength && s === s.trim() && !s.startsWith('-') && pattern.test(s));
+  return fc
+    .stringMatching(safe)
+    .filter((s) => s.length <= maxLength && s === s.trim() && !s.startsWith('-') && pattern.test(s));
 }
 
 export function valueArbitrary(option: ConfigOption): fc.Arbitrary<unknown> {
@@ -46,7 +56,9 @@ export function valueArbitrary(option: ConfigOption): fc.Arbitrary<unknown> {
     case 'integer':
       return fc.integer({ min: shape.min, max: shape.max });
     case 'decimal':
-      return fc.double({ min: shape.zeroAllowed ? 0 : Number.MIN_VALUE, max: shape.max, noNaN: true, noDefaultInfinity: true }).map((v) => (v === 0 ? 0 : v));
+      return fc
+        .double({ min: shape.zeroAllowed ? 0 : Number.MIN_VALUE, max: shape.max, noNaN: true, noDefaultInfinity: true })
+        .map((v) => (v === 0 ? 0 : v));
     case 'bigint':
       return fc.bigInt(shape.min, 2n ** 128n);
     case 'boolean':
@@ -56,7 +68,9 @@ export function valueArbitrary(option: ConfigOption): fc.Arbitrary<unknown> {
     case 'pattern':
       return patternString(shape.pattern, shape.maxLength);
     case 'hex':
-      return fc.bigInt(0n, shape.belowFieldModulus ? FR_MODULUS - 1n : 2n ** BigInt(shape.bytes * 8) - 1n).map((v) => hexOf(v, shape.bytes));
+      return fc
+        .bigInt(0n, shape.belowFieldModulus ? FR_MODULUS - 1n : 2n ** BigInt(shape.bytes * 8) - 1n)
+        .map((v) => hexOf(v, shape.bytes));
     case 'sha256':
       return fc.bigInt(0n, 2n ** 256n - 1n).map((v) => v.toString(16).padStart(64, '0'));
     case 'url':
@@ -64,7 +78,13 @@ export function valueArbitrary(option: ConfigOption): fc.Arbitrary<unknown> {
     case 'urlList':
       return fc.array(urlOf(shape.schemes), { minLength: option.hasDefault ? 0 : 1, maxLength: 4 });
     case 'originList':
-      return fc.array(fc.oneof(fc.constant('*'), host.map((h) => `https://${h}.example`)), { maxLength: 4 });
+      return fc.array(
+        fc.oneof(
+          fc.constant('*'),
+          host.map((h) => `https://${h}.example`),
+        ),
+        { maxLength: 4 },
+      );
     case 'allowList':
       return allowListExtension;
     case 'databaseUrl':
@@ -77,24 +97,29 @@ export function valueArbitrary(option: ConfigOption): fc.Arbitrary<unknown> {
 export type GeneratedSource = 'flag' | 'env' | 'network';
 
 /** Some options, each with a value and the source that will give it. */
-export const configAssignment: fc.Arbitrary<Partial<Record<ConfigKey, { value: unknown; source: GeneratedSource }>>> = fc
-  .record(
-    Object.fromEntries(
-      configOptions.map((option) => {
-        const sources: GeneratedSource[] = option.scope === 'network' && !option.secret ? ['flag', 'env', 'network'] : ['flag', 'env'];
-        return [option.key, fc.record({ value: valueArbitrary(option), source: fc.constantFrom(...sources) })];
-      }),
-    ) as Record<ConfigKey, fc.Arbitrary<{ value: unknown; source: GeneratedSource }>>,
-    { requiredKeys: [] },
-  )
-  .map((assignment) => {
-    // Keep the rules between options: HA signing needs its database and id; a preset key hash excludes disable/reset.
-    const fixed = { ...assignment };
-    if (fixed.validatorHaSigningEnabled?.value === true && (fixed.validatorHaDatabaseUrl === undefined || fixed.validatorHaNodeId === undefined)) delete fixed.validatorHaSigningEnabled;
-    if (fixed.adminApiKeyHash !== undefined) {
-      delete fixed.disableAdminApiKey;
-      delete fixed.resetAdminApiKey;
-    }
-    return fixed;
-  });
-
+export const configAssignment: fc.Arbitrary<Partial<Record<ConfigKey, { value: unknown; source: GeneratedSource }>>> =
+  fc
+    .record(
+      Object.fromEntries(
+        configOptions.map((option) => {
+          const sources: GeneratedSource[] =
+            option.scope === 'network' && !option.secret ? ['flag', 'env', 'network'] : ['flag', 'env'];
+          return [option.key, fc.record({ value: valueArbitrary(option), source: fc.constantFrom(...sources) })];
+        }),
+      ) as Record<ConfigKey, fc.Arbitrary<{ value: unknown; source: GeneratedSource }>>,
+      { requiredKeys: [] },
+    )
+    .map((assignment) => {
+      // Keep the rules between options: HA signing needs its database and id; a preset key hash excludes disable/reset.
+      const fixed = { ...assignment };
+      if (
+        fixed.validatorHaSigningEnabled?.value === true &&
+        (fixed.validatorHaDatabaseUrl === undefined || fixed.validatorHaNodeId === undefined)
+      )
+        delete fixed.validatorHaSigningEnabled;
+      if (fixed.adminApiKeyHash !== undefined) {
+        delete fixed.disableAdminApiKey;
+        delete fixed.resetAdminApiKey;
+      }
+      return fixed;
+    });

@@ -10,9 +10,20 @@
 import { posix } from 'node:path';
 import ts from 'typescript';
 import { describe, expect, test } from 'vitest';
-import { architectureWithMethodMap, METHOD_MAP_END, METHOD_MAP_START, nodeCallsIn } from '../../adapters/rpc/writeMethodMap.js';
+import {
+  architectureWithMethodMap,
+  METHOD_MAP_END,
+  METHOD_MAP_START,
+  nodeCallsIn,
+} from '../../adapters/rpc/writeMethodMap.js';
 import { rpcMethodList } from '../../spec/rpc/methods.js';
-import { markdownHeadings, readRepositoryText, REPOSITORY_ROOT, repositoryPathExists, repositoryTextFiles } from './repositoryFiles.js';
+import {
+  markdownHeadings,
+  readRepositoryText,
+  REPOSITORY_ROOT,
+  repositoryPathExists,
+  repositoryTextFiles,
+} from './repositoryFiles.js';
 
 const normalize = (path: string): string => posix.normalize(path);
 
@@ -27,29 +38,41 @@ function parse(path: string): ts.SourceFile {
 }
 
 const isExported = (node: ts.Node): boolean =>
-  ts.canHaveModifiers(node) && (ts.getModifiers(node) ?? []).some((modifier) => modifier.kind === ts.SyntaxKind.ExportKeyword);
+  ts.canHaveModifiers(node) &&
+  (ts.getModifiers(node) ?? []).some((modifier) => modifier.kind === ts.SyntaxKind.ExportKeyword);
 
 /** The ports of core/ports.ts: exported interfaces and type aliases named `...Port`. */
 export function portsOf(source: ts.SourceFile): string[] {
   return source.statements
-    .filter((node): node is ts.InterfaceDeclaration | ts.TypeAliasDeclaration => ts.isInterfaceDeclaration(node) || ts.isTypeAliasDeclaration(node))
+    .filter(
+      (node): node is ts.InterfaceDeclaration | ts.TypeAliasDeclaration =>
+        ts.isInterfaceDeclaration(node) || ts.isTypeAliasDeclaration(node),
+    )
     .filter((node) => isExported(node) && node.name.text.endsWith('Port'))
     .map((node) => node.name.text);
 }
 
 /** The type names of `NodePorts`' fields. */
 function nodePortsFieldTypes(source: ts.SourceFile): string[] {
-  const nodePorts = source.statements.find((node): node is ts.InterfaceDeclaration => ts.isInterfaceDeclaration(node) && node.name.text === 'NodePorts');
-  return (nodePorts?.members ?? []).flatMap((member) => (ts.isPropertySignature(member) && member.type ? [member.type.getText(source)] : []));
+  const nodePorts = source.statements.find(
+    (node): node is ts.InterfaceDeclaration => ts.isInterfaceDeclaration(node) && node.name.text === 'NodePorts',
+  );
+  return (nodePorts?.members ?? []).flatMap((member) =>
+    ts.isPropertySignature(member) && member.type ? [member.type.getText(source)] : [],
+  );
 }
 
 /** Every exported `create<Name>Machine` factory under core/, with its file. */
 export function machineFactories(): { readonly name: string; readonly path: string }[] {
-  const files = repositoryTextFiles().filter((path) => path.startsWith('core/') && path.endsWith('.ts') && !path.endsWith('.test.ts'));
+  const files = repositoryTextFiles().filter(
+    (path) => path.startsWith('core/') && path.endsWith('.ts') && !path.endsWith('.test.ts'),
+  );
   return files.flatMap((path) =>
     parse(path)
       .statements.filter((node): node is ts.FunctionDeclaration => ts.isFunctionDeclaration(node) && isExported(node))
-      .flatMap((node) => (node.name && /^create\w+Machine$/.test(node.name.text) ? [{ name: node.name.text, path }] : [])),
+      .flatMap((node) =>
+        node.name && /^create\w+Machine$/.test(node.name.text) ? [{ name: node.name.text, path }] : [],
+      ),
   );
 }
 
@@ -59,7 +82,14 @@ export function machineFactories(): { readonly name: string; readonly path: stri
  */
 export function backtickedPaths(markdown: string): string[] {
   const roots = ['spec/', 'core/', 'adapters/', 'sim/', 'test/', 'bench/', 'contracts/', 'docs/', '.ci/'];
-  const rootFiles = ['README.md', 'ARCHITECTURE.md', 'package.json', 'eslint.config.js', 'tsconfig.json', 'vitest.config.ts'];
+  const rootFiles = [
+    'README.md',
+    'ARCHITECTURE.md',
+    'package.json',
+    'eslint.config.js',
+    'tsconfig.json',
+    'vitest.config.ts',
+  ];
   const candidates = [...markdown.matchAll(/`([^`\n]+)`/g)].map((match) => match[1] ?? '');
   return [...new Set(candidates)].filter(
     (text) => (roots.some((root) => text.startsWith(root)) || rootFiles.includes(text)) && !/[<>*\s]/.test(text),
@@ -92,7 +122,10 @@ const MARKDOWN_PAGES = repositoryTextFiles().filter((path) => /^(?:[^/]+|docs\/[
 
 describe('ARCHITECTURE.md has a line for every', () => {
   test.each(rpcMethodList.map((method) => method.name))('JSON-RPC method: %s', (name) => {
-    expect(linesNaming(name), `add ${name} to ARCHITECTURE.md (npm run openrpc regenerates the method map)`).not.toEqual([]);
+    expect(
+      linesNaming(name),
+      `add ${name} to ARCHITECTURE.md (npm run openrpc regenerates the method map)`,
+    ).not.toEqual([]);
   });
 
   const ports = portsOf(parse('core/ports.ts'));
@@ -119,7 +152,10 @@ describe('ARCHITECTURE.md has a line for every', () => {
   test.each(machines.map((machine) => [machine.name, machine.path] as const))('machine: %s', (name, path) => {
     const lines = linesNaming(name);
     expect(lines, `add ${name} to ARCHITECTURE.md, The node`).not.toEqual([]);
-    expect(lines.some((line) => line.includes(`\`${path}\``)), `${name}'s line names its file ${path}`).toBe(true);
+    expect(
+      lines.some((line) => line.includes(`\`${path}\``)),
+      `${name}'s line names its file ${path}`,
+    ).toBe(true);
   });
 });
 
@@ -127,7 +163,10 @@ describe('ARCHITECTURE.md points at things that exist', () => {
   test('every backticked repository path', () => {
     const paths = backtickedPaths(ARCHITECTURE);
     expect(paths.length).toBeGreaterThan(50);
-    expect(paths.filter((path) => !repositoryPathExists(path)), 'paths in ARCHITECTURE.md that do not exist').toEqual([]);
+    expect(
+      paths.filter((path) => !repositoryPathExists(path)),
+      'paths in ARCHITECTURE.md that do not exist',
+    ).toEqual([]);
   });
 
   test('every relative link', () => {
@@ -142,22 +181,24 @@ describe('ARCHITECTURE.md points at things that exist', () => {
       const path = file === '' ? page : normalize(folder + file);
       if (!repositoryPathExists(path)) return true;
       if (anchor === undefined || !path.endsWith('.md')) return false;
-      return !markdownHeadings(readRepositoryText(path) ?? '').map(headingAnchor).includes(anchor);
+      return !markdownHeadings(readRepositoryText(path) ?? '')
+        .map(headingAnchor)
+        .includes(anchor);
     });
     expect(broken, `broken links in ${page}`).toEqual([]);
   });
 
-  test('anchors are GitHub\'s', () => {
+  test("anchors are GitHub's", () => {
     expect(headingAnchor('Redundant validator nodes (HA signing)')).toBe('redundant-validator-nodes-ha-signing');
     expect(headingAnchor('L2-to-L1 messages')).toBe('l2-to-l1-messages');
   });
 
   test('the path filter keeps paths and leaves the rest', () => {
-    expect(backtickedPaths('`core/ports.ts` `core/txPool/` `adapters/rpc/methods/<method>.ts` `svc_getBlock` `README.md` `a b`')).toEqual([
-      'core/ports.ts',
-      'core/txPool/',
-      'README.md',
-    ]);
+    expect(
+      backtickedPaths(
+        '`core/ports.ts` `core/txPool/` `adapters/rpc/methods/<method>.ts` `svc_getBlock` `README.md` `a b`',
+      ),
+    ).toEqual(['core/ports.ts', 'core/txPool/', 'README.md']);
   });
 });
 
@@ -165,15 +206,19 @@ describe('the method map', () => {
   test('is what the method table and the handler files generate', async () => {
     expect(ARCHITECTURE.indexOf(METHOD_MAP_START)).toBeGreaterThan(0);
     expect(ARCHITECTURE.indexOf(METHOD_MAP_END)).toBeGreaterThan(ARCHITECTURE.indexOf(METHOD_MAP_START));
-    expect(ARCHITECTURE, `the method map in ARCHITECTURE.md is ${STALE}`).toBe(await architectureWithMethodMap(REPOSITORY_ROOT));
+    expect(ARCHITECTURE, `the method map in ARCHITECTURE.md is ${STALE}`).toBe(
+      await architectureWithMethodMap(REPOSITORY_ROOT),
+    );
   });
 
   test('reads the calls a handler makes on the node', () => {
     expect(nodeCallsIn('(node, [p]) => node.getBlock(p)')).toEqual(['getBlock']);
-    expect(nodeCallsIn('node.admin.rollbackTo(1); node.validators?.getStats(); node.validators === undefined')).toEqual([
-      'admin.rollbackTo',
-      'validators.getStats',
-    ]);
+    expect(nodeCallsIn('node.admin.rollbackTo(1); node.validators?.getStats(); node.validators === undefined')).toEqual(
+      ['admin.rollbackTo', 'validators.getStats'],
+    );
     expect(nodeCallsIn('node.getBlocks(a); node.getBlocks(b)')).toEqual(['getBlocks']);
+    expect(nodeCallsIn('node.txs\n    .getAllowedPublicSetup()\n    .map((entry) => entry)')).toEqual([
+      'txs.getAllowedPublicSetup',
+    ]);
   });
 });

@@ -25,12 +25,16 @@ function citationsIn(text: string): string[] {
 
 /** The longest heading the citation starts with, followed by a non-word character or the end; undefined if none. */
 export function citedHeading(citation: string, headings: readonly string[]): string | undefined {
-  const matching = headings.filter((heading) => citation.startsWith(heading) && !/^[\w-]/.test(citation.slice(heading.length)));
+  const matching = headings.filter(
+    (heading) => citation.startsWith(heading) && !/^[\w-]/.test(citation.slice(heading.length)),
+  );
   return matching.sort((a, b) => b.length - a.length)[0];
 }
 
 const files = repositoryTextFiles();
-const texts = files.map((path) => [path, readRepositoryText(path)] as const).filter((entry): entry is readonly [string, string] => entry[1] !== undefined);
+const texts = files
+  .map((path) => [path, readRepositoryText(path)] as const)
+  .filter((entry): entry is readonly [string, string] => entry[1] !== undefined);
 const headings = markdownHeadings(texts.find(([path]) => path === PROTOCOL_PATH)?.[1] ?? '');
 
 describe(`citations of ${PROTOCOL_PATH}`, () => {
@@ -64,7 +68,9 @@ describe(`citations of ${PROTOCOL_PATH}`, () => {
   });
 
   test('a citation wrapped over comment lines is read whole', () => {
-    expect(citationsIn('/**\n * see (docs/protocol.md, Attestations and\n * quorum) here\n */')[0]).toMatch(/^Attestations and quorum\)/);
+    expect(citationsIn('/**\n * see (docs/protocol.md, Attestations and\n * quorum) here\n */')[0]).toMatch(
+      /^Attestations and quorum\)/,
+    );
   });
 });
 

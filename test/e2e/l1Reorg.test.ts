@@ -14,11 +14,23 @@ import { runLocalNetwork } from '../../adapters/node/localNetwork.js';
 import { runNode } from '../../adapters/node/runNode.js';
 import { rpc, waitFor } from './rpc.js';
 
-type WireCheckpoint = { number: number; hash: string; archiveRoot: string; l1: { blockNumber: string; blockHash: Hex } };
+type WireCheckpoint = {
+  number: number;
+  hash: string;
+  archiveRoot: string;
+  l1: { blockNumber: string; blockHash: Hex };
+};
 type WireTips = { checkpointed: { checkpoint: { number: number; hash: string } } };
 
 const logger = createPinoLogger({ level: 'silent' });
-const common = { port: 0, adminPort: 0, adminHost: '127.0.0.1', adminApiKey: { disabled: true, reset: false }, logger, print: () => undefined } as const;
+const common = {
+  port: 0,
+  adminPort: 0,
+  adminHost: '127.0.0.1',
+  adminApiKey: { disabled: true, reset: false },
+  logger,
+  print: () => undefined,
+} as const;
 /** Anvil's finalized block trails its head by twice this; the reorg stays well above it. */
 const L1_SLOTS_IN_AN_EPOCH = 16;
 
@@ -46,23 +58,35 @@ describe('L1 reorg on a real L1 (anvil)', () => {
     const follower = await runNode({ ...common, l1RpcUrl: net.l1RpcUrl, rollupAddress: net.rollupAddress });
     stops.push(() => follower.stop());
     const l1 = createPublicClient({ transport: http(net.l1RpcUrl) });
-    const checkpointed = async (url: string) => (await rpc<WireTips>(url, 'svc_getChainTips')).checkpointed.checkpoint.number;
+    const checkpointed = async (url: string) =>
+      (await rpc<WireTips>(url, 'svc_getChainTips')).checkpointed.checkpoint.number;
 
-    await waitFor('the follower to sync two checkpoints', async () => (await checkpointed(follower.publicUrl)) >= 2, 60_000);
+    await waitFor(
+      'the follower to sync two checkpoints',
+      async () => (await checkpointed(follower.publicUrl)) >= 2,
+      60_000,
+    );
     const target = await checkpointed(follower.publicUrl);
     const before = await rpc<WireCheckpoint>(follower.publicUrl, 'svc_getCheckpoint', [target]);
     const head = await l1.getBlockNumber({ cacheTime: 0 });
     const depth = Number(head - BigInt(before.l1.blockNumber)) + 1;
     expect(depth).toBeLessThan(2 * L1_SLOTS_IN_AN_EPOCH);
     await l1.request({ method: 'anvil_reorg' as never, params: [depth, []] as never });
-    expect(await l1.getBlock({ blockNumber: BigInt(before.l1.blockNumber) })).not.toMatchObject({ hash: before.l1.blockHash });
+    expect(await l1.getBlock({ blockNumber: BigInt(before.l1.blockNumber) })).not.toMatchObject({
+      hash: before.l1.blockHash,
+    });
 
     // Both nodes go on past the checkpoint the reorg took, on the chain L1 now holds.
-    const onL1 = async (n: number) => l1.readContract({ address: net.rollupAddress, abi: rollupAbi, functionName: 'getArchive', args: [BigInt(n)] });
-    await waitFor('both nodes to pass the reorged checkpoint', async () => {
-      const [a, b] = await Promise.all([checkpointed(net.publicUrl), checkpointed(follower.publicUrl)]);
-      return a > target && b > target;
-    }, 120_000);
+    const onL1 = async (n: number) =>
+      l1.readContract({ address: net.rollupAddress, abi: rollupAbi, functionName: 'getArchive', args: [BigInt(n)] });
+    await waitFor(
+      'both nodes to pass the reorged checkpoint',
+      async () => {
+        const [a, b] = await Promise.all([checkpointed(net.publicUrl), checkpointed(follower.publicUrl)]);
+        return a > target && b > target;
+      },
+      120_000,
+    );
     const upTo = Math.min(await checkpointed(net.publicUrl), await checkpointed(follower.publicUrl));
     for (let n = 1; n <= upTo; n++) {
       const [ours, theirs] = await Promise.all([

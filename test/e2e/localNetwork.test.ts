@@ -10,11 +10,20 @@ import { runNode, type RunningNode } from '../../adapters/node/runNode.js';
 import type { L2Tips } from '../../spec/chain.js';
 import { rpc, waitFor } from './rpc.js';
 
-type WireTips = { proposed: { number: number; hash: string }; checkpointed: { block: { number: number; hash: string }; checkpoint: { number: number } } };
+type WireTips = {
+  proposed: { number: number; hash: string };
+  checkpointed: { block: { number: number; hash: string }; checkpoint: { number: number } };
+};
 
 const exec = promisify(execFile);
 const logger = createPinoLogger({ level: 'silent' });
-const common = { port: 0, adminPort: 0, adminHost: '127.0.0.1', adminApiKey: { disabled: false, reset: false }, logger } as const;
+const common = {
+  port: 0,
+  adminPort: 0,
+  adminHost: '127.0.0.1',
+  adminApiKey: { disabled: false, reset: false },
+  logger,
+} as const;
 
 describe('a local network on a real L1 (anvil), and a node that follows it from L1 alone', () => {
   const stops: (() => Promise<void>)[] = [];
@@ -42,46 +51,92 @@ describe('a local network on a real L1 (anvil), and a node that follows it from 
 
     const followerDir = path.join(root, 'follower');
     const followerPrinted: string[] = [];
-    let follower: RunningNode = await runNode({ ...common, l1RpcUrl: net.l1RpcUrl, rollupAddress: net.rollupAddress, dataDirectory: followerDir, print: (l) => followerPrinted.push(l) });
+    let follower: RunningNode = await runNode({
+      ...common,
+      l1RpcUrl: net.l1RpcUrl,
+      rollupAddress: net.rollupAddress,
+      dataDirectory: followerDir,
+      print: (l) => followerPrinted.push(l),
+    });
     stops.push(() => follower.stop());
 
-    await waitFor('two checkpoints on the follower', async () => (await rpc<WireTips>(follower.publicUrl, 'svc_getChainTips')).checkpointed.checkpoint.number >= 2, 60_000);
+    await waitFor(
+      'two checkpoints on the follower',
+      async () => (await rpc<WireTips>(follower.publicUrl, 'svc_getChainTips')).checkpointed.checkpoint.number >= 2,
+      60_000,
+    );
     expect(await rpc(follower.publicUrl, 'svc_isReady')).toBe(true);
     const followerTips = await rpc<WireTips>(follower.publicUrl, 'svc_getChainTips');
     const height = followerTips.checkpointed.block.number;
     for (let n = 0; n <= height; n++) {
-      const [ours, theirs] = await Promise.all([rpc(net.publicUrl, 'svc_getBlockData', [n]), rpc(follower.publicUrl, 'svc_getBlockData', [n])]);
+      const [ours, theirs] = await Promise.all([
+        rpc(net.publicUrl, 'svc_getBlockData', [n]),
+        rpc(follower.publicUrl, 'svc_getBlockData', [n]),
+      ]);
       expect(theirs).toEqual(ours);
     }
-    const block = await rpc<{ l1: { txHash: string } | null; checkpointNumber: number }>(follower.publicUrl, 'svc_getBlock', [height, { includeL1PublishInfo: true }]);
+    const block = await rpc<{ l1: { txHash: string } | null; checkpointNumber: number }>(
+      follower.publicUrl,
+      'svc_getBlock',
+      [height, { includeL1PublishInfo: true }],
+    );
     expect(block.l1?.txHash).toMatch(/^0x[0-9a-f]{64}$/);
     expect(await rpc(follower.publicUrl, 'svc_getL1Constants')).toEqual(await rpc(net.publicUrl, 'svc_getL1Constants'));
     expect(printed.filter((l) => l.startsWith('test account '))).toHaveLength(4);
 
     // `svc tx send --wait` builds a tx paid by a test account, sends it, and prints its receipt once mined; the
     // follower then learns the tx from L1 alone.
-    const sent = await exec(process.execPath, ['--import', 'tsx', 'adapters/cli/main.ts', 'tx', 'send', '--rpc-url', net.publicUrl, '--wait'], {
-      env: { PATH: process.env.PATH ?? '' },
-    });
+    const sent = await exec(
+      process.execPath,
+      ['--import', 'tsx', 'adapters/cli/main.ts', 'tx', 'send', '--rpc-url', net.publicUrl, '--wait'],
+      {
+        env: { PATH: process.env.PATH ?? '' },
+      },
+    );
     const txHash = /sent tx (0x[0-9a-f]{64})/.exec(sent.stdout)?.[1];
     expect(txHash).toBeDefined();
-    const receipt = JSON.parse(sent.stdout.trim().split('\n').at(-1)!) as { status: string; transactionFee: string; executionResult: string };
+    const receipt = JSON.parse(sent.stdout.trim().split('\n').at(-1)!) as {
+      status: string;
+      transactionFee: string;
+      executionResult: string;
+    };
     expect(receipt).toMatchObject({ executionResult: 'success' });
     expect(BigInt(receipt.transactionFee)).toBeGreaterThan(0n);
-    await waitFor('the follower to know the tx', async () => (await rpc<{ status: string }>(follower.publicUrl, 'svc_getTxReceipt', [txHash])).status === 'checkpointed', 30_000);
+    await waitFor(
+      'the follower to know the tx',
+      async () =>
+        (await rpc<{ status: string }>(follower.publicUrl, 'svc_getTxReceipt', [txHash])).status === 'checkpointed',
+      30_000,
+    );
 
     // Restarted on the same data directory, the follower resumes from what it stored and keeps its admin key.
     await follower.stop();
     stops.pop();
     const restartPrinted: string[] = [];
-    follower = await runNode({ ...common, l1RpcUrl: net.l1RpcUrl, rollupAddress: net.rollupAddress, dataDirectory: followerDir, print: (l) => restartPrinted.push(l) });
+    follower = await runNode({
+      ...common,
+      l1RpcUrl: net.l1RpcUrl,
+      rollupAddress: net.rollupAddress,
+      dataDirectory: followerDir,
+      print: (l) => restartPrinted.push(l),
+    });
     stops.push(() => follower.stop());
     const resumed = await rpc<WireTips>(follower.publicUrl, 'svc_getChainTips');
     expect(resumed.checkpointed.checkpoint.number).toBeGreaterThanOrEqual(followerTips.checkpointed.checkpoint.number);
     expect(restartPrinted.some((l) => l.includes('admin API key'))).toBe(false);
-    await waitFor('the follower to catch up again', async () => {
-      const [a, b] = await Promise.all([rpc<L2Tips>(net.publicUrl, 'svc_getChainTips'), rpc<L2Tips>(follower.publicUrl, 'svc_getChainTips')]);
-      return b.checkpointed.checkpoint.number > followerTips.checkpointed.checkpoint.number && b.checkpointed.checkpoint.number <= a.checkpointed.checkpoint.number;
-    }, 30_000);
+    await waitFor(
+      'the follower to catch up again',
+      async () => {
+        const [a, b] = await Promise.all([
+          rpc<L2Tips>(net.publicUrl, 'svc_getChainTips'),
+          rpc<L2Tips>(follower.publicUrl, 'svc_getChainTips'),
+        ]);
+        return (
+          b.checkpointed.checkpoint.number > followerTips.checkpointed.checkpoint.number &&
+          b.checkpointed.checkpoint.number <= a.checkpointed.checkpoint.number
+        );
+      },
+      30_000,
+    );
   }, 120_000);
 });

@@ -65,11 +65,16 @@ describe('startup faults give a clear error, never a hang or a bare stack trace'
   });
 
   it('an unreachable L1 names its URL', async () => {
-    await expect(runNode(options({ l1RpcUrl: 'http://127.0.0.1:9' }))).rejects.toMatchObject({ code: 'L1_UNREACHABLE', message: expect.stringContaining('127.0.0.1:9') });
+    await expect(runNode(options({ l1RpcUrl: 'http://127.0.0.1:9' }))).rejects.toMatchObject({
+      code: 'L1_UNREACHABLE',
+      message: expect.stringContaining('127.0.0.1:9'),
+    });
   });
 
   it('an address without the rollup contract is refused', async () => {
-    await expect(runNode(options({ rollupAddress: '0x00000000000000000000000000000000000000aa' }))).rejects.toMatchObject({ code: 'L1_NO_ROLLUP_CONTRACT' });
+    await expect(
+      runNode(options({ rollupAddress: '0x00000000000000000000000000000000000000aa' })),
+    ).rejects.toMatchObject({ code: 'L1_NO_ROLLUP_CONTRACT' });
   });
 
   it('a data directory written for another rollup is refused, and a locked one names the lock', async () => {
@@ -77,10 +82,15 @@ describe('startup faults give a clear error, never a hang or a bare stack trace'
     const second: Hex = await deploy(2);
     const dataDirectory = path.join(root, 'node');
     const node = await runNode(options({ rollupAddress: first, dataDirectory }));
-    await expect(runNode(options({ rollupAddress: first, dataDirectory }))).rejects.toMatchObject({ code: 'STORAGE_LOCKED' });
+    await expect(runNode(options({ rollupAddress: first, dataDirectory }))).rejects.toMatchObject({
+      code: 'STORAGE_LOCKED',
+    });
     await node.stop();
     const refusal = runNode(options({ rollupAddress: second, dataDirectory }));
-    await expect(refusal).rejects.toMatchObject({ code: 'DATA_DIRECTORY_CHAIN_MISMATCH', message: expect.stringContaining('--data-directory') });
+    await expect(refusal).rejects.toMatchObject({
+      code: 'DATA_DIRECTORY_CHAIN_MISMATCH',
+      message: expect.stringContaining('--data-directory'),
+    });
     // The refused start released the database: the right rollup still opens it.
     const again = await runNode(options({ rollupAddress: first, dataDirectory }));
     await again.stop();
@@ -88,13 +98,27 @@ describe('startup faults give a clear error, never a hang or a bare stack trace'
 
   it('HA signing on an unreachable database refuses to start (a node never signs unguarded), naming the database but not its password', async () => {
     const rollupAddress = await deploy(1);
-    const settings = { l1RpcUrl: anvil.url, rollupAddress, port: 0, adminPort: 0, adminHost: '127.0.0.1', adminApiKey: { disabled: true, reset: false } };
-    const config = configFromSettings(settings, { validatorHaSigningEnabled: true, validatorHaDatabaseUrl: 'postgres://signer:s3cret@127.0.0.1:1/ha', validatorHaNodeId: 'node-a' });
+    const settings = {
+      l1RpcUrl: anvil.url,
+      rollupAddress,
+      port: 0,
+      adminPort: 0,
+      adminHost: '127.0.0.1',
+      adminApiKey: { disabled: true, reset: false },
+    };
+    const config = configFromSettings(settings, {
+      validatorHaSigningEnabled: true,
+      validatorHaDatabaseUrl: 'postgres://signer:s3cret@127.0.0.1:1/ha',
+      validatorHaNodeId: 'node-a',
+    });
     const error: unknown = await runNode({ config, logger, print: () => undefined }).then(
       () => undefined,
       (caught: unknown) => caught,
     );
-    expect(error).toMatchObject({ code: 'SIGNING_GUARD_UNAVAILABLE', message: expect.stringContaining('127.0.0.1:1/ha') });
+    expect(error).toMatchObject({
+      code: 'SIGNING_GUARD_UNAVAILABLE',
+      message: expect.stringContaining('127.0.0.1:1/ha'),
+    });
     expect((error as Error).message).not.toContain('s3cret');
   });
 
@@ -114,11 +138,23 @@ describe('startup faults give a clear error, never a hang or a bare stack trace'
   });
 
   it('the CLI prints one line for an error, exits non-zero, and explains its usage', async () => {
-    const cli = (args: string[]) => exec(process.execPath, ['--import', 'tsx', 'adapters/cli/main.ts', ...args]).then(
-      (r) => ({ code: 0, ...r }),
-      (e: { code: number; stdout: string; stderr: string }) => e,
-    );
-    const unreachable = await cli(['start', '--node', '--l1-rpc-urls', 'http://127.0.0.1:9', '--rollup-address', '0x0000000000000000000000000000000000000001', '--port', '0', '--admin-port', '0']);
+    const cli = (args: string[]) =>
+      exec(process.execPath, ['--import', 'tsx', 'adapters/cli/main.ts', ...args]).then(
+        (r) => ({ code: 0, ...r }),
+        (e: { code: number; stdout: string; stderr: string }) => e,
+      );
+    const unreachable = await cli([
+      'start',
+      '--node',
+      '--l1-rpc-urls',
+      'http://127.0.0.1:9',
+      '--rollup-address',
+      '0x0000000000000000000000000000000000000001',
+      '--port',
+      '0',
+      '--admin-port',
+      '0',
+    ]);
     expect(unreachable.code).toBe(1);
     expect(unreachable.stderr).toMatch(/^svc: .*127\.0\.0\.1:9/m);
     expect(unreachable.stderr).not.toMatch(/^\s+at /m);
@@ -127,7 +163,19 @@ describe('startup faults give a clear error, never a hang or a bare stack trace'
     expect(neither.stderr).toContain('--local-network');
     const help = await cli(['start', '--help']);
     expect(help.code).toBe(0);
-    for (const flag of ['--local-network', '--node', '--port', '--admin-port', '--data-directory', '--l1-rpc-urls', '--l1-chain-id', '--rollup-address', '--admin-api-key-hash', '--disable-admin-api-key', '--reset-admin-api-key']) {
+    for (const flag of [
+      '--local-network',
+      '--node',
+      '--port',
+      '--admin-port',
+      '--data-directory',
+      '--l1-rpc-urls',
+      '--l1-chain-id',
+      '--rollup-address',
+      '--admin-api-key-hash',
+      '--disable-admin-api-key',
+      '--reset-admin-api-key',
+    ]) {
       expect(help.stdout).toContain(flag);
     }
     const badAddress = await cli(['start', '--node', '--rollup-address', '0x12']);

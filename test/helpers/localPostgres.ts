@@ -47,7 +47,9 @@ async function freePort(): Promise<number> {
     server.once('error', reject);
     server.listen(0, '127.0.0.1', () => {
       const address = server.address();
-      server.close(() => (typeof address === 'object' && address !== null ? resolve(address.port) : reject(new Error('no port'))));
+      server.close(() =>
+        typeof address === 'object' && address !== null ? resolve(address.port) : reject(new Error('no port')),
+      );
     });
   });
 }
@@ -71,13 +73,49 @@ export async function startLocalPostgres(): Promise<LocalPostgres> {
   const port = await freePort();
   await run(bin, 'initdb', ['-D', data, '-U', 'postgres', '-A', 'trust', '--no-sync', '-E', 'UTF8']);
   const options = `-p ${port} -k ${directory} -c listen_addresses=127.0.0.1 -c fsync=off`;
-  await run(bin, 'pg_ctl', ['-D', data, '-o', options, '-w', '-t', String(POSTGRES_START_TIMEOUT_SECONDS), '-l', path.join(directory, 'log'), 'start']);
+  await run(bin, 'pg_ctl', [
+    '-D',
+    data,
+    '-o',
+    options,
+    '-w',
+    '-t',
+    String(POSTGRES_START_TIMEOUT_SECONDS),
+    '-l',
+    path.join(directory, 'log'),
+    'start',
+  ]);
   return {
     urlOf: (database) => `postgres://postgres:unchecked@127.0.0.1:${port}/${database}`,
-    psql: async (database, sql) => (await run(bin, 'psql', ['-h', '127.0.0.1', '-p', String(port), '-U', 'postgres', '-d', database, '-v', 'ON_ERROR_STOP=1', '-qAtc', sql])).stdout,
+    psql: async (database, sql) =>
+      (
+        await run(bin, 'psql', [
+          '-h',
+          '127.0.0.1',
+          '-p',
+          String(port),
+          '-U',
+          'postgres',
+          '-d',
+          database,
+          '-v',
+          'ON_ERROR_STOP=1',
+          '-qAtc',
+          sql,
+        ])
+      ).stdout,
     stop: async () => {
       try {
-        await run(bin, 'pg_ctl', ['-D', data, '-m', 'immediate', '-w', '-t', String(POSTGRES_START_TIMEOUT_SECONDS), 'stop']);
+        await run(bin, 'pg_ctl', [
+          '-D',
+          data,
+          '-m',
+          'immediate',
+          '-w',
+          '-t',
+          String(POSTGRES_START_TIMEOUT_SECONDS),
+          'stop',
+        ]);
       } finally {
         rmSync(directory, { recursive: true, force: true });
       }

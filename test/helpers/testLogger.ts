@@ -21,7 +21,8 @@ export const silentLogger: LoggerPort = capturingLogger(() => undefined);
 
 /** A logger that hands every line, at every level and from every child logger, to `onLine`. */
 export function capturingLogger(onLine: (line: LogLine) => void, bindings: LogFields = {}): LoggerPort {
-  const write = (level: LogLevel) => (message: string, fields?: LogFields) => onLine({ level, message, fields, bindings });
+  const write = (level: LogLevel) => (message: string, fields?: LogFields) =>
+    onLine({ level, message, fields, bindings });
   return {
     debug: write('debug'),
     info: write('info'),

@@ -21,7 +21,11 @@ function indexOf(t: TransitionLike): number {
 /** Every transition of a machine (including eventless and delayed ones), keyed by source, event, index and target. */
 export function allTransitions(machine: AnyStateMachine): Set<string> {
   const keys = new Set<string>();
-  const visit = (node: { transitions: Map<string, TransitionLike[]>; always?: TransitionLike[]; states: Record<string, unknown> }) => {
+  const visit = (node: {
+    transitions: Map<string, TransitionLike[]>;
+    always?: TransitionLike[];
+    states: Record<string, unknown>;
+  }) => {
     for (const list of node.transitions.values()) list.forEach((t, i) => keys.add(key(t, i)));
     (node.always ?? []).forEach((t, i) => keys.add(key(t, i)));
     for (const child of Object.values(node.states)) visit(child as typeof node);

@@ -17,19 +17,33 @@ const ADDRESSES = [field(0xa1), field(0xa2), field(0xa3)];
 const anyCase = (hex: Hex, upper: boolean): Hex => (upper ? (`0x${hex.slice(2).toUpperCase()}` as Hex) : hex);
 
 const classArbitrary = fc
-  .record({ id: fc.constantFrom(...CLASS_IDS), bytecode: fc.uint8Array({ minLength: 1, maxLength: 4 }), upper: fc.boolean() })
+  .record({
+    id: fc.constantFrom(...CLASS_IDS),
+    bytecode: fc.uint8Array({ minLength: 1, maxLength: 4 }),
+    upper: fc.boolean(),
+  })
   .map(({ id, bytecode, upper }) => classOf(anyCase(id, upper), `0x${Buffer.from(bytecode).toString('hex')}`));
 
 const instanceArbitrary = fc
-  .record({ address: fc.constantFrom(...ADDRESSES), original: fc.constantFrom(...CLASS_IDS), current: fc.constantFrom(...CLASS_IDS), salt: fc.nat(3), upper: fc.boolean() })
-  .map(({ address, original, current, salt, upper }) => instanceOf(anyCase(address, upper), original, anyCase(current, upper), field(salt)));
+  .record({
+    address: fc.constantFrom(...ADDRESSES),
+    original: fc.constantFrom(...CLASS_IDS),
+    current: fc.constantFrom(...CLASS_IDS),
+    salt: fc.nat(3),
+    upper: fc.boolean(),
+  })
+  .map(({ address, original, current, salt, upper }) =>
+    instanceOf(anyCase(address, upper), original, anyCase(current, upper), field(salt)),
+  );
 
 const txArbitrary: fc.Arbitrary<TxPublications> = fc.record({
   classes: fc.array(classArbitrary, { maxLength: 1 }),
   instances: fc.array(instanceArbitrary, { maxLength: 3 }),
 });
 
-type Operation = { readonly kind: 'add'; readonly txs: readonly TxPublications[] } | { readonly kind: 'prune'; readonly depth: number };
+type Operation =
+  | { readonly kind: 'add'; readonly txs: readonly TxPublications[] }
+  | { readonly kind: 'prune'; readonly depth: number };
 
 const operationArbitrary: fc.Arbitrary<Operation> = fc.oneof(
   { weight: 4, arbitrary: fc.array(txArbitrary, { maxLength: 3 }).map((txs) => ({ kind: 'add' as const, txs })) },
@@ -55,10 +69,13 @@ class Model {
   instanceAt(address: Hex, blockNumber: number): ContractInstancePublication | undefined {
     let first: ContractInstancePublication | undefined;
     let current: Hex | undefined;
-    for (const publication of this.blocks.slice(0, blockNumber + 1).flatMap((txs) => txs.flatMap((tx) => tx.instances ?? []))) {
+    for (const publication of this.blocks
+      .slice(0, blockNumber + 1)
+      .flatMap((txs) => txs.flatMap((tx) => tx.instances ?? []))) {
       if (canonical(publication.address) !== address) continue;
       first ??= lowered(publication);
-      if (canonical(publication.originalContractClassId) === first.originalContractClassId) current = canonical(publication.currentContractClassId);
+      if (canonical(publication.originalContractClassId) === first.originalContractClassId)
+        current = canonical(publication.currentContractClassId);
     }
     return first && { ...first, currentContractClassId: current! };
   }
@@ -90,7 +107,11 @@ test('lookups at every kept block equal a replay of the kept blocks', async () =
   );
 });
 
-async function checkEveryBlock(store: Parameters<typeof findContractClass>[0], model: Model, tip: number): Promise<void> {
+async function checkEveryBlock(
+  store: Parameters<typeof findContractClass>[0],
+  model: Model,
+  tip: number,
+): Promise<void> {
   for (let blockNumber = 0; blockNumber <= tip; blockNumber++) {
     const reader = contractReaderAt({ store }, blockNumber);
     for (const address of ADDRESSES) {
@@ -102,7 +123,9 @@ async function checkEveryBlock(store: Parameters<typeof findContractClass>[0], m
       const expected = model.classAt(id, blockNumber);
       expect(await findContractClass(store, id, blockNumber)).toEqual(expected);
       const bytecode = await reader.contractClassBytecode(id);
-      expect(bytecode === undefined ? undefined : `0x${Buffer.from(bytecode).toString('hex')}`).toBe(expected?.packedBytecode);
+      expect(bytecode === undefined ? undefined : `0x${Buffer.from(bytecode).toString('hex')}`).toBe(
+        expected?.packedBytecode,
+      );
     }
   }
   for (const id of CLASS_IDS) expect(await findContractClass(store, id)).toEqual(model.classAt(id, tip));

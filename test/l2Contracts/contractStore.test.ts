@@ -7,7 +7,12 @@ import type { Chain } from '../../core/chain/chain.js';
 import { txIndexer } from '../../core/chain/txIndex.js';
 import { contractIndexer } from '../../core/l2Contracts/contractIndexer.js';
 import { CONTRACT_KEY_PREFIX } from '../../core/l2Contracts/contractKeys.js';
-import { contractReaderAt, findContractClass, findContractInstance, latestContractReader } from '../../core/l2Contracts/contractStore.js';
+import {
+  contractReaderAt,
+  findContractClass,
+  findContractInstance,
+  latestContractReader,
+} from '../../core/l2Contracts/contractStore.js';
 import { NodeError } from '../../core/errors.js';
 import { PROTOCOL_CONTRACT_ADDRESSES } from '../../spec/config/allowList.js';
 import { createContractService } from '../../core/l2Contracts/contractService.js';
@@ -15,8 +20,11 @@ import type { BlockQuery } from '../../core/nodeService.js';
 import type { Hex } from '../../spec/chain.js';
 import { classOf, field, instanceOf, openTestChain, type TestChain } from './contractStoreFixtures.js';
 
-const A = field(0xa1a55), B = field(0xb1a55), C = field(0xc1a55);
-const X = field(0xadd1), Y = field(0xadd2);
+const A = field(0xa1a55),
+  B = field(0xb1a55),
+  C = field(0xc1a55);
+const X = field(0xadd1),
+  Y = field(0xadd2);
 
 const upperCase = (hex: Hex): Hex => `0x${hex.slice(2).toUpperCase()}`;
 
@@ -126,7 +134,8 @@ describe('contract reader for public execution', () => {
 });
 
 describe('contract queries', () => {
-  const byNumber = async (query: BlockQuery) => (query.kind === 'number' ? query.number : query.kind === 'tag' ? chain.tip : undefined);
+  const byNumber = async (query: BlockQuery) =>
+    query.kind === 'number' ? query.number : query.kind === 'tag' ? chain.tip : undefined;
 
   test('register the index and answer instances as of the reference block', async () => {
     chain = await openTestChain({ registerIndexer: false });
@@ -143,7 +152,10 @@ describe('contract queries', () => {
   test('an unknown reference block is STATE_NOT_AVAILABLE (unknown)', async () => {
     chain = await openTestChain({ registerIndexer: false });
     const queries = createContractService(chain.chain, byNumber);
-    for (const query of [{ kind: 'number', number: 5 }, { kind: 'hash', hash: field(1) }] as const) {
+    for (const query of [
+      { kind: 'number', number: 5 },
+      { kind: 'hash', hash: field(1) },
+    ] as const) {
       const error = await queries.getContract(X, query).catch((e: unknown) => e);
       expect(error).toBeInstanceOf(NodeError);
       expect(error).toMatchObject({ code: 'STATE_NOT_AVAILABLE', details: { reason: 'unknown' } });
@@ -152,10 +164,17 @@ describe('contract queries', () => {
 
   test('a reference block pruned while the instance is read is STATE_NOT_AVAILABLE', async () => {
     chain = await openTestChain({ registerIndexer: false });
-    const racingChain = { store: { ...racingStore(chain), registerIndexer: () => undefined }, get tips() { return chain.store.tips; } } as unknown as Chain;
+    const racingChain = {
+      store: { ...racingStore(chain), registerIndexer: () => undefined },
+      get tips() {
+        return chain.store.tips;
+      },
+    } as unknown as Chain;
     const queries = createContractService(racingChain, byNumber);
     await chain.add([{ instances: [instanceOf(X, A)] }]);
-    await expect(queries.getContract(X, { kind: 'number', number: 1 })).rejects.toMatchObject({ code: 'STATE_NOT_AVAILABLE' });
+    await expect(queries.getContract(X, { kind: 'number', number: 1 })).rejects.toMatchObject({
+      code: 'STATE_NOT_AVAILABLE',
+    });
   });
 
   test('protocol contract addresses: two registries beside the fee asset, all distinct', async () => {

@@ -14,10 +14,22 @@ import { minimalTxEffect } from '../../spec/codec/txEffect.js';
 export const field = (n: number | bigint): Hex => `0x${BigInt(n).toString(16).padStart(64, '0')}`;
 
 export function classOf(id: Hex, bytecode: Hex = '0x01020304'): ContractClassPublication {
-  return { id, version: 1, artifactHash: field(0xa1), privateFunctionsRoot: field(0xa2), publicBytecodeCommitment: field(0xa3), packedBytecode: bytecode };
+  return {
+    id,
+    version: 1,
+    artifactHash: field(0xa1),
+    privateFunctionsRoot: field(0xa2),
+    publicBytecodeCommitment: field(0xa3),
+    packedBytecode: bytecode,
+  };
 }
 
-export function instanceOf(address: Hex, originalClassId: Hex, currentClassId: Hex = originalClassId, salt: Hex = field(0x5a17)): ContractInstancePublication {
+export function instanceOf(
+  address: Hex,
+  originalClassId: Hex,
+  currentClassId: Hex = originalClassId,
+  salt: Hex = field(0x5a17),
+): ContractInstancePublication {
   return {
     address,
     version: 1,
@@ -75,7 +87,12 @@ export async function openTestChain(options: { readonly registerIndexer: boolean
   const storage = createMemoryStorage();
   const genesis = createGenesis(31337, 1);
   const genesisRef = { number: 0, hash: genesis.block.hash };
-  const identity = { l1ChainId: 31337, rollupAddress: field(0xab), rollupVersion: 1, genesisArchiveRoot: genesis.block.archive.root };
+  const identity = {
+    l1ChainId: 31337,
+    rollupAddress: field(0xab),
+    rollupVersion: 1,
+    genesisArchiveRoot: genesis.block.archive.root,
+  };
   const store = await ChainStore.open(storage, identity, genesis, genesisTips(genesisRef, genesisRef));
   if (options.registerIndexer) store.registerIndexer(contractIndexer);
   let rebuilds = 0;
@@ -83,14 +100,22 @@ export async function openTestChain(options: { readonly registerIndexer: boolean
   return {
     store,
     genesis,
-    chain: { store, get tips() { return store.tips; } } as unknown as Chain,
+    chain: {
+      store,
+      get tips() {
+        return store.tips;
+      },
+    } as unknown as Chain,
     get tip() {
       return store.tips.proposed.number;
     },
     async add(txs) {
       const block = blockWith(genesis, store.tips.proposed.number + 1, txs, rebuilds);
       const n = block.header.globalVariables.blockNumber;
-      await store.commit({ addBlocks: [{ block, archiveTree: genesis.archiveTree }], tips: tipsAt({ number: n, hash: block.hash }) });
+      await store.commit({
+        addBlocks: [{ block, archiveTree: genesis.archiveTree }],
+        tips: tipsAt({ number: n, hash: block.hash }),
+      });
       return n;
     },
     async pruneTo(blockNumber) {

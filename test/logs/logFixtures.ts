@@ -27,7 +27,12 @@ export interface TxSketch {
 
 export function txEffectOf(sketch: TxSketch): TxEffect {
   const base = minimalTxEffect(hex32(0x7000_0000n + BigInt(sketch.id)), hex32(0x9000_0000n + BigInt(sketch.id)));
-  return { ...base, privateLogs: sketch.privateLogs ?? [], publicLogs: sketch.publicLogs ?? [], noteHashes: sketch.noteHashes ?? [] };
+  return {
+    ...base,
+    privateLogs: sketch.privateLogs ?? [],
+    publicLogs: sketch.publicLogs ?? [],
+    noteHashes: sketch.noteHashes ?? [],
+  };
 }
 
 /** Block `number`, told apart from other blocks of the same number by `version` (its hash differs). */
@@ -44,7 +49,8 @@ export function blockWithTxs(number: number, txs: readonly TxSketch[], version =
 }
 
 function tipsAt(block: Block | undefined): L2Tips {
-  const proposed = block === undefined ? genesisRef : { number: block.header.globalVariables.blockNumber, hash: block.hash };
+  const proposed =
+    block === undefined ? genesisRef : { number: block.header.globalVariables.blockNumber, hash: block.hash };
   return { ...genesisTips(genesisRef, genesisRef), proposed };
 }
 
@@ -63,7 +69,12 @@ export interface LogStoreFixture {
 
 export async function openLogStore(): Promise<LogStoreFixture> {
   const storage = createMemoryStorage();
-  const identity = { l1ChainId: 31337, rollupAddress: hex32(0xab), rollupVersion: 1, genesisArchiveRoot: genesis.block.archive.root };
+  const identity = {
+    l1ChainId: 31337,
+    rollupAddress: hex32(0xab),
+    rollupVersion: 1,
+    genesisArchiveRoot: genesis.block.archive.root,
+  };
   const store = await ChainStore.open(storage, identity, genesis, genesisTips(genesisRef, genesisRef));
   registerLogIndexers(store);
   const kept: Block[] = [];

@@ -32,7 +32,10 @@ const publicLogArb = fc.record({
 const txArb = fc.record({
   privateLogs: fc.array(privateLogArb, { maxLength: 3 }),
   publicLogs: fc.array(publicLogArb, { maxLength: 3 }),
-  noteHashes: fc.array(fc.integer({ min: 0, max: 255 }).map((n) => hex32(0x1000 + n)), { maxLength: 2 }),
+  noteHashes: fc.array(
+    fc.integer({ min: 0, max: 255 }).map((n) => hex32(0x1000 + n)),
+    { maxLength: 2 },
+  ),
 });
 const formArb = fc.constantFrom<Form>('canonical', 'upper', 'short');
 const queryArb = fc.record({
@@ -52,7 +55,14 @@ const stepArb = fc.record({
 type Expected = { readonly logs: LogResult[][] } | { readonly refused: { readonly tag: Hex; readonly max: number } };
 
 /** The naive answer: every log of the kept blocks, filtered per tag (and contract for public logs). */
-function naiveAnswer(blocks: readonly Block[], kind: 'private' | 'public', contract: Hex, tags: readonly Hex[], includeEffects: boolean, max: number): Expected {
+function naiveAnswer(
+  blocks: readonly Block[],
+  kind: 'private' | 'public',
+  contract: Hex,
+  tags: readonly Hex[],
+  includeEffects: boolean,
+  max: number,
+): Expected {
   const lists: LogResult[][] = [];
   for (const tag of tags) {
     const found: LogResult[] = [];
@@ -62,8 +72,19 @@ function naiveAnswer(blocks: readonly Block[], kind: 'private' | 'public', contr
           kind === 'private' ? effect.privateLogs : effect.publicLogs;
         logs.forEach((log, logIndexInTx) => {
           if (log.tag !== tag || (kind === 'public' && log.contractAddress !== contract)) return;
-          const place = { txHash: effect.txHash, l2BlockNumber: block.header.globalVariables.blockNumber, l2BlockHash: block.hash, txIndexInBlock, logIndexInTx, fields: [...log.fields] };
-          found.push(includeEffects ? { ...place, noteHashes: [...effect.noteHashes], nullifiers: [...effect.nullifiers] } : place);
+          const place = {
+            txHash: effect.txHash,
+            l2BlockNumber: block.header.globalVariables.blockNumber,
+            l2BlockHash: block.hash,
+            txIndexInBlock,
+            logIndexInTx,
+            fields: [...log.fields],
+          };
+          found.push(
+            includeEffects
+              ? { ...place, noteHashes: [...effect.noteHashes], nullifiers: [...effect.nullifiers] }
+              : place,
+          );
         });
       });
     }
@@ -107,7 +128,10 @@ it('answers every query as a naive filter over the blocks kept, through adds and
         const writtenTags = query.tags.map(({ index, form }) => written(tagOf(index), form));
         const contract = contractOf(query.contract.index);
         const { includeEffects, logsPerTagMax: max } = query;
-        await expectAnswer(fixture.logs.getPrivateLogsByTags(writtenTags, includeEffects, max), naiveAnswer(fixture.kept, 'private', contract, tags, includeEffects, max));
+        await expectAnswer(
+          fixture.logs.getPrivateLogsByTags(writtenTags, includeEffects, max),
+          naiveAnswer(fixture.kept, 'private', contract, tags, includeEffects, max),
+        );
         await expectAnswer(
           fixture.logs.getPublicLogsByTags(written(contract, query.contract.form), writtenTags, includeEffects, max),
           naiveAnswer(fixture.kept, 'public', contract, tags, includeEffects, max),
@@ -116,5 +140,8 @@ it('answers every query as a naive filter over the blocks kept, through adds and
     }),
     { numRuns: 150 },
   );
-  expect(Object.values(seen).every((count) => count > 0), JSON.stringify(seen)).toBe(true);
+  expect(
+    Object.values(seen).every((count) => count > 0),
+    JSON.stringify(seen),
+  ).toBe(true);
 });

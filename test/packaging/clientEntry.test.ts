@@ -21,7 +21,10 @@ let outDir: string;
 beforeAll(async () => {
   outDir = await mkdtemp(path.join(tmpdir(), 'svc-build-'));
   const tsc = path.join(root, 'node_modules', 'typescript', 'bin', 'tsc');
-  await run(process.execPath, [tsc, '-p', path.join(root, 'tsconfig.build.json'), '--outDir', outDir], { cwd: root, timeout: BUILD_TIMEOUT_MS });
+  await run(process.execPath, [tsc, '-p', path.join(root, 'tsconfig.build.json'), '--outDir', outDir], {
+    cwd: root,
+    timeout: BUILD_TIMEOUT_MS,
+  });
 }, BUILD_TIMEOUT_MS);
 afterAll(async () => {
   await rm(outDir, { recursive: true, force: true });
@@ -30,7 +33,8 @@ afterAll(async () => {
 test('every file the ./client export names is built, and the module exports createSvcClient', async () => {
   const pkg = JSON.parse(await readFile(path.join(root, 'package.json'), 'utf8')) as PackageJson;
   const entry = pkg.exports['./client'];
-  if (entry === undefined || typeof entry === 'string') throw new Error('package.json exports lacks a ./client entry with types');
+  if (entry === undefined || typeof entry === 'string')
+    throw new Error('package.json exports lacks a ./client entry with types');
   for (const file of [entry.types, entry.default]) {
     expect(file.startsWith('./dist/')).toBe(true);
     const built = path.join(outDir, file.slice('./dist/'.length));

@@ -15,7 +15,11 @@ import { createSimStorage } from '../../sim/simStorage.js';
 import type { Checkpoint, CommitteeSignature, Hex, L2Tips } from '../../spec/chain.js';
 import { bytesToHex, zeroHex } from '../../spec/codec/bytes.js';
 import { COMMITTEE_SIZE } from '../../spec/validators/constants.js';
-import { reopenableClassicLevelStore, reopenableInMemoryStore, type ReopenableStore } from '../helpers/reopenableStorage.js';
+import {
+  reopenableClassicLevelStore,
+  reopenableInMemoryStore,
+  type ReopenableStore,
+} from '../helpers/reopenableStorage.js';
 
 const CHAIN_ID = 31337;
 const ROLLUP_VERSION = 1;
@@ -31,7 +35,10 @@ const identity: ChainIdentity = {
 const ROUND_TRIP_RUNS = 20;
 
 const hexOfBytes = (size: number) => fc.uint8Array({ minLength: size, maxLength: size }).map(bytesToHex);
-const committeeSignature: fc.Arbitrary<CommitteeSignature> = fc.record({ attester: hexOfBytes(20), signature: hexOfBytes(96) });
+const committeeSignature: fc.Arbitrary<CommitteeSignature> = fc.record({
+  attester: hexOfBytes(20),
+  signature: hexOfBytes(96),
+});
 /** Any list the archiver may keep: empty (no committee) up to one entry per seat of a full committee. */
 const attestationLists = fc.array(committeeSignature, { maxLength: COMMITTEE_SIZE });
 
@@ -66,11 +73,15 @@ function checkpointOf(n: number, attestations: readonly CommitteeSignature[]): C
 /** Tips with checkpoint `n` (and its block) checkpointed; the store reads checkpoints up to the checkpointed tip. */
 function tipsAt(n: number): L2Tips {
   const settled = { block: genesisRef, checkpoint: genesisRef };
-  const checkpointed = { block: { number: n, hash: checkpointOf(n, []).hash }, checkpoint: { number: n, hash: checkpointOf(n, []).hash } };
+  const checkpointed = {
+    block: { number: n, hash: checkpointOf(n, []).hash },
+    checkpoint: { number: n, hash: checkpointOf(n, []).hash },
+  };
   return { proposed: checkpointed.block, checkpointed, proven: settled, finalized: settled };
 }
 
-const openStore = (storage: StoragePort) => ChainStore.open(storage, identity, genesis, genesisTips(genesisRef, genesisRef));
+const openStore = (storage: StoragePort) =>
+  ChainStore.open(storage, identity, genesis, genesisTips(genesisRef, genesisRef));
 
 function describeCheckpointAttestations(name: string, makeHarness: () => Promise<ReopenableStore>): void {
   describe(`chain store checkpoint attestations: ${name}`, () => {
@@ -99,8 +110,12 @@ function describeCheckpointAttestations(name: string, makeHarness: () => Promise
 
     it('a checkpoint stored before attestations were kept reads back with an empty list', async () => {
       const store = await openStore(harness.store);
-      const { attestations: _dropped, ...legacy } = checkpointOf(1, [{ attester: `0x${'a1'.repeat(20)}`, signature: `0x${'5e'.repeat(96)}` }]);
-      await harness.store.batch([{ type: 'put', key: `checkpoint:${'1'.padStart(12, '0')}`, value: toStoredJson(legacy) }]);
+      const { attestations: _dropped, ...legacy } = checkpointOf(1, [
+        { attester: `0x${'a1'.repeat(20)}`, signature: `0x${'5e'.repeat(96)}` },
+      ]);
+      await harness.store.batch([
+        { type: 'put', key: `checkpoint:${'1'.padStart(12, '0')}`, value: toStoredJson(legacy) },
+      ]);
       await store.commit({ tips: tipsAt(1) });
       const reopened = await openStore(await harness.reopen());
       expect(await reopened.getCheckpoint(1)).toEqual({ ...legacy, attestations: [] });

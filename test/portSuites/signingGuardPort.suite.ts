@@ -20,10 +20,20 @@ export interface SigningGuardHarness {
 const address = (n: number): Hex => `0x${n.toString(16).padStart(40, '0')}`;
 const hash = (n: number): Hex => `0x${n.toString(16).padStart(64, '0')}`;
 const upper = (hex: Hex): Hex => `0x${hex.slice(2).toUpperCase()}`;
-const duty = (overrides: Partial<SigningDuty> = {}): SigningDuty => ({ validatorAddress: address(0xabcdef), slot: 7, kind: 'checkpointAttestation', blockIndex: 0, ...overrides });
+const duty = (overrides: Partial<SigningDuty> = {}): SigningDuty => ({
+  validatorAddress: address(0xabcdef),
+  slot: 7,
+  kind: 'checkpointAttestation',
+  blockIndex: 0,
+  ...overrides,
+});
 const granted: SigningClaim = { kind: 'granted' };
 
-export function describeSigningGuardPort(name: string, makeHarness: () => Promise<SigningGuardHarness>, options: { readonly propertyRuns: number }): void {
+export function describeSigningGuardPort(
+  name: string,
+  makeHarness: () => Promise<SigningGuardHarness>,
+  options: { readonly propertyRuns: number },
+): void {
   describe(`SigningGuardPort contract: ${name}`, () => {
     let harness: SigningGuardHarness;
     beforeEach(async () => {
@@ -55,15 +65,29 @@ export function describeSigningGuardPort(name: string, makeHarness: () => Promis
       const a = harness.guardFor('node-a');
       const b = harness.guardFor('node-b');
       await a.claim(duty(), hash(1));
-      const others = [duty({ validatorAddress: address(2) }), duty({ slot: 8 }), duty({ kind: 'checkpointProposal' }), duty({ kind: 'blockProposal' }), duty({ kind: 'blockProposal', blockIndex: 1 })];
+      const others = [
+        duty({ validatorAddress: address(2) }),
+        duty({ slot: 8 }),
+        duty({ kind: 'checkpointProposal' }),
+        duty({ kind: 'blockProposal' }),
+        duty({ kind: 'blockProposal', blockIndex: 1 }),
+      ];
       for (const other of others) expect(await b.claim(other, hash(2)), JSON.stringify(other)).toEqual(granted);
     });
 
     it('grants exactly one of two nodes claiming one duty at once with different payloads', async () => {
-      const claims = await Promise.all([harness.guardFor('node-a').claim(duty(), hash(1)), harness.guardFor('node-b').claim(duty(), hash(2))]);
+      const claims = await Promise.all([
+        harness.guardFor('node-a').claim(duty(), hash(1)),
+        harness.guardFor('node-b').claim(duty(), hash(2)),
+      ]);
       expect(claims.filter((c) => c.kind === 'granted')).toHaveLength(1);
-      const winner = claims[0]!.kind === 'granted' ? { node: 'node-a', hash: hash(1) } : { node: 'node-b', hash: hash(2) };
-      expect(claims.find((c) => c.kind === 'refused')).toEqual({ kind: 'refused', holderNodeId: winner.node, holderPayloadHash: winner.hash });
+      const winner =
+        claims[0]!.kind === 'granted' ? { node: 'node-a', hash: hash(1) } : { node: 'node-b', hash: hash(2) };
+      expect(claims.find((c) => c.kind === 'refused')).toEqual({
+        kind: 'refused',
+        holderNodeId: winner.node,
+        holderPayloadHash: winner.hash,
+      });
     });
 
     it('grants exactly one of many nodes racing for each of several duties', async () => {
@@ -71,7 +95,9 @@ export function describeSigningGuardPort(name: string, makeHarness: () => Promis
       const nodes = Array.from({ length: 6 }, (_, i) => harness.guardFor(`node-${i}`));
       const claims = await Promise.all(duties.flatMap((d) => nodes.map((guard, i) => guard.claim(d, hash(100 + i)))));
       for (let d = 0; d < duties.length; d++) {
-        expect(claims.slice(d * nodes.length, (d + 1) * nodes.length).filter((c) => c.kind === 'granted')).toHaveLength(1);
+        expect(claims.slice(d * nodes.length, (d + 1) * nodes.length).filter((c) => c.kind === 'granted')).toHaveLength(
+          1,
+        );
       }
     });
 
@@ -83,14 +109,22 @@ export function describeSigningGuardPort(name: string, makeHarness: () => Promis
       const b = harness.guardFor('node-b');
       // A pruned duty is free again; a kept one is still held.
       expect(await b.claim(duty({ slot: 4 }), hash(40))).toEqual(granted);
-      expect(await b.claim(duty({ slot: 5 }), hash(50))).toEqual({ kind: 'refused', holderNodeId: 'node-a', holderPayloadHash: hash(5) });
+      expect(await b.claim(duty({ slot: 5 }), hash(50))).toEqual({
+        kind: 'refused',
+        holderNodeId: 'node-a',
+        holderPayloadHash: hash(5),
+      });
     });
 
     it('fails with SIGNING_GUARD_UNAVAILABLE while the database cannot be reached, and records nothing', async () => {
       const a = harness.guardFor('node-a');
       harness.setReachable(false);
-      await expect(a.claim(duty(), hash(1))).rejects.toSatisfy((e: unknown) => e instanceof SigningGuardError && e.code === 'SIGNING_GUARD_UNAVAILABLE');
-      await expect(a.pruneBelow(100)).rejects.toSatisfy((e: unknown) => e instanceof SigningGuardError && e.code === 'SIGNING_GUARD_UNAVAILABLE');
+      await expect(a.claim(duty(), hash(1))).rejects.toSatisfy(
+        (e: unknown) => e instanceof SigningGuardError && e.code === 'SIGNING_GUARD_UNAVAILABLE',
+      );
+      await expect(a.pruneBelow(100)).rejects.toSatisfy(
+        (e: unknown) => e instanceof SigningGuardError && e.code === 'SIGNING_GUARD_UNAVAILABLE',
+      );
       harness.setReachable(true);
       expect(await harness.guardFor('node-b').claim(duty(), hash(2))).toEqual(granted);
     });
@@ -111,12 +145,19 @@ export function describeSigningGuardPort(name: string, makeHarness: () => Promis
           const base = 10 + 3 * run++;
           const model = new Map<string, { node: string; payload: number }>();
           for (const op of ops) {
-            const d = duty({ validatorAddress: address(op.validator), slot: base + op.slot, kind: op.kind, blockIndex: op.kind === 'blockProposal' ? op.blockIndex : 0 });
+            const d = duty({
+              validatorAddress: address(op.validator),
+              slot: base + op.slot,
+              kind: op.kind,
+              blockIndex: op.kind === 'blockProposal' ? op.blockIndex : 0,
+            });
             const key = `${d.validatorAddress}/${d.slot}/${d.kind}/${d.blockIndex}`;
             const held = model.get(key) ?? { node: op.node, payload: op.payload };
             model.set(key, held);
             const expected: SigningClaim =
-              held.node === op.node && held.payload === op.payload ? granted : { kind: 'refused', holderNodeId: held.node, holderPayloadHash: hash(held.payload) };
+              held.node === op.node && held.payload === op.payload
+                ? granted
+                : { kind: 'refused', holderNodeId: held.node, holderPayloadHash: hash(held.payload) };
             expect(await harness.guardFor(op.node).claim(d, hash(op.payload))).toEqual(expected);
           }
         }),

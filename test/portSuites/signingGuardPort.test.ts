@@ -10,7 +10,11 @@ describeSigningGuardPort(
   'in memory',
   async () => {
     const database = createMemorySigningDatabase();
-    return { guardFor: (nodeId) => database.guardFor(nodeId), setReachable: (reachable) => database.setReachable(reachable), cleanup: async () => undefined };
+    return {
+      guardFor: (nodeId) => database.guardFor(nodeId),
+      setReachable: (reachable) => database.setReachable(reachable),
+      cleanup: async () => undefined,
+    };
   },
   { propertyRuns: 200 },
 );
@@ -37,7 +41,11 @@ describeSigningGuardPort(
         return engine.query(text, params);
       },
     };
-    return { guardFor: (nodeId) => createSqlSigningGuard(link, nodeId), setReachable: (value) => (reachable = value), cleanup: async () => undefined };
+    return {
+      guardFor: (nodeId) => createSqlSigningGuard(link, nodeId),
+      setReachable: (value) => (reachable = value),
+      cleanup: async () => undefined,
+    };
   },
   { propertyRuns: 60 },
 );

@@ -423,18 +423,14 @@ function describeModelEquivalence(current: () => StorageHarness): void {
     it('ends equal to a Map after any sequence of puts, deletes, batches and clears', async () => {
       const { store } = current();
       await fc.assert(
-        fc.asyncProperty(
-          fc.array(commandArbitrary, { maxLength: 20 }),
-          rangeArbitrary,
-          async (commands, range) => {
-            // Start empty without clear(), which is under test: then a failing run replays on its own.
-            await store.batch((await store.keys().all()).map((key) => ({ type: 'del' as const, key })));
-            const model = new Map<string, string>();
-            for (const command of commands) await applyCommand(store, model, command);
-            expect(await entriesOf(store)).toEqual(expectedRange(model, { reverse: false, limit: -1 }));
-            expect(await store.iterator({ ...range }).all()).toEqual(expectedRange(model, range));
-          },
-        ),
+        fc.asyncProperty(fc.array(commandArbitrary, { maxLength: 20 }), rangeArbitrary, async (commands, range) => {
+          // Start empty without clear(), which is under test: then a failing run replays on its own.
+          await store.batch((await store.keys().all()).map((key) => ({ type: 'del' as const, key })));
+          const model = new Map<string, string>();
+          for (const command of commands) await applyCommand(store, model, command);
+          expect(await entriesOf(store)).toEqual(expectedRange(model, { reverse: false, limit: -1 }));
+          expect(await store.iterator({ ...range }).all()).toEqual(expectedRange(model, range));
+        }),
         { numRuns: MODEL_RUNS },
       );
     });

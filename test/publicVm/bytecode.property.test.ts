@@ -29,11 +29,17 @@ describe('public VM bytecode properties', () => {
 
   test('arbitrary bytes are refused with a CodecError or decode canonically', () => {
     const versioned = fc.uint8Array({ maxLength: 120 }).map((tail) => Uint8Array.of(BYTECODE_VERSION, ...tail));
-    fc.assert(fc.property(fc.oneof(fc.uint8Array({ maxLength: 60 }), versioned), decodesCanonicallyOrRefuses), { numRuns: 1_000 });
+    fc.assert(fc.property(fc.oneof(fc.uint8Array({ maxLength: 60 }), versioned), decodesCanonicallyOrRefuses), {
+      numRuns: 1_000,
+    });
   });
 
   test('a valid program with one byte changed, cut or extended is refused or decodes canonically', () => {
-    const mutation = fc.record({ position: fc.nat(), byte: fc.integer({ min: 0, max: 255 }), kind: fc.constantFrom('set', 'cut', 'extend') });
+    const mutation = fc.record({
+      position: fc.nat(),
+      byte: fc.integer({ min: 0, max: 255 }),
+      kind: fc.constantFrom('set', 'cut', 'extend'),
+    });
     fc.assert(
       fc.property(programArbitrary(), mutation, (program, { position, byte, kind }) => {
         const bytes = encodeProgram(program);

@@ -32,7 +32,16 @@ describe('public VM arithmetic', () => {
       fc.asyncProperty(anyField, anyField, async (a, b) => {
         const results = returned(await runProgram(arithmetic(a, b)));
         const bit = (v: boolean) => (v ? 1n : 0n);
-        expect(results).toEqual([(a + b) % P, (((a - b) % P) + P) % P, (a * b) % P, bit(a === b), bit(a < b), bit(a <= b), bit(a !== 0n && b !== 0n), bit(a !== 0n || b !== 0n)]);
+        expect(results).toEqual([
+          (a + b) % P,
+          (((a - b) % P) + P) % P,
+          (a * b) % P,
+          bit(a === b),
+          bit(a < b),
+          bit(a <= b),
+          bit(a !== 0n && b !== 0n),
+          bit(a !== 0n || b !== 0n),
+        ]);
       }),
       { numRuns: 300 },
     );
@@ -40,18 +49,22 @@ describe('public VM arithmetic', () => {
 
   test('div and mod satisfy a = q * b + r with r < b', async () => {
     await fc.assert(
-      fc.asyncProperty(anyField, anyField.filter((b) => b !== 0n), async (a, b) => {
-        const [q, r] = returned(
-          await runProgram([
-            { op: 'set', dst: 1, value: a },
-            { op: 'set', dst: 2, value: b },
-            { op: 'div', dst: 3, a: 1, b: 2 },
-            { op: 'mod', dst: 4, a: 1, b: 2 },
-            { op: 'return', start: 3, count: 2 },
-          ]),
-        );
-        expect(q !== undefined && r !== undefined && q * b + r === a && r < b).toBe(true);
-      }),
+      fc.asyncProperty(
+        anyField,
+        anyField.filter((b) => b !== 0n),
+        async (a, b) => {
+          const [q, r] = returned(
+            await runProgram([
+              { op: 'set', dst: 1, value: a },
+              { op: 'set', dst: 2, value: b },
+              { op: 'div', dst: 3, a: 1, b: 2 },
+              { op: 'mod', dst: 4, a: 1, b: 2 },
+              { op: 'return', start: 3, count: 2 },
+            ]),
+          );
+          expect(q !== undefined && r !== undefined && q * b + r === a && r < b).toBe(true);
+        },
+      ),
       { numRuns: 200 },
     );
   });
@@ -63,7 +76,12 @@ describe('public VM arithmetic', () => {
  * then reverts when bit `level` of the mask is set.
  */
 const CHAIN: AsmItem[] = [
-  ...[10, 11, 12, 13].map((dst, i): AsmItem[] => [{ op: 'set', dst: 0, value: i }, { op: 'calldataload', dst, index: 0 }]).flat(),
+  ...[10, 11, 12, 13]
+    .map((dst, i): AsmItem[] => [
+      { op: 'set', dst: 0, value: i },
+      { op: 'calldataload', dst, index: 0 },
+    ])
+    .flat(),
   { op: 'set', dst: 1, value: 1 },
   { op: 'set', dst: 2, value: 2 },
   { op: 'set', dst: 3, value: 100 },
@@ -93,7 +111,10 @@ const CHAIN: AsmItem[] = [
 
 describe('public VM reverts', () => {
   test('a revert drops exactly the reverted frame and the frames it called', async () => {
-    const chain = fc.record({ lastLevel: fc.integer({ min: 0, max: CALL_DEPTH_MAX + 2 }), mask: fc.integer({ min: 0, max: 2 ** (CALL_DEPTH_MAX + 3) - 1 }) });
+    const chain = fc.record({
+      lastLevel: fc.integer({ min: 0, max: CALL_DEPTH_MAX + 2 }),
+      mask: fc.integer({ min: 0, max: 2 ** (CALL_DEPTH_MAX + 3) - 1 }),
+    });
     await fc.assert(
       fc.asyncProperty(chain, async ({ lastLevel, mask }) => {
         const run = await runProgram(CHAIN, { calldata: [0, mask, 1, lastLevel] });
@@ -101,7 +122,10 @@ describe('public VM reverts', () => {
         const levels = Array.from({ length: Math.min(lastLevel, CALL_DEPTH_MAX) + 1 }, (_, level) => level);
         const kept = levels.filter((level) => levels.slice(0, level + 1).every((k) => (mask & (1 << k)) === 0));
         const slot = (n: number) => publicDataLeafSlot(CONTRACT, fieldToHex(BigInt(n)));
-        const expectedSlots = [...kept.map((level) => slot(100 + level)), ...[...kept].reverse().map((level) => slot(200 + level))];
+        const expectedSlots = [
+          ...kept.map((level) => slot(100 + level)),
+          ...[...kept].reverse().map((level) => slot(200 + level)),
+        ];
         expect(run.journal.publicDataWrites().map((write) => write.leafSlot)).toEqual(expectedSlots);
         expect(run.journal.noteHashes).toHaveLength(kept.length);
         expect(run.result.success).toBe((mask & 1) === 0);
@@ -142,7 +166,13 @@ describe('public VM determinism', () => {
         expect(first.mana).toBeLessThanOrEqual(MANA_LIMIT);
         expect(first.instructions).toBeLessThanOrEqual(20_000);
         if (!first.result.success || isStaticCall) {
-          expect([first.writes, first.noteHashes, first.nullifiers, first.messages, first.logs]).toEqual([[], [], [], [], []]);
+          expect([first.writes, first.noteHashes, first.nullifiers, first.messages, first.logs]).toEqual([
+            [],
+            [],
+            [],
+            [],
+            [],
+          ]);
         }
       }),
       { numRuns: 300 },
@@ -160,22 +190,43 @@ describe('public VM determinism', () => {
       .record({
         selector: selectorArbitrary(safe),
         argument: fc.integer({ min: 0, max: 3 }),
-        target: fc.oneof({ weight: 9, arbitrary: fc.constant(CONTRACT) }, { weight: safe ? 0 : 1, arbitrary: fc.constant(address(0x404)) }),
-        isStaticCall: fc.oneof({ weight: 4, arbitrary: fc.constant(false) }, { weight: 1, arbitrary: fc.constant(true) }),
+        target: fc.oneof(
+          { weight: 9, arbitrary: fc.constant(CONTRACT) },
+          { weight: safe ? 0 : 1, arbitrary: fc.constant(address(0x404)) },
+        ),
+        isStaticCall: fc.oneof(
+          { weight: 4, arbitrary: fc.constant(false) },
+          { weight: 1, arbitrary: fc.constant(true) },
+        ),
       })
       .map(({ selector, argument, target, isStaticCall }) => callOf(target, [selector, argument], { isStaticCall }));
   // Setup calls are mostly harmless (a setup revert only makes the tx invalid); the later phases may do anything.
   const txArbitrary = fc.record({
-    setup: fc.array(fc.oneof({ weight: 6, arbitrary: callArbitrary(true) }, { weight: 1, arbitrary: callArbitrary(false) }), { maxLength: 2 }),
+    setup: fc.array(
+      fc.oneof({ weight: 6, arbitrary: callArbitrary(true) }, { weight: 1, arbitrary: callArbitrary(false) }),
+      { maxLength: 2 },
+    ),
     appLogic: fc.array(callArbitrary(false), { maxLength: 3 }),
     teardown: fc.option(callArbitrary(false), { nil: null }),
-    l2Gas: fc.oneof({ weight: 1, arbitrary: fc.integer({ min: TX_BASE_MANA - 10, max: TX_BASE_MANA + 2_000 }) }, { weight: 6, arbitrary: fc.integer({ min: TX_BASE_MANA, max: TX_BASE_MANA + 60_000 }) }),
-    daGas: fc.oneof({ weight: 1, arbitrary: fc.integer({ min: 0, max: 5_000 }) }, { weight: 6, arbitrary: fc.integer({ min: 5_000, max: 20_000 }) }),
+    l2Gas: fc.oneof(
+      { weight: 1, arbitrary: fc.integer({ min: TX_BASE_MANA - 10, max: TX_BASE_MANA + 2_000 }) },
+      { weight: 6, arbitrary: fc.integer({ min: TX_BASE_MANA, max: TX_BASE_MANA + 60_000 }) },
+    ),
+    daGas: fc.oneof(
+      { weight: 1, arbitrary: fc.integer({ min: 0, max: 5_000 }) },
+      { weight: 6, arbitrary: fc.integer({ min: 5_000, max: 20_000 }) },
+    ),
   });
-  const feesArbitrary = fc.record({ feePerDaGas: fc.bigInt({ min: 0n, max: 3n }), feePerL2Gas: fc.bigInt({ min: 0n, max: 3n }) });
+  const feesArbitrary = fc.record({
+    feePerDaGas: fc.bigInt({ min: 0n, max: 3n }),
+    feePerL2Gas: fc.bigInt({ min: 0n, max: 3n }),
+  });
 
   test('a tx executes the same twice; mana, DA gas and the fee follow their rules', async () => {
-    const state = world({ contracts: [{ address: CONTRACT, items: counterContract() }], balances: [{ payer: PAYER, amount: 200_000n }] });
+    const state = world({
+      contracts: [{ address: CONTRACT, items: counterContract() }],
+      balances: [{ payer: PAYER, amount: 200_000n }],
+    });
     await fc.assert(
       fc.asyncProperty(txArbitrary, feesArbitrary, async (spec, gasFees) => {
         const input = { tx: makeTx(spec), gasFees, feeAsset: FEE_ASSET, state };
@@ -186,9 +237,17 @@ describe('public VM determinism', () => {
         expect(totalGas.l2Gas).toBeLessThanOrEqual(spec.l2Gas);
         expect(totalGas.daGas).toBeLessThanOrEqual(spec.daGas);
         expect(totalGas.daGas).toBe(encodeTxEffects([outcome.effect]).length * DA_GAS_PER_BYTE);
-        expect(outcome.transactionFee).toBe(BigInt(totalGas.l2Gas) * gasFees.feePerL2Gas + BigInt(totalGas.daGas) * gasFees.feePerDaGas);
+        expect(outcome.transactionFee).toBe(
+          BigInt(totalGas.l2Gas) * gasFees.feePerL2Gas + BigInt(totalGas.daGas) * gasFees.feePerDaGas,
+        );
         const reverted = new Set(outcome.reverts.map((r) => r.phase));
-        const expected = reverted.has('appLogic') ? (reverted.has('teardown') ? 'bothReverted' : 'appLogicReverted') : reverted.has('teardown') ? 'teardownReverted' : 'success';
+        const expected = reverted.has('appLogic')
+          ? reverted.has('teardown')
+            ? 'bothReverted'
+            : 'appLogicReverted'
+          : reverted.has('teardown')
+            ? 'teardownReverted'
+            : 'success';
         expect(outcome.executionResult).toBe(expected);
         expect(outcome.calls).toHaveLength(spec.setup.length + spec.appLogic.length + (spec.teardown === null ? 0 : 1));
       }),

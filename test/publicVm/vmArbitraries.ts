@@ -20,11 +20,18 @@ export function fieldArbitrary(interesting: readonly bigint[] = []): fc.Arbitrar
   );
 }
 
-const registerArbitrary = fc.oneof({ weight: 4, arbitrary: fc.integer({ min: 0, max: 7 }) }, { weight: 1, arbitrary: fc.integer({ min: 0, max: REGISTERS_PER_FRAME - 1 }) });
+const registerArbitrary = fc.oneof(
+  { weight: 4, arbitrary: fc.integer({ min: 0, max: 7 }) },
+  { weight: 1, arbitrary: fc.integer({ min: 0, max: REGISTERS_PER_FRAME - 1 }) },
+);
 
 type Operands = Record<string, number | bigint>;
 
-function operandArbitrary(kind: OperandKind, programLength: number, fields: fc.Arbitrary<bigint>): fc.Arbitrary<number | bigint> {
+function operandArbitrary(
+  kind: OperandKind,
+  programLength: number,
+  fields: fc.Arbitrary<bigint>,
+): fc.Arbitrary<number | bigint> {
   switch (kind) {
     case 'register':
       return registerArbitrary;
@@ -38,8 +45,15 @@ function operandArbitrary(kind: OperandKind, programLength: number, fields: fc.A
 }
 
 function rangeArbitrary(start: string, count: string, countMin: number, countMax: number): fc.Arbitrary<Operands> {
-  const counts = fc.oneof({ weight: 4, arbitrary: fc.integer({ min: countMin, max: Math.min(countMax, countMin + 4) }) }, { weight: 1, arbitrary: fc.integer({ min: countMin, max: countMax }) });
-  return counts.chain((n) => fc.integer({ min: 0, max: Math.min(REGISTERS_PER_FRAME - 1, REGISTERS_PER_FRAME - n) }).map((first): Operands => ({ [start]: first, [count]: n })));
+  const counts = fc.oneof(
+    { weight: 4, arbitrary: fc.integer({ min: countMin, max: Math.min(countMax, countMin + 4) }) },
+    { weight: 1, arbitrary: fc.integer({ min: countMin, max: countMax }) },
+  );
+  return counts.chain((n) =>
+    fc
+      .integer({ min: 0, max: Math.min(REGISTERS_PER_FRAME - 1, REGISTERS_PER_FRAME - n) })
+      .map((first): Operands => ({ [start]: first, [count]: n })),
+  );
 }
 
 function operandsArbitrary(op: OpName, programLength: number, fields: fc.Arbitrary<bigint>): fc.Arbitrary<Operands> {
@@ -52,13 +66,25 @@ function operandsArbitrary(op: OpName, programLength: number, fields: fc.Arbitra
   return fc.tuple(...parts).map((objects) => Object.assign({}, ...objects) as Operands);
 }
 
-export function instructionArbitrary(programLength: number, ops: readonly OpName[] = OP_NAMES, fields = fieldArbitrary()): fc.Arbitrary<Instruction> {
-  return fc.constantFrom(...ops).chain((op) => operandsArbitrary(op, programLength, fields).map((operands) => ({ op, ...operands }) as unknown as Instruction));
+export function instructionArbitrary(
+  programLength: number,
+  ops: readonly OpName[] = OP_NAMES,
+  fields = fieldArbitrary(),
+): fc.Arbitrary<Instruction> {
+  return fc
+    .constantFrom(...ops)
+    .chain((op) =>
+      operandsArbitrary(op, programLength, fields).map((operands) => ({ op, ...operands }) as unknown as Instruction),
+    );
 }
 
 /** A valid program of 1..maxLength instructions. */
-export function programArbitrary(options: { maxLength?: number; ops?: readonly OpName[]; fields?: fc.Arbitrary<bigint> } = {}): fc.Arbitrary<Program> {
+export function programArbitrary(
+  options: { maxLength?: number; ops?: readonly OpName[]; fields?: fc.Arbitrary<bigint> } = {},
+): fc.Arbitrary<Program> {
   return fc
     .integer({ min: 1, max: options.maxLength ?? 24 })
-    .chain((length) => fc.array(instructionArbitrary(length, options.ops, options.fields), { minLength: length, maxLength: length }));
+    .chain((length) =>
+      fc.array(instructionArbitrary(length, options.ops, options.fields), { minLength: length, maxLength: length }),
+    );
 }

@@ -43,7 +43,10 @@ export interface WorldSpec {
 }
 
 export function world(spec: WorldSpec): PublicStateView {
-  const raw = [...(spec.contracts ?? []).map((c) => ({ address: c.address, bytecode: assemble(c.items) })), ...(spec.rawContracts ?? [])];
+  const raw = [
+    ...(spec.contracts ?? []).map((c) => ({ address: c.address, bytecode: assemble(c.items) })),
+    ...(spec.rawContracts ?? []),
+  ];
   const balances = (spec.balances ?? []).map(({ payer, amount }) => ({
     contractAddress: FEE_ASSET,
     slot: feePayerBalanceStorageSlot(payer),
@@ -57,7 +60,11 @@ export function world(spec: WorldSpec): PublicStateView {
   });
 }
 
-export function callOf(contractAddress: Hex, calldata: readonly (bigint | number)[] = [], options: { sender?: Hex; isStaticCall?: boolean } = {}): PublicCallInput {
+export function callOf(
+  contractAddress: Hex,
+  calldata: readonly (bigint | number)[] = [],
+  options: { sender?: Hex; isStaticCall?: boolean } = {},
+): PublicCallInput {
   return {
     contractAddress,
     msgSender: options.sender ?? SENDER,
@@ -78,7 +85,10 @@ export interface TxSpec {
   readonly noteHashes?: readonly Hex[];
   readonly l2ToL1Messages?: readonly { readonly recipient: Hex; readonly content: Hex }[];
   readonly privateLogs?: readonly { readonly tag: Hex; readonly fields: readonly Hex[] }[];
-  readonly publications?: Pick<PublicTxInput['sideEffects'], 'contractClassPublications' | 'contractInstancePublications'>;
+  readonly publications?: Pick<
+    PublicTxInput['sideEffects'],
+    'contractClassPublications' | 'contractInstancePublications'
+  >;
 }
 
 export const L2_GAS_DEFAULT = 1_000_000;
@@ -130,11 +140,11 @@ export interface RunOptions {
 /**
  * Runs `items` as CONTRACT's program in one top-level call, beside `others`, with its own journal and meter.
  */
-export async function runProgram(
-  items: readonly AsmItem[],
-  options: RunOptions = {},
-): Promise<SingleCallRun> {
-  const state = world({ ...options.spec, contracts: [{ address: CONTRACT, items }, ...(options.others ?? []), ...(options.spec?.contracts ?? [])] });
+export async function runProgram(items: readonly AsmItem[], options: RunOptions = {}): Promise<SingleCallRun> {
+  const state = world({
+    ...options.spec,
+    contracts: [{ address: CONTRACT, items }, ...(options.others ?? []), ...(options.spec?.contracts ?? [])],
+  });
   const journal = openJournal(state, options.capacity);
   const meter = new ManaMeter(options.manaLimit ?? L2_GAS_DEFAULT, options.instructionsMax ?? INSTRUCTIONS_PER_TX_MAX);
   const context: ExecutionContext = { journal, meter, programs: new ProgramCache(state) };
@@ -150,7 +160,8 @@ export async function runProgram(
 
 /** The return values of a successful run (fails the test otherwise). */
 export function returned(run: SingleCallRun): readonly bigint[] {
-  if (!run.result.success) throw new Error(`expected success, got ${run.result.revert.code}: ${run.result.revert.message}`);
+  if (!run.result.success)
+    throw new Error(`expected success, got ${run.result.revert.code}: ${run.result.revert.message}`);
   return run.result.returnValues;
 }
 

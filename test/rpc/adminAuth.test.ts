@@ -81,7 +81,10 @@ describe('admin listener wired from resolveAdminApiKey', () => {
   });
 
   test('disabled: no key needed', async () => {
-    const servers = await startTestServers({}, { adminAuth: await resolveAdminApiKey({ disabled: true, reset: false }) });
+    const servers = await startTestServers(
+      {},
+      { adminAuth: await resolveAdminApiKey({ disabled: true, reset: false }) },
+    );
     try {
       expectAuthorised(await postJson(servers.adminUrl, probe));
     } finally {

@@ -93,8 +93,18 @@ describe('sync and sequencer controls', () => {
   });
 
   test('controls take no params', async () => {
-    for (const method of ['svcAdmin_pauseSync', 'svcAdmin_resumeSync', 'svcAdmin_pauseSequencer', 'svcAdmin_resumeSequencer', 'svcAdmin_getConfig', 'svcAdmin_reloadKeystore']) {
-      expect((await admin(method, [true])).error).toMatchObject({ code: -32602, message: expect.stringMatching(/at most 0 params/) });
+    for (const method of [
+      'svcAdmin_pauseSync',
+      'svcAdmin_resumeSync',
+      'svcAdmin_pauseSequencer',
+      'svcAdmin_resumeSequencer',
+      'svcAdmin_getConfig',
+      'svcAdmin_reloadKeystore',
+    ]) {
+      expect((await admin(method, [true])).error).toMatchObject({
+        code: -32602,
+        message: expect.stringMatching(/at most 0 params/),
+      });
     }
   });
 });
@@ -102,14 +112,23 @@ describe('sync and sequencer controls', () => {
 describe('rollback and snapshots', () => {
   test('rollbackTo validates its params; a refused rollback is -32007; one within the chain answers null', async () => {
     expect(await admin('svcAdmin_rollbackTo', [1])).toMatchObject({ result: null });
-    expect((await admin('svcAdmin_rollbackTo', [99])).error).toMatchObject({ code: -32007, message: expect.stringMatching(/above the proposed tip/) });
+    expect((await admin('svcAdmin_rollbackTo', [99])).error).toMatchObject({
+      code: -32007,
+      message: expect.stringMatching(/above the proposed tip/),
+    });
     const bad = await admin('svcAdmin_rollbackTo', [5, 'yes']);
     expect(bad.error).toMatchObject({ code: -32602, data: { position: 1, name: 'force' } });
-    expect((await admin('svcAdmin_rollbackTo', [5, null, 1])).error).toMatchObject({ code: -32602, data: { position: 2, name: 'resumeSync' } });
+    expect((await admin('svcAdmin_rollbackTo', [5, null, 1])).error).toMatchObject({
+      code: -32602,
+      data: { position: 2, name: 'resumeSync' },
+    });
   });
 
   test('startSnapshotUpload refuses a location it cannot write, naming it', async () => {
-    expect((await admin('svcAdmin_startSnapshotUpload', ['s3://bucket/path'])).error).toMatchObject({ code: -32602, message: expect.stringMatching(/location/) });
+    expect((await admin('svcAdmin_startSnapshotUpload', ['s3://bucket/path'])).error).toMatchObject({
+      code: -32602,
+      message: expect.stringMatching(/location/),
+    });
     expect(await admin('svcAdmin_startSnapshotUpload', ['/tmp/snapshot'])).toMatchObject({ result: null });
   });
 });

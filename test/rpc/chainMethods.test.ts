@@ -1,7 +1,17 @@
 /** The chain methods added on top of blocks: block ranges, checkpoints, checkpoint data, and the synced positions. */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createRpcClient, type RpcClient } from '../../adapters/rpc/jsonRpcClient.js';
-import { archiveRootOf, blockHashOf, blockOneTxEffect, blockOneTxEffectWire, CHECKPOINT_ONE_ATTESTERS, checkpointOne, hex32, SYNCED_L1_TIMESTAMP, SYNCED_L2_SLOT } from './fakeNode.js';
+import {
+  archiveRootOf,
+  blockHashOf,
+  blockOneTxEffect,
+  blockOneTxEffectWire,
+  CHECKPOINT_ONE_ATTESTERS,
+  checkpointOne,
+  hex32,
+  SYNCED_L1_TIMESTAMP,
+  SYNCED_L2_SLOT,
+} from './fakeNode.js';
 import { rpc, startTestServers, type TestServers } from './harness.js';
 
 let servers: TestServers;
@@ -53,14 +63,24 @@ describe('svc_getBlocks', () => {
     expect(range.map((block) => block['number'])).toEqual([1, 2]);
     expect(Object.keys(range[0]!)).toEqual(blockKeys);
     expect(servers.node.calls.at(-1)).toEqual({ method: 'getBlocks', args: [1, 2] });
-    const toTip = (await result('svc_getBlocks', [2, 50, { includeL1PublishInfo: true, includeTransactions: true }])) as Record<string, unknown>[];
+    const toTip = (await result('svc_getBlocks', [
+      2,
+      50,
+      { includeL1PublishInfo: true, includeTransactions: true },
+    ])) as Record<string, unknown>[];
     expect(toTip.map((block) => [block['number'], block['l1'] === null])).toEqual([
       [2, false],
       [3, true],
     ]);
     expect(toTip[0]!['body']).toEqual({ txEffects: [] });
-    const attested = (await result('svc_getBlocks', [1, 3, { includeAttestations: true }])) as { attestations: { attester: string }[] }[];
-    expect(attested.map((block) => block.attestations.map((a) => a.attester))).toEqual([CHECKPOINT_ONE_ATTESTERS, CHECKPOINT_ONE_ATTESTERS, []]);
+    const attested = (await result('svc_getBlocks', [1, 3, { includeAttestations: true }])) as {
+      attestations: { attester: string }[];
+    }[];
+    expect(attested.map((block) => block.attestations.map((a) => a.attester))).toEqual([
+      CHECKPOINT_ONE_ATTESTERS,
+      CHECKPOINT_ONE_ATTESTERS,
+      [],
+    ]);
     expect(await result('svc_getBlocks', [99, 5])).toEqual([]);
     expect(await result('svc_getBlocks', [0, 0])).toEqual([]);
   });
@@ -76,8 +96,13 @@ describe('svc_getCheckpoint', () => {
   test('by number, hash, tag and object forms; null when unknown', async () => {
     expect(await result('svc_getCheckpoint', [1])).toEqual(checkpointOneWire);
     expect(await result('svc_getCheckpoint', ['checkpointed'])).toEqual(checkpointOneWire);
-    expect(await result('svc_getCheckpoint', [{ hash: checkpointOne.hash.toUpperCase().replace('0X', '0x') }])).toEqual(checkpointOneWire);
-    expect(servers.node.calls.at(-1)).toEqual({ method: 'findCheckpoint', args: [{ kind: 'hash', hash: checkpointOne.hash }] });
+    expect(await result('svc_getCheckpoint', [{ hash: checkpointOne.hash.toUpperCase().replace('0X', '0x') }])).toEqual(
+      checkpointOneWire,
+    );
+    expect(servers.node.calls.at(-1)).toEqual({
+      method: 'findCheckpoint',
+      args: [{ kind: 'hash', hash: checkpointOne.hash }],
+    });
     expect(await result('svc_getCheckpoint', [{ tag: 'finalized' }])).toBeNull();
     expect(servers.node.calls.at(-1)).toEqual({ method: 'findCheckpoint', args: [{ kind: 'tag', tag: 'finalized' }] });
     expect(await result('svc_getCheckpoint', [{ number: 7 }])).toBeNull();
@@ -85,7 +110,9 @@ describe('svc_getCheckpoint', () => {
   });
 
   test('includeBlocks adds its blocks, with their bodies only when includeTransactions is set too', async () => {
-    const withBlocks = (await result('svc_getCheckpoint', [1, { includeBlocks: true }])) as { blocks: Record<string, unknown>[] };
+    const withBlocks = (await result('svc_getCheckpoint', [1, { includeBlocks: true }])) as {
+      blocks: Record<string, unknown>[];
+    };
     expect(Object.keys(withBlocks)).toEqual([...Object.keys(checkpointOneWire), 'blocks']);
     expect(withBlocks.blocks.map((block) => [block['number'], block['hash'], block['indexWithinCheckpoint']])).toEqual([
       [1, blockHashOf(1), 0],

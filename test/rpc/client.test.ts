@@ -105,7 +105,9 @@ describe('typed calls', () => {
       void client.batch([{ method: 'svc_getBlock' }]);
     };
     expect(misuses).toBeTypeOf('function');
-    expectTypeOf(client.svc.getBlockNumber).parameters.toEqualTypeOf<[('proposed' | 'checkpointed' | 'proven' | 'finalized' | null)?]>();
+    expectTypeOf(client.svc.getBlockNumber).parameters.toEqualTypeOf<
+      [('proposed' | 'checkpointed' | 'proven' | 'finalized' | null)?]
+    >();
   });
 
   test('requestWire: any method name, the wire result undecoded', async () => {
@@ -126,7 +128,11 @@ describe('JSON-RPC errors', () => {
     expect(rpcError.errorName).toBe('INVALID_PARAMS');
     expect(rpcError.method).toBe('svc_getBlock');
     expect(rpcError.message).toMatch(/^Invalid params: params\[0\] \(param\)/);
-    expect(rpcError.data).toMatchObject({ position: 0, name: 'param', issues: [expect.objectContaining({ message: expect.any(String) })] });
+    expect(rpcError.data).toMatchObject({
+      position: 0,
+      name: 'param',
+      issues: [expect.objectContaining({ message: expect.any(String) })],
+    });
   });
 
   test('-32004 as SvcRpcError naming the subsystem', async () => {
@@ -151,10 +157,17 @@ describe('JSON-RPC errors', () => {
   });
 
   test('-32002 when the node takes longer than the listener allows', async () => {
-    const slow = await startTestServers({ chain: { getChainTips: () => new Promise(() => undefined) } }, { publicLimits: { requestTimeoutMs: 200 } });
+    const slow = await startTestServers(
+      { chain: { getChainTips: () => new Promise(() => undefined) } },
+      { publicLimits: { requestTimeoutMs: 200 } },
+    );
     try {
       const error = await rejectionOf(createSvcClient(slow.publicUrl, { timeoutMs: 5_000 }).svc.getChainTips());
-      expect(error).toMatchObject({ name: 'SvcRpcError', code: -32002, data: { limit: 'requestTimeoutMs', value: 200 } });
+      expect(error).toMatchObject({
+        name: 'SvcRpcError',
+        code: -32002,
+        data: { limit: 'requestTimeoutMs', value: 200 },
+      });
     } finally {
       await slow.close();
     }
@@ -162,7 +175,9 @@ describe('JSON-RPC errors', () => {
 
   test('a result that does not fit the result codec is a SvcDecodeError', async () => {
     const lying = createSvcClient('http://127.0.0.1:1', {
-      fetch: fetchAnswering(({ id }) => JSON.stringify({ jsonrpc: '2.0', id, result: { proposed: { number: 'three' } } })),
+      fetch: fetchAnswering(({ id }) =>
+        JSON.stringify({ jsonrpc: '2.0', id, result: { proposed: { number: 'three' } } }),
+      ),
     });
     const error = await rejectionOf(lying.svc.getChainTips());
     expect(error).toBeInstanceOf(SvcDecodeError);
@@ -178,7 +193,9 @@ describe('JSON-RPC errors', () => {
       ({ id }: { id: number }) => JSON.stringify({ id, result: true }),
     ];
     for (const answer of cases) {
-      const error = await rejectionOf(createSvcClient('http://127.0.0.1:1', { fetch: fetchAnswering(answer) }).svc.isReady());
+      const error = await rejectionOf(
+        createSvcClient('http://127.0.0.1:1', { fetch: fetchAnswering(answer) }).svc.isReady(),
+      );
       expect(error).toBeInstanceOf(SvcHttpError);
       expect(error).toMatchObject({ reason: 'invalidResponse', status: 200 });
     }
@@ -208,7 +225,11 @@ describe('batches', () => {
     ]);
     const [blockNumber, invalid, block, checkpoint, missing, constants] = outcomes;
     expect(blockNumber).toMatchObject({ ok: true, result: 3 });
-    expect(invalid.ok ? undefined : invalid.error).toMatchObject({ name: 'SvcRpcError', code: -32602, data: { position: 0, name: 'param' } });
+    expect(invalid.ok ? undefined : invalid.error).toMatchObject({
+      name: 'SvcRpcError',
+      code: -32602,
+      data: { position: 0, name: 'param' },
+    });
     expect(block.ok && block.result?.header.totalFees).toBe(2n ** 70n);
     expect(checkpoint).toMatchObject({ ok: true, result: 0 });
     expect(missing).toMatchObject({ ok: true, result: null });
@@ -240,7 +261,9 @@ describe('batches', () => {
     } finally {
       await small.close();
     }
-    const offline = createSvcClient('http://127.0.0.1:1', { fetch: () => Promise.reject(new Error('no request expected')) });
+    const offline = createSvcClient('http://127.0.0.1:1', {
+      fetch: () => Promise.reject(new Error('no request expected')),
+    });
     expect(await offline.batch([])).toEqual([]);
   });
 
@@ -267,7 +290,10 @@ describe('the admin listener', () => {
     expectTypeOf(operator.admin.pauseSync).returns.resolves.toEqualTypeOf<RpcResult<'svcAdmin_pauseSync'>>();
     expect(await operator.admin.pauseSync()).toBeNull();
     expect(servers.node.adminState.syncPaused).toBe(true);
-    const [resumed, config] = await operator.batch([{ method: 'svcAdmin_resumeSync' }, { method: 'svcAdmin_getConfig' }]);
+    const [resumed, config] = await operator.batch([
+      { method: 'svcAdmin_resumeSync' },
+      { method: 'svcAdmin_getConfig' },
+    ]);
     expect(resumed).toMatchObject({ ok: true, result: null });
     expect(config.ok && config.result).toEqual(servers.node.adminState.config);
     expect(servers.node.adminState.syncPaused).toBe(false);
@@ -281,7 +307,10 @@ describe('HTTP and transport failures', () => {
       const error = await rejectionOf(admin.requestWire('svcAdmin_getConfig'));
       expect(error).toBeInstanceOf(SvcHttpError);
       expect(error).toMatchObject({ reason: 'unauthorized', status: 401, rpcError: { code: -32001 } });
-      expect(await rejectionOf(admin.request('svc_getChainTips'))).toMatchObject({ reason: 'unauthorized', status: 401 });
+      expect(await rejectionOf(admin.request('svc_getChainTips'))).toMatchObject({
+        reason: 'unauthorized',
+        status: 401,
+      });
     }
     const admin = createSvcClient(servers.adminUrl, { apiKey: TEST_ADMIN_KEY });
     const answer = await admin.requestWire('svcAdmin_getConfig').catch((error: unknown) => error);
@@ -318,7 +347,10 @@ describe('HTTP and transport failures', () => {
     expect(refused).toBeInstanceOf(SvcHttpError);
     expect(refused).toMatchObject({ reason: 'transport', status: undefined });
 
-    const slow = await startTestServers({ chain: { getChainTips: () => new Promise(() => undefined) } }, { publicLimits: { requestTimeoutMs: 1_000 } });
+    const slow = await startTestServers(
+      { chain: { getChainTips: () => new Promise(() => undefined) } },
+      { publicLimits: { requestTimeoutMs: 1_000 } },
+    );
     try {
       const timedOut = await rejectionOf(createSvcClient(slow.publicUrl, { timeoutMs: 100 }).svc.getChainTips());
       expect(timedOut).toBeInstanceOf(SvcHttpError);

@@ -37,14 +37,21 @@ describe('svc_getContractClass', () => {
 
 describe('svc_getContract', () => {
   test("defaults to 'latest', where the class update of block 3 applies", async () => {
-    expect((await call('svc_getContract', [fakeInstance.address])).result).toEqual({ ...fakeInstance, currentContractClassId: fakeUpdatedClassId });
+    expect((await call('svc_getContract', [fakeInstance.address])).result).toEqual({
+      ...fakeInstance,
+      currentContractClassId: fakeUpdatedClassId,
+    });
   });
 
   test('resolves the current class as of the reference block, by number, hash or tip', async () => {
     expect((await call('svc_getContract', [fakeInstance.address, 2])).result).toEqual(fakeInstance);
     expect((await call('svc_getContract', [fakeInstance.address, blockHashOf(1)])).result).toEqual(fakeInstance);
-    expect((await call('svc_getContract', [fakeInstance.address, 'checkpointed'])).result).toMatchObject({ currentContractClassId: fakeClass.id });
-    expect((await call('svc_getContract', [fakeInstance.address, 'proposed'])).result).toMatchObject({ currentContractClassId: fakeUpdatedClassId });
+    expect((await call('svc_getContract', [fakeInstance.address, 'checkpointed'])).result).toMatchObject({
+      currentContractClassId: fakeClass.id,
+    });
+    expect((await call('svc_getContract', [fakeInstance.address, 'proposed'])).result).toMatchObject({
+      currentContractClassId: fakeUpdatedClassId,
+    });
   });
 
   test('null before its publication and for an address never published', async () => {
@@ -61,6 +68,10 @@ describe('svc_getContract', () => {
 describe('svc_getProtocolContractAddresses', () => {
   test('the class registry, the instance registry and the fee asset', async () => {
     const result = (await call('svc_getProtocolContractAddresses', [])).result;
-    expect(result).toEqual({ classRegistry: PROTOCOL_CONTRACTS.classRegistry, instanceRegistry: PROTOCOL_CONTRACTS.instanceRegistry, feeAsset: hex32(4) });
+    expect(result).toEqual({
+      classRegistry: PROTOCOL_CONTRACTS.classRegistry,
+      instanceRegistry: PROTOCOL_CONTRACTS.instanceRegistry,
+      feeAsset: hex32(4),
+    });
   });
 });

@@ -30,7 +30,11 @@ describe('HTTP layer', () => {
   });
 
   test('a body that is not application/json is HTTP 415', async () => {
-    const variants: Record<string, string>[] = [{ 'content-type': 'text/plain' }, {}, { 'content-type': 'application/json; charset=latin1' }];
+    const variants: Record<string, string>[] = [
+      { 'content-type': 'text/plain' },
+      {},
+      { 'content-type': 'application/json; charset=latin1' },
+    ];
     for (const headers of variants) {
       const reply = await rawRequest(servers.publicUrl, { headers, body: JSON.stringify(call('svc_getChainId')) });
       expect(reply.status).toBe(415);
@@ -39,7 +43,9 @@ describe('HTTP layer', () => {
   });
 
   test('application/json with a UTF-8 charset is accepted', async () => {
-    const reply = await postJson(servers.publicUrl, call('svc_getChainId'), { 'content-type': 'application/json; charset=UTF-8' });
+    const reply = await postJson(servers.publicUrl, call('svc_getChainId'), {
+      'content-type': 'application/json; charset=UTF-8',
+    });
     expect(reply.status).toBe(200);
     expect(reply.json).toEqual({ jsonrpc: '2.0', id: 1, result: 31337 });
   });
@@ -55,12 +61,22 @@ describe('HTTP layer', () => {
 
   test('the admin port takes bodies up to 10 MiB, and refuses more', async () => {
     const headers = { 'x-api-key': TEST_ADMIN_KEY };
-    const big = await postJson(servers.adminUrl, JSON.stringify(call('svcAdmin_none', ['x'.repeat(2 * 1024 * 1024)])), headers);
+    const big = await postJson(
+      servers.adminUrl,
+      JSON.stringify(call('svcAdmin_none', ['x'.repeat(2 * 1024 * 1024)])),
+      headers,
+    );
     expect(big.status).toBe(200);
     expect(big.json).toMatchObject({ error: { code: -32601 } });
-    const tooBig = await postJson(servers.adminUrl, JSON.stringify(call('svcAdmin_none', ['x'.repeat(10 * 1024 * 1024)])), headers);
+    const tooBig = await postJson(
+      servers.adminUrl,
+      JSON.stringify(call('svcAdmin_none', ['x'.repeat(10 * 1024 * 1024)])),
+      headers,
+    );
     expect(tooBig.status).toBe(413);
-    expect(tooBig.json).toMatchObject({ error: { code: -32005, data: { limit: 'bodyBytesMax', value: 10 * 1024 * 1024 } } });
+    expect(tooBig.json).toMatchObject({
+      error: { code: -32005, data: { limit: 'bodyBytesMax', value: 10 * 1024 * 1024 } },
+    });
   });
 
   test('a gzip-encoded request body is read', async () => {
@@ -73,7 +89,16 @@ describe('HTTP layer', () => {
 
   test('other verbs on / are 405 and other paths 404', async () => {
     expect((await rawRequest(servers.publicUrl, { method: 'GET' })).status).toBe(405);
-    expect((await rawRequest(servers.publicUrl, { method: 'POST', path: '/rpc', headers: { 'content-type': 'application/json' }, body: '{}' })).status).toBe(404);
+    expect(
+      (
+        await rawRequest(servers.publicUrl, {
+          method: 'POST',
+          path: '/rpc',
+          headers: { 'content-type': 'application/json' },
+          body: '{}',
+        })
+      ).status,
+    ).toBe(404);
   });
 
   test('responses are gzipped when the client accepts gzip, and not otherwise', async () => {
@@ -151,12 +176,23 @@ describe('JSON-RPC envelope', () => {
 
   test('a malformed request keeps its id when the id itself is valid', async () => {
     const wrongVersion = await postJson(servers.publicUrl, { jsonrpc: '1.0', id: 'a', method: 'svc_getChainId' });
-    expect(wrongVersion.json).toMatchObject({ id: 'a', error: { code: -32600, message: expect.stringMatching(/jsonrpc/) } });
+    expect(wrongVersion.json).toMatchObject({
+      id: 'a',
+      error: { code: -32600, message: expect.stringMatching(/jsonrpc/) },
+    });
     const methodNotString = await postJson(servers.publicUrl, { jsonrpc: '2.0', id: 7, method: 5 });
-    expect(methodNotString.json).toMatchObject({ id: 7, error: { code: -32600, message: expect.stringMatching(/method/) } });
+    expect(methodNotString.json).toMatchObject({
+      id: 7,
+      error: { code: -32600, message: expect.stringMatching(/method/) },
+    });
     const badId = await postJson(servers.publicUrl, { jsonrpc: '2.0', id: { x: 1 }, method: 'svc_getChainId' });
     expect(badId.json).toMatchObject({ id: null, error: { code: -32600 } });
-    const badParams = await postJson(servers.publicUrl, { jsonrpc: '2.0', id: 8, method: 'svc_getChainId', params: 'x' });
+    const badParams = await postJson(servers.publicUrl, {
+      jsonrpc: '2.0',
+      id: 8,
+      method: 'svc_getChainId',
+      params: 'x',
+    });
     expect(badParams.json).toMatchObject({ id: 8, error: { code: -32600 } });
   });
 
@@ -168,7 +204,17 @@ describe('JSON-RPC envelope', () => {
   });
 
   test('unknown methods are -32601, including names of Object.prototype members', async () => {
-    const names = ['svc_nope', 'svc_constructor', 'svc___proto__', 'toString', '__proto__', 'constructor', 'hasOwnProperty', 'valueOf', ''];
+    const names = [
+      'svc_nope',
+      'svc_constructor',
+      'svc___proto__',
+      'toString',
+      '__proto__',
+      'constructor',
+      'hasOwnProperty',
+      'valueOf',
+      '',
+    ];
     for (const name of names) {
       const reply = await rpc(servers.publicUrl, name, []);
       expect(reply.error?.code).toBe(-32601);
@@ -211,13 +257,23 @@ describe('JSON-RPC envelope', () => {
 
   test('an empty batch is -32600', async () => {
     const reply = await postJson(servers.publicUrl, []);
-    expect(reply.json).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: -32600, message: expect.stringMatching(/empty batch/) } });
+    expect(reply.json).toMatchObject({
+      jsonrpc: '2.0',
+      id: null,
+      error: { code: -32600, message: expect.stringMatching(/empty batch/) },
+    });
   });
 
   test(`a batch of ${BATCH_CALLS_MAX} is served; one more is -32005 naming the limit`, async () => {
-    const full = await postJson(servers.publicUrl, Array.from({ length: BATCH_CALLS_MAX }, (_, i) => call('svc_getChainId', [], i)));
+    const full = await postJson(
+      servers.publicUrl,
+      Array.from({ length: BATCH_CALLS_MAX }, (_, i) => call('svc_getChainId', [], i)),
+    );
     expect(full.json).toHaveLength(BATCH_CALLS_MAX);
-    const over = await postJson(servers.publicUrl, Array.from({ length: BATCH_CALLS_MAX + 1 }, (_, i) => call('svc_getChainId', [], i)));
+    const over = await postJson(
+      servers.publicUrl,
+      Array.from({ length: BATCH_CALLS_MAX + 1 }, (_, i) => call('svc_getChainId', [], i)),
+    );
     expect(over.status).toBe(200);
     expect(over.json).toMatchObject({
       jsonrpc: '2.0',
@@ -248,7 +304,10 @@ describe('JSON-RPC envelope', () => {
 
 describe('errors of the node', () => {
   test('a call that takes too long is -32002', async () => {
-    const slow = await startTestServers({ chain: { getChainTips: () => new Promise(() => undefined) } }, { publicLimits: { requestTimeoutMs: 50 } });
+    const slow = await startTestServers(
+      { chain: { getChainTips: () => new Promise(() => undefined) } },
+      { publicLimits: { requestTimeoutMs: 50 } },
+    );
     try {
       const reply = await rpc(slow.publicUrl, 'svc_getChainTips');
       expect(reply.error).toMatchObject({ code: -32002, data: { limit: 'requestTimeoutMs', value: 50 } });
@@ -327,8 +386,14 @@ describe('errors of the node', () => {
       },
     });
     try {
-      expect((await rpc(failing.publicUrl, 'svc_getChainTips')).error).toEqual({ code: -32603, message: 'Internal error' });
-      expect((await rpc(failing.publicUrl, 'svc_getChainId')).error).toEqual({ code: -32603, message: 'Internal error' });
+      expect((await rpc(failing.publicUrl, 'svc_getChainTips')).error).toEqual({
+        code: -32603,
+        message: 'Internal error',
+      });
+      expect((await rpc(failing.publicUrl, 'svc_getChainId')).error).toEqual({
+        code: -32603,
+        message: 'Internal error',
+      });
     } finally {
       await failing.close();
     }

@@ -64,7 +64,9 @@ const requestLike = fc.record(
     id: fc.oneof(fc.integer(), fc.string(), fc.constant(null), fc.jsonValue()),
     method: fc.oneof(fc.constantFrom(...methodNames), fc.jsonValue()),
     params: fc.oneof(
-      fc.array(fc.oneof(fc.jsonValue(), fc.constantFrom('latest', 'proposed', 'proven', `0x${'ab'.repeat(32)}`), fc.nat())),
+      fc.array(
+        fc.oneof(fc.jsonValue(), fc.constantFrom('latest', 'proposed', 'proven', `0x${'ab'.repeat(32)}`), fc.nat()),
+      ),
       fc.jsonValue(),
     ),
   },

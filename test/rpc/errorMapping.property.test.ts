@@ -8,7 +8,13 @@ import { describe, expect, it } from 'vitest';
 import { UsageError } from '../../adapters/cli/usageError.js';
 import { AnvilPortInUseError, AnvilStartError } from '../../adapters/l1/anvil.js';
 import { AdminApiKeyError } from '../../adapters/rpc/adminApiKey.js';
-import { clientErrorNameOf, RpcError, toRpcErrorObject, wireJsonReplacer, type HandlerErrorCode } from '../../adapters/rpc/errors.js';
+import {
+  clientErrorNameOf,
+  RpcError,
+  toRpcErrorObject,
+  wireJsonReplacer,
+  type HandlerErrorCode,
+} from '../../adapters/rpc/errors.js';
 import { StorageError } from '../../adapters/storage/storageError.js';
 import { AssertionError } from '../../core/assert.js';
 import { NodeError, type NodeErrorCode } from '../../core/errors.js';
@@ -73,7 +79,10 @@ function legacyToRpcErrorObject(error: unknown, logger: LoggerPort, method: stri
       return legacyErrorObject(code, error.message, { ...details, code: error.code });
     }
   }
-  logger.error('rpc call failed', { method, error: error instanceof Error ? (error.stack ?? error.message) : String(error) });
+  logger.error('rpc call failed', {
+    method,
+    error: error instanceof Error ? (error.stack ?? error.message) : String(error),
+  });
   return { code: RpcErrorCode.INTERNAL_ERROR, message: 'Internal error' };
 }
 
@@ -181,10 +190,21 @@ const CLIENT_VIEW = {
 // ---------------------------------------------------------------------------------------------------------------
 // Arbitraries
 
-const wireValue = fc.oneof(fc.string(), fc.integer(), fc.bigInt(), fc.boolean(), fc.constant(null), fc.constant(undefined), fc.array(fc.string(), { maxLength: 3 }));
+const wireValue = fc.oneof(
+  fc.string(),
+  fc.integer(),
+  fc.bigInt(),
+  fc.boolean(),
+  fc.constant(null),
+  fc.constant(undefined),
+  fc.array(fc.string(), { maxLength: 3 }),
+);
 const details = fc.dictionary(fc.string({ maxLength: 12 }), wireValue, { maxKeys: 5 });
 const message = fc.string({ maxLength: 40 });
-const cause = fc.option(fc.string().map((text) => new Error(text)), { nil: undefined });
+const cause = fc.option(
+  fc.string().map((text) => new Error(text)),
+  { nil: undefined },
+);
 const withCause = (error: unknown) => (error === undefined ? undefined : { cause: error });
 
 const nodeError = fc
@@ -196,14 +216,19 @@ const txRejectedError = fc
 const configError = fc
   .tuple(
     fc.constantFrom(...CONFIG_CODES),
-    fc.array(fc.record({ kind: fc.constantFrom(...PROBLEM_KINDS), name: fc.string(), message }), { minLength: 1, maxLength: 12 }),
+    fc.array(fc.record({ kind: fc.constantFrom(...PROBLEM_KINDS), name: fc.string(), message }), {
+      minLength: 1,
+      maxLength: 12,
+    }),
   )
   .map(([code, problems]) => new ConfigError(code, problems));
 const worldStateError = fc
   .tuple(fc.constantFrom(...WORLD_STATE_CODES), message, details)
   .map(([code, text, payload]) => new WorldStateError(code, text, payload));
 const portError = fc.oneof(
-  fc.tuple(fc.constantFrom(...L1_CODES), message, cause).map(([code, text, why]) => new L1Error(code, text, withCause(why))),
+  fc
+    .tuple(fc.constantFrom(...L1_CODES), message, cause)
+    .map(([code, text, why]) => new L1Error(code, text, withCause(why))),
   fc.tuple(fc.constantFrom(...SIGNING_GUARD_CODES), message).map(([code, text]) => new SigningGuardError(code, text)),
   message.map((text) => new BlsError('BLS_SECRET_KEY_INVALID', text)),
   message.map((text) => new CodecError(text)),
@@ -211,25 +236,44 @@ const portError = fc.oneof(
 );
 /** Coded errors no handler is meant to see, and errors with no code of ours: all faults, before and now. */
 const otherError = fc.oneof(
-  fc.tuple(fc.constantFrom('STORAGE_LOCKED', 'STORAGE_OPEN_FAILED' as const), message).map(([code, text]) => new StorageError(code, text, { dataDirectory: '/d', location: '/d/db' })),
+  fc
+    .tuple(fc.constantFrom('STORAGE_LOCKED', 'STORAGE_OPEN_FAILED' as const), message)
+    .map(([code, text]) => new StorageError(code, text, { dataDirectory: '/d', location: '/d/db' })),
   message.map((text) => new AdminApiKeyError(text)),
   message.map((text) => new AnvilStartError(text)),
   message.map((text) => new AnvilPortInUseError(text)),
   message.map((text) => new UsageError(text)),
   message.map((text) => new AssertionError(text)),
   fc
-    .tuple(message, fc.string().filter((code) => !Object.hasOwn(CLIENT_VIEW, code)))
+    .tuple(
+      message,
+      fc.string().filter((code) => !Object.hasOwn(CLIENT_VIEW, code)),
+    )
     .map(([text, code]) => Object.assign(new Error(text), { code, details: { secret: 'x' } })),
-  fc.tuple(fc.integer({ min: -32768, max: -32000 }), message, fc.option(details, { nil: undefined })).map(([code, text, data]) => new RpcError(code, text, data)),
+  fc
+    .tuple(fc.integer({ min: -32768, max: -32000 }), message, fc.option(details, { nil: undefined }))
+    .map(([code, text, data]) => new RpcError(code, text, data)),
   // A thrown non-Error; a plain object, as String() of a null-prototype one throws (before and now alike).
-  fc.oneof(fc.string(), fc.integer(), fc.constant(null), fc.constant(undefined), details.map((payload) => ({ ...payload }))),
+  fc.oneof(
+    fc.string(),
+    fc.integer(),
+    fc.constant(null),
+    fc.constant(undefined),
+    details.map((payload) => ({ ...payload })),
+  ),
 );
 const anyError = fc.oneof(nodeError, txRejectedError, configError, worldStateError, portError, otherError);
 
 /** The answer, as bytes, and whether it was logged. */
 function answer(map: typeof toRpcErrorObject, error: unknown): { text: string; logged: number } {
   let logged = 0;
-  const logger: LoggerPort = { debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => void logged++, child: () => logger };
+  const logger: LoggerPort = {
+    debug: () => undefined,
+    info: () => undefined,
+    warn: () => undefined,
+    error: () => void logged++,
+    child: () => logger,
+  };
   return { text: JSON.stringify(map(error, logger, 'svc_method')), logged };
 }
 
@@ -258,11 +302,17 @@ describe('coded errors as JSON-RPC errors (properties)', () => {
 
   it('a code unknown at run time (a cast) is a fault, not a throw', () => {
     fc.assert(
-      fc.property(fc.string().filter((code) => !Object.hasOwn(CLIENT_VIEW, code)), (code) => {
-        expect(clientErrorNameOf(code as HandlerErrorCode)).toBeUndefined();
-        const forged = new NodeError(code as NodeErrorCode, 'forged');
-        expect(answer(toRpcErrorObject, forged)).toEqual({ text: '{"code":-32603,"message":"Internal error"}', logged: 1 });
-      }),
+      fc.property(
+        fc.string().filter((code) => !Object.hasOwn(CLIENT_VIEW, code)),
+        (code) => {
+          expect(clientErrorNameOf(code as HandlerErrorCode)).toBeUndefined();
+          const forged = new NodeError(code as NodeErrorCode, 'forged');
+          expect(answer(toRpcErrorObject, forged)).toEqual({
+            text: '{"code":-32603,"message":"Internal error"}',
+            logged: 1,
+          });
+        },
+      ),
     );
   });
 });

@@ -9,7 +9,14 @@ import type { RpcNamespace } from '../../spec/rpc/methodDefinition.js';
 import { rpcMethodList, rpcMethods, type RpcMethodName } from '../../spec/rpc/methods.js';
 import { blockHashOf, hex32, knownLeaf } from './fakeNode.js';
 import { rpc, startTestServers, TEST_ADMIN_KEY, type TestServers } from './harness.js';
-import { checkpointOneHash, sampleAztecAddress, sampleEthAddress, sampleFr, sampleTx, sampleTxHash } from './wireSamples.js';
+import {
+  checkpointOneHash,
+  sampleAztecAddress,
+  sampleEthAddress,
+  sampleFr,
+  sampleTx,
+  sampleTxHash,
+} from './wireSamples.js';
 
 /** A well-formed call: answered from the node, or refused because a subsystem is not built yet. */
 type Sample =
@@ -125,7 +132,8 @@ describe('every method over HTTP', () => {
         data: { code: 'SUBSYSTEM_DISABLED', subsystem: sample.disabled, reason: 'notEnabled' },
       });
     } else {
-      const subsystemName = sample.missing === 'archiver rollback' ? 'archiver rollback' : SUBSYSTEM_NAMES[sample.missing];
+      const subsystemName =
+        sample.missing === 'archiver rollback' ? 'archiver rollback' : SUBSYSTEM_NAMES[sample.missing];
       expect(reply.error).toEqual({
         code: -32004,
         message: `the ${subsystemName} is not part of this node version yet`,
@@ -138,5 +146,4 @@ describe('every method over HTTP', () => {
     const reply = await call(other(namespace), name, samples[name].params);
     expect(reply.error).toEqual({ code: -32601, message: `Method not found: ${name}` });
   });
-
 });

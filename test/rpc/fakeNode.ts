@@ -24,7 +24,10 @@ export const hex32 = (n: number | bigint): Hex => `0x${BigInt(n).toString(16).pa
 
 export const blockHashOf = (n: number): Hex => hex32(0x1000n * 2n ** 200n + BigInt(n));
 export const archiveRootOf = (n: number): Hex => hex32(0x2000n * 2n ** 200n + BigInt(n));
-const snapshot = (role: number, n: number) => ({ root: hex32(BigInt(role) * 2n ** 220n + BigInt(n)), nextAvailableLeafIndex: n * 64 });
+const snapshot = (role: number, n: number) => ({
+  root: hex32(BigInt(role) * 2n ** 220n + BigInt(n)),
+  nextAvailableLeafIndex: n * 64,
+});
 
 export const ROLLUP_ADDRESS: Hex = `0x${'ab'.repeat(20)}`;
 export const INBOX_ADDRESS: Hex = `0x${'1b'.repeat(20)}`;
@@ -67,10 +70,19 @@ function makeBlock(n: number, checkpointNumber: number, indexWithinCheckpoint: n
   };
 }
 
-export const blocks: readonly Block[] = [makeBlock(0, 0, 0), makeBlock(1, 1, 0), makeBlock(2, 1, 1), makeBlock(3, 2, 0)];
+export const blocks: readonly Block[] = [
+  makeBlock(0, 0, 0),
+  makeBlock(1, 1, 0),
+  makeBlock(2, 1, 1),
+  makeBlock(3, 2, 0),
+];
 
 /** The committee members whose attestations L1 published with checkpoint 1, in committee order. */
-export const CHECKPOINT_ONE_ATTESTERS: readonly Hex[] = [`0x${'a1'.repeat(20)}`, `0x${'a2'.repeat(20)}`, `0x${'a3'.repeat(20)}`];
+export const CHECKPOINT_ONE_ATTESTERS: readonly Hex[] = [
+  `0x${'a1'.repeat(20)}`,
+  `0x${'a2'.repeat(20)}`,
+  `0x${'a3'.repeat(20)}`,
+];
 
 export const checkpointOne: Checkpoint = {
   number: 1,
@@ -93,7 +105,10 @@ export const checkpointOne: Checkpoint = {
   blockCount: 2,
   blobVersionedHashes: [hex32(0x01)],
   l1: { blockNumber: 123n, blockHash: hex32(0x7a), timestamp: 1_700_000_048n, txHash: hex32(0x7b) },
-  attestations: CHECKPOINT_ONE_ATTESTERS.map((attester, seat) => ({ attester, signature: `0x${(seat + 0xa1).toString(16).repeat(96)}` as Hex })),
+  attestations: CHECKPOINT_ONE_ATTESTERS.map((attester, seat) => ({
+    attester,
+    signature: `0x${(seat + 0xa1).toString(16).repeat(96)}` as Hex,
+  })),
 };
 
 export const tips: L2Tips = {
@@ -138,7 +153,9 @@ function findBlock(query: BlockQuery): Block | undefined {
     case 'archive':
       return blocks.find((block) => block.archive.root === query.archive);
     case 'hashOrArchive':
-      return blocks.find((block) => block.hash === query.value) ?? blocks.find((block) => block.archive.root === query.value);
+      return (
+        blocks.find((block) => block.hash === query.value) ?? blocks.find((block) => block.archive.root === query.value)
+      );
     case 'tag':
       return blocks[tipBlockNumber(query.tag)];
   }
@@ -189,11 +206,16 @@ function createFakeAdmin(state: FakeAdminState): NodeAdmin {
       state.sequencerPaused = false;
     },
     rollbackTo: async (target, force) => {
-      if (target > tips.proposed.number) throw new NodeError('OPERATION_REFUSED', `block ${target} is above the proposed tip`, { target });
-      if (target < tips.finalized.block.number && !force) throw new NodeError('OPERATION_REFUSED', `block ${target} is below the finalized block: pass force`, { target });
+      if (target > tips.proposed.number)
+        throw new NodeError('OPERATION_REFUSED', `block ${target} is above the proposed tip`, { target });
+      if (target < tips.finalized.block.number && !force)
+        throw new NodeError('OPERATION_REFUSED', `block ${target} is below the finalized block: pass force`, {
+          target,
+        });
     },
     startSnapshotUpload: async (location) => {
-      if (!location.startsWith('/')) throw new NodeError('INVALID_PARAMS', 'location: expected an absolute path', { location });
+      if (!location.startsWith('/'))
+        throw new NodeError('INVALID_PARAMS', 'location: expected an absolute path', { location });
     },
     operationalState: () => (state.syncPaused ? 'SyncPaused' : 'Syncing'),
     getConfig: () => state.config,
@@ -211,7 +233,11 @@ function createFakeAdmin(state: FakeAdminState): NodeAdmin {
 export const knownLeaf = hex32(0x1eaf);
 export const fakeSiblingPath = [hex32(0x51b1), hex32(0x51b2)];
 const fakeWitness = { leafIndex: 5n, siblingPath: fakeSiblingPath };
-const fakeNullifierWitness = { index: 5n, leafPreimage: { nullifier: knownLeaf, nextNullifier: hex32(0), nextIndex: 0n }, siblingPath: fakeSiblingPath };
+const fakeNullifierWitness = {
+  index: 5n,
+  leafPreimage: { nullifier: knownLeaf, nextNullifier: hex32(0), nextIndex: 0n },
+  siblingPath: fakeSiblingPath,
+};
 
 async function atKnownBlock<T>(query: BlockQuery, answer: () => T): Promise<T> {
   if (findBlock(query) === undefined) {
@@ -220,8 +246,9 @@ async function atKnownBlock<T>(query: BlockQuery, answer: () => T): Promise<T> {
   return answer();
 }
 
-const fakeWorldState: WorldStateService= {
-  getPublicStorageAt: (query, _contract, slot) => atKnownBlock(query, () => (slot === knownLeaf ? hex32(0x7a1) : hex32(0))),
+const fakeWorldState: WorldStateService = {
+  getPublicStorageAt: (query, _contract, slot) =>
+    atKnownBlock(query, () => (slot === knownLeaf ? hex32(0x7a1) : hex32(0))),
   getWorldStateSyncStatus: async () => ({
     latestBlockNumber: tips.proposed.number,
     latestBlockHash: tips.proposed.hash,
@@ -230,20 +257,35 @@ const fakeWorldState: WorldStateService= {
     treesAreSynced: true,
   }),
   findLeavesIndexes: (query, _treeId, values) =>
-    atKnownBlock(query, () => values.map((value) => (value === knownLeaf ? { data: 5n, l2BlockNumber: 1, l2BlockHash: blockHashOf(1) } : undefined))),
-  getNullifierMembershipWitness: (query, nullifier) => atKnownBlock(query, () => (nullifier === knownLeaf ? fakeNullifierWitness : undefined)),
-  getLowNullifierMembershipWitness: (query, nullifier) => atKnownBlock(query, () => (nullifier === knownLeaf ? undefined : fakeNullifierWitness)),
+    atKnownBlock(query, () =>
+      values.map((value) =>
+        value === knownLeaf ? { data: 5n, l2BlockNumber: 1, l2BlockHash: blockHashOf(1) } : undefined,
+      ),
+    ),
+  getNullifierMembershipWitness: (query, nullifier) =>
+    atKnownBlock(query, () => (nullifier === knownLeaf ? fakeNullifierWitness : undefined)),
+  getLowNullifierMembershipWitness: (query, nullifier) =>
+    atKnownBlock(query, () => (nullifier === knownLeaf ? undefined : fakeNullifierWitness)),
   getPublicDataWitness: (query, leafSlot) =>
-    atKnownBlock(query, () => ({ index: 0n, leafPreimage: { slot: leafSlot, value: hex32(1), nextSlot: hex32(0), nextIndex: 0n }, siblingPath: fakeSiblingPath })),
-  getBlockHashMembershipWitness: (query, hash) => atKnownBlock(query, () => (hash === blockHashOf(1) ? { leafIndex: 1n, siblingPath: fakeSiblingPath } : undefined)),
-  getNoteHashMembershipWitness: (query, noteHash) => atKnownBlock(query, () => (noteHash === knownLeaf ? fakeWitness : undefined)),
-  getL1ToL2MessageMembershipWitness: (query, message) => atKnownBlock(query, () => (message === knownLeaf ? ([5n, fakeWitness] as const) : undefined)),
+    atKnownBlock(query, () => ({
+      index: 0n,
+      leafPreimage: { slot: leafSlot, value: hex32(1), nextSlot: hex32(0), nextIndex: 0n },
+      siblingPath: fakeSiblingPath,
+    })),
+  getBlockHashMembershipWitness: (query, hash) =>
+    atKnownBlock(query, () => (hash === blockHashOf(1) ? { leafIndex: 1n, siblingPath: fakeSiblingPath } : undefined)),
+  getNoteHashMembershipWitness: (query, noteHash) =>
+    atKnownBlock(query, () => (noteHash === knownLeaf ? fakeWitness : undefined)),
+  getL1ToL2MessageMembershipWitness: (query, message) =>
+    atKnownBlock(query, () => (message === knownLeaf ? ([5n, fakeWitness] as const) : undefined)),
 };
 
 const fakeMessages: MessageService = {
   getL1ToL2MessageCheckpoint: async (message) => (message === knownLeaf ? 1 : undefined),
   getL2ToL1MembershipWitness: async (_txHash, message) =>
-    message === knownLeaf ? { epochNumber: 0, root: hex32(0x0e1), leafIndex: 3n, siblingPath: fakeSiblingPath } : undefined,
+    message === knownLeaf
+      ? { epochNumber: 0, root: hex32(0x0e1), leafIndex: 3n, siblingPath: fakeSiblingPath }
+      : undefined,
   getL2ToL1Messages: async (epoch) => (epoch === 0 ? [[[[knownLeaf]]]] : []),
 };
 
@@ -269,7 +311,8 @@ const fakeChain: ChainService = {
 
 const fakeFees: FeeService = {
   getCurrentMinFees: async () => ({ feePerDaGas: 100n, feePerL2Gas: 2n ** 70n }),
-  getPredictedMinFees: async (usage) => [0, 1, 2].map((i) => ({ feePerDaGas: 100n, feePerL2Gas: 1000n + BigInt(i * (usage === 'limit' ? 125 : 0)) })),
+  getPredictedMinFees: async (usage) =>
+    [0, 1, 2].map((i) => ({ feePerDaGas: 100n, feePerL2Gas: 1000n + BigInt(i * (usage === 'limit' ? 125 : 0)) })),
 };
 
 const fakeInfo: NodeInfoService = {
@@ -285,7 +328,9 @@ const fakeInfo: NodeInfoService = {
 /** The parts a test may override method by method (the fake runs no validators unless given some). */
 type FakePartName = Exclude<keyof NodeService, 'validators'>;
 
-export type FakeNodeOverrides = { readonly [Part in FakePartName]?: Partial<NodeService[Part]> } & { readonly validators?: ValidatorService };
+export type FakeNodeOverrides = { readonly [Part in FakePartName]?: Partial<NodeService[Part]> } & {
+  readonly validators?: ValidatorService;
+};
 
 export interface FakeNode extends NodeService {
   /**

@@ -41,12 +41,16 @@ const observable = (reply: RawReply) => ({
 });
 
 async function expectSameAnswer(request: RawRequest): Promise<void> {
-  const [viaExpress, viaFastPath] = await Promise.all([rawRequest(urlOf(expressOnly), request), rawRequest(urlOf(withFastPath), request)]);
+  const [viaExpress, viaFastPath] = await Promise.all([
+    rawRequest(urlOf(expressOnly), request),
+    rawRequest(urlOf(withFastPath), request),
+  ]);
   expect(observable(viaFastPath)).toEqual(observable(viaExpress));
 }
 
 const json = { 'content-type': 'application/json' };
-const call = (method: string, params: unknown[] = [], id: unknown = 1) => JSON.stringify({ jsonrpc: '2.0', id, method, params });
+const call = (method: string, params: unknown[] = [], id: unknown = 1) =>
+  JSON.stringify({ jsonrpc: '2.0', id, method, params });
 
 describe('the fast path sends what Express sends', () => {
   test.each<[string, RawRequest]>([
@@ -58,17 +62,44 @@ describe('the fast path sends what Express sends', () => {
     ['not UTF-8', { headers: json, body: Buffer.from([0x7b, 0xff, 0x7d]) }],
     ['an invalid request', { headers: json, body: '{"jsonrpc":"1.0","id":1,"method":"svc_getChainId"}' }],
     ['bad params', { headers: json, body: call('svc_getBlockNumber', ['sideways']) }],
-    ['a large answer, gzip accepted', { headers: { ...json, 'accept-encoding': 'gzip, deflate' }, body: call('rpc.discover') }],
-    ['a large answer, gzip refused by q=0', { headers: { ...json, 'accept-encoding': 'gzip;q=0, identity' }, body: call('rpc.discover') }],
-    ['a large answer, identity preferred', { headers: { ...json, 'accept-encoding': 'identity;q=1, gzip;q=0.5' }, body: call('rpc.discover') }],
-    ['a charset parameter', { headers: { 'content-type': 'application/json; charset=UTF-8' }, body: call('svc_getChainId') }],
+    [
+      'a large answer, gzip accepted',
+      { headers: { ...json, 'accept-encoding': 'gzip, deflate' }, body: call('rpc.discover') },
+    ],
+    [
+      'a large answer, gzip refused by q=0',
+      { headers: { ...json, 'accept-encoding': 'gzip;q=0, identity' }, body: call('rpc.discover') },
+    ],
+    [
+      'a large answer, identity preferred',
+      { headers: { ...json, 'accept-encoding': 'identity;q=1, gzip;q=0.5' }, body: call('rpc.discover') },
+    ],
+    [
+      'a charset parameter',
+      { headers: { 'content-type': 'application/json; charset=UTF-8' }, body: call('svc_getChainId') },
+    ],
   ])('%s', async (_name, request) => {
     await expectSameAnswer(request);
   });
 
   test('property: any JSON body gets the same answer both ways', async () => {
-    const methods = fc.constantFrom('svc_getBlockNumber', 'svc_getChainId', 'svc_getBlock', 'svc_getChainTips', 'svc_x', 'svcAdmin_getConfig');
-    const request = fc.record({ jsonrpc: fc.constantFrom('2.0', '1.0'), id: fc.oneof(fc.integer(), fc.string(), fc.constant(null)), method: methods, params: fc.array(fc.jsonValue(), { maxLength: 3 }) }, { requiredKeys: ['jsonrpc', 'method'] });
+    const methods = fc.constantFrom(
+      'svc_getBlockNumber',
+      'svc_getChainId',
+      'svc_getBlock',
+      'svc_getChainTips',
+      'svc_x',
+      'svcAdmin_getConfig',
+    );
+    const request = fc.record(
+      {
+        jsonrpc: fc.constantFrom('2.0', '1.0'),
+        id: fc.oneof(fc.integer(), fc.string(), fc.constant(null)),
+        method: methods,
+        params: fc.array(fc.jsonValue(), { maxLength: 3 }),
+      },
+      { requiredKeys: ['jsonrpc', 'method'] },
+    );
     const body = fc.oneof(request, fc.array(request, { maxLength: 4 }), fc.jsonValue());
     await fc.assert(
       fc.asyncProperty(body, async (value) => {

@@ -51,23 +51,27 @@ export interface RawRequest {
 export function rawRequest(baseUrl: string, request: RawRequest = {}): Promise<RawReply> {
   const url = new URL(request.path ?? '/', baseUrl);
   return new Promise((resolve, reject) => {
-    const outgoing = httpRequest(url, { method: request.method ?? 'POST', headers: request.headers ?? {} }, (incoming) => {
-      const chunks: Buffer[] = [];
-      incoming.on('data', (chunk: Buffer) => chunks.push(chunk));
-      incoming.on('error', reject);
-      incoming.on('end', () => {
-        const raw = Buffer.concat(chunks);
-        const decoded = incoming.headers['content-encoding'] === 'gzip' ? gunzipSync(raw) : raw;
-        const text = decoded.toString('utf8');
-        let json: unknown;
-        try {
-          json = text.length > 0 ? JSON.parse(text) : undefined;
-        } catch {
-          json = undefined;
-        }
-        resolve({ status: incoming.statusCode ?? 0, headers: incoming.headers, raw, text, json });
-      });
-    });
+    const outgoing = httpRequest(
+      url,
+      { method: request.method ?? 'POST', headers: request.headers ?? {} },
+      (incoming) => {
+        const chunks: Buffer[] = [];
+        incoming.on('data', (chunk: Buffer) => chunks.push(chunk));
+        incoming.on('error', reject);
+        incoming.on('end', () => {
+          const raw = Buffer.concat(chunks);
+          const decoded = incoming.headers['content-encoding'] === 'gzip' ? gunzipSync(raw) : raw;
+          const text = decoded.toString('utf8');
+          let json: unknown;
+          try {
+            json = text.length > 0 ? JSON.parse(text) : undefined;
+          } catch {
+            json = undefined;
+          }
+          resolve({ status: incoming.statusCode ?? 0, headers: incoming.headers, raw, text, json });
+        });
+      },
+    );
     outgoing.on('error', reject);
     outgoing.end(request.body);
   });
@@ -83,6 +87,15 @@ export function postJson(baseUrl: string, body: unknown, headers: Record<string,
 
 /** POST of one call; returns the JSON-RPC response object. */
 export async function rpc(baseUrl: string, method: string, params?: unknown, headers?: Record<string, string>) {
-  const reply = await postJson(baseUrl, { jsonrpc: '2.0', id: 1, method, ...(params === undefined ? {} : { params }) }, headers);
-  return reply.json as { jsonrpc: '2.0'; id: unknown; result?: unknown; error?: { code: number; message: string; data?: unknown } };
+  const reply = await postJson(
+    baseUrl,
+    { jsonrpc: '2.0', id: 1, method, ...(params === undefined ? {} : { params }) },
+    headers,
+  );
+  return reply.json as {
+    jsonrpc: '2.0';
+    id: unknown;
+    result?: unknown;
+    error?: { code: number; message: string; data?: unknown };
+  };
 }

@@ -30,7 +30,14 @@ afterAll(async () => {
 
 const hashes = (count: number) => Array.from({ length: count }, (_, i) => hex32(i + 1));
 
-const expectLimitExceeded = async (url: string, method: string, params: unknown[], limit: RpcListLimitName, value: number, requested: number) => {
+const expectLimitExceeded = async (
+  url: string,
+  method: string,
+  params: unknown[],
+  limit: RpcListLimitName,
+  value: number,
+  requested: number,
+) => {
   const reply = await rpc(url, method, params);
   expect(reply.error).toEqual({
     code: -32005,
@@ -54,22 +61,64 @@ describe('each list bound, at its default', () => {
   });
 
   test.each([
-    { method: 'svc_getBlocks', params: (n: number) => [0, n], limit: 'blocksPerCallMax', value: RPC_BLOCKS_PER_CALL_MAX },
-    { method: 'svc_getCheckpoints', params: (n: number) => [1, n], limit: 'checkpointsPerCallMax', value: RPC_CHECKPOINTS_PER_CALL_MAX },
-    { method: 'svc_getCheckpointsData', params: (n: number) => [{ from: 1, limit: n }], limit: 'checkpointDataEntriesPerCallMax', value: RPC_CHECKPOINT_DATA_ENTRIES_PER_CALL_MAX },
+    {
+      method: 'svc_getBlocks',
+      params: (n: number) => [0, n],
+      limit: 'blocksPerCallMax',
+      value: RPC_BLOCKS_PER_CALL_MAX,
+    },
+    {
+      method: 'svc_getCheckpoints',
+      params: (n: number) => [1, n],
+      limit: 'checkpointsPerCallMax',
+      value: RPC_CHECKPOINTS_PER_CALL_MAX,
+    },
+    {
+      method: 'svc_getCheckpointsData',
+      params: (n: number) => [{ from: 1, limit: n }],
+      limit: 'checkpointDataEntriesPerCallMax',
+      value: RPC_CHECKPOINT_DATA_ENTRIES_PER_CALL_MAX,
+    },
   ] as const)('$method: $limit', async ({ method, params, limit, value }) => {
     expect((await rpc(servers.publicUrl, method, params(value))).error).toBeUndefined();
     await expectLimitExceeded(servers.publicUrl, method, params(value + 1), limit, value, value + 1);
-    await expectLimitExceeded(servers.publicUrl, method, params(Number.MAX_SAFE_INTEGER), limit, value, Number.MAX_SAFE_INTEGER);
+    await expectLimitExceeded(
+      servers.publicUrl,
+      method,
+      params(Number.MAX_SAFE_INTEGER),
+      limit,
+      value,
+      Number.MAX_SAFE_INTEGER,
+    );
   });
 
   /** Methods whose subsystem is missing still check their bound first: at the bound they answer -32004. */
   test.each([
     { method: 'svc_getPendingTxs', params: (n: number) => [n], limit: 'txsPerCallMax', value: RPC_TXS_PER_CALL_MAX },
-    { method: 'svc_getTxsByHash', params: (n: number) => [hashes(n)], limit: 'txHashesPerCallMax', value: RPC_TX_HASHES_PER_CALL_MAX },
-    { method: 'svc_findLeavesIndexes', params: (n: number) => ['latest', 0, hashes(n)], limit: 'leavesPerQueryMax', value: RPC_LEAVES_PER_QUERY_MAX },
-    { method: 'svc_getPrivateLogsByTags', params: (n: number) => [{ tags: hashes(n) }], limit: 'tagsPerQueryMax', value: RPC_TAGS_PER_QUERY_MAX },
-    { method: 'svc_getPublicLogsByTags', params: (n: number) => [{ contractAddress: sampleAztecAddress, tags: hashes(n) }], limit: 'tagsPerQueryMax', value: RPC_TAGS_PER_QUERY_MAX },
+    {
+      method: 'svc_getTxsByHash',
+      params: (n: number) => [hashes(n)],
+      limit: 'txHashesPerCallMax',
+      value: RPC_TX_HASHES_PER_CALL_MAX,
+    },
+    {
+      method: 'svc_findLeavesIndexes',
+      params: (n: number) => ['latest', 0, hashes(n)],
+      limit: 'leavesPerQueryMax',
+      value: RPC_LEAVES_PER_QUERY_MAX,
+    },
+    {
+      method: 'svc_getPrivateLogsByTags',
+      params: (n: number) => [{ tags: hashes(n) }],
+      limit: 'tagsPerQueryMax',
+      value: RPC_TAGS_PER_QUERY_MAX,
+    },
+    {
+      method: 'svc_getPublicLogsByTags',
+      params: (n: number) => [{ contractAddress: sampleAztecAddress, tags: hashes(n) }],
+      limit: 'tagsPerQueryMax',
+      value: RPC_TAGS_PER_QUERY_MAX,
+    },
   ] as const)('$method: $limit', async ({ method, params, limit, value }) => {
     // At the bound the call passes the limit check: answered, or -32004 where the subsystem is not built yet.
     const atBound = await rpc(servers.publicUrl, method, params(value));
@@ -91,9 +140,23 @@ describe('configured bounds', () => {
     try {
       expect(((await rpc(tight.publicUrl, 'svc_getBlocks', [0, 2])).result as unknown[]).length).toBe(2);
       await expectLimitExceeded(tight.publicUrl, 'svc_getBlocks', [0, 3], 'blocksPerCallMax', 2, 3);
-      await expectLimitExceeded(tight.publicUrl, 'svc_getCheckpointsData', [{ epoch: 0 }], 'checkpointDataEntriesPerCallMax', 0, 1);
+      await expectLimitExceeded(
+        tight.publicUrl,
+        'svc_getCheckpointsData',
+        [{ epoch: 0 }],
+        'checkpointDataEntriesPerCallMax',
+        0,
+        1,
+      );
       expect((await rpc(tight.publicUrl, 'svc_getCheckpointsData', [{ epoch: 5 }])).result).toEqual([]);
-      await expectLimitExceeded(tight.publicUrl, 'svc_getPrivateLogsByTags', [{ tags: hashes(2) }], 'tagsPerQueryMax', 1, 2);
+      await expectLimitExceeded(
+        tight.publicUrl,
+        'svc_getPrivateLogsByTags',
+        [{ tags: hashes(2) }],
+        'tagsPerQueryMax',
+        1,
+        2,
+      );
       expect((await rpc(tight.publicUrl, 'svc_getCheckpoints', [1, 100])).error).toBeUndefined();
     } finally {
       await tight.close();

@@ -3,7 +3,20 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createRpcClient, RpcClientError, type RpcClient } from '../../adapters/rpc/jsonRpcClient.js';
 import { FR_MODULUS } from '../../spec/constants.js';
 import { checkpointProposalPayloadHash, checkpointProposalPayloadOf } from '../../spec/validators/signingPayloads.js';
-import { archiveRootOf, blockHashOf, blockOneTxEffectWire, CHECKPOINT_ONE_ATTESTERS, checkpointOne, hex32, l1Constants, nodeInfo, INBOX_ADDRESS, OUTBOX_ADDRESS, ROLLUP_ADDRESS, tips } from './fakeNode.js';
+import {
+  archiveRootOf,
+  blockHashOf,
+  blockOneTxEffectWire,
+  CHECKPOINT_ONE_ATTESTERS,
+  checkpointOne,
+  hex32,
+  l1Constants,
+  nodeInfo,
+  INBOX_ADDRESS,
+  OUTBOX_ADDRESS,
+  ROLLUP_ADDRESS,
+  tips,
+} from './fakeNode.js';
 import { rpc, startTestServers, type TestServers } from './harness.js';
 
 let servers: TestServers;
@@ -33,7 +46,11 @@ const invalidParams = async (method: string, params: unknown, position: number, 
 };
 
 const tooManyParams = async (method: string, count: number) => {
-  const reply = await rpc(servers.publicUrl, method, Array.from({ length: count + 1 }, () => 1));
+  const reply = await rpc(
+    servers.publicUrl,
+    method,
+    Array.from({ length: count + 1 }, () => 1),
+  );
   expect(reply.error).toMatchObject({ code: -32602, message: expect.stringMatching(`at most ${count} params`) });
 };
 
@@ -46,7 +63,9 @@ describe('svc_getBlockNumber', () => {
     expect(await result('svc_getBlockNumber', [null])).toBe(3);
     expect(await result('svc_getBlockNumber', ['checkpointed'])).toBe(2);
     expect(await result('svc_getBlockNumber', ['finalized'])).toBe(0);
-    expect(servers.node.calls.filter((c) => c.method === 'getBlockNumber').map((c) => c.args[0])).toContain('checkpointed');
+    expect(servers.node.calls.filter((c) => c.method === 'getBlockNumber').map((c) => c.args[0])).toContain(
+      'checkpointed',
+    );
   });
 
   test('bad params', async () => {
@@ -63,7 +82,9 @@ describe('svc_getCheckpointNumber', () => {
   });
 
   test("'proposed' is -32602", async () => {
-    expect(await invalidParams('svc_getCheckpointNumber', ['proposed'], 0, 'tip')).toMatch(/'proposed' is not a valid checkpoint tag/);
+    expect(await invalidParams('svc_getCheckpointNumber', ['proposed'], 0, 'tip')).toMatch(
+      /'proposed' is not a valid checkpoint tag/,
+    );
     await invalidParams('svc_getCheckpointNumber', ['latest'], 0, 'tip');
   });
 });
@@ -89,7 +110,9 @@ describe('svc_getChainTips', () => {
  * naming the proposal payload hash of checkpoint 1 on the fake node's chain (chain id 31337, rollup version 1).
  */
 const checkpointOneAttestationsWire = () => {
-  const proposalPayloadHash = checkpointProposalPayloadHash(checkpointProposalPayloadOf({ l1ChainId: 31337, rollupVersion: 1 }, checkpointOne));
+  const proposalPayloadHash = checkpointProposalPayloadHash(
+    checkpointProposalPayloadOf({ l1ChainId: 31337, rollupVersion: 1 }, checkpointOne),
+  );
   return CHECKPOINT_ONE_ATTESTERS.map((attester, seat) => ({
     slot: '11',
     checkpointNumber: 1,
@@ -114,14 +137,22 @@ describe('svc_getBlock', () => {
       indexWithinCheckpoint: 1,
       header: {
         lastArchive: { root: archiveRootOf(1), nextAvailableLeafIndex: 2 },
-        globalVariables: { blockNumber: 2, slotNumber: '12', timestamp: '1700000072', gasFees: { feePerDaGas: '0', feePerL2Gas: '12345678901234567890' } },
+        globalVariables: {
+          blockNumber: 2,
+          slotNumber: '12',
+          timestamp: '1700000072',
+          gasFees: { feePerDaGas: '0', feePerL2Gas: '12345678901234567890' },
+        },
         totalFees: '1180591620717411303424',
         totalManaUsed: '21000',
       },
     });
-    expect(Object.keys((block['header'] as Record<string, unknown>)['state'] as object).sort()).toEqual(
-      ['l1ToL2MessageTree', 'noteHashTree', 'nullifierTree', 'publicDataTree'],
-    );
+    expect(Object.keys((block['header'] as Record<string, unknown>)['state'] as object).sort()).toEqual([
+      'l1ToL2MessageTree',
+      'noteHashTree',
+      'nullifierTree',
+      'publicDataTree',
+    ]);
   });
 
   test('every form of the block parameter reaches the node as the right BlockQuery', async () => {
@@ -147,12 +178,20 @@ describe('svc_getBlock', () => {
     const checkpointed = (await result('svc_getBlock', [1, all])) as Record<string, unknown>;
     expect(Object.keys(checkpointed)).toEqual([...blockKeys, 'body', 'l1', 'attestations']);
     expect(checkpointed['body']).toEqual({ txEffects: [blockOneTxEffectWire] });
-    expect(checkpointed['l1']).toEqual({ blockNumber: '123', blockHash: hex32(0x7a), timestamp: '1700000048', txHash: hex32(0x7b) });
+    expect(checkpointed['l1']).toEqual({
+      blockNumber: '123',
+      blockHash: hex32(0x7a),
+      timestamp: '1700000048',
+      txHash: hex32(0x7b),
+    });
     expect(checkpointed['attestations']).toEqual(checkpointOneAttestationsWire());
     const proposed = (await result('svc_getBlock', ['latest', all])) as Record<string, unknown>;
     expect(proposed['l1']).toBeNull();
     expect(proposed['attestations']).toEqual([]);
-    const some = (await result('svc_getBlock', [1, { includeL1PublishInfo: true, includeTransactions: false }])) as object;
+    const some = (await result('svc_getBlock', [
+      1,
+      { includeL1PublishInfo: true, includeTransactions: false },
+    ])) as object;
     expect(Object.keys(some)).toEqual([...blockKeys, 'l1']);
     expect(Object.keys((await result('svc_getBlock', [1, null])) as object)).toEqual(blockKeys);
   });
@@ -165,7 +204,9 @@ describe('svc_getBlock', () => {
     expect(decoded?.attestations?.map((a) => [a.slot, a.attester, a.signature])).toEqual(
       checkpointOne.attestations.map(({ attester, signature }) => [11, attester, signature]),
     );
-    expect(Object.keys((await result('svc_getBlock', [1, { includeAttestations: false }])) as object)).toEqual(blockKeys);
+    expect(Object.keys((await result('svc_getBlock', [1, { includeAttestations: false }])) as object)).toEqual(
+      blockKeys,
+    );
   });
 
   test('an unknown block is null', async () => {
@@ -183,14 +224,22 @@ describe('svc_getBlock', () => {
   test('bad params', async () => {
     expect(await invalidParams('svc_getBlock', [], 0, 'param')).toMatch(/is required/);
     expect(await invalidParams('svc_getBlock', ['0x1234'], 0, 'param')).toMatch(/expected a block number/);
-    expect(await invalidParams('svc_getBlock', [{ hash: `0x${'ab'.repeat(31)}` }], 0, 'param')).toMatch(/hash.*got 31 bytes/);
-    expect(await invalidParams('svc_getBlock', [{ archive: frAtModulus }], 0, 'param')).toMatch(/below the BN254 scalar field modulus/);
-    expect(await invalidParams('svc_getBlock', [{ number: 1, hash: blockHashOf(1) }], 0, 'param')).toMatch(/exactly one/);
+    expect(await invalidParams('svc_getBlock', [{ hash: `0x${'ab'.repeat(31)}` }], 0, 'param')).toMatch(
+      /hash.*got 31 bytes/,
+    );
+    expect(await invalidParams('svc_getBlock', [{ archive: frAtModulus }], 0, 'param')).toMatch(
+      /below the BN254 scalar field modulus/,
+    );
+    expect(await invalidParams('svc_getBlock', [{ number: 1, hash: blockHashOf(1) }], 0, 'param')).toMatch(
+      /exactly one/,
+    );
     expect(await invalidParams('svc_getBlock', [-1], 0, 'param')).toMatch(/non-negative safe integer/);
     expect(await invalidParams('svc_getBlock', [1, { includeTransactions: 'yes' }], 1, 'options')).toMatch(
       /params\[1\] \(options\) at \.includeTransactions: .*expected boolean/,
     );
-    expect(await invalidParams('svc_getBlock', [1, { includeEverything: true }], 1, 'options')).toMatch(/includeEverything/);
+    expect(await invalidParams('svc_getBlock', [1, { includeEverything: true }], 1, 'options')).toMatch(
+      /includeEverything/,
+    );
     expect(await invalidParams('svc_getBlock', [1, 'all'], 1, 'options')).toMatch(/expected object/);
     await tooManyParams('svc_getBlock', 2);
   });
@@ -214,7 +263,9 @@ describe('svc_getBlockData', () => {
 
   test('bad params', async () => {
     await invalidParams('svc_getBlockData', [], 0, 'param');
-    expect(await invalidParams('svc_getBlockData', [`0x${'ab'.repeat(33)}`], 0, 'param')).toMatch(/expected a block number/);
+    expect(await invalidParams('svc_getBlockData', [`0x${'ab'.repeat(33)}`], 0, 'param')).toMatch(
+      /expected a block number/,
+    );
     await invalidParams('svc_getBlockData', [{ tag: 'pending' }], 0, 'param');
     await tooManyParams('svc_getBlockData', 1);
   });
@@ -222,7 +273,12 @@ describe('svc_getBlockData', () => {
 
 describe('node information', () => {
   test('svc_getL1Constants: bigints and the slot as decimal strings, the rest as is', async () => {
-    expect(await result('svc_getL1Constants')).toEqual({ ...l1Constants, l1StartBlock: '17', l1GenesisTime: '1700000000', ethPerFeeAsset: '10000000' });
+    expect(await result('svc_getL1Constants')).toEqual({
+      ...l1Constants,
+      l1StartBlock: '17',
+      l1GenesisTime: '1700000000',
+      ethPerFeeAsset: '10000000',
+    });
     expect(await client.request('svc_getL1Constants')).toEqual(l1Constants);
   });
 
@@ -231,7 +287,11 @@ describe('node information', () => {
     expect(await result('svc_getNodeVersion')).toBe('4.0.0-test');
     expect(await result('svc_getVersion')).toBe(1);
     expect(await result('svc_getChainId')).toBe(31337);
-    expect(await result('svc_getL1ContractAddresses')).toEqual({ rollupAddress: ROLLUP_ADDRESS, inboxAddress: INBOX_ADDRESS, outboxAddress: OUTBOX_ADDRESS });
+    expect(await result('svc_getL1ContractAddresses')).toEqual({
+      rollupAddress: ROLLUP_ADDRESS,
+      inboxAddress: INBOX_ADDRESS,
+      outboxAddress: OUTBOX_ADDRESS,
+    });
     expect(await result('svc_isReady')).toBe(true);
   });
 
@@ -250,7 +310,9 @@ describe('node information', () => {
 
 describe('the typed client', () => {
   test('surfaces JSON-RPC errors as RpcClientError', async () => {
-    const failure = await client.requestWire('svc_getCheckpointNumber', 'proposed' as never).catch((error: unknown) => error);
+    const failure = await client
+      .requestWire('svc_getCheckpointNumber', 'proposed' as never)
+      .catch((error: unknown) => error);
     expect(failure).toBeInstanceOf(RpcClientError);
     expect(failure).toMatchObject({ code: -32602, httpStatus: 200 });
   });

@@ -35,7 +35,9 @@ describe('generated files', () => {
 
   test('the API reference is replaced between the markers only, and the markers are required', () => {
     const readme = 'intro\n<!-- api-reference:start -->\nold\n<!-- api-reference:end -->\noutro\n';
-    expect(replaceApiReference(readme, 'new\n')).toBe('intro\n<!-- api-reference:start -->\nnew\n<!-- api-reference:end -->\noutro\n');
+    expect(replaceApiReference(readme, 'new\n')).toBe(
+      'intro\n<!-- api-reference:start -->\nnew\n<!-- api-reference:end -->\noutro\n',
+    );
     expect(() => replaceApiReference('no markers', 'new\n')).toThrow(/api-reference:start/);
     expect(() => replaceApiReference('<!-- api-reference:end --><!-- api-reference:start -->', 'x\n')).toThrow();
   });
@@ -73,7 +75,9 @@ describe('the document follows the table', () => {
     expect(method?.params.map((param) => [param.name, param.required])).toEqual(
       definition.params.map((param) => [param.name, !param.optional]),
     );
-    expect(method?.errors).toEqual(definition.errors.map((error) => expect.objectContaining({ code: RpcErrorCode[error] })));
+    expect(method?.errors).toEqual(
+      definition.errors.map((error) => expect.objectContaining({ code: RpcErrorCode[error] })),
+    );
     expect(method?.result).toMatchObject({ name: 'result', required: true });
     for (const schema of [...(method?.params ?? []).map((param) => param.schema), method?.result.schema]) {
       expect(schema).toBeTypeOf('object');
@@ -110,15 +114,32 @@ describe('rpc.discover', () => {
   test('each listener serves its own document; the admin one only with the key; no params accepted', async () => {
     const servers = await startTestServers();
     try {
-      const discover = (params?: unknown) => ({ jsonrpc: '2.0', id: 7, method: 'rpc.discover', ...(params === undefined ? {} : { params }) });
+      const discover = (params?: unknown) => ({
+        jsonrpc: '2.0',
+        id: 7,
+        method: 'rpc.discover',
+        ...(params === undefined ? {} : { params }),
+      });
       const pub = await postJson(servers.publicUrl, discover());
-      expect(pub.json).toEqual({ jsonrpc: '2.0', id: 7, result: JSON.parse(JSON.stringify(buildDiscoverDocument('public'))) });
+      expect(pub.json).toEqual({
+        jsonrpc: '2.0',
+        id: 7,
+        result: JSON.parse(JSON.stringify(buildDiscoverDocument('public'))),
+      });
       const adminNoKey = await postJson(servers.adminUrl, discover([]));
       expect(adminNoKey.status).toBe(401);
       const admin = await postJson(servers.adminUrl, discover([]), { 'x-api-key': TEST_ADMIN_KEY });
-      expect(admin.json).toMatchObject({ id: 7, result: { methods: buildDiscoverDocument('admin').methods.map(({ name }) => expect.objectContaining({ name })) } });
+      expect(admin.json).toMatchObject({
+        id: 7,
+        result: {
+          methods: buildDiscoverDocument('admin').methods.map(({ name }) => expect.objectContaining({ name })),
+        },
+      });
       const withParams = await postJson(servers.publicUrl, discover([1]));
-      expect(withParams.json).toMatchObject({ id: 7, error: { code: RpcErrorCode.INVALID_PARAMS, message: expect.stringMatching(/rpc\.discover takes no params/) } });
+      expect(withParams.json).toMatchObject({
+        id: 7,
+        error: { code: RpcErrorCode.INVALID_PARAMS, message: expect.stringMatching(/rpc\.discover takes no params/) },
+      });
     } finally {
       await servers.close();
     }
@@ -155,16 +176,24 @@ describe('compactType', () => {
   test('renders unions, literals, arrays and top-level fields', () => {
     expect(compactType({ anyOf: [{ type: 'string' }, { type: 'integer' }] })).toBe('string | number');
     expect(compactType({ enum: ['a', 'b'] })).toBe("'a' | 'b'");
-    expect(compactType({ type: 'array', items: { anyOf: [{ type: 'string' }, { type: 'null' }] } })).toBe('(string | null)[]');
-    expect(compactType({ type: 'object', properties: { a: {}, b: { type: 'object', properties: { c: {} } } }, required: ['a'] })).toBe(
-      '{ a, b? }',
+    expect(compactType({ type: 'array', items: { anyOf: [{ type: 'string' }, { type: 'null' }] } })).toBe(
+      '(string | null)[]',
     );
+    expect(
+      compactType({
+        type: 'object',
+        properties: { a: {}, b: { type: 'object', properties: { c: {} } } },
+        required: ['a'],
+      }),
+    ).toBe('{ a, b? }');
     expect(compactType({ type: 'array', items: { type: 'object', properties: { a: {} } } })).toBe('object[]');
     expect(compactType({ type: 'array', items: { not: {} } })).toBe('never[]');
-    expect(compactType({ anyOf: [{ anyOf: [{ type: 'string' }, { type: 'null' }] }, { type: 'null' }] })).toBe('string | null');
-    expect(compactType({ type: 'array', items: [{ type: 'integer' }, { type: 'array', items: { type: 'string' } }] })).toBe(
-      '[number, string[]]',
+    expect(compactType({ anyOf: [{ anyOf: [{ type: 'string' }, { type: 'null' }] }, { type: 'null' }] })).toBe(
+      'string | null',
     );
+    expect(
+      compactType({ type: 'array', items: [{ type: 'integer' }, { type: 'array', items: { type: 'string' } }] }),
+    ).toBe('[number, string[]]');
     expect(compactType({ type: ['string', 'null'] })).toBe('string | null');
     expect(compactType({ anyOf: [] })).toBe('never');
     expect(compactType({})).toBe('any');

@@ -29,7 +29,9 @@ export const sampleTx = {
   },
   publicCalls: {
     setup: [],
-    appLogic: [{ contractAddress: sampleAztecAddress, msgSender: hex32(0x5e), isStaticCall: false, calldata: [hex32(0x1234)] }],
+    appLogic: [
+      { contractAddress: sampleAztecAddress, msgSender: hex32(0x5e), isStaticCall: false, calldata: [hex32(0x1234)] },
+    ],
     teardown: null,
   },
   proof: '0x00ff',

@@ -7,15 +7,26 @@ describe('crash and restart', () => {
     await fc.assert(
       fc.asyncProperty(
         fc.bigInt({ min: 0n, max: 2n ** 32n }),
-        fc.array(fc.record({ atSeconds: fc.integer({ min: 1, max: 280 }), node: fc.constantFrom('sequencer-0', 'follower-1') }), {
-          minLength: 1,
-          maxLength: 3,
-        }),
+        fc.array(
+          fc.record({
+            atSeconds: fc.integer({ min: 1, max: 280 }),
+            node: fc.constantFrom('sequencer-0', 'follower-1'),
+          }),
+          {
+            minLength: 1,
+            maxLength: 3,
+          },
+        ),
         async (seed, crashes) => {
-          const options = { ...drawOptions(seed, 420), followerCount: 1, inclusionDelay: { probability: 0, blocksMax: 0 } };
+          const options = {
+            ...drawOptions(seed, 420),
+            followerCount: 1,
+            inclusionDelay: { probability: 0, blocksMax: 0 },
+          };
           const result = await runSimulation(options, {
             scenario: (world) => {
-              for (const crash of crashes) world.at(crash.atSeconds * 1000 + 137, () => world.crashAndRestart(crash.node));
+              for (const crash of crashes)
+                world.at(crash.atSeconds * 1000 + 137, () => world.crashAndRestart(crash.node));
             },
           });
           expect(result.failures).toEqual([]);

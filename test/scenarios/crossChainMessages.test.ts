@@ -45,9 +45,15 @@ async function expectAvailable(node: RollupNode, log: InboxMessageLog): Promise<
   expect(checkpoint, `checkpoint ${log.checkpointNumber} reached`).toBeDefined();
   expect(checkpoint!.header.inHash).not.toBe(field(0));
   const first = checkpoint!.firstBlockNumber;
-  const before = await service.worldState.getL1ToL2MessageMembershipWitness({ kind: 'number', number: first - 1 }, log.leaf);
+  const before = await service.worldState.getL1ToL2MessageMembershipWitness(
+    { kind: 'number', number: first - 1 },
+    log.leaf,
+  );
   expect(before, 'not available before its checkpoint').toBeUndefined();
-  const witness = await service.worldState.getL1ToL2MessageMembershipWitness({ kind: 'number', number: first }, log.leaf);
+  const witness = await service.worldState.getL1ToL2MessageMembershipWitness(
+    { kind: 'number', number: first },
+    log.leaf,
+  );
   expect(witness).toBeDefined();
   const [index, path] = witness!;
   expect(index).toBe(log.index);
@@ -63,16 +69,30 @@ describe('L1-to-L2 messages on a simulated network', () => {
       scenario: (w) => {
         world = w;
         w.at(30_000, () => {
-          for (let i = 1; i <= 3; i++) w.l1.sendL2Message(SENDER, { recipient: field(0xa0 + i), content: field(0xc0 + i), secretHash: field(0x5e + i) });
+          for (let i = 1; i <= 3; i++)
+            w.l1.sendL2Message(SENDER, {
+              recipient: field(0xa0 + i),
+              content: field(0xc0 + i),
+              secretHash: field(0x5e + i),
+            });
         });
         // A later batch lands in a later tree (the lag of one checkpoint).
-        w.at(150_000, () => void w.l1.sendL2Message(SENDER, { recipient: field(0xb1), content: field(0xd1), secretHash: field(0x61) }));
+        w.at(
+          150_000,
+          () =>
+            void w.l1.sendL2Message(SENDER, { recipient: field(0xb1), content: field(0xd1), secretHash: field(0x61) }),
+        );
       },
     });
     expect(result.failures).toEqual([]);
     const logs = world!.l1.inboxMessages();
     expect(logs).toHaveLength(4);
-    expect(logs.map((log) => log.index - firstMessageIndexOfCheckpoint(log.checkpointNumber))).toEqual([0n, 1n, 2n, 0n]);
+    expect(logs.map((log) => log.index - firstMessageIndexOfCheckpoint(log.checkpointNumber))).toEqual([
+      0n,
+      1n,
+      2n,
+      0n,
+    ]);
     expect(logs[3]!.checkpointNumber).toBeGreaterThan(logs[0]!.checkpointNumber);
     for (const name of NODES) {
       const node = world!.node(name);
@@ -87,13 +107,23 @@ describe('L1-to-L2 messages on a simulated network', () => {
     const result = await runSimulation(options(8n, 420), {
       scenario: (w) => {
         world = w;
-        w.at(30_000, () => void w.l1.sendL2Message(SENDER, { recipient: field(0xe1), content: field(0xe2), secretHash: field(0xe3) }));
+        w.at(
+          30_000,
+          () =>
+            void w.l1.sendL2Message(SENDER, { recipient: field(0xe1), content: field(0xe2), secretHash: field(0xe3) }),
+        );
         w.at(40_000, async () => {
           lost = w.l1.inboxMessages()[0];
-          knownBeforeReorg = await Promise.all(NODES.map((name) => w.node(name).service.messages.getL1ToL2MessageCheckpoint(lost!.leaf)));
+          knownBeforeReorg = await Promise.all(
+            NODES.map((name) => w.node(name).service.messages.getL1ToL2MessageCheckpoint(lost!.leaf)),
+          );
           w.l1.reorg(Number(w.l1.head().number - lost!.l1.blockNumber) + 1);
         });
-        w.at(60_000, () => void w.l1.sendL2Message(SENDER, { recipient: field(0xf1), content: field(0xf2), secretHash: field(0xf3) }));
+        w.at(
+          60_000,
+          () =>
+            void w.l1.sendL2Message(SENDER, { recipient: field(0xf1), content: field(0xf2), secretHash: field(0xf3) }),
+        );
       },
     });
     expect(result.failures).toEqual([]);
@@ -151,13 +181,24 @@ describe('L2-to-L1 messages on a simulated network', () => {
     const result = await runSimulation(provingOptions(23n, 420), {
       scenario: (w) => {
         world = w;
-        w.at(30_000, async () => void txs.push(await sendMessageTx(w.node('sequencer-0'), field(0x7001), [field(0x11), field(0x12), field(0x11)])));
-        w.at(54_000, async () => void txs.push(await sendMessageTx(w.node('sequencer-0'), field(0x7002), [field(0x21)])));
+        w.at(
+          30_000,
+          async () =>
+            void txs.push(
+              await sendMessageTx(w.node('sequencer-0'), field(0x7001), [field(0x11), field(0x12), field(0x11)]),
+            ),
+        );
+        w.at(
+          54_000,
+          async () => void txs.push(await sendMessageTx(w.node('sequencer-0'), field(0x7002), [field(0x21)])),
+        );
         // Checkpointed by now, but its epoch (slots 0..3, until 96 s) cannot be proven yet.
         w.at(90_000, async () => {
           try {
             const leaf = l2ToL1MessageHash(RECIPIENT, field(0x21));
-            beforeProof.push(await w.node('follower-1').service.messages.getL2ToL1MembershipWitness(txs[1]!.txHash, leaf, undefined));
+            beforeProof.push(
+              await w.node('follower-1').service.messages.getL2ToL1MembershipWitness(txs[1]!.txHash, leaf, undefined),
+            );
           } catch (error) {
             errors.push(error);
           }
@@ -191,10 +232,20 @@ describe('L2-to-L1 messages on a simulated network', () => {
       }
       expect(positions.size).toBe(expected.length);
       const duplicate = l2ToL1MessageHash(RECIPIENT, field(0x11));
-      await expect(service.messages.getL2ToL1MembershipWitness(txs[0]!.txHash, duplicate, undefined)).rejects.toMatchObject({ code: 'INVALID_PARAMS', message: /appears 2 times/ });
-      await expect(service.messages.getL2ToL1MembershipWitness(txs[0]!.txHash, field(0x99), undefined)).rejects.toMatchObject({ code: 'INVALID_PARAMS', message: /params\[1\] \(message\)/ });
-      await expect(service.messages.getL2ToL1MembershipWitness(txs[0]!.txHash, duplicate, 3)).rejects.toMatchObject({ code: 'INVALID_PARAMS', message: /out of range/ });
-      await expect(service.messages.getL2ToL1MembershipWitness(txs[0]!.txHash, duplicate, 1)).rejects.toMatchObject({ code: 'INVALID_PARAMS', message: /params\[2\] \(messageIndexInTx\)/ });
+      await expect(
+        service.messages.getL2ToL1MembershipWitness(txs[0]!.txHash, duplicate, undefined),
+      ).rejects.toMatchObject({ code: 'INVALID_PARAMS', message: /appears 2 times/ });
+      await expect(
+        service.messages.getL2ToL1MembershipWitness(txs[0]!.txHash, field(0x99), undefined),
+      ).rejects.toMatchObject({ code: 'INVALID_PARAMS', message: /params\[1\] \(message\)/ });
+      await expect(service.messages.getL2ToL1MembershipWitness(txs[0]!.txHash, duplicate, 3)).rejects.toMatchObject({
+        code: 'INVALID_PARAMS',
+        message: /out of range/,
+      });
+      await expect(service.messages.getL2ToL1MembershipWitness(txs[0]!.txHash, duplicate, 1)).rejects.toMatchObject({
+        code: 'INVALID_PARAMS',
+        message: /params\[2\] \(messageIndexInTx\)/,
+      });
       expect(await service.messages.getL2ToL1MembershipWitness(field(0xdead), duplicate, undefined)).toBeUndefined();
       expect(await service.messages.getL2ToL1Messages(10_000)).toEqual([]);
     }
@@ -214,7 +265,9 @@ describe('L2-to-L1 witnesses and L1 reorgs', () => {
         for (let t = 100_000; t <= 400_000; t += 1_000) {
           w.at(t, async () => {
             try {
-              const witness = await w.node('follower-1').service.messages.getL2ToL1MembershipWitness(tx!.txHash, leaf, undefined);
+              const witness = await w
+                .node('follower-1')
+                .service.messages.getL2ToL1MembershipWitness(tx!.txHash, leaf, undefined);
               seen.push({ atMs: t, root: witness?.root });
               if (witness !== undefined && reorgAtMs === undefined) {
                 // Drop the L1 blocks from the proof on: the proof, and the root the outbox got with it, are gone.
@@ -251,9 +304,23 @@ describe('L1-to-L2 messages under crashes, L1 reorgs and rollbacks', () => {
         fc.bigInt({ min: 0n, max: 2n ** 32n }),
         fc.array(
           fc.oneof(
-            fc.record({ kind: fc.constant('crash' as const), atSeconds: fc.integer({ min: 1, max: 260 }), node: fc.constantFrom(...NODES) }),
-            fc.record({ kind: fc.constant('reorg' as const), atSeconds: fc.integer({ min: 60, max: 260 }), depth: fc.integer({ min: 1, max: 4 }) }),
-            fc.record({ kind: fc.constant('rollback' as const), atSeconds: fc.integer({ min: 1, max: 260 }), node: fc.constantFrom(...NODES), back: fc.integer({ min: 1, max: 6 }), force: fc.boolean() }),
+            fc.record({
+              kind: fc.constant('crash' as const),
+              atSeconds: fc.integer({ min: 1, max: 260 }),
+              node: fc.constantFrom(...NODES),
+            }),
+            fc.record({
+              kind: fc.constant('reorg' as const),
+              atSeconds: fc.integer({ min: 60, max: 260 }),
+              depth: fc.integer({ min: 1, max: 4 }),
+            }),
+            fc.record({
+              kind: fc.constant('rollback' as const),
+              atSeconds: fc.integer({ min: 1, max: 260 }),
+              node: fc.constantFrom(...NODES),
+              back: fc.integer({ min: 1, max: 6 }),
+              force: fc.boolean(),
+            }),
           ),
           { minLength: 1, maxLength: 4 },
         ),
@@ -263,7 +330,15 @@ describe('L1-to-L2 messages under crashes, L1 reorgs and rollbacks', () => {
             scenario: (w) => {
               world = w;
               for (let t = 10; t <= 280; t += 15) {
-                w.at(t * 1000 + 59, () => void w.l1.sendL2Message(SENDER, { recipient: field(t), content: field(t + 1), secretHash: field(t + 2) }));
+                w.at(
+                  t * 1000 + 59,
+                  () =>
+                    void w.l1.sendL2Message(SENDER, {
+                      recipient: field(t),
+                      content: field(t + 1),
+                      secretHash: field(t + 2),
+                    }),
+                );
               }
               for (const fault of faults) {
                 w.at(fault.atSeconds * 1000 + 137, async () => {

@@ -38,7 +38,12 @@ async function offensesOfRun(haSigning: boolean) {
   const refusedSlots = new Map<string, number[]>();
   const result = await runSimulation(options(41n, haSigning), {
     onActivity: (node, activity) => {
-      if (activity.kind !== 'slot' || activity.outcome.kind !== 'failed' || !activity.outcome.error.includes('HA signing guard')) return;
+      if (
+        activity.kind !== 'slot' ||
+        activity.outcome.kind !== 'failed' ||
+        !activity.outcome.error.includes('HA signing guard')
+      )
+        return;
       refusedSlots.set(node, [...(refusedSlots.get(node) ?? []), activity.outcome.slot]);
     },
     scenario: (w) => {
@@ -47,7 +52,12 @@ async function offensesOfRun(haSigning: boolean) {
       for (let minute = 1; minute <= 5; minute++) w.at(minute * 60_000, () => sendTxTo(w, 'sequencer-0', minute));
     },
   });
-  const offenses = world!.nodeNames().flatMap((name) => world!.node(name).service.validators!.getSlashOffenses('all').map((o) => ({ node: name, ...o })));
+  const offenses = world!.nodeNames().flatMap((name) =>
+    world!
+      .node(name)
+      .service.validators!.getSlashOffenses('all')
+      .map((o) => ({ node: name, ...o })),
+  );
   return { result, offenses, refusedSlots };
 }
 

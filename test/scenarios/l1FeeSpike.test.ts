@@ -19,7 +19,8 @@ const OPTIONS: SimOptions = {
 /** The transaction that in the end took `txHash`'s place (itself if nothing replaced it). */
 function finalReplacement(l1: SimL1, txHash: Hex): Hex {
   let current = txHash;
-  for (let receipt = l1.receipt(current); receipt?.status === 'replaced'; receipt = l1.receipt(current)) current = receipt.by;
+  for (let receipt = l1.receipt(current); receipt?.status === 'replaced'; receipt = l1.receipt(current))
+    current = receipt.by;
   return current;
 }
 
@@ -38,7 +39,14 @@ interface SpikeScenario {
  * Runs with a fee spike of `factor` that starts as soon as the first transaction of `stuckCall` waits in L1's
  * mempool (so it is priced before the spike) and lasts `spikeMs`.
  */
-async function spikeScenario({ factor, spikeMs, crashSequencerAfterMs, stuckCall = 'propose', options = OPTIONS, onActivity }: SpikeScenario) {
+async function spikeScenario({
+  factor,
+  spikeMs,
+  crashSequencerAfterMs,
+  stuckCall = 'propose',
+  options = OPTIONS,
+  onActivity,
+}: SpikeScenario) {
   const seen: { stuck?: SimL1TxInfo; spikeAtMs?: number; healedAtHead?: bigint; l1?: SimL1; crashed?: boolean } = {};
   const result = await runSimulation(options, {
     scenario: (world) => {
@@ -51,7 +59,11 @@ async function spikeScenario({ factor, spikeMs, crashSequencerAfterMs, stuckCall
             seen.stuck = pending;
             seen.spikeAtMs = t;
             world.l1.setFeeSpike(factor);
-          } else if (crashSequencerAfterMs !== undefined && seen.crashed === undefined && t >= seen.spikeAtMs + crashSequencerAfterMs) {
+          } else if (
+            crashSequencerAfterMs !== undefined &&
+            seen.crashed === undefined &&
+            t >= seen.spikeAtMs + crashSequencerAfterMs
+          ) {
             seen.crashed = true;
             return world.crashAndRestart('sequencer-0');
           } else if (seen.healedAtHead === undefined && t >= seen.spikeAtMs + spikeMs) {
@@ -69,7 +81,10 @@ async function spikeScenario({ factor, spikeMs, crashSequencerAfterMs, stuckCall
 describe('an L1 fee spike', () => {
   it('a proposal priced before a 10x spike is stuck; the next slot replaces it at its nonce with bumped fees, which land during the spike', async () => {
     const factor = 10;
-    const { result, stuck, healedAtHead, l1 } = await spikeScenario({ factor, spikeMs: 4 * OPTIONS.slotDurationSeconds * 1000 });
+    const { result, stuck, healedAtHead, l1 } = await spikeScenario({
+      factor,
+      spikeMs: 4 * OPTIONS.slotDurationSeconds * 1000,
+    });
     expect(stuck).toBeDefined();
     // Priced at 2x the normal base fee plus the tip: below the spiked base fee.
     expect(stuck.fees.maxFeePerGas < SIM_L1_BASE_FEE_PER_GAS_DEFAULT * BigInt(factor)).toBe(true);
@@ -89,7 +104,11 @@ describe('an L1 fee spike', () => {
   });
 
   it('a sequencer restarted while its proposal is stuck reads its nonce from L1 and replaces the tx it no longer remembers', async () => {
-    const { result, stuck, l1 } = await spikeScenario({ factor: 10, spikeMs: 4 * OPTIONS.slotDurationSeconds * 1000, crashSequencerAfterMs: 2_000 });
+    const { result, stuck, l1 } = await spikeScenario({
+      factor: 10,
+      spikeMs: 4 * OPTIONS.slotDurationSeconds * 1000,
+      crashSequencerAfterMs: 2_000,
+    });
     expect(l1.receipt(stuck.txHash)?.status).toBe('replaced');
     const landed = finalReplacement(l1, stuck.txHash);
     expect(l1.transaction(landed)).toMatchObject({ publisher: stuck.publisher, nonce: stuck.nonce });
@@ -111,7 +130,10 @@ describe('an L1 fee spike', () => {
   });
 
   it('replays to the same trace hash, fee changes included', async () => {
-    const [a, b] = [await spikeScenario({ factor: 6, spikeMs: 60_000 }), await spikeScenario({ factor: 6, spikeMs: 60_000 })];
+    const [a, b] = [
+      await spikeScenario({ factor: 6, spikeMs: 60_000 }),
+      await spikeScenario({ factor: 6, spikeMs: 60_000 }),
+    ];
     const c = await spikeScenario({ factor: 7, spikeMs: 60_000 });
     expect(a.result.traceHash).toBe(b.result.traceHash);
     expect(c.result.traceHash).not.toBe(a.result.traceHash);
@@ -133,7 +155,8 @@ describe('an L1 fee spike while a proof waits in the mempool', () => {
       options: provingOptions(21n, 600),
       onActivity: (node, activity) => {
         if (activity.kind === 'proof') outcomes.push(`${node} ${activity.outcome.kind}`);
-        if (activity.kind === 'chain' && activity.event.type === 'chainPruned') prunes.push(`${node} ${activity.event.reason}`);
+        if (activity.kind === 'chain' && activity.event.type === 'chainPruned')
+          prunes.push(`${node} ${activity.event.reason}`);
       },
     });
     expect(result.failures).toEqual([]);
@@ -142,7 +165,11 @@ describe('an L1 fee spike while a proof waits in the mempool', () => {
     expect(outcomes).toContain('prover-1 resending');
     expect(l1.receipt(stuck.txHash)?.status).toBe('replaced');
     const landed = finalReplacement(l1, stuck.txHash);
-    expect(l1.transaction(landed)).toMatchObject({ publisher: stuck.publisher, nonce: stuck.nonce, call: 'epochProof' });
+    expect(l1.transaction(landed)).toMatchObject({
+      publisher: stuck.publisher,
+      nonce: stuck.nonce,
+      call: 'epochProof',
+    });
     const receipt = l1.receipt(landed);
     expect(receipt).toMatchObject({ status: 'included', success: true });
     // Landed during the spike, and the prover reported it as included.

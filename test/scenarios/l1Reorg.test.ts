@@ -12,7 +12,11 @@ async function reorgScenario(depth: number) {
   // Reorg just after an L1 block, late enough that `depth` blocks exist above the deployment, and leave time to
   // converge after it. The simulated L1 finalizes 64 blocks behind its head, so even 64 stays above finality.
   const reorgAtMs = Math.max(150_500, (depth + 4) * L1_BLOCK_MS + 500);
-  const options = { ...drawOptions(11n, Math.ceil(reorgAtMs / 1000) + 300), followerCount: 1, inclusionDelay: { probability: 0, blocksMax: 0 } };
+  const options = {
+    ...drawOptions(11n, Math.ceil(reorgAtMs / 1000) + 300),
+    followerCount: 1,
+    inclusionDelay: { probability: 0, blocksMax: 0 },
+  };
   const result = await runSimulation(options, {
     scenario: ({ scheduler, l1 }) => {
       scheduler.schedule(reorgAtMs, () => {
@@ -29,20 +33,23 @@ async function reorgScenario(depth: number) {
 }
 
 describe('L1 reorgs', () => {
-  it.each([1, 2, 4, 8, 16, 32, 64])('after a reorg of depth %i every node unwinds to what L1 still holds and converges again', async (depth) => {
-    const { result, prunes, checkpointsBeforeReorg, checkpointsAfterReorg } = await reorgScenario(depth);
-    expect(result.failures).toEqual([]);
-    if (checkpointsAfterReorg < checkpointsBeforeReorg) {
-      // The follower had synced a checkpoint that the reorg removed: it must have unwound it.
-      expect(prunes.some((p) => p.node === 'follower-1' && p.reason === 'l1Reorg')).toBe(true);
-    } else {
-      // No checkpoint was lost: nothing is unwound, not even the sequencer's blocks in progress.
-      expect(prunes.filter((p) => p.reason === 'l1Reorg')).toEqual([]);
-    }
-    const [sequencer, follower] = result.nodes;
-    expect(follower!.checkpoint).toBeGreaterThan(checkpointsAfterReorg);
-    expect(Math.abs(sequencer!.checkpoint - follower!.checkpoint)).toBeLessThanOrEqual(1);
-  });
+  it.each([1, 2, 4, 8, 16, 32, 64])(
+    'after a reorg of depth %i every node unwinds to what L1 still holds and converges again',
+    async (depth) => {
+      const { result, prunes, checkpointsBeforeReorg, checkpointsAfterReorg } = await reorgScenario(depth);
+      expect(result.failures).toEqual([]);
+      if (checkpointsAfterReorg < checkpointsBeforeReorg) {
+        // The follower had synced a checkpoint that the reorg removed: it must have unwound it.
+        expect(prunes.some((p) => p.node === 'follower-1' && p.reason === 'l1Reorg')).toBe(true);
+      } else {
+        // No checkpoint was lost: nothing is unwound, not even the sequencer's blocks in progress.
+        expect(prunes.filter((p) => p.reason === 'l1Reorg')).toEqual([]);
+      }
+      const [sequencer, follower] = result.nodes;
+      expect(follower!.checkpoint).toBeGreaterThan(checkpointsAfterReorg);
+      expect(Math.abs(sequencer!.checkpoint - follower!.checkpoint)).toBeLessThanOrEqual(1);
+    },
+  );
 
   it('a reorg of 32 L1 blocks takes several checkpoints away; both nodes unwind them and build the chain again', async () => {
     const { result, prunes, checkpointsBeforeReorg, checkpointsAfterReorg } = await reorgScenario(32);
@@ -60,10 +67,17 @@ describe('L1 reorgs', () => {
 describe('an L1 reorg right after a prune, unwound over a failing L1 link', () => {
   // No prover and 2-slot epochs: L1 prunes the pending chain every few checkpoints, so the L1 history holds
   // proposals of pruned checkpoints (here checkpoints 1 to 3 in L1 blocks 4 to 8, pruned in block 9).
-  const options = { ...drawOptions(5n, 400), followerCount: 1, inclusionDelay: { probability: 0, blocksMax: 0 }, epochDurationSlots: 2, proofSubmissionEpochs: 1 };
+  const options = {
+    ...drawOptions(5n, 400),
+    followerCount: 1,
+    inclusionDelay: { probability: 0, blocksMax: 0 },
+    epochDurationSlots: 2,
+    proofSubmissionEpochs: 1,
+  };
 
   it('the unwind fails and is retried; it never resumes from before the checkpoint it keeps', async () => {
-    const seen: { checkpointBefore?: number; l1CheckpointsAfter?: number; keptL1Block?: bigint; failedReads: number } = { failedReads: 0 };
+    const seen: { checkpointBefore?: number; l1CheckpointsAfter?: number; keptL1Block?: bigint; failedReads: number } =
+      { failedReads: 0 };
     const result = await runSimulation(options, {
       scenario: (world) => {
         // By 133 s the follower has synced the new chain's checkpoints 1 (L1 block 10) and 2 (L1 block 12, the head).
@@ -102,7 +116,8 @@ describe('a stale L1 link', () => {
         world.at(190_000, () => world.link('follower-1').setStale(0));
       },
       onActivity: (node, a) => {
-        if (a.kind === 'chain' && a.event.type === 'chainPruned') prunes.push(`${node}: ${a.event.reason} to block ${a.event.toBlock.number}`);
+        if (a.kind === 'chain' && a.event.type === 'chainPruned')
+          prunes.push(`${node}: ${a.event.reason} to block ${a.event.toBlock.number}`);
       },
     });
     expect(prunes).toEqual([]);
@@ -127,7 +142,13 @@ describe('a reorg to a shorter chain', () => {
         });
       },
       onActivity: (node, a) => {
-        if (node === 'follower-1' && a.kind === 'chain' && a.event.type === 'chainPruned' && a.event.reason === 'l1Reorg') unwoundAtMs.push(world!.elapsedMs());
+        if (
+          node === 'follower-1' &&
+          a.kind === 'chain' &&
+          a.event.type === 'chainPruned' &&
+          a.event.reason === 'l1Reorg'
+        )
+          unwoundAtMs.push(world!.elapsedMs());
       },
     });
     expect(result.failures).toEqual([]);

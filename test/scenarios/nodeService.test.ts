@@ -13,7 +13,12 @@ const options: SimOptions = {
 };
 
 /** Runs the standard two-node network and calls `check` at `atSeconds` with both nodes. */
-async function runWith(steps: { atSeconds: number; check: (nodes: { sequencer: RollupNode; follower: RollupNode }, world: SimWorld) => Promise<void> }[]) {
+async function runWith(
+  steps: {
+    atSeconds: number;
+    check: (nodes: { sequencer: RollupNode; follower: RollupNode }, world: SimWorld) => Promise<void>;
+  }[],
+) {
   const errors: unknown[] = [];
   const result = await runSimulation(options, {
     scenario: (world) => {
@@ -48,7 +53,9 @@ describe('node service over a simulated network', () => {
           const checkpoints = await s.chain.getCheckpoints(2, 3);
           expect(checkpoints.map((c) => c.number)).toEqual([2, 3, 4]);
           expect((await s.chain.findCheckpoint({ kind: 'hash', hash: checkpoints[1]!.hash }))?.number).toBe(3);
-          expect((await s.chain.findCheckpoint({ kind: 'tag', tag: 'checkpointed' }))?.number).toBe(tips.checkpointed.checkpoint.number);
+          expect((await s.chain.findCheckpoint({ kind: 'tag', tag: 'checkpointed' }))?.number).toBe(
+            tips.checkpointed.checkpoint.number,
+          );
           expect(await s.chain.findCheckpoint({ kind: 'number', number: 10_000 })).toBeUndefined();
           expect(await s.chain.findCheckpoint({ kind: 'hash', hash: `0x${'11'.repeat(32)}` })).toBeUndefined();
           const epochLength = follower.constants.epochDuration;
@@ -103,7 +110,9 @@ describe('node service over a simulated network', () => {
           expect(sequencer.machineStates().sequencer).toBe('Paused');
           // Blocks in progress at the pause may still land on L1 (or be dropped once their slot is over), but no new
           // block is built.
-          expect((await sequencer.service.chain.getChainTips()).proposed.number).toBeLessThanOrEqual(proposedAtSequencerPause);
+          expect((await sequencer.service.chain.getChainTips()).proposed.number).toBeLessThanOrEqual(
+            proposedAtSequencerPause,
+          );
           await follower.service.admin.resumeSync();
           await sequencer.service.admin.resumeSequencer();
         },
@@ -111,8 +120,12 @@ describe('node service over a simulated network', () => {
       {
         atSeconds: 400,
         check: async ({ follower, sequencer }) => {
-          expect((await follower.service.chain.getChainTips()).checkpointed.checkpoint.number).toBeGreaterThan(checkpointAtPause);
-          expect((await sequencer.service.chain.getChainTips()).proposed.number).toBeGreaterThan(proposedAtSequencerPause);
+          expect((await follower.service.chain.getChainTips()).checkpointed.checkpoint.number).toBeGreaterThan(
+            checkpointAtPause,
+          );
+          expect((await sequencer.service.chain.getChainTips()).proposed.number).toBeGreaterThan(
+            proposedAtSequencerPause,
+          );
         },
       },
     ]);
@@ -124,10 +137,19 @@ describe('node service over a simulated network', () => {
         atSeconds: 50,
         check: async ({ sequencer, follower }) => {
           await sequencer.service.admin.setConfig({ archiverPollIntervalMs: 777, sequencer: { pollIntervalMs: 300 } });
-          expect(sequencer.service.admin.getConfig()).toMatchObject({ archiverPollIntervalMs: 777, sequencer: { pollIntervalMs: 300 } });
-          await expect(sequencer.service.admin.setConfig({ noSuchKey: 1 })).rejects.toMatchObject({ code: 'INVALID_PARAMS' });
-          await expect(sequencer.service.admin.setConfig({ archiverPollIntervalMs: -5 })).rejects.toMatchObject({ code: 'INVALID_PARAMS' });
-          await expect(follower.service.admin.setConfig({ sequencer: { pollIntervalMs: 300 } })).rejects.toMatchObject({ code: 'OPERATION_REFUSED' });
+          expect(sequencer.service.admin.getConfig()).toMatchObject({
+            archiverPollIntervalMs: 777,
+            sequencer: { pollIntervalMs: 300 },
+          });
+          await expect(sequencer.service.admin.setConfig({ noSuchKey: 1 })).rejects.toMatchObject({
+            code: 'INVALID_PARAMS',
+          });
+          await expect(sequencer.service.admin.setConfig({ archiverPollIntervalMs: -5 })).rejects.toMatchObject({
+            code: 'INVALID_PARAMS',
+          });
+          await expect(follower.service.admin.setConfig({ sequencer: { pollIntervalMs: 300 } })).rejects.toMatchObject({
+            code: 'OPERATION_REFUSED',
+          });
         },
       },
     ]);

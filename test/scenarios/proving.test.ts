@@ -16,7 +16,6 @@ import { provingOptions } from '../helpers/provingOptions.js';
  */
 const NODES = ['sequencer-0', 'follower-1', 'prover-1'];
 
-
 interface Observed {
   readonly proven: Map<string, BlockRef[]>;
   readonly finalized: Map<string, BlockRef[]>;
@@ -25,9 +24,19 @@ interface Observed {
 }
 
 function observer(now: () => number) {
-  const seen: Observed = { proven: new Map(NODES.map((n) => [n, []])), finalized: new Map(NODES.map((n) => [n, []])), prunes: [], proofs: [] };
+  const seen: Observed = {
+    proven: new Map(NODES.map((n) => [n, []])),
+    finalized: new Map(NODES.map((n) => [n, []])),
+    prunes: [],
+    proofs: [],
+  };
   const onActivity = (node: string, a: NodeActivity) => {
-    if (a.kind === 'proof') seen.proofs.push({ node, kind: a.outcome.kind, ...(a.outcome.kind === 'included' ? { success: a.outcome.success } : {}) });
+    if (a.kind === 'proof')
+      seen.proofs.push({
+        node,
+        kind: a.outcome.kind,
+        ...(a.outcome.kind === 'included' ? { success: a.outcome.success } : {}),
+      });
     if (a.kind !== 'chain') return;
     const e = a.event;
     if (e.type === 'chainProven') seen.proven.get(node)!.push(e.block);
@@ -133,7 +142,12 @@ describe('proofs and finality on a simulated network', () => {
     const FAILING_UNTIL_MS = 300_000;
     const STALE_BLOCKS = 6;
     let world: SimWorld | undefined;
-    const extra: { name: string; node: RollupNode; link: SimL1Link; prunes: { atMs: number; reason: ChainPruneReason }[] }[] = [];
+    const extra: {
+      name: string;
+      node: RollupNode;
+      link: SimL1Link;
+      prunes: { atMs: number; reason: ChainPruneReason }[];
+    }[] = [];
     /** A follower of our own on its own L1 link, so the test can set the link's faults. */
     const addFollower = async (w: SimWorld, name: string) => {
       const link = w.l1.connect(name);
@@ -150,7 +164,8 @@ describe('proofs and finality on a simulated network', () => {
       );
       const entry = { name, node, link, prunes: [] as { atMs: number; reason: ChainPruneReason }[] };
       node.onActivity((a) => {
-        if (a.kind === 'chain' && a.event.type === 'chainPruned') entry.prunes.push({ atMs: w.scheduler.now() - startMs, reason: a.event.reason });
+        if (a.kind === 'chain' && a.event.type === 'chainPruned')
+          entry.prunes.push({ atMs: w.scheduler.now() - startMs, reason: a.event.reason });
       });
       extra.push(entry);
       node.start();
@@ -182,7 +197,9 @@ describe('proofs and finality on a simulated network', () => {
       const syncedTo = node.chain.l1Sync!.blockNumber;
       expect(node.chain.tips.checkpointed.checkpoint.number, name).toBe(await checker.getCheckpointCount(syncedTo));
       for (let n = 1; n <= node.chain.tips.checkpointed.checkpoint.number; n++) {
-        expect((await node.chain.store.getCheckpoint(n))?.archiveRoot, `${name} checkpoint ${n}`).toBe(await checker.getArchiveAt(n, syncedTo));
+        expect((await node.chain.store.getCheckpoint(n))?.archiveRoot, `${name} checkpoint ${n}`).toBe(
+          await checker.getArchiveAt(n, syncedTo),
+        );
       }
       await node.stop();
     }

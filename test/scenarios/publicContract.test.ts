@@ -19,10 +19,19 @@ const payer = genesisTestAccounts()[1]!;
 const bytecode = assemble(counterContract());
 const classId = hashToField(bytecode);
 const counter = h(0xc0de_0001n);
-const incrementCall = { contractAddress: counter, msgSender: payer, isStaticCall: false, calldata: [h(COUNTER_SELECTORS.increment)] };
+const incrementCall = {
+  contractAddress: counter,
+  msgSender: payer,
+  isStaticCall: false,
+  calldata: [h(COUNTER_SELECTORS.increment)],
+};
 const logTag = h(shortStringToField('incremented'));
 
-async function send(s: NodeService, nullifier: bigint, extra: Partial<Parameters<typeof buildTx>[0]> = {}): Promise<Hex> {
+async function send(
+  s: NodeService,
+  nullifier: bigint,
+  extra: Partial<Parameters<typeof buildTx>[0]> = {},
+): Promise<Hex> {
   const latest = await s.chain.getBlock({ kind: 'tag', tag: 'latest' });
   const tx = buildTx({
     chainId: s.info.getChainId(),
@@ -52,7 +61,14 @@ it('publishes a contract and calls it: storage, logs, receipts and contract quer
             firstTx = await send(world.node('sequencer-0').service, 0x5eed01n, {
               sideEffects: {
                 contractClassPublications: [
-                  { id: classId, version: 1, artifactHash: classId, privateFunctionsRoot: h(0n), publicBytecodeCommitment: classId, packedBytecode: bytesToHex(bytecode) },
+                  {
+                    id: classId,
+                    version: 1,
+                    artifactHash: classId,
+                    privateFunctionsRoot: h(0n),
+                    publicBytecodeCommitment: classId,
+                    packedBytecode: bytesToHex(bytecode),
+                  },
                 ],
                 contractInstancePublications: [
                   {
@@ -83,10 +99,18 @@ it('publishes a contract and calls it: storage, logs, receipts and contract quer
           try {
             for (const name of ['sequencer-0', 'follower-1']) {
               const s = world.node(name).service;
-              expect(await s.txs.getTxReceipt(firstTx!, {})).toMatchObject({ status: 'checkpointed', executionResult: 'success' });
+              expect(await s.txs.getTxReceipt(firstTx!, {})).toMatchObject({
+                status: 'checkpointed',
+                executionResult: 'success',
+              });
               expect((await s.contracts.getContractClass(classId))?.packedBytecode).toBe(bytesToHex(bytecode));
-              expect(await s.contracts.getContract(counter, { kind: 'tag', tag: 'latest' })).toMatchObject({ address: counter, currentContractClassId: classId });
-              expect(BigInt(await s.worldState.getPublicStorageAt({ kind: 'tag', tag: 'latest' }, counter, h(0n)))).toBe(2n);
+              expect(await s.contracts.getContract(counter, { kind: 'tag', tag: 'latest' })).toMatchObject({
+                address: counter,
+                currentContractClassId: classId,
+              });
+              expect(
+                BigInt(await s.worldState.getPublicStorageAt({ kind: 'tag', tag: 'latest' }, counter, h(0n))),
+              ).toBe(2n);
               const [logs] = await s.logs.getPublicLogsByTags(counter, [logTag], false, 20);
               expect(logs!.map((log) => BigInt(log.fields[0]!))).toEqual([1n, 2n]);
             }

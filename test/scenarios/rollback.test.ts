@@ -33,9 +33,14 @@ async function scenario(force: boolean, resumeSync: boolean, targetAt: Target = 
         try {
           const follower = world.node('follower-1');
           const before = follower.chain.tips;
-          const target = targetAt === 'aboveFinalized' ? Math.max(before.finalized.block.number, before.checkpointed.block.number - 3) : before.finalized.block.number - 2;
+          const target =
+            targetAt === 'aboveFinalized'
+              ? Math.max(before.finalized.block.number, before.checkpointed.block.number - 3)
+              : before.finalized.block.number - 2;
           seen['finalizedBefore'] = before.finalized.block.number;
-          await expect(follower.service.admin.rollbackTo(before.proposed.number + 5, false, true)).rejects.toMatchObject({ code: 'OPERATION_REFUSED' } satisfies Partial<NodeError>);
+          await expect(
+            follower.service.admin.rollbackTo(before.proposed.number + 5, false, true),
+          ).rejects.toMatchObject({ code: 'OPERATION_REFUSED' } satisfies Partial<NodeError>);
           await follower.service.admin.rollbackTo(target, force, resumeSync);
           const after = follower.chain.tips;
           seen['before'] = before.checkpointed.checkpoint.number;
@@ -66,8 +71,18 @@ describe('rollbackTo', () => {
   it.each([
     ['resuming sync', false, true, 'aboveFinalized'],
     ['staying paused until resumed', false, false, 'aboveFinalized'],
-    ['with force, above the finalized block (an ordinary rollback: the pool database stays)', true, true, 'aboveFinalized'],
-    ['with force, below the finalized block (world state rebuilt, pool database cleared)', true, true, 'belowFinalized'],
+    [
+      'with force, above the finalized block (an ordinary rollback: the pool database stays)',
+      true,
+      true,
+      'aboveFinalized',
+    ],
+    [
+      'with force, below the finalized block (world state rebuilt, pool database cleared)',
+      true,
+      true,
+      'belowFinalized',
+    ],
   ] as const)('%s: rolls back, then syncs the same chain again', async (_name, force, resumeSync, targetAt) => {
     const { result, seen, cleared } = await scenario(force, resumeSync, targetAt);
     expect(seen['target'] as number).toBeGreaterThanOrEqual(1);
@@ -92,10 +107,22 @@ describe('rollbackTo after an L1 reorg it has not synced yet', () => {
 
   it('the archiver still sees the reorg, unwinds and converges', async () => {
     const errors: unknown[] = [];
-    const seen: { checkpoint?: number; lostL1Block?: bigint; l1CheckpointsAfterReorg?: number; l1CheckpointsAtRollback?: number; reorgUnwinds: number } = { reorgUnwinds: 0 };
+    const seen: {
+      checkpoint?: number;
+      lostL1Block?: bigint;
+      l1CheckpointsAfterReorg?: number;
+      l1CheckpointsAtRollback?: number;
+      reorgUnwinds: number;
+    } = { reorgUnwinds: 0 };
     const result = await runSimulation(reorgOptions, {
       onActivity: (node, a) => {
-        if (node === 'follower-1' && a.kind === 'chain' && a.event.type === 'chainPruned' && a.event.reason === 'l1Reorg') seen.reorgUnwinds++;
+        if (
+          node === 'follower-1' &&
+          a.kind === 'chain' &&
+          a.event.type === 'chainPruned' &&
+          a.event.reason === 'l1Reorg'
+        )
+          seen.reorgUnwinds++;
       },
       scenario: (world) => {
         world.at(150_500, async () => {

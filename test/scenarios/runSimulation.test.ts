@@ -28,7 +28,15 @@ describe('simulation runs', () => {
 
   it('the same seed gives the same trace hash in two separate processes', async () => {
     const run = async () => {
-      const { stdout } = await exec(process.execPath, ['--import', 'tsx', 'sim/main.ts', '--seed', '42', '--simulated-seconds', '200']);
+      const { stdout } = await exec(process.execPath, [
+        '--import',
+        'tsx',
+        'sim/main.ts',
+        '--seed',
+        '42',
+        '--simulated-seconds',
+        '200',
+      ]);
       const hash = /trace hash: (0x[0-9a-f]{64})/.exec(stdout)?.[1];
       expect(hash).toBeDefined();
       return hash;

@@ -14,7 +14,12 @@ const SIMULATED_SECONDS = 240;
 const BURST_INTERVAL_MS = 5_000;
 
 function withTxs(options: SimOptions): SimOptions {
-  const steps = Array.from({ length: 30 }, (_, i) => ({ atMs: (i + 1) * BURST_INTERVAL_MS, kind: 'tx.burst' as const, count: 3, feeSeed: i }));
+  const steps = Array.from({ length: 30 }, (_, i) => ({
+    atMs: (i + 1) * BURST_INTERVAL_MS,
+    kind: 'tx.burst' as const,
+    count: 3,
+    feeSeed: i,
+  }));
   return { ...options, schedule: { safetyEndMs: (SIMULATED_SECONDS - 60) * 1000, steps } };
 }
 
@@ -42,13 +47,23 @@ async function expectStoredValuesReadBackExactly(options: SimOptions): Promise<v
 
 describe('blocks and checkpoints as the chain store keeps them read back exactly from their stored JSON', () => {
   it('on a sequencer and followers with a tx workload', async () => {
-    await expectStoredValuesReadBackExactly(withTxs({ ...drawOptions(3n, SIMULATED_SECONDS), followerCount: 2, proverNode: false }));
+    await expectStoredValuesReadBackExactly(
+      withTxs({ ...drawOptions(3n, SIMULATED_SECONDS), followerCount: 2, proverNode: false }),
+    );
   });
 
   it('with a validator committee (checkpoints carry attestations)', async () => {
     const network = { latencyMs: { min: 20, max: 200 }, lossProbability: 0 };
     await expectStoredValuesReadBackExactly(
-      withTxs({ ...drawOptions(5n, SIMULATED_SECONDS), ...validatorOptions({ followerCount: SWARM_VALIDATOR_FOLLOWER_COUNT, validatorCount: 4, validatorKeysOnSequencer: 1, network }) }),
+      withTxs({
+        ...drawOptions(5n, SIMULATED_SECONDS),
+        ...validatorOptions({
+          followerCount: SWARM_VALIDATOR_FOLLOWER_COUNT,
+          validatorCount: 4,
+          validatorKeysOnSequencer: 1,
+          network,
+        }),
+      }),
     );
   });
 });

@@ -53,9 +53,16 @@ it('sends, mines, charges, checkpoints and serves a tx; its nullifier cannot be 
             expect(receipt).toMatchObject({ status: 'checkpointed', executionResult: 'success' });
             const fee = (receipt as { transactionFee: bigint }).transactionFee;
             expect(fee).toBeGreaterThan(0n);
-            const balance = await follower.worldState.getPublicStorageAt({ kind: 'tag', tag: 'latest' }, PROTOCOL_CONTRACT_ADDRESSES.feeAsset, feePayerBalanceStorageSlot(payer));
+            const balance = await follower.worldState.getPublicStorageAt(
+              { kind: 'tag', tag: 'latest' },
+              PROTOCOL_CONTRACT_ADDRESSES.feeAsset,
+              feePayerBalanceStorageSlot(payer),
+            );
             expect(BigInt(balance)).toBe(GENESIS_TEST_ACCOUNT_BALANCE - fee);
-            expect(await follower.txs.getTxReceipt(tx!.txHash, {})).toMatchObject({ status: 'checkpointed', transactionFee: fee });
+            expect(await follower.txs.getTxReceipt(tx!.txHash, {})).toMatchObject({
+              status: 'checkpointed',
+              transactionFee: fee,
+            });
             expect((await follower.txs.getTxEffect(tx!.txHash))?.data.nullifiers).toContain(h(0xabcdef12345n));
             expect(await sequencer.txs.getPendingTxCount()).toBe(0);
             const again = buildTx({
@@ -67,7 +74,10 @@ it('sends, mines, charges, checkpoints and serves a tx; its nullifier cannot be 
               minFees: await sequencer.fees.getCurrentMinFees(),
               expirationTimestamp: 2n ** 41n,
             });
-            await expect(sequencer.txs.sendTx(again)).rejects.toMatchObject({ code: 'INVALID_PARAMS', message: expect.stringMatching(/already spent/) });
+            await expect(sequencer.txs.sendTx(again)).rejects.toMatchObject({
+              code: 'INVALID_PARAMS',
+              message: expect.stringMatching(/already spent/),
+            });
             checked = true;
           } catch (error) {
             errors.push(error);
@@ -96,7 +106,15 @@ async function feesAtRate(ethPerFeeAsset: number): Promise<{ minFees: GasFees; t
             const s = world.node('sequencer-0').service;
             const latest = await s.chain.getBlock({ kind: 'tag', tag: 'latest' });
             minFees = await s.fees.getCurrentMinFees();
-            const tx = buildTx({ chainId: s.info.getChainId(), version: s.info.getVersion(), anchorBlockHash: latest!.block.hash, feePayer: payer, nullifier: h(0x5eedn), minFees, expirationTimestamp: 2n ** 40n });
+            const tx = buildTx({
+              chainId: s.info.getChainId(),
+              version: s.info.getVersion(),
+              anchorBlockHash: latest!.block.hash,
+              feePayer: payer,
+              nullifier: h(0x5eedn),
+              minFees,
+              expirationTimestamp: 2n ** 40n,
+            });
             txHash = tx.txHash;
             await s.txs.sendTx(tx);
           } catch (error) {
@@ -124,6 +142,9 @@ it("converts the fee floor with the rollup contract's fee-asset rate: at twice t
   const atDefault = await feesAtRate(Number(INITIAL_ETH_PER_FEE_ASSET_DEFAULT));
   const atDouble = await feesAtRate(Number(INITIAL_ETH_PER_FEE_ASSET_DEFAULT) * 2);
   expect(atDefault.minFees).toEqual(feeFloor(INITIAL_ETH_PER_FEE_ASSET_DEFAULT));
-  expect(atDouble.minFees).toEqual({ feePerDaGas: atDefault.minFees.feePerDaGas / 2n, feePerL2Gas: atDefault.minFees.feePerL2Gas / 2n });
+  expect(atDouble.minFees).toEqual({
+    feePerDaGas: atDefault.minFees.feePerDaGas / 2n,
+    feePerL2Gas: atDefault.minFees.feePerL2Gas / 2n,
+  });
   expect(atDouble.transactionFee * 2n).toBe(atDefault.transactionFee);
 });

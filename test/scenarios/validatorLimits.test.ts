@@ -36,31 +36,36 @@ async function runWithOneTx(limits: SimOptions['validatorLimits'], network?: Sim
   const activities: { node: string; activity: NodeActivity }[] = [];
   let world: SimWorld | undefined;
   let tx: TxValue | undefined;
-  const result = await runSimulation({ ...options(limits), ...(network ? { network } : {}) }, {
-    scenario: (w) => {
-      world = w;
-      w.at(60_000, async () => {
-        const s = w.node('sequencer-0').service;
-        const latest = await s.chain.getBlock({ kind: 'tag', tag: 'latest' });
-        tx = buildTx({
-          chainId: s.info.getChainId(),
-          version: s.info.getVersion(),
-          anchorBlockHash: latest!.block.hash,
-          feePayer: genesisTestAccounts()[0]!,
-          nullifier: `0x${'00'.repeat(28)}0000beef` as Hex,
-          minFees: await s.fees.getCurrentMinFees(),
-          expirationTimestamp: 2n ** 40n,
+  const result = await runSimulation(
+    { ...options(limits), ...(network ? { network } : {}) },
+    {
+      scenario: (w) => {
+        world = w;
+        w.at(60_000, async () => {
+          const s = w.node('sequencer-0').service;
+          const latest = await s.chain.getBlock({ kind: 'tag', tag: 'latest' });
+          tx = buildTx({
+            chainId: s.info.getChainId(),
+            version: s.info.getVersion(),
+            anchorBlockHash: latest!.block.hash,
+            feePayer: genesisTestAccounts()[0]!,
+            nullifier: `0x${'00'.repeat(28)}0000beef` as Hex,
+            minFees: await s.fees.getCurrentMinFees(),
+            expirationTimestamp: 2n ** 40n,
+          });
+          await s.txs.sendTx(tx);
         });
-        await s.txs.sendTx(tx);
-      });
+      },
+      onActivity: (node, activity) => activities.push({ node, activity }),
     },
-    onActivity: (node, activity) => activities.push({ node, activity }),
-  });
+  );
   return { tx: tx!, world: world!, activities, failures: result.failures, traceHash: result.traceHash };
 }
 
 const refusalsOf = (observed: Observed, node: string) =>
-  observed.activities.flatMap(({ node: n, activity }) => (n === node && activity.kind === 'validator' && activity.event.kind === 'attestationRefused' ? [activity.event] : []));
+  observed.activities.flatMap(({ node: n, activity }) =>
+    n === node && activity.kind === 'validator' && activity.event.kind === 'attestationRefused' ? [activity.event] : [],
+  );
 
 it('a committee with a low VALIDATOR_MAX_DA_BLOCK_GAS refuses the blocks that exceed it, and their checkpoint gets no quorum', async () => {
   // An empty block uses no DA gas; the tx's effect alone is over a hundred bytes, 16 DA gas each.
@@ -75,10 +80,16 @@ it('a committee with a low VALIDATOR_MAX_DA_BLOCK_GAS refuses the blocks that ex
   }
   // The proposer's own limits (SEQ_, unset here) let it build the tx into the blocks it gossiped.
   const heard = world.node('follower-1').service.validators!;
-  for (const slot of refusedSlots) expect(heard.getProposalsForSlot(slot).blockProposals.some((b) => b.txHashes.includes(tx.txHash))).toBe(true);
+  for (const slot of refusedSlots)
+    expect(heard.getProposalsForSlot(slot).blockProposals.some((b) => b.txHashes.includes(tx.txHash))).toBe(true);
   // Without a quorum the sequencer does not publish those checkpoints; L1 has none for the refused slots.
   const publishFailures = observed.activities.flatMap(({ node, activity }) =>
-    node === 'sequencer-0' && activity.kind === 'slot' && activity.outcome.kind === 'failed' && activity.outcome.stage === 'publish' ? [activity.outcome] : [],
+    node === 'sequencer-0' &&
+    activity.kind === 'slot' &&
+    activity.outcome.kind === 'failed' &&
+    activity.outcome.stage === 'publish'
+      ? [activity.outcome]
+      : [],
   );
   expect(publishFailures.map((f) => f.slot)).toEqual(expect.arrayContaining([...refusedSlots]));
   expect(publishFailures.every((f) => /attestations by the deadline/.test(f.error))).toBe(true);
@@ -89,7 +100,7 @@ it('a committee with a low VALIDATOR_MAX_DA_BLOCK_GAS refuses the blocks that ex
   expect((await world.node('follower-1').service.txs.getTxReceipt(tx.txHash, {})).status).not.toBe('checkpointed');
 });
 
-it('with the limit at the block\'s DA gas exactly, the same block is attested and checkpointed; one unit less refuses it', async () => {
+it("with the limit at the block's DA gas exactly, the same block is attested and checkpointed; one unit less refuses it", async () => {
   // The block holding the tx holds nothing else: its DA gas is the tx effect's, measured on a run without limits.
   const free = await runWithOneTx(undefined);
   expect(free.failures).toEqual([]);
@@ -100,11 +111,15 @@ it('with the limit at the block\'s DA gas exactly, the same block is attested an
   const atLimit = await runWithOneTx({ maxDABlockGas: blockDaGas });
   expect(atLimit.tx.txHash).toBe(free.tx.txHash);
   expect(atLimit.failures).toEqual([]);
-  expect((await atLimit.world.node('follower-2').service.txs.getTxReceipt(atLimit.tx.txHash, {})).status).toBe('checkpointed');
+  expect((await atLimit.world.node('follower-2').service.txs.getTxReceipt(atLimit.tx.txHash, {})).status).toBe(
+    'checkpointed',
+  );
   expect([...refusalsOf(atLimit, 'follower-1'), ...refusalsOf(atLimit, 'follower-2')]).toEqual([]);
 
   const overLimit = await runWithOneTx({ maxDABlockGas: blockDaGas - 1 });
-  expect((await overLimit.world.node('follower-2').service.txs.getTxReceipt(overLimit.tx.txHash, {})).status).not.toBe('checkpointed');
+  expect((await overLimit.world.node('follower-2').service.txs.getTxReceipt(overLimit.tx.txHash, {})).status).not.toBe(
+    'checkpointed',
+  );
   expect(refusalsOf(overLimit, 'follower-1').map((r) => r.reason)).toContain('tooMuchDAGas');
 });
 

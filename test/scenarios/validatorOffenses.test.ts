@@ -37,7 +37,14 @@ function slotStartMs(world: SimWorld, slot: number): number {
 /** A payload of `slot` that no honest proposer built. */
 function forgedPayload(world: SimWorld, slot: number, marker: number): CheckpointProposalPayload {
   const { l1ChainId, rollupVersion } = world.l1.constants;
-  return { l1ChainId, rollupVersion, slot, checkpointNumber: 1_000 + marker, archiveRoot: fill(marker), checkpointHeaderHash: fill(marker + 1) };
+  return {
+    l1ChainId,
+    rollupVersion,
+    slot,
+    checkpointNumber: 1_000 + marker,
+    archiveRoot: fill(marker),
+    checkpointHeaderHash: fill(marker + 1),
+  };
 }
 
 function keyOf(world: SimWorld, address: Hex | undefined): DevValidator {
@@ -60,7 +67,13 @@ describe('validator offenses in the simulation', () => {
           // A second proposal for the slot, signed with its proposer's key: the sequencer makes the first.
           const payload = forgedPayload(w, slot, 7);
           const { signature } = signCheckpointProposal(proposer.secretKey, payload);
-          w.network!.inject({ kind: 'checkpointProposal', payload, header: '0x00', proposer: proposer.address, signature });
+          w.network!.inject({
+            kind: 'checkpointProposal',
+            payload,
+            header: '0x00',
+            proposer: proposer.address,
+            signature,
+          });
           Object.assign(seen, { proposer: proposer.address, proposalSlot: slot });
         });
         w.at(210_000, async () => {
@@ -71,7 +84,12 @@ describe('validator offenses in the simulation', () => {
           // Two different payloads of one slot attested with one key.
           for (const marker of [11, 13]) {
             const payload = forgedPayload(w, slot, marker);
-            w.network!.inject({ kind: 'checkpointAttestation', payload, attester: attester.address, signature: signCheckpointAttestation(attester.secretKey, payload).signature });
+            w.network!.inject({
+              kind: 'checkpointAttestation',
+              payload,
+              attester: attester.address,
+              signature: signCheckpointAttestation(attester.secretKey, payload).signature,
+            });
           }
           Object.assign(seen, { attester: attester.address, attestationSlot: slot });
         });
@@ -82,9 +100,23 @@ describe('validator offenses in the simulation', () => {
     expect(seen.attester).toBeDefined();
     for (const name of ['sequencer-0', 'follower-1', 'follower-2']) {
       const offenses = world!.node(name).service.validators!.getSlashOffenses('all');
-      expect(offenses, name).toContainEqual({ validator: seen.proposer, offenseType: 'duplicateProposal', slot: seen.proposalSlot, round: BigInt(Math.floor(seen.proposalSlot! / 128)), amount: 0n });
-      expect(offenses, name).toContainEqual({ validator: seen.attester, offenseType: 'duplicateAttestation', slot: seen.attestationSlot, round: BigInt(Math.floor(seen.attestationSlot! / 128)), amount: 0n });
-      expect(world!.node(name).service.validators!.getSlashOffenses('current').length).toBeGreaterThanOrEqual(offenses.filter((o) => o.round === BigInt(Math.floor(currentSlot(world!) / 128))).length);
+      expect(offenses, name).toContainEqual({
+        validator: seen.proposer,
+        offenseType: 'duplicateProposal',
+        slot: seen.proposalSlot,
+        round: BigInt(Math.floor(seen.proposalSlot! / 128)),
+        amount: 0n,
+      });
+      expect(offenses, name).toContainEqual({
+        validator: seen.attester,
+        offenseType: 'duplicateAttestation',
+        slot: seen.attestationSlot,
+        round: BigInt(Math.floor(seen.attestationSlot! / 128)),
+        amount: 0n,
+      });
+      expect(world!.node(name).service.validators!.getSlashOffenses('current').length).toBeGreaterThanOrEqual(
+        offenses.filter((o) => o.round === BigInt(Math.floor(currentSlot(world!) / 128))).length,
+      );
     }
     // The chain went on: the forged entries changed nothing on L1.
     for (const node of result.nodes) expect(node.checkpoint).toBeGreaterThan(3);
@@ -108,13 +140,21 @@ describe('validator offenses in the simulation', () => {
             const archive = fill(0x5a);
             rogue = { checkpointNumber: count + 1, archive };
             void publisher.proposeCheckpoint({
-              ...buildSimProposal({ checkpointNumber: count + 1, lastArchive: w.l1.archiveOf(count)!, archive, slotNumber: slot, timestamp: BigInt(Math.floor(slotStartMs(w, slot) / 1000)), payload: new Uint8Array([1, 2, 3]) }),
+              ...buildSimProposal({
+                checkpointNumber: count + 1,
+                lastArchive: w.l1.archiveOf(count)!,
+                archive,
+                slotNumber: slot,
+                timestamp: BigInt(Math.floor(slotStartMs(w, slot) / 1000)),
+                payload: new Uint8Array([1, 2, 3]),
+              }),
             });
           });
         });
       },
       onActivity: (node, a: NodeActivity) => {
-        if (a.kind === 'validator' && a.event.kind === 'checkpointRefused') refusals.push({ node, checkpointNumber: a.event.checkpointNumber });
+        if (a.kind === 'validator' && a.event.kind === 'checkpointRefused')
+          refusals.push({ node, checkpointNumber: a.event.checkpointNumber });
       },
     });
     expect(result.failures).toEqual([]);

@@ -33,7 +33,9 @@ describe('validators in the simulation', () => {
     expect(result.failures).toEqual([]);
     expect(result.l1Checkpoints).toBeGreaterThan(2);
     for (const node of result.nodes) expect(node.checkpoint).toBeGreaterThan(2);
-    const refused = activities.filter((a) => a.activity.kind === 'validator' && a.activity.event.kind === 'checkpointRefused');
+    const refused = activities.filter(
+      (a) => a.activity.kind === 'validator' && a.activity.event.kind === 'checkpointRefused',
+    );
     expect(refused).toEqual([]);
     // Every checkpoint on L1 carries at least the quorum of a committee of 4: floor(8 / 3) + 1 = 3 distinct seats.
     const l1 = world!.l1;
@@ -81,7 +83,11 @@ describe('validators in the simulation', () => {
             const sequencer = w.node('sequencer-0');
             const { proposed, checkpointed } = sequencer.chain.tips;
             for (let n = checkpointed.block.number + 1; n <= proposed.number; n++) {
-              const answer = await rpcHandlers.svc_getBlock(sequencer.service, [{ kind: 'number', number: n }, { includeAttestations: true }], { limits: RPC_LIST_LIMITS_DEFAULT });
+              const answer = await rpcHandlers.svc_getBlock(
+                sequencer.service,
+                [{ kind: 'number', number: n }, { includeAttestations: true }],
+                { limits: RPC_LIST_LIMITS_DEFAULT },
+              );
               proposedOnly.push({ number: n, attestations: answer?.attestations });
             }
           });
@@ -94,9 +100,17 @@ describe('validators in the simulation', () => {
     const follower = world!.node('follower-1');
     const { constants } = follower;
     const duties = follower.validatorClient!.duties;
-    const dispatch = createRpcDispatcher({ node: follower.service, namespace: 'public', limits: PUBLIC_RPC_LIMITS_DEFAULT, logger: silentLogger });
+    const dispatch = createRpcDispatcher({
+      node: follower.service,
+      namespace: 'public',
+      limits: PUBLIC_RPC_LIMITS_DEFAULT,
+      logger: silentLogger,
+    });
     const call = async (method: string, params: unknown[]): Promise<unknown> => {
-      const reply = (await dispatch({ jsonrpc: '2.0', id: 1, method, params })) as { result?: unknown; error?: unknown };
+      const reply = (await dispatch({ jsonrpc: '2.0', id: 1, method, params })) as {
+        result?: unknown;
+        error?: unknown;
+      };
       expect(reply.error).toBeUndefined();
       return reply.result;
     };
@@ -107,33 +121,47 @@ describe('validators in the simulation', () => {
     const options = { includeAttestations: true };
     for (let n = 1; n <= tips.checkpointed.block.number; n++) {
       const block = blockResponse.parse(await call('svc_getBlock', [n, options]));
-      const log = logs.find((l) => l.checkpointNumber === block.checkpointNumber && l.archive === block.attestations![0]?.archiveRoot);
+      const log = logs.find(
+        (l) => l.checkpointNumber === block.checkpointNumber && l.archive === block.attestations![0]?.archiveRoot,
+      );
       expect(log, `block ${n}: its attestations name its checkpoint's archive`).toBeDefined();
       const committee = await duties.committeeOf(epochOfSlot(log!.slotNumber, constants.epochDuration));
       // Each entry names its signer by address: back to seats, they are the list L1 published, in committee order.
       const published = decodeCheckpointAttestations(hexToBytes(log!.attestations));
-      const served = block.attestations!.map((a) => ({ committeeIndex: committee.seatByAddress.get(a.attester)!, signature: a.signature }));
+      const served = block.attestations!.map((a) => ({
+        committeeIndex: committee.seatByAddress.get(a.attester)!,
+        signature: a.signature,
+      }));
       expect(served).toEqual([...published].sort((a, b) => a.committeeIndex - b.committeeIndex));
       const verdict = checkQuorum(committee, payloadOfLog(constants, log!), served, constants.epochDuration);
       expect(verdict.valid).toBe(true);
       for (const attestation of block.attestations!) {
-        expect(attestation).toMatchObject({ slot: log!.slotNumber, checkpointNumber: log!.checkpointNumber, proposalPayloadHash: verdict.payloadHash });
+        expect(attestation).toMatchObject({
+          slot: log!.slotNumber,
+          checkpointNumber: log!.checkpointNumber,
+          proposalPayloadHash: verdict.payloadHash,
+        });
       }
     }
     // svc_getBlocks answers each block as svc_getBlock does.
     const count = Math.min(tips.checkpointed.block.number, RPC_BLOCKS_PER_CALL_MAX);
     const range = await call('svc_getBlocks', [1, count, options]);
-    expect(range).toEqual(await Promise.all(Array.from({ length: count }, (_, i) => call('svc_getBlock', [i + 1, options]))));
+    expect(range).toEqual(
+      await Promise.all(Array.from({ length: count }, (_, i) => call('svc_getBlock', [i + 1, options]))),
+    );
   });
 
   it('a run with validators, gossip loss and a partition replays to the same trace hash', async () => {
     const run = () =>
-      runSimulation({ ...baseOptions(9n, 200), network: { lossProbability: 0.1, latencyMs: { min: 5, max: 400 } } }, {
-        scenario: (w) => {
-          w.at(60_000, () => w.network!.partition([['sequencer-0'], ['follower-1', 'follower-2']]));
-          w.at(120_000, () => w.network!.heal());
+      runSimulation(
+        { ...baseOptions(9n, 200), network: { lossProbability: 0.1, latencyMs: { min: 5, max: 400 } } },
+        {
+          scenario: (w) => {
+            w.at(60_000, () => w.network!.partition([['sequencer-0'], ['follower-1', 'follower-2']]));
+            w.at(120_000, () => w.network!.heal());
+          },
         },
-      });
+      );
     const [first, second] = [await run(), await run()];
     expect(first.failures).toEqual([]);
     expect(second.traceHash).toBe(first.traceHash);
@@ -142,12 +170,16 @@ describe('validators in the simulation', () => {
   it('with half the keys on the followers, the sequencer needs their attestations, and their proposer slots are missed', async () => {
     const attestedBy = new Map<string, number>();
     let world: SimWorld | undefined;
-    const result = await runSimulation({ ...baseOptions(6n, 420), validatorKeysOnSequencer: 2 }, {
-      scenario: (w) => (world = w),
-      onActivity: (node, a) => {
-        if (a.kind === 'validator' && a.event.kind === 'attested') attestedBy.set(node, (attestedBy.get(node) ?? 0) + 1);
+    const result = await runSimulation(
+      { ...baseOptions(6n, 420), validatorKeysOnSequencer: 2 },
+      {
+        scenario: (w) => (world = w),
+        onActivity: (node, a) => {
+          if (a.kind === 'validator' && a.event.kind === 'attested')
+            attestedBy.set(node, (attestedBy.get(node) ?? 0) + 1);
+        },
       },
-    });
+    );
     expect(result.failures).toEqual([]);
     expect(attestedBy.get('follower-1')).toBeGreaterThan(0);
     expect(attestedBy.get('follower-2')).toBeGreaterThan(0);
@@ -191,17 +223,20 @@ describe('validators in the simulation', () => {
     let world: SimWorld | undefined;
     const slotsCut: number[] = [];
     const l1Checkpoints: number[] = [];
-    const result = await runSimulation({ ...options, schedule: { safetyEndMs: safetyEndMs(options), steps } }, {
-      scenario: (w) => {
-        world = w;
-        for (const atMs of [partition.atMs, partition.atMs + partition.durationMs]) {
-          w.at(atMs, () => {
-            slotsCut.push(slotAtTimestamp(w.l1.head().timestamp, w.l1.constants)!);
-            l1Checkpoints.push(w.l1.checkpointCount());
-          });
-        }
+    const result = await runSimulation(
+      { ...options, schedule: { safetyEndMs: safetyEndMs(options), steps } },
+      {
+        scenario: (w) => {
+          world = w;
+          for (const atMs of [partition.atMs, partition.atMs + partition.durationMs]) {
+            w.at(atMs, () => {
+              slotsCut.push(slotAtTimestamp(w.l1.head().timestamp, w.l1.constants)!);
+              l1Checkpoints.push(w.l1.checkpointCount());
+            });
+          }
+        },
       },
-    });
+    );
     expect(result.failures).toEqual([]);
     expect(result.nodes.map((n) => n.role)).toEqual(['sequencer', 'proposer', 'proposer', 'proposer']);
     const healed = result.events.find((e) => e.kind === 'network.partition.end')!;

@@ -30,9 +30,23 @@ afterAll(async () => {
 describe('campaign runner', () => {
   it('runs 4 seeds of 120 simulated s on 2 workers: clean summary, report, same hashes as a run in this thread', async () => {
     const outDir = path.join(dir, 'campaign');
-    const outcome = await runCampaign({ from: 1n, seeds: 4, workers: 2, simulatedSeconds: 120, outDir, progress: null });
+    const outcome = await runCampaign({
+      from: 1n,
+      seeds: 4,
+      workers: 2,
+      simulatedSeconds: 120,
+      outDir,
+      progress: null,
+    });
     expect(outcome.runs.map((r) => r.seed)).toEqual([1n, 2n, 3n, 4n]);
-    expect(outcome.summary).toMatchObject({ runs: 4, passed: 4, failed: 0, failuresByKind: {}, firstFailure: null, simulatedSeconds: 480 });
+    expect(outcome.summary).toMatchObject({
+      runs: 4,
+      passed: 4,
+      failed: 0,
+      failuresByKind: {},
+      firstFailure: null,
+      simulatedSeconds: 480,
+    });
     expect(outcome.summary.simulatedSecondsPerWallSecond).toBeGreaterThan(0);
     for (const run of outcome.runs) {
       expect(run.tips.length).toBe(run.nodes.length);
@@ -48,7 +62,13 @@ describe('campaign runner', () => {
   });
 
   it('determinism self-check: 3 seeds, each run in two threads, equal trace hashes', async () => {
-    const outcome = await runDeterminismCheck({ from: 7n, seeds: 3, workers: 2, simulatedSeconds: 120, progress: null });
+    const outcome = await runDeterminismCheck({
+      from: 7n,
+      seeds: 3,
+      workers: 2,
+      simulatedSeconds: 120,
+      progress: null,
+    });
     expect(outcome).toMatchObject({ seeds: 3, runs: 6, mismatches: [] });
   });
 
@@ -56,10 +76,15 @@ describe('campaign runner', () => {
     const file = path.join(dir, 'db', 'failures.jsonl');
     for (const seed of [5n, 9n]) {
       const database = openFailureDatabase(file);
-      database.append(failureRecord(crashedRun(seed, 90, 'boom', 10), { commit: 'c0ffee', worktreeDirty: false }, 'then'));
+      database.append(
+        failureRecord(crashedRun(seed, 90, 'boom', 10), { commit: 'c0ffee', worktreeDirty: false }, 'then'),
+      );
       await database.flushed();
     }
-    const lines = (await readFile(file, 'utf8')).trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
+    const lines = (await readFile(file, 'utf8'))
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
     expect(lines.map((l) => l.seed)).toEqual(['5', '9']);
     expect(lines[1]).toMatchObject({
       commit: 'c0ffee',
@@ -70,7 +95,20 @@ describe('campaign runner', () => {
   });
 
   it('`npm run sim -- determinism` exits 0 and says so', async () => {
-    const { stdout } = await exec(process.execPath, ['--import', 'tsx', 'sim/main.ts', 'determinism', '--seeds', '1', '--seconds', '60', '--workers', '2']);
-    expect(stdout).toMatch(/determinism: 1 seeds x 2 runs in two threads, 60 simulated s each, .*every seed gave the same trace hash twice/);
+    const { stdout } = await exec(process.execPath, [
+      '--import',
+      'tsx',
+      'sim/main.ts',
+      'determinism',
+      '--seeds',
+      '1',
+      '--seconds',
+      '60',
+      '--workers',
+      '2',
+    ]);
+    expect(stdout).toMatch(
+      /determinism: 1 seeds x 2 runs in two threads, 60 simulated s each, .*every seed gave the same trace hash twice/,
+    );
   });
 });

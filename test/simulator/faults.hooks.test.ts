@@ -48,7 +48,12 @@ describe('node clock pause', () => {
 describe('simulated L1 finality stall', () => {
   it('holds finalized where it was while stalled, then follows the head again', async () => {
     const scheduler = createScheduler();
-    const l1 = createSimL1({ scheduler, prng: createPrng(1).fork('l1'), genesisArchiveRoot: `0x${'11'.repeat(32)}` as Hex, finalityLagBlocks: 2 });
+    const l1 = createSimL1({
+      scheduler,
+      prng: createPrng(1).fork('l1'),
+      genesisArchiveRoot: `0x${'11'.repeat(32)}` as Hex,
+      finalityLagBlocks: 2,
+    });
     const reader = l1.connect('node').reader;
     await scheduler.runFor(10 * 12_000);
     expect((await reader.getBlock('finalized')).number).toBe(8n);

@@ -3,7 +3,15 @@
  * network, replay files round-tripping, and a scripted run replaying to the same trace hash.
  */
 import { describe, expect, it } from 'vitest';
-import { describeStep, parseStep, SIM_STEP_KINDS, stepFieldRanges, defaultStepLimits, type SimSchedule, type SimStep } from '../../sim/faults.js';
+import {
+  describeStep,
+  parseStep,
+  SIM_STEP_KINDS,
+  stepFieldRanges,
+  defaultStepLimits,
+  type SimSchedule,
+  type SimStep,
+} from '../../sim/faults.js';
 import { parseReplay, replayOf, serializeReplay } from '../../sim/replayFile.js';
 import { drawOptions, runSimulation, type SimOptions } from '../../sim/runSimulation.js';
 import { safetyEndMs, scheduleNodeNames, scheduleRanges } from '../../sim/schedule.js';
@@ -18,10 +26,16 @@ describe('steps', () => {
     expect(parseStep(step, ranges)).toEqual(step);
     expect(() => parseStep({ atMs: 0, kind: 'network.flood' }, ranges)).toThrow(/unknown step kind "network.flood"/);
     expect(() => parseStep({ atMs: 0, kind: 'network.partition' }, ranges)).toThrow(/node must be one of/);
-    expect(() => parseStep({ atMs: -1, kind: 'l1.reorg', depth: 99 }, ranges)).toThrow(/atMs must be a non-negative integer, got -1; depth must be an integer in \[1, 4\], got 99/);
+    expect(() => parseStep({ atMs: -1, kind: 'l1.reorg', depth: 99 }, ranges)).toThrow(
+      /atMs must be a non-negative integer, got -1; depth must be an integer in \[1, 4\], got 99/,
+    );
     expect(() => parseStep({ atMs: 0, kind: 'node.crash', node: 'follower-7' }, ranges)).toThrow(/node must be one of/);
-    expect(() => parseStep({ atMs: 0, kind: 'node.crash', node: 'follower-1', extra: 1 }, ranges)).toThrow(/unknown field extra/);
-    expect(describeStep({ atMs: 5, kind: 'admin.rollback', node: 'follower-1', blocksBack: 2, force: true })).toBe('admin.rollback node=follower-1 blocksBack=2 force=true');
+    expect(() => parseStep({ atMs: 0, kind: 'node.crash', node: 'follower-1', extra: 1 }, ranges)).toThrow(
+      /unknown field extra/,
+    );
+    expect(describeStep({ atMs: 5, kind: 'admin.rollback', node: 'follower-1', blocksBack: 2, force: true })).toBe(
+      'admin.rollback node=follower-1 blocksBack=2 force=true',
+    );
   });
 });
 
@@ -93,7 +107,14 @@ function everyKindOnce(): { options: SimOptions; schedule: SimSchedule } {
     { atMs: 95_000, kind: 'admin.rollback', node: 'follower-1', blocksBack: 2, force: false },
     { atMs: 96_000, kind: 'admin.overlap', node: 'follower-1', first: 'rollback', second: 'pauseSync', blocksBack: 1 },
     { atMs: 97_000, kind: 'admin.overlap', node: 'sequencer-0', first: 'pauseSync', second: 'rollback', blocksBack: 1 },
-    { atMs: 98_000, kind: 'admin.overlap', node: 'sequencer-0', first: 'resumeSync', second: 'resumeSync', blocksBack: 0 },
+    {
+      atMs: 98_000,
+      kind: 'admin.overlap',
+      node: 'sequencer-0',
+      first: 'resumeSync',
+      second: 'resumeSync',
+      blocksBack: 0,
+    },
     { atMs: 100_000, kind: 'l1.reorg', depth: 2 },
     // No validators here, so no gossip to cut: the step is skipped (test/scenarios/validators.test.ts partitions one).
     { atMs: 101_000, kind: 'network.partition', node: 'follower-1', durationMs: 5_000 },
@@ -114,7 +135,8 @@ describe('applying a schedule', () => {
       {
         onActivity: (node, activity) => {
           if (node !== 'sequencer-0') return;
-          if (activity.kind === 'admin' && activity.action.endsWith('Sequencer')) sequencerPaused = activity.action === 'pauseSequencer';
+          if (activity.kind === 'admin' && activity.action.endsWith('Sequencer'))
+            sequencerPaused = activity.action === 'pauseSequencer';
           if (activity.kind === 'slot' && sequencerPaused) slotOutcomesWhilePaused++;
         },
       },
@@ -122,12 +144,24 @@ describe('applying a schedule', () => {
     expect(unexplainedFailures(result.failures)).toEqual([]);
     const applied = new Set(result.events.map((e) => e.kind));
     for (const kind of SIM_STEP_KINDS) expect(applied).toContain(kind);
-    for (const lasting of ['l1.flakyRpc', 'l1.staleRpc', 'l1.missingBlobs', 'l1.feeSpike', 'l1.finalityStall', 'node.pause', 'node.clockSkew', 'admin.pauseSync', 'admin.pauseSequencer']) {
+    for (const lasting of [
+      'l1.flakyRpc',
+      'l1.staleRpc',
+      'l1.missingBlobs',
+      'l1.feeSpike',
+      'l1.finalityStall',
+      'node.pause',
+      'node.clockSkew',
+      'admin.pauseSync',
+      'admin.pauseSequencer',
+    ]) {
       expect(applied).toContain(`${lasting}.end`);
     }
     const detail = (kind: string) => result.events.find((e) => e.kind === kind)!.detail;
     expect(detail('tx.send')).toMatch(/accepted/);
-    expect(result.events.filter((e) => e.kind === 'tx.send')[1]!.detail).toMatch(/rejected INSUFFICIENT_FEE_PAYER_BALANCE/);
+    expect(result.events.filter((e) => e.kind === 'tx.send')[1]!.detail).toMatch(
+      /rejected INSUFFICIENT_FEE_PAYER_BALANCE/,
+    );
     expect(detail('tx.replace')).toMatch(/accepted/);
     expect(detail('tx.burst')).toMatch(/^\d of 6 accepted$/);
     expect(detail('admin.rollback')).toMatch(/rolled back to block \d+/);
@@ -147,7 +181,9 @@ describe('applying a schedule', () => {
     ]);
     const upgrades = result.events.filter((e) => e.kind === 'node.upgrade').map((e) => e.detail);
     expect(upgrades).toEqual([
-      expect.stringMatching(/^3\.x configuration refused \(the flag --maxBlockSizeInBytes was removed in 4\.x: .*\); restarted with the 4\.x one$/),
+      expect.stringMatching(
+        /^3\.x configuration refused \(the flag --maxBlockSizeInBytes was removed in 4\.x: .*\); restarted with the 4\.x one$/,
+      ),
       '3.x configuration refused (the environment variable SEQ_MAX_TX_PER_BLOCK was renamed in 4.x: use SEQ_MAX_TX_PER_CHECKPOINT (the limit now counts the transactions of a whole checkpoint)); restarted with the 4.x one',
     ]);
     expect(slotOutcomesWhilePaused).toBe(0);
@@ -155,18 +191,41 @@ describe('applying a schedule', () => {
     expect(applied).toContain('sim.converged');
     expect(result.nodes.find((n) => n.name === 'prover-1')!.finalizedBlock).toBeGreaterThan(0);
     const coverage = new Map(result.coverage.map((m) => [m.machine, m]));
-    expect([...coverage.keys()].sort()).toEqual(['archiver', 'chainTips', 'operations', 'prover', 'sequencer', 'txLifecycle']);
+    expect([...coverage.keys()].sort()).toEqual([
+      'archiver',
+      'chainTips',
+      'operations',
+      'prover',
+      'sequencer',
+      'txLifecycle',
+    ]);
     expect(coverage.get('sequencer')!.hit.some((t) => t.includes('--admin.pauseSequencer'))).toBe(true);
     expect(coverage.get('sequencer')!.events.hit).toContain('admin.pauseSequencer');
-    expect(coverage.get('operations')!.events.hit).toEqual(expect.arrayContaining(['admin.pauseSync', 'admin.resumeSync', 'admin.rollbackTo']));
-    expect(coverage.get('operations')!.hit).toEqual(expect.arrayContaining(['operations.RollingBack --admin.pauseSync#0--> (none)', 'operations.Pausing --admin.rollbackTo#0--> (none)']));
+    expect(coverage.get('operations')!.events.hit).toEqual(
+      expect.arrayContaining(['admin.pauseSync', 'admin.resumeSync', 'admin.rollbackTo']),
+    );
+    expect(coverage.get('operations')!.hit).toEqual(
+      expect.arrayContaining([
+        'operations.RollingBack --admin.pauseSync#0--> (none)',
+        'operations.Pausing --admin.rollbackTo#0--> (none)',
+      ]),
+    );
     // The inclusion check's guards: a checkpoint was included (held) and, polls before, not yet (failed).
-    expect(coverage.get('sequencer')!.guards.hit).toEqual(expect.arrayContaining([expect.stringMatching(/\[included\] held$/), expect.stringMatching(/\[included\] failed$/)]));
+    expect(coverage.get('sequencer')!.guards.hit).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(/\[included\] held$/),
+        expect.stringMatching(/\[included\] failed$/),
+      ]),
+    );
   });
 
   it('a replay file of a run replays to the same trace hash', async () => {
     const { options, schedule } = everyKindOnce();
-    const short: SimOptions = { ...options, simulatedSeconds: 150, schedule: { safetyEndMs: 40_000, steps: schedule.steps.filter((s) => s.atMs < 40_000) } };
+    const short: SimOptions = {
+      ...options,
+      simulatedSeconds: 150,
+      schedule: { safetyEndMs: 40_000, steps: schedule.steps.filter((s) => s.atMs < 40_000) },
+    };
     const text = serializeReplay(replayOf(short, 'round trip'));
     const replay = parseReplay(text);
     expect(serializeReplay(replay)).toBe(text);

@@ -11,7 +11,9 @@ import { runSimulation } from '../../sim/runSimulation.js';
 import { KNOWN_DEFECTS } from './knownDefects.js';
 
 const directory = path.join(import.meta.dirname, '..', 'regressions');
-const files = readdirSync(directory).filter((name) => name.endsWith('.json')).sort();
+const files = readdirSync(directory)
+  .filter((name) => name.endsWith('.json'))
+  .sort();
 
 describe('regression replays', () => {
   it('there are replays, and every known defect has its replay', () => {
@@ -23,6 +25,9 @@ describe('regression replays', () => {
     const replay = parseReplay(readFileSync(path.join(directory, name), 'utf8'));
     const result = await runSimulation(replay.options);
     const got = failureKindsOf(result.failures);
-    expect([...got].sort(), `${replay.note}\n${result.failures.map((f) => `${f.kind}: ${f.detail}`).join('\n')}`).toEqual([...replay.expectedFailureKinds].sort());
+    expect(
+      [...got].sort(),
+      `${replay.note}\n${result.failures.map((f) => `${f.kind}: ${f.detail}`).join('\n')}`,
+    ).toEqual([...replay.expectedFailureKinds].sort());
   });
 });

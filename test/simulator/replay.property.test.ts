@@ -90,11 +90,15 @@ async function runScenario(seed: Seed, nodeCount = 2): Promise<ScenarioResult> {
   function scheduleReorgs(): void {
     const reorgs = root.fork('reorgs');
     const next = (): void => {
-      scheduler.schedule(reorgs.int(30_000, 180_000), () => {
-        const depthMax = Math.min(3, Number(l1.head().number - l1.constants.l1StartBlock));
-        if (depthMax >= 1) l1.reorg(reorgs.int(1, depthMax));
-        next();
-      }, { owner: 'faults', label: 'reorg' });
+      scheduler.schedule(
+        reorgs.int(30_000, 180_000),
+        () => {
+          const depthMax = Math.min(3, Number(l1.head().number - l1.constants.l1StartBlock));
+          if (depthMax >= 1) l1.reorg(reorgs.int(1, depthMax));
+          next();
+        },
+        { owner: 'faults', label: 'reorg' },
+      );
     };
     next();
   }
@@ -119,12 +123,16 @@ describe('replay', () => {
 
   it('property: for random seeds, two runs give identical trace hashes', async () => {
     await fc.assert(
-      fc.asyncProperty(fc.bigInt({ min: 0n, max: 2n ** 64n - 1n }), fc.integer({ min: 1, max: 3 }), async (seed, nodes) => {
-        const a = await runScenario(seed, nodes);
-        const b = await runScenario(seed, nodes);
-        expect(b.traceHash).toBe(a.traceHash);
-        expect(b.traceLength).toBe(a.traceLength);
-      }),
+      fc.asyncProperty(
+        fc.bigInt({ min: 0n, max: 2n ** 64n - 1n }),
+        fc.integer({ min: 1, max: 3 }),
+        async (seed, nodes) => {
+          const a = await runScenario(seed, nodes);
+          const b = await runScenario(seed, nodes);
+          expect(b.traceHash).toBe(a.traceHash);
+          expect(b.traceLength).toBe(a.traceLength);
+        },
+      ),
       { numRuns: 25 },
     );
   });

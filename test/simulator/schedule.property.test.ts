@@ -36,7 +36,10 @@ it('16 schedules over every fault class, 180 simulated s each: every checker pas
       const result = await runSimulation(options);
       if (result.events.some((e) => e.kind === 'sim.converged')) converged++;
       const unexplained = unexplainedFailures(result.failures);
-      if (unexplained.length > 0) throw new Error(`${JSON.stringify(unexplained, null, 1)}\nreplay file:\n${serializeReplay(replayOf(options, 'shrunk by schedule.property.test.ts'))}`);
+      if (unexplained.length > 0)
+        throw new Error(
+          `${JSON.stringify(unexplained, null, 1)}\nreplay file:\n${serializeReplay(replayOf(options, 'shrunk by schedule.property.test.ts'))}`,
+        );
     }),
     // A failure shrinks within the time left (each candidate is a whole run), then reports the smallest so far.
     { numRuns: 16, seed: 20_240_601, interruptAfterTimeLimit: 40_000, markInterruptAsFailure: true },

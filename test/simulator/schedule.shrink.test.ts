@@ -20,7 +20,8 @@ vi.mock('../../core/txPool/txPriority.js', async (importOriginal) => {
   const original = await importOriginal<typeof TxPriority>();
   return {
     ...original,
-    minimumOutbiddingFee: (pooledPriorityFee: bigint, bumpPercentage: number) => (state.broken ? pooledPriorityFee : original.minimumOutbiddingFee(pooledPriorityFee, bumpPercentage)),
+    minimumOutbiddingFee: (pooledPriorityFee: bigint, bumpPercentage: number) =>
+      state.broken ? pooledPriorityFee : original.minimumOutbiddingFee(pooledPriorityFee, bumpPercentage),
   };
 });
 
@@ -41,7 +42,10 @@ const replacedWithoutBump = async (schedule: SimSchedule) => {
 
 it('a pool that replaces without the bump is caught, and the schedule shrinks to a send and its replacement', async () => {
   const swarm = fullSwarm();
-  const property = fc.asyncProperty(scheduleArbitrary(swarm, options, 30), async (schedule) => (await replacedWithoutBump(schedule)) === undefined);
+  const property = fc.asyncProperty(
+    scheduleArbitrary(swarm, options, 30),
+    async (schedule) => (await replacedWithoutBump(schedule)) === undefined,
+  );
   const outcome = await fc.check(property, { numRuns: 40, seed: 42 });
   expect(outcome.failed).toBe(true);
   const [shrunk] = outcome.counterexample!;
@@ -52,7 +56,9 @@ it('a pool that replaces without the bump is caught, and the schedule shrinks to
   expect(shrunk.steps[1]).toMatchObject({ kind: 'tx.replace', bump: 'under' });
   const result = await replacedWithoutBump(shrunk);
   expect(failureKindsOf(result!.failures)).toContain('replacementWithoutBump');
-  expect(result!.failures.find((f) => f.kind === 'replacementWithoutBump')!.detail).toMatch(/below the \d+ a 10% bump needs/);
+  expect(result!.failures.find((f) => f.kind === 'replacementWithoutBump')!.detail).toMatch(
+    /below the \d+ a 10% bump needs/,
+  );
   // The same schedule against the real rule: no replacement without the bump.
   state.broken = false;
   try {
@@ -60,5 +66,7 @@ it('a pool that replaces without the bump is caught, and the schedule shrinks to
   } finally {
     state.broken = true;
   }
-  process.stdout.write(`shrunk after ${outcome.numRuns} runs and ${outcome.numShrinks} shrinks to ${JSON.stringify(shrunk)}\n`);
+  process.stdout.write(
+    `shrunk after ${outcome.numRuns} runs and ${outcome.numShrinks} shrinks to ${JSON.stringify(shrunk)}\n`,
+  );
 }, 180_000); // a whole shrink: tens of simulated runs, slow when the machine is shared

@@ -7,7 +7,13 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { quorumSize } from '../../core/validators/committee.js';
 import { runSimulation } from '../../sim/runSimulation.js';
-import { drawSwarmOptions, survivesOneIsolated, SWARM_VALIDATOR_FOLLOWER_COUNT, SWARM_VALIDATOR_LAYOUTS, validatorKeyCounts } from '../../sim/swarm.js';
+import {
+  drawSwarmOptions,
+  survivesOneIsolated,
+  SWARM_VALIDATOR_FOLLOWER_COUNT,
+  SWARM_VALIDATOR_LAYOUTS,
+  validatorKeyCounts,
+} from '../../sim/swarm.js';
 import { unexplainedFailures } from './knownDefects.js';
 
 const seedArbitrary = fc.bigInt({ min: 0n, max: 2n ** 64n - 1n });
@@ -28,7 +34,13 @@ describe('swarm validators', () => {
           return;
         }
         const { validatorCount, validatorKeysOnSequencer, network, followerCount } = swarm.validators;
-        expect(options).toMatchObject({ followerCount, validatorCount, validatorKeysOnSequencer, network, followersPropose: true });
+        expect(options).toMatchObject({
+          followerCount,
+          validatorCount,
+          validatorKeysOnSequencer,
+          network,
+          followersPropose: true,
+        });
         expect(followerCount).toBe(SWARM_VALIDATOR_FOLLOWER_COUNT);
         const keys = validatorKeyCounts(options);
         // The sequencer and every follower hold one or two keys; the prover none.
@@ -58,9 +70,13 @@ describe('swarm validators', () => {
 
   it('a layout survives one node cut off exactly when every node holds at most the keys beyond the quorum', () => {
     for (const layout of SWARM_VALIDATOR_LAYOUTS) {
-      expect(survivesOneIsolated(validatorKeyCounts({ followerCount: SWARM_VALIDATOR_FOLLOWER_COUNT, ...layout }))).toBe(true);
+      expect(
+        survivesOneIsolated(validatorKeyCounts({ followerCount: SWARM_VALIDATOR_FOLLOWER_COUNT, ...layout })),
+      ).toBe(true);
     }
-    expect(validatorKeyCounts({ followerCount: 3, validatorCount: 7, validatorKeysOnSequencer: 2, proverNode: true })).toEqual([2, 2, 2, 1, 0]);
+    expect(
+      validatorKeyCounts({ followerCount: 3, validatorCount: 7, validatorKeysOnSequencer: 2, proverNode: true }),
+    ).toEqual([2, 2, 2, 1, 0]);
     // 2/2/1/1: six keys need five, and cutting off a node with two leaves four.
     expect(survivesOneIsolated([2, 2, 1, 1])).toBe(false);
     expect(survivesOneIsolated([1, 1, 1])).toBe(false);
@@ -80,7 +96,15 @@ describe('swarm validators', () => {
     const [first, second] = [await runSimulation(options), await runSimulation(options)];
     expect(second.traceHash).toBe(first.traceHash);
     expect(unexplainedFailures(first.failures)).toEqual([]);
-    expect(first.events.some((e) => e.kind === 'network.partition' && / cut off from gossip /.test(e.detail))).toBe(true);
-    expect(first.nodes.map((n) => n.role)).toEqual(['sequencer', 'proposer', 'proposer', 'proposer', ...(options.proverNode === true ? ['follower'] : [])]);
+    expect(first.events.some((e) => e.kind === 'network.partition' && / cut off from gossip /.test(e.detail))).toBe(
+      true,
+    );
+    expect(first.nodes.map((n) => n.role)).toEqual([
+      'sequencer',
+      'proposer',
+      'proposer',
+      'proposer',
+      ...(options.proverNode === true ? ['follower'] : []),
+    ]);
   }, 60_000);
 });

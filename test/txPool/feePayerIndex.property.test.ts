@@ -20,7 +20,14 @@ import type { PooledTx } from '../../core/txPool/txPriority.js';
 import type { TxRemoval } from '../../core/txPool/txRemoval.js';
 import type { Hex } from '../../spec/chain.js';
 import type { TxValue } from '../../spec/wire/tx.js';
-import { blockHashOf, feePayerOf, fixtureMaxCost, makeTx, txSpecArbitrary, type ArbitraryTxSpec } from './txFixtures.js';
+import {
+  blockHashOf,
+  feePayerOf,
+  fixtureMaxCost,
+  makeTx,
+  txSpecArbitrary,
+  type ArbitraryTxSpec,
+} from './txFixtures.js';
 
 const PAYERS = [0, 1, 2, 3].map(feePayerOf);
 
@@ -42,7 +49,9 @@ type PoolCommand = fc.Command<Model, Real>;
 /** Priority restated: min(max fee, max priority fee) per L2 gas. */
 const priorityOf = (tx: TxValue): bigint => {
   const { maxFeesPerGas, maxPriorityFeesPerGas } = tx.gasSettings;
-  return maxFeesPerGas.feePerL2Gas < maxPriorityFeesPerGas.feePerL2Gas ? maxFeesPerGas.feePerL2Gas : maxPriorityFeesPerGas.feePerL2Gas;
+  return maxFeesPerGas.feePerL2Gas < maxPriorityFeesPerGas.feePerL2Gas
+    ? maxFeesPerGas.feePerL2Gas
+    : maxPriorityFeesPerGas.feePerL2Gas;
 };
 
 /** The pool order restated: fee descending, then arrival, then hash. */
@@ -88,23 +97,45 @@ function restatedWalk(txs: readonly PooledTx[], balance: bigint): { txHash: Hex;
 }
 
 /** Maintenance's balance removals restated: per payer given a balance, the walk over its txs not removed otherwise. */
-function expectBalanceRemovalsAsRestated(model: Model, balances: ReadonlyMap<Hex, bigint>, removed: readonly TxRemoval[]): void {
+function expectBalanceRemovalsAsRestated(
+  model: Model,
+  balances: ReadonlyMap<Hex, bigint>,
+  removed: readonly TxRemoval[],
+): void {
   const removedOtherwise = new Set(removed.flatMap((r) => (r.reason === 'feePayerBalance' ? [] : [r.txHash])));
   const expected = [...balances].flatMap(([payer, balance]) => {
     const walked = [...model.txs.values()].filter((p) => p.tx.feePayer === payer && !removedOtherwise.has(p.txHash));
     return restatedWalk(walked, balance).map((entry) => ({ ...entry, payer }));
   });
-  const actual = removed.flatMap((r) => (r.reason === 'feePayerBalance' ? [{ txHash: r.txHash, needed: r.needed, payer: r.feePayer }] : []));
+  const actual = removed.flatMap((r) =>
+    r.reason === 'feePayerBalance' ? [{ txHash: r.txHash, needed: r.needed, payer: r.feePayer }] : [],
+  );
   const byHash = (a: { txHash: Hex }, b: { txHash: Hex }) => (a.txHash < b.txHash ? -1 : a.txHash > b.txHash ? 1 : 0);
   expect(actual.sort(byHash)).toEqual(expected.sort(byHash));
 }
 
 /** The fee payer step of admission restated on the model: conflicts go, the newcomer joins, sort, walk. */
-function expectFeePayerStepAsRestated(model: Model, pool: TxPool, tx: TxValue, balance: bigint, decision: AdmissionDecision): void {
-  if (decision.kind === 'alreadyPooled' || (decision.kind === 'rejected' && decision.rejection.code === 'NULLIFIER_CONFLICT')) return;
+function expectFeePayerStepAsRestated(
+  model: Model,
+  pool: TxPool,
+  tx: TxValue,
+  balance: bigint,
+  decision: AdmissionDecision,
+): void {
+  if (
+    decision.kind === 'alreadyPooled' ||
+    (decision.kind === 'rejected' && decision.rejection.code === 'NULLIFIER_CONFLICT')
+  )
+    return;
   const conflicts = sharesNullifierWith(tx);
   const stays = (p: PooledTx) => p.tx.feePayer === tx.feePayer && !conflicts(p);
-  const newcomer: PooledTx = { tx, txHash: tx.txHash, arrivalSequence: pool.nextArrivalSequence, priorityFee: priorityOf(tx), maxCost: fixtureMaxCost(tx) };
+  const newcomer: PooledTx = {
+    tx,
+    txHash: tx.txHash,
+    arrivalSequence: pool.nextArrivalSequence,
+    priorityFee: priorityOf(tx),
+    maxCost: fixtureMaxCost(tx),
+  };
   const uncovered = restatedWalk([...[...model.txs.values()].filter(stays), newcomer], balance);
   const newcomerUncovered = uncovered.find((entry) => entry.txHash === tx.txHash);
   if (decision.kind === 'rejected' && decision.rejection.code === 'INSUFFICIENT_FEE_PAYER_BALANCE') {
@@ -113,7 +144,9 @@ function expectFeePayerStepAsRestated(model: Model, pool: TxPool, tx: TxValue, b
   }
   expect(newcomerUncovered).toBeUndefined();
   if (decision.kind !== 'accepted') return;
-  const byBalance = decision.removed.flatMap((r) => (r.reason === 'feePayerBalance' ? [{ txHash: r.txHash, needed: r.needed }] : []));
+  const byBalance = decision.removed.flatMap((r) =>
+    r.reason === 'feePayerBalance' ? [{ txHash: r.txHash, needed: r.needed }] : [],
+  );
   expect(byBalance).toEqual(uncovered);
 }
 
@@ -124,9 +157,17 @@ function expectFeePayerStepAsRestated(model: Model, pool: TxPool, tx: TxValue, b
  */
 type BalanceSpec = { readonly absolute: bigint } | { readonly relative: bigint };
 
-function resolveBalance(model: Model, payer: Hex, spec: BalanceSpec, walked: (pooled: PooledTx) => boolean, newcomer?: TxValue): bigint {
+function resolveBalance(
+  model: Model,
+  payer: Hex,
+  spec: BalanceSpec,
+  walked: (pooled: PooledTx) => boolean,
+  newcomer?: TxValue,
+): bigint {
   if ('absolute' in spec) return spec.absolute;
-  const pooledCost = [...model.txs.values()].filter((p) => p.tx.feePayer === payer && walked(p)).reduce((sum, p) => sum + fixtureMaxCost(p.tx), 0n);
+  const pooledCost = [...model.txs.values()]
+    .filter((p) => p.tx.feePayer === payer && walked(p))
+    .reduce((sum, p) => sum + fixtureMaxCost(p.tx), 0n);
   const total = pooledCost + (newcomer === undefined ? 0n : fixtureMaxCost(newcomer)) + spec.relative;
   return total < 0n ? 0n : total;
 }
@@ -153,10 +194,13 @@ const balanceArbitrary: fc.Arbitrary<BalanceSpec> = fc.oneof(
 const bumpArbitrary = fc.oneof(fc.constant(0), fc.constant(10), fc.integer({ min: 0, max: 150 }));
 const payerBalancesArbitrary = fc.array(fc.tuple(fc.integer({ min: 0, max: 3 }), balanceArbitrary), { maxLength: 4 });
 type PayerBalances = readonly (readonly [number, BalanceSpec])[];
-const showBalance = (spec: BalanceSpec): string => ('absolute' in spec ? `${spec.absolute}` : `total${spec.relative >= 0n ? '+' : ''}${spec.relative}`);
-const showBalances = (balances: PayerBalances): string => balances.map(([payer, spec]) => `${payer}:${showBalance(spec)}`).join(' ');
+const showBalance = (spec: BalanceSpec): string =>
+  'absolute' in spec ? `${spec.absolute}` : `total${spec.relative >= 0n ? '+' : ''}${spec.relative}`;
+const showBalances = (balances: PayerBalances): string =>
+  balances.map(([payer, spec]) => `${payer}:${showBalance(spec)}`).join(' ');
 
-const pick = <T>(items: readonly T[], index: number): T | undefined => (items.length === 0 ? undefined : items[index % items.length]);
+const pick = <T>(items: readonly T[], index: number): T | undefined =>
+  items.length === 0 ? undefined : items[index % items.length];
 const modelOrder = (model: Model): PooledTx[] => freshSort(model.txs.values());
 
 class AdmitFresh implements PoolCommand {
@@ -171,7 +215,8 @@ class AdmitFresh implements PoolCommand {
     model.seen.push(tx);
     admit(model, real, tx, this.balance, this.bump);
   }
-  toString = () => `admitFresh(${JSON.stringify(this.spec, (_k, v: unknown) => (typeof v === 'bigint' ? `${v}n` : v))}, ${showBalance(this.balance)}, ${this.bump})`;
+  toString = () =>
+    `admitFresh(${JSON.stringify(this.spec, (_k, v: unknown) => (typeof v === 'bigint' ? `${v}n` : v))}, ${showBalance(this.balance)}, ${this.bump})`;
 }
 
 class AdmitAgain implements PoolCommand {
@@ -200,11 +245,16 @@ class Replace implements PoolCommand {
     const target = pick(modelOrder(model), this.index)!;
     const made = makeTx({ hash: model.nextHash++, priorityFee: priorityOf(target.tx) + this.raise });
     const feePayer = this.payer === 'same' ? target.tx.feePayer : feePayerOf(this.payer);
-    const tx: TxValue = { ...made, feePayer, sideEffects: { ...made.sideEffects, nullifiers: [target.tx.sideEffects.nullifiers[0]!] } };
+    const tx: TxValue = {
+      ...made,
+      feePayer,
+      sideEffects: { ...made.sideEffects, nullifiers: [target.tx.sideEffects.nullifiers[0]!] },
+    };
     model.seen.push(tx);
     admit(model, real, tx, this.balance, this.bump);
   }
-  toString = () => `replace(${this.index}, +${this.raise}, payer ${this.payer}, ${showBalance(this.balance)}, ${this.bump})`;
+  toString = () =>
+    `replace(${this.index}, +${this.raise}, payer ${this.payer}, ${showBalance(this.balance)}, ${this.bump})`;
 }
 
 /** Blocks mining some pooled txs, with new conditions and payer balances (evictions). */
@@ -221,11 +271,21 @@ class BlocksAdded implements PoolCommand {
     const order = modelOrder(model);
     const mined = [...new Set(this.minedIndices.flatMap((index) => pick(order, index) ?? []))];
     const minedHashes = new Set(mined.map((p) => p.txHash));
-    const balances = new Map(this.balances.map(([payer, spec]) => [feePayerOf(payer), resolveBalance(model, feePayerOf(payer), spec, (p) => !minedHashes.has(p.txHash))] as const));
+    const balances = new Map(
+      this.balances.map(
+        ([payer, spec]) =>
+          [
+            feePayerOf(payer),
+            resolveBalance(model, feePayerOf(payer), spec, (p) => !minedHashes.has(p.txHash)),
+          ] as const,
+      ),
+    );
     const outcome = decideAfterBlocksAdded(real.pool, {
       nextSlotTimestamp: this.nextSlotTimestamp,
       minFeesPerGas: { feePerDaGas: 0n, feePerL2Gas: this.minFeePerL2Gas },
-      unavailableAnchorBlockHashes: new Set(this.unavailableAnchor === undefined ? [] : [blockHashOf(this.unavailableAnchor)]),
+      unavailableAnchorBlockHashes: new Set(
+        this.unavailableAnchor === undefined ? [] : [blockHashOf(this.unavailableAnchor)],
+      ),
       feePayerBalances: balances,
       minedTxHashes: [...minedHashes],
       minedNullifiers: new Set(mined.flatMap((p) => p.tx.sideEffects.nullifiers)),
@@ -234,7 +294,8 @@ class BlocksAdded implements PoolCommand {
     model.mined.push(...mined.map((p) => p.tx));
     applyChange(model, real, outcome.change);
   }
-  toString = () => `blocksAdded(${JSON.stringify(this.minedIndices)}, ${this.nextSlotTimestamp}, ${this.minFeePerL2Gas}, ${this.unavailableAnchor}, ${showBalances(this.balances)})`;
+  toString = () =>
+    `blocksAdded(${JSON.stringify(this.minedIndices)}, ${this.nextSlotTimestamp}, ${this.minFeePerL2Gas}, ${this.unavailableAnchor}, ${showBalances(this.balances)})`;
 }
 
 /** A prune returning the last `count` mined txs; every payer gets a balance. */
@@ -248,7 +309,11 @@ class Pruned implements PoolCommand {
     const returningTxs = model.mined.slice(Math.max(0, model.mined.length - this.count));
     model.mined = model.mined.slice(0, model.mined.length - returningTxs.length);
     const balances = new Map(PAYERS.map((payer) => [payer, 10n ** 9n] as const));
-    for (const [payer, spec] of this.balances) balances.set(feePayerOf(payer), resolveBalance(model, feePayerOf(payer), spec, () => true));
+    for (const [payer, spec] of this.balances)
+      balances.set(
+        feePayerOf(payer),
+        resolveBalance(model, feePayerOf(payer), spec, () => true),
+      );
     const outcome = decideAfterChainPruned(real.pool, {
       nextSlotTimestamp: 0n,
       minFeesPerGas: { feePerDaGas: 0n, feePerL2Gas: 0n },
@@ -269,7 +334,12 @@ class Remove implements PoolCommand {
     const order = modelOrder(model);
     const removed = [...new Set(this.indices.map((index) => pick(order, index)!.txHash))];
     const { pool } = real;
-    applyChange(model, real, { baseRevision: pool.revision, removedTxHashes: removed, addedTxs: [], nextArrivalSequence: pool.nextArrivalSequence });
+    applyChange(model, real, {
+      baseRevision: pool.revision,
+      removedTxHashes: removed,
+      addedTxs: [],
+      nextArrivalSequence: pool.nextArrivalSequence,
+    });
   }
   toString = () => `remove(${JSON.stringify(this.indices)})`;
 }
@@ -280,19 +350,30 @@ class Rebuild implements PoolCommand {
   check = () => true;
   run(model: Model, real: Real): void {
     const { pool } = real;
-    real.pool = this.how === 'clone' ? pool.clone() : TxPool.restore(pool.capacity, pool.ordered(), pool.nextArrivalSequence);
+    real.pool =
+      this.how === 'clone' ? pool.clone() : TxPool.restore(pool.capacity, pool.ordered(), pool.nextArrivalSequence);
     expectIndexMatchesModel(model, real.pool);
   }
   toString = () => `rebuild(${this.how})`;
 }
 
 const replaceArbitrary = fc
-  .tuple(fc.nat(), fc.bigInt({ min: 0n, max: 20n }), fc.oneof(fc.constant('same' as const), fc.integer({ min: 0, max: 3 })), balanceArbitrary, bumpArbitrary)
+  .tuple(
+    fc.nat(),
+    fc.bigInt({ min: 0n, max: 20n }),
+    fc.oneof(fc.constant('same' as const), fc.integer({ min: 0, max: 3 })),
+    balanceArbitrary,
+    bumpArbitrary,
+  )
   .map(([index, raise, payer, balance, bump]) => new Replace(index, raise, payer, balance, bump));
 
 const commandArbitraries = [
-  fc.tuple(txSpecArbitrary, balanceArbitrary, bumpArbitrary).map(([spec, balance, bump]) => new AdmitFresh(spec, balance, bump)),
-  fc.tuple(txSpecArbitrary, balanceArbitrary, bumpArbitrary).map(([spec, balance, bump]) => new AdmitFresh(spec, balance, bump)),
+  fc
+    .tuple(txSpecArbitrary, balanceArbitrary, bumpArbitrary)
+    .map(([spec, balance, bump]) => new AdmitFresh(spec, balance, bump)),
+  fc
+    .tuple(txSpecArbitrary, balanceArbitrary, bumpArbitrary)
+    .map(([spec, balance, bump]) => new AdmitFresh(spec, balance, bump)),
   fc.tuple(fc.nat(), balanceArbitrary).map(([index, balance]) => new AdmitAgain(index, balance)),
   replaceArbitrary,
   replaceArbitrary,
@@ -305,7 +386,9 @@ const commandArbitraries = [
       payerBalancesArbitrary,
     )
     .map(([mined, slot, minFee, anchor, balances]) => new BlocksAdded(mined, slot, minFee, anchor, balances)),
-  fc.tuple(fc.integer({ min: 0, max: 4 }), payerBalancesArbitrary).map(([count, balances]) => new Pruned(count, balances)),
+  fc
+    .tuple(fc.integer({ min: 0, max: 4 }), payerBalancesArbitrary)
+    .map(([count, balances]) => new Pruned(count, balances)),
   fc.array(fc.nat(), { minLength: 1, maxLength: 3 }).map((indices) => new Remove(indices)),
   fc.constantFrom('clone' as const, 'restore' as const).map((how) => new Rebuild(how)),
 ];
@@ -313,10 +396,17 @@ const commandArbitraries = [
 describe('the per-fee-payer index', () => {
   it('always equals a fresh sort of each payer’s pooled txs, and admission decides as the restated walk', () => {
     fc.assert(
-      fc.property(fc.integer({ min: 1, max: 10 }), fc.commands(commandArbitraries, { maxCommands: 60 }), (capacity, commands) => {
-        const setup = () => ({ model: { txs: new Map(), nextHash: 1, seen: [], mined: [] } satisfies Model, real: { pool: TxPool.empty(capacity) } satisfies Real });
-        fc.modelRun(setup, commands);
-      }),
+      fc.property(
+        fc.integer({ min: 1, max: 10 }),
+        fc.commands(commandArbitraries, { maxCommands: 60 }),
+        (capacity, commands) => {
+          const setup = () => ({
+            model: { txs: new Map(), nextHash: 1, seen: [], mined: [] } satisfies Model,
+            real: { pool: TxPool.empty(capacity) } satisfies Real,
+          });
+          fc.modelRun(setup, commands);
+        },
+      ),
       { numRuns: 500 },
     );
   });

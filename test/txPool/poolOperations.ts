@@ -6,8 +6,16 @@
  */
 import fc from 'fast-check';
 import { decideAdmission, type AdmissionDecision } from '../../core/txPool/admitTx.js';
-import { decideAfterBlocksAdded, type BlocksAddedInput, type MaintenanceOutcome } from '../../core/txPool/poolMaintenance.js';
-import { decideAfterChainPruned, type ChainPrunedInput, type PruneReturnOutcome } from '../../core/txPool/pruneReturn.js';
+import {
+  decideAfterBlocksAdded,
+  type BlocksAddedInput,
+  type MaintenanceOutcome,
+} from '../../core/txPool/poolMaintenance.js';
+import {
+  decideAfterChainPruned,
+  type ChainPrunedInput,
+  type PruneReturnOutcome,
+} from '../../core/txPool/pruneReturn.js';
 import type { TxPool, TxPoolChange } from '../../core/txPool/txPool.js';
 import type { PooledTx } from '../../core/txPool/txPriority.js';
 import type { Hex } from '../../spec/chain.js';
@@ -15,10 +23,19 @@ import type { TxValue } from '../../spec/wire/tx.js';
 import { blockHashOf, feePayerOf, makeTx, nullifierOf, txSpecArbitrary, type ArbitraryTxSpec } from './txFixtures.js';
 
 const conditionsArbitrary = fc.record({
-  nextSlotTimestamp: fc.oneof({ weight: 3, arbitrary: fc.constant(0n) }, { weight: 1, arbitrary: fc.bigInt({ min: 0n, max: 30n }) }),
+  nextSlotTimestamp: fc.oneof(
+    { weight: 3, arbitrary: fc.constant(0n) },
+    { weight: 1, arbitrary: fc.bigInt({ min: 0n, max: 30n }) },
+  ),
   minFeesPerGas: fc.oneof(
     { weight: 3, arbitrary: fc.constant({ feePerDaGas: 0n, feePerL2Gas: 0n }) },
-    { weight: 1, arbitrary: fc.record({ feePerDaGas: fc.bigInt({ min: 0n, max: 5n }), feePerL2Gas: fc.bigInt({ min: 0n, max: 40n }) }) },
+    {
+      weight: 1,
+      arbitrary: fc.record({
+        feePerDaGas: fc.bigInt({ min: 0n, max: 5n }),
+        feePerL2Gas: fc.bigInt({ min: 0n, max: 40n }),
+      }),
+    },
   ),
   unavailableAnchors: fc.uniqueArray(fc.integer({ min: 0, max: 4 }), { maxLength: 1 }),
   balances: fc.array(fc.tuple(fc.integer({ min: 0, max: 3 }), fc.bigInt({ min: 0n, max: 200n })), { maxLength: 3 }),
@@ -28,8 +45,18 @@ type ConditionsSpec = typeof conditionsArbitrary extends fc.Arbitrary<infer T> ?
 export type PoolOperation =
   | { readonly kind: 'admit'; readonly spec: ArbitraryTxSpec; readonly balance: bigint; readonly bump: number }
   | { readonly kind: 'admitAgain'; readonly pick: number; readonly balance: bigint; readonly bump: number }
-  | { readonly kind: 'blocks'; readonly minedPicks: readonly number[]; readonly extraNullifiers: readonly number[]; readonly conditions: ConditionsSpec }
-  | { readonly kind: 'prune'; readonly returnCount: number; readonly fresh: readonly ArbitraryTxSpec[]; readonly conditions: ConditionsSpec };
+  | {
+      readonly kind: 'blocks';
+      readonly minedPicks: readonly number[];
+      readonly extraNullifiers: readonly number[];
+      readonly conditions: ConditionsSpec;
+    }
+  | {
+      readonly kind: 'prune';
+      readonly returnCount: number;
+      readonly fresh: readonly ArbitraryTxSpec[];
+      readonly conditions: ConditionsSpec;
+    };
 
 const balance = fc.bigInt({ min: 0n, max: 400n });
 const bump = fc.oneof(fc.constant(0), fc.constant(10), fc.integer({ min: 0, max: 150 }));
@@ -63,7 +90,14 @@ export const poolHistoryArbitrary = fc.record({
 });
 
 export type PoolStep =
-  | { readonly kind: 'admit'; readonly tx: TxValue; readonly balance: bigint; readonly bump: number; readonly before: readonly Hex[]; readonly decision: AdmissionDecision }
+  | {
+      readonly kind: 'admit';
+      readonly tx: TxValue;
+      readonly balance: bigint;
+      readonly bump: number;
+      readonly before: readonly Hex[];
+      readonly decision: AdmissionDecision;
+    }
   | { readonly kind: 'blocks'; readonly input: BlocksAddedInput; readonly outcome: MaintenanceOutcome }
   | { readonly kind: 'prune'; readonly input: ChainPrunedInput; readonly outcome: PruneReturnOutcome };
 
@@ -75,13 +109,23 @@ export interface RunOptions {
 }
 
 /** Applies `operations` to `pool` in order. Tx hashes are numbered from `firstHash`. */
-export async function runOperations(pool: TxPool, operations: readonly PoolOperation[], options: RunOptions = {}, firstHash = 1): Promise<void> {
+export async function runOperations(
+  pool: TxPool,
+  operations: readonly PoolOperation[],
+  options: RunOptions = {},
+  firstHash = 1,
+): Promise<void> {
   const history = { nextHash: firstHash, seen: [] as TxValue[], mined: [] as TxValue[] };
   for (const operation of operations) {
     const before = { revision: pool.revision, ordered: pool.ordered() };
     const step = decide(pool, operation, history);
     expectUnchanged(pool, before);
-    const change = step.kind === 'admit' ? (step.decision.kind === 'accepted' ? step.decision.change : undefined) : step.outcome.change;
+    const change =
+      step.kind === 'admit'
+        ? step.decision.kind === 'accepted'
+          ? step.decision.change
+          : undefined
+        : step.outcome.change;
     if (step.kind === 'blocks') history.mined.push(...step.input.minedTxHashes.map((txHash) => pool.get(txHash)!.tx));
     if (change !== undefined) {
       await options.onChange?.(change);
@@ -93,9 +137,15 @@ export async function runOperations(pool: TxPool, operations: readonly PoolOpera
 }
 
 /** Deciding is pure: the pool is as it was until the change is applied. */
-function expectUnchanged(pool: TxPool, before: { readonly revision: number; readonly ordered: readonly PooledTx[] }): void {
+function expectUnchanged(
+  pool: TxPool,
+  before: { readonly revision: number; readonly ordered: readonly PooledTx[] },
+): void {
   const after = pool.ordered();
-  const same = pool.revision === before.revision && after.length === before.ordered.length && after.every((p, i) => p === before.ordered[i]);
+  const same =
+    pool.revision === before.revision &&
+    after.length === before.ordered.length &&
+    after.every((p, i) => p === before.ordered[i]);
   if (!same) throw new Error('a decision changed the pool');
 }
 
@@ -115,17 +165,29 @@ function decide(pool: TxPool, operation: PoolOperation, history: History): PoolS
   switch (operation.kind) {
     case 'admit':
     case 'admitAgain': {
-      const again = operation.kind === 'admitAgain' ? history.seen[operation.pick % Math.max(1, history.seen.length)] : undefined;
+      const again =
+        operation.kind === 'admitAgain' ? history.seen[operation.pick % Math.max(1, history.seen.length)] : undefined;
       const chosen = again ?? freshTx(history, operation.kind === 'admit' ? operation.spec : {});
       const before = pool.ordered().map((p) => p.txHash);
-      const decision = decideAdmission(pool, chosen, { feePayerBalance: operation.balance, priceBumpPercentage: operation.bump });
+      const decision = decideAdmission(pool, chosen, {
+        feePayerBalance: operation.balance,
+        priceBumpPercentage: operation.bump,
+      });
       return { kind: 'admit', tx: chosen, balance: operation.balance, bump: operation.bump, before, decision };
     }
     case 'blocks': {
       const ordered = pool.ordered();
-      const mined = ordered.length === 0 ? [] : [...new Set(operation.minedPicks.map((pick) => ordered[pick % ordered.length]!))];
-      const minedNullifiers = new Set([...mined.flatMap((p) => p.tx.sideEffects.nullifiers), ...operation.extraNullifiers.map(nullifierOf)]);
-      const input: BlocksAddedInput = { ...conditionsOf(operation.conditions), minedTxHashes: mined.map((p) => p.txHash), minedNullifiers };
+      const mined =
+        ordered.length === 0 ? [] : [...new Set(operation.minedPicks.map((pick) => ordered[pick % ordered.length]!))];
+      const minedNullifiers = new Set([
+        ...mined.flatMap((p) => p.tx.sideEffects.nullifiers),
+        ...operation.extraNullifiers.map(nullifierOf),
+      ]);
+      const input: BlocksAddedInput = {
+        ...conditionsOf(operation.conditions),
+        minedTxHashes: mined.map((p) => p.txHash),
+        minedNullifiers,
+      };
       return { kind: 'blocks', input, outcome: decideAfterBlocksAdded(pool, input) };
     }
     case 'prune': {

@@ -35,15 +35,30 @@ async function forAllHistories(check: (step: PoolStep, pool: TxPool) => void, ru
 describe('replacement', () => {
   it('is accepted if and only if the fee meets the bump over the pooled tx', () => {
     fc.assert(
-      fc.property(fc.bigInt({ min: 0n, max: 10n ** 6n }), fc.bigInt({ min: 0n, max: 10n ** 6n }), fc.integer({ min: 0, max: 500 }), (oldFee, newFee, bump) => {
-        const pool = TxPool.empty(2);
-        const first = decideAdmission(pool, makeTx({ hash: 1, priorityFee: oldFee, nullifiers: [1] }), { feePayerBalance: 10n ** 30n, priceBumpPercentage: bump });
-        if (first.kind !== 'accepted') throw new Error('first tx accepted');
-        pool.apply(first.change);
-        const second = decideAdmission(pool, makeTx({ hash: 2, priorityFee: newFee, nullifiers: [1, 2] }), { feePayerBalance: 10n ** 30n, priceBumpPercentage: bump });
-        expect(second.kind === 'accepted').toBe(outbids(newFee, oldFee, bump));
-        if (second.kind === 'rejected') expect(second.rejection).toMatchObject({ code: 'NULLIFIER_CONFLICT', details: { conflictingPriorityFee: oldFee } });
-      }),
+      fc.property(
+        fc.bigInt({ min: 0n, max: 10n ** 6n }),
+        fc.bigInt({ min: 0n, max: 10n ** 6n }),
+        fc.integer({ min: 0, max: 500 }),
+        (oldFee, newFee, bump) => {
+          const pool = TxPool.empty(2);
+          const first = decideAdmission(pool, makeTx({ hash: 1, priorityFee: oldFee, nullifiers: [1] }), {
+            feePayerBalance: 10n ** 30n,
+            priceBumpPercentage: bump,
+          });
+          if (first.kind !== 'accepted') throw new Error('first tx accepted');
+          pool.apply(first.change);
+          const second = decideAdmission(pool, makeTx({ hash: 2, priorityFee: newFee, nullifiers: [1, 2] }), {
+            feePayerBalance: 10n ** 30n,
+            priceBumpPercentage: bump,
+          });
+          expect(second.kind === 'accepted').toBe(outbids(newFee, oldFee, bump));
+          if (second.kind === 'rejected')
+            expect(second.rejection).toMatchObject({
+              code: 'NULLIFIER_CONFLICT',
+              details: { conflictingPriorityFee: oldFee },
+            });
+        },
+      ),
       { numRuns: 500 },
     );
   });
@@ -59,7 +74,9 @@ describe('replacement', () => {
         expect(decideAdmission(pool, makeTx({ hash: 2, priorityFee: fee, nullifiers: [1] }), context)).toMatchObject({
           rejection: { code: 'NULLIFIER_CONFLICT', details: { minimumPriorityFee: fee + 1n } },
         });
-        expect(decideAdmission(pool, makeTx({ hash: 2, priorityFee: fee + 1n, nullifiers: [1] }), context).kind).toBe('accepted');
+        expect(decideAdmission(pool, makeTx({ hash: 2, priorityFee: fee + 1n, nullifiers: [1] }), context).kind).toBe(
+          'accepted',
+        );
       }),
     );
   });
@@ -69,7 +86,8 @@ describe('replacement', () => {
       if (step.kind !== 'admit' || step.decision.kind === 'alreadyPooled') return;
       const { decision } = step;
       const replaced = decision.kind === 'accepted' ? decision.removed.filter((r) => r.reason === 'replaced') : [];
-      for (const removal of replaced) expect(outbids(removal.replacementPriorityFee, removal.priorityFee, step.bump)).toBe(true);
+      for (const removal of replaced)
+        expect(outbids(removal.replacementPriorityFee, removal.priorityFee, step.bump)).toBe(true);
       if (decision.kind === 'rejected' && decision.rejection.code === 'NULLIFIER_CONFLICT') {
         const { details } = decision.rejection;
         expect(outbids(details.priorityFee, details.conflictingPriorityFee, step.bump)).toBe(false);
@@ -105,7 +123,8 @@ describe('pool invariants over random histories', () => {
     await forAllHistories((step) => {
       if (step.kind !== 'admit' || step.decision.kind !== 'accepted') return;
       for (const removal of step.decision.removed) {
-        if (removal.reason === 'poolFull') expect(outbids(removal.newcomerPriorityFee, removal.priorityFee, step.bump)).toBe(true);
+        if (removal.reason === 'poolFull')
+          expect(outbids(removal.newcomerPriorityFee, removal.priorityFee, step.bump)).toBe(true);
         if (removal.reason === 'replaced') expect(removal.replacementPriorityFee).toBeGreaterThan(removal.priorityFee);
       }
     });
@@ -151,7 +170,13 @@ describe('paging', () => {
   /** The order restated: fee descending, then arrival, then hash. */
   const naiveOrder = (txs: readonly PooledTx[]): Hex[] =>
     [...txs]
-      .sort((a, b) => (a.priorityFee === b.priorityFee ? a.arrivalSequence - b.arrivalSequence || (a.txHash < b.txHash ? -1 : 1) : a.priorityFee > b.priorityFee ? -1 : 1))
+      .sort((a, b) =>
+        a.priorityFee === b.priorityFee
+          ? a.arrivalSequence - b.arrivalSequence || (a.txHash < b.txHash ? -1 : 1)
+          : a.priorityFee > b.priorityFee
+            ? -1
+            : 1,
+      )
       .map((p) => p.txHash);
 
   it('with `after` visits every pending tx exactly once, in priority order', () => {
@@ -159,7 +184,10 @@ describe('paging', () => {
       fc.property(fc.array(txSpecArbitrary, { maxLength: 60 }), fc.integer({ min: 1, max: 12 }), (specs, pageSize) => {
         const pool = TxPool.empty(100);
         specs.forEach((spec, index) => {
-          const decision = decideAdmission(pool, makeTx({ ...spec, hash: index + 1 }), { feePayerBalance: 10n ** 9n, priceBumpPercentage: 10 });
+          const decision = decideAdmission(pool, makeTx({ ...spec, hash: index + 1 }), {
+            feePayerBalance: 10n ** 9n,
+            priceBumpPercentage: 10,
+          });
           if (decision.kind === 'accepted') pool.apply(decision.change);
         });
         const visited: Hex[] = [];

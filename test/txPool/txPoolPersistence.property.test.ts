@@ -28,7 +28,11 @@ interface StorageHarness {
 function expectSamePool(actual: TxPool, expected: TxPool): void {
   actual.verify();
   expect(actual.ordered()).toEqual(expected.ordered());
-  expect([actual.capacity, actual.count, actual.nextArrivalSequence]).toEqual([expected.capacity, expected.count, expected.nextArrivalSequence]);
+  expect([actual.capacity, actual.count, actual.nextArrivalSequence]).toEqual([
+    expected.capacity,
+    expected.count,
+    expected.nextArrivalSequence,
+  ]);
   expect(actual.feePayers()).toEqual(expected.feePayers());
   for (const payer of expected.feePayers()) expect(actual.feePayerTxs(payer)).toEqual(expected.feePayerTxs(payer));
   for (const { tx, txHash } of expected.ordered()) {
@@ -40,28 +44,34 @@ function expectSamePool(actual: TxPool, expected: TxPool): void {
 function withoutRevision(step: PoolStep): unknown {
   const blank = (change: TxPoolChange): TxPoolChange => ({ ...change, baseRevision: 0 });
   if (step.kind !== 'admit') return { ...step, outcome: { ...step.outcome, change: blank(step.outcome.change) } };
-  return step.decision.kind === 'accepted' ? { ...step, decision: { ...step.decision, change: blank(step.decision.change) } } : step;
+  return step.decision.kind === 'accepted'
+    ? { ...step, decision: { ...step.decision, change: blank(step.decision.change) } }
+    : step;
 }
 
 function persistenceProperty(harness: StorageHarness, runs: number) {
   return async () => {
     await fc.assert(
-      fc.asyncProperty(poolHistoryArbitrary, fc.array(poolOperationArbitrary, { maxLength: 10 }), async ({ capacity, operations }, suffix) => {
-        let store = await harness.fresh();
-        const { pool } = await loadTxPool(store, capacity);
-        const write = async (change: TxPoolChange) => store.batch([...txPoolBatchOps(change)]);
-        await runOperations(pool, operations, { onChange: write });
-        store = await harness.reopen(store);
-        const reloaded = await loadTxPool(store, capacity);
-        expect(reloaded.removed).toEqual([]);
-        expectSamePool(reloaded.pool, pool);
-        const steps: PoolStep[] = [];
-        const reloadedSteps: PoolStep[] = [];
-        await runOperations(pool, suffix, { onStep: (step) => steps.push(step) }, SUFFIX_FIRST_HASH);
-        await runOperations(reloaded.pool, suffix, { onStep: (step) => reloadedSteps.push(step) }, SUFFIX_FIRST_HASH);
-        expect(reloadedSteps.map(withoutRevision)).toEqual(steps.map(withoutRevision));
-        expectSamePool(reloaded.pool, pool);
-      }),
+      fc.asyncProperty(
+        poolHistoryArbitrary,
+        fc.array(poolOperationArbitrary, { maxLength: 10 }),
+        async ({ capacity, operations }, suffix) => {
+          let store = await harness.fresh();
+          const { pool } = await loadTxPool(store, capacity);
+          const write = async (change: TxPoolChange) => store.batch([...txPoolBatchOps(change)]);
+          await runOperations(pool, operations, { onChange: write });
+          store = await harness.reopen(store);
+          const reloaded = await loadTxPool(store, capacity);
+          expect(reloaded.removed).toEqual([]);
+          expectSamePool(reloaded.pool, pool);
+          const steps: PoolStep[] = [];
+          const reloadedSteps: PoolStep[] = [];
+          await runOperations(pool, suffix, { onStep: (step) => steps.push(step) }, SUFFIX_FIRST_HASH);
+          await runOperations(reloaded.pool, suffix, { onStep: (step) => reloadedSteps.push(step) }, SUFFIX_FIRST_HASH);
+          expect(reloadedSteps.map(withoutRevision)).toEqual(steps.map(withoutRevision));
+          expectSamePool(reloaded.pool, pool);
+        },
+      ),
       { numRuns: runs },
     );
   };

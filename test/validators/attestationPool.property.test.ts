@@ -53,21 +53,29 @@ function run(pool: AttestationPool, operations: readonly Operation[]): Map<strin
     const duties = dutiesForSlot(op.slot);
     const signer = op.duty === 'proposal' ? duties.proposer!.address : duties.committee.members[op.seat]!.address;
     const members = duties.committee.members;
-    const keyHolder = op.forged ? members[(members.findIndex((m) => m.address === signer) + 1) % members.length]!.address : signer;
+    const keyHolder = op.forged
+      ? members[(members.findIndex((m) => m.address === signer) + 1) % members.length]!.address
+      : signer;
     const payload = testPayload(op.slot, op.variant);
     const signature = signed(op.duty, keyHolder, payload);
-    const outcome = op.duty === 'proposal' ? pool.addCheckpointProposal({ payload, proposer: signer, signature }) : pool.addCheckpointAttestation({ payload, attester: signer, signature });
+    const outcome =
+      op.duty === 'proposal'
+        ? pool.addCheckpointProposal({ payload, proposer: signer, signature })
+        : pool.addCheckpointAttestation({ payload, attester: signer, signature });
     const type: OffenseType = op.duty === 'proposal' ? 'duplicateProposal' : 'duplicateAttestation';
     const key = `${type}/${signer}/${op.slot}`;
     const before = accepted.get(key) ?? new Set<number>();
     if (op.forged) {
       expect(outcome.kind === 'rejected' || outcome.kind === 'known').toBe(true);
-      if (outcome.kind === 'rejected') expect(['badSignature', 'equivocationAlreadyRecorded']).toContain(outcome.reason);
+      if (outcome.kind === 'rejected')
+        expect(['badSignature', 'equivocationAlreadyRecorded']).toContain(outcome.reason);
       continue;
     }
     if (outcome.kind === 'added' || outcome.kind === 'offense') before.add(op.variant);
     accepted.set(key, before);
-    expect(outcome.kind === 'offense').toBe(outcome.kind !== 'rejected' && outcome.kind !== 'known' && before.size === 2);
+    expect(outcome.kind === 'offense').toBe(
+      outcome.kind !== 'rejected' && outcome.kind !== 'known' && before.size === 2,
+    );
   }
   return accepted;
 }
@@ -79,7 +87,10 @@ describe('offense detection for all histories', () => {
       fc.property(fc.array(operationArbitrary, { maxLength: 30 }), (operations) => {
         const pool = new AttestationPool({ chain: TEST_CHAIN, dutiesForSlot, currentSlot: SLOT });
         const accepted = run(pool, operations);
-        const expected = [...accepted.entries()].filter(([, variants]) => variants.size >= 2).map(([key]) => key).sort();
+        const expected = [...accepted.entries()]
+          .filter(([, variants]) => variants.size >= 2)
+          .map(([key]) => key)
+          .sort();
         const recorded = pool.slashOffenses('all').map((o) => `${o.offenseType}/${o.validator}/${o.slot}`);
         expect([...recorded].sort()).toEqual(expected);
         expect(new Set(recorded).size).toBe(recorded.length);
@@ -91,7 +102,8 @@ describe('offense detection for all histories', () => {
         }
         for (const slot of SLOTS) {
           const bySigner = new Map<Hex, number>();
-          for (const a of pool.checkpointAttestationsForSlot(slot)) bySigner.set(a.attester, (bySigner.get(a.attester) ?? 0) + 1);
+          for (const a of pool.checkpointAttestationsForSlot(slot))
+            bySigner.set(a.attester, (bySigner.get(a.attester) ?? 0) + 1);
           expect(Math.max(0, ...bySigner.values())).toBeLessThanOrEqual(2);
           expect(pool.proposalsForSlot(slot).checkpointProposals.length).toBeLessThanOrEqual(2);
         }

@@ -20,22 +20,27 @@ const seedSourceArbitrary = fc.uint8Array({ minLength: 32, maxLength: 32 }).map(
 describe('drawCommittee for all sets, epochs and seeds', () => {
   it('is deterministic, draws distinct members of the set, min(COMMITTEE_SIZE, n) of them, and proposers among them', () => {
     fc.assert(
-      fc.property(fc.integer({ min: 0, max: SET.length }), fc.integer({ min: 0, max: 2 ** 40 }), seedSourceArbitrary, (size, epoch, seedSource) => {
-        const set = SET.slice(0, size);
-        const committee = drawCommittee(set, epoch, seedSource);
-        expect(drawCommittee(set, epoch, seedSource)).toEqual(committee);
-        expect(committee.members).toHaveLength(Math.min(COMMITTEE_SIZE, size));
-        expect(new Set(committee.members.map((m) => m.validatorIndex)).size).toBe(committee.members.length);
-        for (const member of committee.members) {
-          expect(member.validatorIndex).toBeLessThan(size);
-          expect(set[member.validatorIndex]!.address).toBe(member.address);
-        }
-        for (const slot of [epoch * EPOCH_SLOTS, epoch * EPOCH_SLOTS + 17, epoch * EPOCH_SLOTS + EPOCH_SLOTS - 1]) {
-          const proposer = proposerOf(committee, slot, EPOCH_SLOTS);
-          if (size === 0) expect(proposer).toBeUndefined();
-          else expect(committee.members).toContain(proposer);
-        }
-      }),
+      fc.property(
+        fc.integer({ min: 0, max: SET.length }),
+        fc.integer({ min: 0, max: 2 ** 40 }),
+        seedSourceArbitrary,
+        (size, epoch, seedSource) => {
+          const set = SET.slice(0, size);
+          const committee = drawCommittee(set, epoch, seedSource);
+          expect(drawCommittee(set, epoch, seedSource)).toEqual(committee);
+          expect(committee.members).toHaveLength(Math.min(COMMITTEE_SIZE, size));
+          expect(new Set(committee.members.map((m) => m.validatorIndex)).size).toBe(committee.members.length);
+          for (const member of committee.members) {
+            expect(member.validatorIndex).toBeLessThan(size);
+            expect(set[member.validatorIndex]!.address).toBe(member.address);
+          }
+          for (const slot of [epoch * EPOCH_SLOTS, epoch * EPOCH_SLOTS + 17, epoch * EPOCH_SLOTS + EPOCH_SLOTS - 1]) {
+            const proposer = proposerOf(committee, slot, EPOCH_SLOTS);
+            if (size === 0) expect(proposer).toBeUndefined();
+            else expect(committee.members).toContain(proposer);
+          }
+        },
+      ),
       { numRuns: 150 },
     );
   });
@@ -45,15 +50,19 @@ describe('uniformBelow for all bounds and draw streams', () => {
   it('returns the first draw below the largest multiple of the bound, reduced modulo the bound', () => {
     const drawArbitrary = fc.bigInt({ min: 0n, max: DRAW_RANGE - 1n });
     fc.assert(
-      fc.property(fc.bigInt({ min: 1n, max: DRAW_RANGE }), fc.array(drawArbitrary, { minLength: 1, maxLength: 8 }), (bound, draws) => {
-        const limit = DRAW_RANGE - (DRAW_RANGE % bound);
-        // End the stream with an accepted draw so that the sampler always has one.
-        const stream = [...draws, 0n];
-        const expectedIndex = stream.findIndex((v) => v < limit);
-        const result = uniformBelow(bound, (attempt) => stream[attempt]!);
-        expect(result).toBeLessThan(bound);
-        expect(result).toBe(stream[expectedIndex]! % bound);
-      }),
+      fc.property(
+        fc.bigInt({ min: 1n, max: DRAW_RANGE }),
+        fc.array(drawArbitrary, { minLength: 1, maxLength: 8 }),
+        (bound, draws) => {
+          const limit = DRAW_RANGE - (DRAW_RANGE % bound);
+          // End the stream with an accepted draw so that the sampler always has one.
+          const stream = [...draws, 0n];
+          const expectedIndex = stream.findIndex((v) => v < limit);
+          const result = uniformBelow(bound, (attempt) => stream[attempt]!);
+          expect(result).toBeLessThan(bound);
+          expect(result).toBe(stream[expectedIndex]! % bound);
+        },
+      ),
       { numRuns: 500 },
     );
   });
@@ -70,7 +79,8 @@ describe('uniformity on fixed seeds', () => {
   it('every validator of a 60-validator set is drawn as often as the others', () => {
     const set = SET.slice(0, 60);
     const counts = new Array<number>(set.length).fill(0);
-    for (let epoch = 0; epoch < 300; epoch++) for (const m of drawCommittee(set, epoch, hex32(1)).members) counts[m.validatorIndex]! += 1;
+    for (let epoch = 0; epoch < 300; epoch++)
+      for (const m of drawCommittee(set, epoch, hex32(1)).members) counts[m.validatorIndex]! += 1;
     // 59 degrees of freedom: the 0.999 quantile is about 99.6. (Draws without replacement spread even less.)
     expect(chiSquare(counts)).toBeLessThan(99.6);
   });

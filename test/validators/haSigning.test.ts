@@ -50,7 +50,12 @@ function recordingLogger(lines: string[]): LoggerPort {
 
 /** An L1 holding the four validators, active from the start. */
 const l1 = {
-  getBlock: async () => ({ number: 10n, hash: hex32(10), parentHash: hex32(9), timestamp: BigInt(GENESIS_TIME_SECONDS) }),
+  getBlock: async () => ({
+    number: 10n,
+    hash: hex32(10),
+    parentHash: hex32(9),
+    timestamp: BigInt(GENESIS_TIME_SECONDS),
+  }),
   getValidators: async () => validators.map((v) => ({ ...v.registration, activeFromEpoch: 0 })),
 } as unknown as L1ReaderPort;
 
@@ -60,7 +65,8 @@ const chain = {
   store: {
     getCheckpoint: async () => undefined,
     getBlock: async () => ({ archive: { root: constants.genesisArchiveRoot } }),
-    getArchiveTree: async (n: number) => (n === 0 ? createGenesis(constants.l1ChainId, constants.rollupVersion).archiveTree : undefined),
+    getArchiveTree: async (n: number) =>
+      n === 0 ? createGenesis(constants.l1ChainId, constants.rollupVersion).archiveTree : undefined,
   },
 } as unknown as Chain;
 
@@ -71,7 +77,13 @@ function keystoreOf(count: number): KeystoreState {
   return loaded.state;
 }
 
-function clientOf(clock: ManualClock, network: NetworkPort, keystore: KeystoreState, logs: string[], signingGuard?: SigningGuardPort): ValidatorClient {
+function clientOf(
+  clock: ManualClock,
+  network: NetworkPort,
+  keystore: KeystoreState,
+  logs: string[],
+  signingGuard?: SigningGuardPort,
+): ValidatorClient {
   const logger = recordingLogger(logs);
   const client = new ValidatorClient({
     chain,
@@ -118,8 +130,20 @@ function checkpointOf(variant: number): CheckpointToAttest {
     outHash: hex32(0),
   };
   const payload = checkpointProposalPayloadOf(constants, { number: 1, header, archiveRoot });
-  const block = { l1ChainId: constants.l1ChainId, rollupVersion: constants.rollupVersion, slot: SLOT, blockNumber: 1, indexWithinCheckpoint: 0, archiveRoot, txHashes: [] };
-  return { payload, header: bytesToHex(encodeCheckpointHeader(header)), blocks: [{ payload: block, content: { header: blockHeader, txEffects: [] } }] };
+  const block = {
+    l1ChainId: constants.l1ChainId,
+    rollupVersion: constants.rollupVersion,
+    slot: SLOT,
+    blockNumber: 1,
+    indexWithinCheckpoint: 0,
+    archiveRoot,
+    txHashes: [],
+  };
+  return {
+    payload,
+    header: bytesToHex(encodeCheckpointHeader(header)),
+    blocks: [{ payload: block, content: { header: blockHeader, txEffects: [] } }],
+  };
 }
 
 /** Both redundant nodes propose their own checkpoint for SLOT at once; the observer's offenses afterwards. */
@@ -131,7 +155,10 @@ async function runRedundantProposers(guards: { a?: SigningGuardPort; b?: Signing
   const nodeB = clientOf(clock, bus.connect(), keystoreOf(4), logs, guards.b);
   const observer = clientOf(clock, bus.connect(), keystoreOf(0), []);
   const deadlineMs = clock.now() + 10_000;
-  const outcomes = await Promise.allSettled([nodeA.collectAttestations(checkpointOf(0), deadlineMs), nodeB.collectAttestations(checkpointOf(1), deadlineMs)]);
+  const outcomes = await Promise.allSettled([
+    nodeA.collectAttestations(checkpointOf(0), deadlineMs),
+    nodeB.collectAttestations(checkpointOf(1), deadlineMs),
+  ]);
   await settle(20);
   const observed = observer.pool.proposalsForSlot(SLOT);
   for (const client of [nodeA, nodeB, observer]) client.stop();
@@ -148,28 +175,53 @@ describe('high-availability signing with two redundant nodes holding the same ke
 
   it('with one shared guard only the first claimant proposes and attests: no offense is recorded', async () => {
     const database = createMemorySigningDatabase();
-    const { outcomes, offenses, observed, logs } = await runRedundantProposers({ a: database.guardFor('node-a'), b: database.guardFor('node-b') });
+    const { outcomes, offenses, observed, logs } = await runRedundantProposers({
+      a: database.guardFor('node-a'),
+      b: database.guardFor('node-b'),
+    });
     expect(outcomes.filter((o) => o.status === 'fulfilled')).toHaveLength(1);
     const refused = outcomes.find((o) => o.status === 'rejected');
-    expect(refused?.reason).toMatchObject({ code: 'OPERATION_REFUSED', message: expect.stringContaining('HA signing guard') });
+    expect(refused?.reason).toMatchObject({
+      code: 'OPERATION_REFUSED',
+      message: expect.stringContaining('HA signing guard'),
+    });
     expect(offenses).toEqual([]);
     // The observer heard one checkpoint proposal and one block proposal: the winner's.
     expect(observed.checkpointProposals).toHaveLength(1);
     expect(observed.blockProposals).toHaveLength(1);
-    expect(logs.some((line) => line.startsWith('not signing: another payload or another node already holds this duty'))).toBe(true);
+    expect(
+      logs.some((line) => line.startsWith('not signing: another payload or another node already holds this duty')),
+    ).toBe(true);
     // Every claim in the database is one node's: the block, the checkpoint and the four attestations.
     expect(new Set(database.claims().map((c) => c.nodeId)).size).toBe(1);
-    expect(database.claims().map((c) => c.duty.kind).sort()).toEqual(['blockProposal', 'checkpointAttestation', 'checkpointAttestation', 'checkpointAttestation', 'checkpointAttestation', 'checkpointProposal']);
+    expect(
+      database
+        .claims()
+        .map((c) => c.duty.kind)
+        .sort(),
+    ).toEqual([
+      'blockProposal',
+      'checkpointAttestation',
+      'checkpointAttestation',
+      'checkpointAttestation',
+      'checkpointAttestation',
+      'checkpointProposal',
+    ]);
   });
 
   it('with the guard database unreachable neither node signs anything (fail closed), and says why', async () => {
     const database = createMemorySigningDatabase();
     database.setReachable(false);
-    const { outcomes, offenses, observed, logs } = await runRedundantProposers({ a: database.guardFor('node-a'), b: database.guardFor('node-b') });
+    const { outcomes, offenses, observed, logs } = await runRedundantProposers({
+      a: database.guardFor('node-a'),
+      b: database.guardFor('node-b'),
+    });
     expect(outcomes.map((o) => o.status)).toEqual(['rejected', 'rejected']);
     expect(offenses).toEqual([]);
     expect(observed.checkpointProposals).toEqual([]);
     expect(observed.blockProposals).toEqual([]);
-    expect(logs.filter((line) => line.startsWith('not signing: the HA signing database cannot be reached'))).toHaveLength(2);
+    expect(
+      logs.filter((line) => line.startsWith('not signing: the HA signing database cannot be reached')),
+    ).toHaveLength(2);
   });
 });

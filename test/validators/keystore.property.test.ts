@@ -14,7 +14,10 @@ const STARTUP_PUBLISHERS: Hex[] = [`0x${'a1'.repeat(20)}`, `0x${'a2'.repeat(20)}
 const OTHER_PUBLISHERS: Hex[] = [`0x${'b1'.repeat(20)}`, `0x${'b2'.repeat(20)}`];
 
 /** A validator number and its publisher choice: undefined (fallback), a startup publisher, or another one. */
-const validatorArbitrary = fc.tuple(fc.integer({ min: 0, max: 9 }), fc.option(fc.constantFrom(...STARTUP_PUBLISHERS, ...OTHER_PUBLISHERS), { nil: undefined }));
+const validatorArbitrary = fc.tuple(
+  fc.integer({ min: 0, max: 9 }),
+  fc.option(fc.constantFrom(...STARTUP_PUBLISHERS, ...OTHER_PUBLISHERS), { nil: undefined }),
+);
 const keystoreArbitrary = fc.uniqueArray(validatorArbitrary, { minLength: 1, maxLength: 6, selector: ([n]) => n });
 
 function fileOf(validators: readonly (readonly [number, Hex | undefined])[]): Uint8Array {
@@ -28,7 +31,14 @@ function fileOf(validators: readonly (readonly [number, Hex | undefined])[]): Ui
 }
 
 const CURRENT: KeystoreState = (() => {
-  const loaded = loadKeystore(fileOf([[0, STARTUP_PUBLISHERS[0]], [1, undefined], [2, STARTUP_PUBLISHERS[1]]]), STARTUP_PUBLISHERS);
+  const loaded = loadKeystore(
+    fileOf([
+      [0, STARTUP_PUBLISHERS[0]],
+      [1, undefined],
+      [2, STARTUP_PUBLISHERS[1]],
+    ]),
+    STARTUP_PUBLISHERS,
+  );
   if (loaded.kind !== 'accepted') throw new Error('fixture keystore rejected');
   return loaded.state;
 })();
@@ -38,14 +48,20 @@ describe('keystore reload for all keystores', () => {
     fc.assert(
       fc.property(keystoreArbitrary, (validators) => {
         const result = reloadKeystore(CURRENT, fileOf(validators), STARTUP_PUBLISHERS);
-        const unknown = validators.findIndex(([, publisher]) => publisher !== undefined && !STARTUP_PUBLISHERS.includes(publisher));
+        const unknown = validators.findIndex(
+          ([, publisher]) => publisher !== undefined && !STARTUP_PUBLISHERS.includes(publisher),
+        );
         if (unknown >= 0) {
-          expect(result).toMatchObject({ kind: 'rejected', rejection: { reason: 'unknownPublisher', validatorIndex: unknown } });
+          expect(result).toMatchObject({
+            kind: 'rejected',
+            rejection: { reason: 'unknownPublisher', validatorIndex: unknown },
+          });
           return;
         }
         expect(result.kind).toBe('accepted');
         if (result.kind !== 'accepted') return;
-        for (const v of result.next.validators) expect(STARTUP_PUBLISHERS.includes(v.publisher) || v.publisher === v.attester).toBe(true);
+        for (const v of result.next.validators)
+          expect(STARTUP_PUBLISHERS.includes(v.publisher) || v.publisher === v.attester).toBe(true);
         const { added, removed, keyReplaced, settingsChanged } = result.changes;
         const before = CURRENT.validators.map((v) => v.attester);
         const after = result.next.validators.map((v) => v.attester);

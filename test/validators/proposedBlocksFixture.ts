@@ -37,7 +37,10 @@ export const FIXTURE_SLOT = 7;
 
 /** Tx `n`'s effect with `noteHashCount` note hashes: 105 + 32 x noteHashCount bytes encoded. */
 export function sizedTxEffect(n: number, noteHashCount = 0): TxEffect {
-  return { ...minimalTxEffect(hex32(1_000_000 + n), hex32(2_000_000 + n)), noteHashes: Array.from({ length: noteHashCount }, (_, i) => hex32(3_000_000 + n * 100 + i)) };
+  return {
+    ...minimalTxEffect(hex32(1_000_000 + n), hex32(2_000_000 + n)),
+    noteHashes: Array.from({ length: noteHashCount }, (_, i) => hex32(3_000_000 + n * 100 + i)),
+  };
 }
 
 function blockHeaderOf(tree: AppendOnlyTree, spec: BlockSpec, slot: number): BlockHeader {
@@ -45,7 +48,12 @@ function blockHeaderOf(tree: AppendOnlyTree, spec: BlockSpec, slot: number): Blo
   return {
     ...genesis,
     lastArchive: treeSnapshot(tree),
-    globalVariables: { ...genesis.globalVariables, blockNumber: tree.size, slotNumber: slot, timestamp: BigInt(slot * 36) },
+    globalVariables: {
+      ...genesis.globalVariables,
+      blockNumber: tree.size,
+      slotNumber: slot,
+      timestamp: BigInt(slot * 36),
+    },
     contentCommitment: { txsEffectsHash: txsEffectsHash(spec.txEffects), inHash: zeroHex(32), outHash: zeroHex(32) },
     totalManaUsed: spec.manaUsed,
   };
@@ -59,7 +67,14 @@ export function proposedCheckpoint(specs: readonly BlockSpec[], slot = FIXTURE_S
     const blockNumber = tree.size;
     tree = appendLeaves(tree, [blockHash(header)]);
     const content = { header, txEffects: spec.txEffects };
-    const payload = { ...TEST_CHAIN, slot, blockNumber, indexWithinCheckpoint: index, archiveRoot: treeRoot(tree), txHashes: spec.txEffects.map((e) => e.txHash) };
+    const payload = {
+      ...TEST_CHAIN,
+      slot,
+      blockNumber,
+      indexWithinCheckpoint: index,
+      archiveRoot: treeRoot(tree),
+      txHashes: spec.txEffects.map((e) => e.txHash),
+    };
     return { payload, content, ...encodeBlockProposalContent(content) };
   });
   const checkpointHeader: CheckpointHeader = {

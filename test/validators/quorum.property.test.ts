@@ -9,7 +9,11 @@ import { describe, expect, it } from 'vitest';
 import type { Hex } from '../../spec/chain.js';
 import { bytesToHex, hexToBytes } from '../../spec/codec/bytes.js';
 import { BLS_SIGNATURE_BYTES, COMMITTEE_SIZE } from '../../spec/validators/constants.js';
-import { CHECKPOINT_PROPOSAL_PAYLOAD_BYTES, encodeCheckpointProposalPayload, type CheckpointProposalPayload } from '../../spec/validators/signingPayloads.js';
+import {
+  CHECKPOINT_PROPOSAL_PAYLOAD_BYTES,
+  encodeCheckpointProposalPayload,
+  type CheckpointProposalPayload,
+} from '../../spec/validators/signingPayloads.js';
 import { signCheckpointAttestation, verifyPayloadSignature } from '../../core/validators/bls.js';
 import { drawCommittee, quorumSize, type EpochCommittee } from '../../core/validators/committee.js';
 import { checkQuorum, type QuorumVerdict } from '../../core/validators/quorum.js';
@@ -17,17 +21,22 @@ import type { CommitteeAttestation } from '../../spec/validators/checkpointAttes
 import { TEST_EPOCH_DURATION_SLOTS, hex32, secretKeyOf, testPayload, testValidatorSet } from './validatorFixtures.js';
 
 /** The quorum check with the fixtures' epoch length. */
-const check = (of: EpochCommittee, signed: CheckpointProposalPayload, list: readonly CommitteeAttestation[]): QuorumVerdict =>
-  checkQuorum(of, signed, list, TEST_EPOCH_DURATION_SLOTS);
+const check = (
+  of: EpochCommittee,
+  signed: CheckpointProposalPayload,
+  list: readonly CommitteeAttestation[],
+): QuorumVerdict => checkQuorum(of, signed, list, TEST_EPOCH_DURATION_SLOTS);
 
 const payload = testPayload(40);
 const FULL = drawCommittee(testValidatorSet(COMMITTEE_SIZE), 1, hex32(9));
 /** Each seat's attestation of `payload`, signed once. */
 const SIGNATURES: Hex[] = FULL.members.map((m) => signCheckpointAttestation(secretKeyOf(m.address), payload).signature);
-const signatureOf = (committee: EpochCommittee, seat: number): Hex => SIGNATURES[FULL.seatByAddress.get(committee.members[seat]!.address)!]!;
+const signatureOf = (committee: EpochCommittee, seat: number): Hex =>
+  SIGNATURES[FULL.seatByAddress.get(committee.members[seat]!.address)!]!;
 
 /** The committee of a set of the first `size` validators of FULL's set (so every member's signature is cached). */
-const committeeOfSize = (size: number): EpochCommittee => drawCommittee(testValidatorSet(COMMITTEE_SIZE).slice(0, size), 1, hex32(9));
+const committeeOfSize = (size: number): EpochCommittee =>
+  drawCommittee(testValidatorSet(COMMITTEE_SIZE).slice(0, size), 1, hex32(9));
 const attestationsFor = (committee: EpochCommittee, seats: readonly number[]): CommitteeAttestation[] =>
   seats.map((seat) => ({ committeeIndex: seat, signature: signatureOf(committee, seat) }));
 
@@ -44,15 +53,22 @@ describe('quorum', () => {
       const quorum = quorumSize(size);
       expect(quorum).toBe(Math.floor((2 * size) / 3) + 1);
       const seats = committee.members.map((m) => m.committeeIndex).reverse();
-      expect(check(committee, payload, attestationsFor(committee, seats.slice(0, quorum - 1)))).toMatchObject({ valid: false, failure: { reason: 'tooFewAttestations' } });
-      expect(check(committee, payload, attestationsFor(committee, seats.slice(0, quorum)))).toMatchObject({ valid: true });
+      expect(check(committee, payload, attestationsFor(committee, seats.slice(0, quorum - 1)))).toMatchObject({
+        valid: false,
+        failure: { reason: 'tooFewAttestations' },
+      });
+      expect(check(committee, payload, attestationsFor(committee, seats.slice(0, quorum)))).toMatchObject({
+        valid: true,
+      });
     }
   });
 
   it('any subset of distinct seats passes exactly when it reaches the quorum', () => {
     fc.assert(
       fc.property(
-        fc.integer({ min: 1, max: 12 }).chain((size) => fc.tuple(fc.constant(size), fc.shuffledSubarray([...Array(size).keys()]))),
+        fc
+          .integer({ min: 1, max: 12 })
+          .chain((size) => fc.tuple(fc.constant(size), fc.shuffledSubarray([...Array(size).keys()]))),
         ([size, seats]) => {
           const committee = committeeOfSize(size);
           const verdict = check(committee, payload, attestationsFor(committee, seats));
@@ -87,11 +103,20 @@ describe('single-bit changes', () => {
     const committee = committeeOfSize(7);
     const list = attestationsFor(committee, [0, 1, 2, 3, 4, 5]);
     fc.assert(
-      fc.property(fc.integer({ min: 0, max: BLS_SIGNATURE_BYTES * 8 - 1 }), fc.integer({ min: 0, max: list.length - 1 }), (bit, position) => {
-        expect(verifyPayloadSignature('attester', keccak256(encoded), member.blsPublicKey, flipBit(signature, bit))).toBe(false);
-        const changed = list.map((a, i) => (i === position ? { ...a, signature: flipBit(a.signature, bit) } : a));
-        expect(check(committee, payload, changed)).toMatchObject({ valid: false, failure: { reason: 'badSignature', position } });
-      }),
+      fc.property(
+        fc.integer({ min: 0, max: BLS_SIGNATURE_BYTES * 8 - 1 }),
+        fc.integer({ min: 0, max: list.length - 1 }),
+        (bit, position) => {
+          expect(
+            verifyPayloadSignature('attester', keccak256(encoded), member.blsPublicKey, flipBit(signature, bit)),
+          ).toBe(false);
+          const changed = list.map((a, i) => (i === position ? { ...a, signature: flipBit(a.signature, bit) } : a));
+          expect(check(committee, payload, changed)).toMatchObject({
+            valid: false,
+            failure: { reason: 'badSignature', position },
+          });
+        },
+      ),
       { numRuns: 100 },
     );
   });

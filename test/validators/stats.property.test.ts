@@ -42,14 +42,19 @@ describe('validator statistics for all histories', () => {
         const stats = history.validatorsStats();
         const kept = records.filter((r) => r.slot > slot - VALIDATOR_STATS_SLOT_WINDOW);
         const totalDuties = kept.reduce((n, r) => n + (r.proposer === undefined ? 0 : 1) + r.committee.length, 0);
-        const counted = stats.validators.reduce((n, v) => n + v.proposalsMade + v.proposalsMissed + v.attestationsSent + v.attestationsMissed, 0);
+        const counted = stats.validators.reduce(
+          (n, v) => n + v.proposalsMade + v.proposalsMissed + v.attestationsSent + v.attestationsMissed,
+          0,
+        );
         expect(counted).toBe(totalDuties);
         expect(stats.initialSlot).toBe(kept[0]?.slot ?? null);
         for (const v of stats.validators) {
           expect(v.proposalsMade + v.proposalsMissed).toBe(kept.filter((r) => r.proposer === v.address).length);
           const single = history.validatorStats(v.address, 0, slot)!;
           expect(single.validator).toEqual(v);
-          expect(single.history).toHaveLength(v.proposalsMade + v.proposalsMissed + v.attestationsSent + v.attestationsMissed);
+          expect(single.history).toHaveLength(
+            v.proposalsMade + v.proposalsMissed + v.attestationsSent + v.attestationsMissed,
+          );
         }
       }),
       { numRuns: 200 },

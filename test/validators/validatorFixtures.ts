@@ -4,7 +4,13 @@
  */
 import type { Hex } from '../../spec/chain.js';
 import { BlsSecretKey } from '../../core/validators/bls.js';
-import { drawCommittee, slotDuties, type EpochCommittee, type SlotDuties, type Validator } from '../../core/validators/committee.js';
+import {
+  drawCommittee,
+  slotDuties,
+  type EpochCommittee,
+  type SlotDuties,
+  type Validator,
+} from '../../core/validators/committee.js';
 import type { CheckpointProposalPayload, SigningChain } from '../../spec/validators/signingPayloads.js';
 
 export const TEST_CHAIN: SigningChain = { l1ChainId: 31337, rollupVersion: 1 };
@@ -47,11 +53,20 @@ export const hex32 = (n: number | bigint): Hex => `0x${BigInt(n).toString(16).pa
 
 /** A checkpoint payload for `slot`; `variant` changes the archive root, so two variants are two payloads. */
 export function testPayload(slot: number, variant = 0, chain: SigningChain = TEST_CHAIN): CheckpointProposalPayload {
-  return { ...chain, slot, checkpointNumber: slot, archiveRoot: hex32(1000 + variant), checkpointHeaderHash: hex32(slot) };
+  return {
+    ...chain,
+    slot,
+    checkpointNumber: slot,
+    archiveRoot: hex32(1000 + variant),
+    checkpointHeaderHash: hex32(slot),
+  };
 }
 
 /** One committee for every epoch (the epoch's seed source fixed), and the duties of any slot. */
-export function testDuties(validators: readonly Validator[], seedSource: Hex = hex32(42)): (slot: number) => SlotDuties {
+export function testDuties(
+  validators: readonly Validator[],
+  seedSource: Hex = hex32(42),
+): (slot: number) => SlotDuties {
   const committees = new Map<number, EpochCommittee>();
   return (slot) => {
     const epoch = Math.floor(slot / TEST_EPOCH_DURATION_SLOTS);

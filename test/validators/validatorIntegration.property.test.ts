@@ -40,7 +40,10 @@ const header: fc.Arbitrary<CheckpointHeader> = fc.record({
   timestamp: fc.bigInt({ min: 0n, max: 2n ** 63n }),
   coinbase: address,
   feeRecipient: fr,
-  gasFees: fc.record({ feePerDaGas: fc.bigInt({ min: 0n, max: 2n ** 64n }), feePerL2Gas: fc.bigInt({ min: 0n, max: 2n ** 64n }) }),
+  gasFees: fc.record({
+    feePerDaGas: fc.bigInt({ min: 0n, max: 2n ** 64n }),
+    feePerL2Gas: fc.bigInt({ min: 0n, max: 2n ** 64n }),
+  }),
   blockCount: fc.integer({ min: 1, max: 8 }),
   inHash: fr,
   outHash: fr,
@@ -48,7 +51,12 @@ const header: fc.Arbitrary<CheckpointHeader> = fc.record({
   totalManaUsed: fc.bigInt({ min: 0n, max: 2n ** 63n }),
 });
 
-const logOf = (checkpointNumber: number, archive: Hex, h: CheckpointHeader, txHash: Hex = hex32(9)): CheckpointProposedLog => ({
+const logOf = (
+  checkpointNumber: number,
+  archive: Hex,
+  h: CheckpointHeader,
+  txHash: Hex = hex32(9),
+): CheckpointProposedLog => ({
   checkpointNumber,
   archive,
   slotNumber: h.slotNumber,
@@ -72,14 +80,25 @@ describe('validator integration rules', () => {
   it('a proposal is refused exactly when one of its blocks breaks one of the validator limits; unset limits never refuse', () => {
     const limit = (max: number) => fc.option(fc.integer({ min: 0, max }), { nil: undefined });
     const limits: fc.Arbitrary<ValidatorLimits> = fc
-      .record({ maxTxsPerBlock: limit(6), maxTxsPerCheckpoint: limit(12), maxL2BlockGas: limit(1_000), maxDABlockGas: limit(16 * 1_500) })
+      .record({
+        maxTxsPerBlock: limit(6),
+        maxTxsPerCheckpoint: limit(12),
+        maxL2BlockGas: limit(1_000),
+        maxDABlockGas: limit(16 * 1_500),
+      })
       .map((l) => Object.fromEntries(Object.entries(l).filter(([, v]) => v !== undefined)) as ValidatorLimits);
     // Each block: its txs' note hash counts (an effect's size) and its mana.
-    const block = fc.record({ noteHashCounts: fc.array(fc.integer({ min: 0, max: 8 }), { maxLength: 6 }), manaUsed: fc.bigInt({ min: 0n, max: 1_200n }) });
+    const block = fc.record({
+      noteHashCounts: fc.array(fc.integer({ min: 0, max: 8 }), { maxLength: 6 }),
+      manaUsed: fc.bigInt({ min: 0n, max: 1_200n }),
+    });
     fc.assert(
       fc.property(limits, fc.array(block, { minLength: 1, maxLength: 4 }), (l, blocks) => {
         let txNumber = 0;
-        const specs: BlockSpec[] = blocks.map((b) => ({ txEffects: b.noteHashCounts.map((count) => sizedTxEffect(txNumber++, count)), manaUsed: b.manaUsed }));
+        const specs: BlockSpec[] = blocks.map((b) => ({
+          txEffects: b.noteHashCounts.map((count) => sizedTxEffect(txNumber++, count)),
+          manaUsed: b.manaUsed,
+        }));
         const fixture = proposedCheckpoint(specs);
         const proposed = fixture.blocks.map((b) => ({ payload: b.payload, content: b.content }));
         // Each block measured on its own: the encoded effect of a tx with n note hashes is 105 + 32n bytes.
@@ -89,10 +108,13 @@ describe('validator integration rules', () => {
           (l.maxTxsPerCheckpoint !== undefined && txNumber > l.maxTxsPerCheckpoint) ||
           (l.maxL2BlockGas !== undefined && blocks.some((b) => b.manaUsed > BigInt(l.maxL2BlockGas!))) ||
           (l.maxDABlockGas !== undefined && daGas.some((gas) => gas > l.maxDABlockGas!));
-        expect(proposedBlocksRefusal(fixture.previousArchive, fixture.checkpointHeader, proposed, l) !== undefined).toBe(breaks);
+        expect(
+          proposedBlocksRefusal(fixture.previousArchive, fixture.checkpointHeader, proposed, l) !== undefined,
+        ).toBe(breaks);
         expect(proposedBlocksRefusal(fixture.previousArchive, fixture.checkpointHeader, proposed, {})).toBeUndefined();
         // Every gossiped form passes the content checks and gives back the block measured above.
-        for (const b of fixture.blocks) expect(checkedBlockContent(b.payload, b.header, b.body)).toEqual({ ok: true, content: b.content });
+        for (const b of fixture.blocks)
+          expect(checkedBlockContent(b.payload, b.header, b.body)).toEqual({ ok: true, content: b.content });
       }),
       { seed: 62, numRuns: 150 },
     );
@@ -100,7 +122,19 @@ describe('validator integration rules', () => {
 
   it('remembers at most its bound of refused checkpoints and forgets a number, and those above it, once adopted', () => {
     const refused = new RefusedCheckpoints();
-    const h = { lastArchiveRoot: hex32(1), slotNumber: 3, timestamp: 0n, coinbase: `0x${'00'.repeat(20)}` as Hex, feeRecipient: hex32(0), gasFees: { feePerDaGas: 0n, feePerL2Gas: 0n }, blockCount: 1, blobsHash: hex32(2), totalManaUsed: 0n, inHash: hex32(0), outHash: hex32(0) };
+    const h = {
+      lastArchiveRoot: hex32(1),
+      slotNumber: 3,
+      timestamp: 0n,
+      coinbase: `0x${'00'.repeat(20)}` as Hex,
+      feeRecipient: hex32(0),
+      gasFees: { feePerDaGas: 0n, feePerL2Gas: 0n },
+      blockCount: 1,
+      blobsHash: hex32(2),
+      totalManaUsed: 0n,
+      inHash: hex32(0),
+      outHash: hex32(0),
+    };
     for (let n = 1; n <= REFUSED_CHECKPOINTS_KEPT_MAX + 10; n++) refused.add(logOf(n, hex32(n), h));
     expect(refused.size).toBe(REFUSED_CHECKPOINTS_KEPT_MAX);
     expect(refused.has(1)).toBe(false);

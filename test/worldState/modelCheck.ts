@@ -11,7 +11,14 @@ import type { WorldState } from '../../core/worldState/worldState.js';
 import type { BlockStateEffects } from '../../core/worldState/blockEffects.js';
 import type { ModelHeights, ModelState, ModelTree, ModelTxEffects, ReferenceWorldState } from './referenceModel.js';
 import { leafHashes, modelTree } from './referenceModel.js';
-import { field32, toHex, verifyMembership, verifyNullifierAbsence, verifyNullifierMembership, verifyPublicDataWitness } from './witnessVerifier.js';
+import {
+  field32,
+  toHex,
+  verifyMembership,
+  verifyNullifierAbsence,
+  verifyNullifierMembership,
+  verifyPublicDataWitness,
+} from './witnessVerifier.js';
 
 export const hexOf = (n: bigint): Hex => toHex(field32(n));
 
@@ -41,7 +48,12 @@ function sampleIndices(size: number, capacity: number): number[] {
   return [...picks].filter((i) => i >= 0 && i < capacity);
 }
 
-export async function expectBlockMatchesModel(engine: WorldState, model: ReferenceWorldState, block: number, probes: readonly bigint[]): Promise<void> {
+export async function expectBlockMatchesModel(
+  engine: WorldState,
+  model: ReferenceWorldState,
+  block: number,
+  probes: readonly bigint[],
+): Promise<void> {
   const state = model.blocks[block]!;
   const hashes = leafHashes(state);
   const trees = {} as Record<TreeName, ModelTree>;
@@ -50,7 +62,10 @@ export async function expectBlockMatchesModel(engine: WorldState, model: Referen
     const tree = modelTree(height, hashes[name]);
     trees[name] = tree;
     const snapshot = engine.getTreeSnapshot(treeId, block);
-    expect(snapshot, `${name} at block ${block}`).toEqual({ root: tree.root, nextAvailableLeafIndex: hashes[name].length });
+    expect(snapshot, `${name} at block ${block}`).toEqual({
+      root: tree.root,
+      nextAvailableLeafIndex: hashes[name].length,
+    });
     await expectLeavesAndPaths(engine, treeId, block, height, hashes[name], tree);
   }
   await expectAppendOnlyLookups(engine, state, block, probes, trees);
@@ -58,7 +73,14 @@ export async function expectBlockMatchesModel(engine: WorldState, model: Referen
   await expectPublicData(engine, state, block, probes, model.heights.publicData, trees.publicData.root);
 }
 
-async function expectLeavesAndPaths(engine: WorldState, treeId: MerkleTreeId, block: number, height: number, leaves: readonly Hex[], tree: ModelTree): Promise<void> {
+async function expectLeavesAndPaths(
+  engine: WorldState,
+  treeId: MerkleTreeId,
+  block: number,
+  height: number,
+  leaves: readonly Hex[],
+  tree: ModelTree,
+): Promise<void> {
   for (const index of sampleIndices(leaves.length, 2 ** height)) {
     const witness = await engine.getSiblingPath(treeId, block, BigInt(index));
     expect(witness).toEqual(tree.siblingPath(index));
@@ -69,7 +91,13 @@ async function expectLeavesAndPaths(engine: WorldState, treeId: MerkleTreeId, bl
   expect(await engine.getSiblingPath(treeId, block, 2n ** BigInt(height))).toBeNull();
 }
 
-async function expectAppendOnlyLookups(engine: WorldState, state: ModelState, block: number, probes: readonly bigint[], trees: Record<TreeName, ModelTree>): Promise<void> {
+async function expectAppendOnlyLookups(
+  engine: WorldState,
+  state: ModelState,
+  block: number,
+  probes: readonly bigint[],
+  trees: Record<TreeName, ModelTree>,
+): Promise<void> {
   const lists: [MerkleTreeId, TreeName, readonly { value: bigint; block: number }[]][] = [
     [MerkleTreeId.NOTE_HASH_TREE, 'noteHash', state.noteHashes],
     [MerkleTreeId.L1_TO_L2_MESSAGE_TREE, 'l1ToL2Message', state.messages],
@@ -80,7 +108,14 @@ async function expectAppendOnlyLookups(engine: WorldState, state: ModelState, bl
     const found = await engine.findLeafIndices(treeId, block, values.map(hexOf));
     values.forEach((value, i) => {
       const index = value === 0n ? -1 : entries.findIndex((e) => e.value === value);
-      const expected = index < 0 ? null : { data: BigInt(index), l2BlockNumber: entries[index]!.block, l2BlockHash: hexOf(state.archive[entries[index]!.block]!.value) };
+      const expected =
+        index < 0
+          ? null
+          : {
+              data: BigInt(index),
+              l2BlockNumber: entries[index]!.block,
+              l2BlockHash: hexOf(state.archive[entries[index]!.block]!.value),
+            };
       expect(found[i], `${name} lookup of ${value} at block ${block}`).toEqual(expected);
     });
     const witness = await engine.getMembershipWitnessByValue(treeId, block, hexOf(values[0]!));
@@ -89,7 +124,14 @@ async function expectAppendOnlyLookups(engine: WorldState, state: ModelState, bl
   }
 }
 
-async function expectNullifierWitnesses(engine: WorldState, state: ModelState, block: number, probes: readonly bigint[], height: number, root: Hex): Promise<void> {
+async function expectNullifierWitnesses(
+  engine: WorldState,
+  state: ModelState,
+  block: number,
+  probes: readonly bigint[],
+  height: number,
+  root: Hex,
+): Promise<void> {
   const present = state.nullifiers.filter((e) => e !== null).map((e) => e!.leaf.key);
   const keys = [...new Set([...present.slice(-3), ...probes, ...probes.map((p) => p + 1n)])];
   const found = await engine.findLeafIndices(MerkleTreeId.NULLIFIER_TREE, block, keys.map(hexOf));
@@ -100,7 +142,11 @@ async function expectNullifierWitnesses(engine: WorldState, state: ModelState, b
     if (index >= 0) {
       const leaf = state.nullifiers[index]!.leaf;
       expect(member?.index).toBe(BigInt(index));
-      expect(member?.leafPreimage).toEqual({ nullifier: hexOf(leaf.key), nextNullifier: hexOf(leaf.nextKey), nextIndex: BigInt(leaf.nextIndex) });
+      expect(member?.leafPreimage).toEqual({
+        nullifier: hexOf(leaf.key),
+        nextNullifier: hexOf(leaf.nextKey),
+        nextIndex: BigInt(leaf.nextIndex),
+      });
       expect(verifyNullifierMembership(root, hexOf(key), member!, height)).toBe(true);
       expect(low).toBeNull();
       expect(found[i]?.data).toBe(BigInt(index));
@@ -114,7 +160,14 @@ async function expectNullifierWitnesses(engine: WorldState, state: ModelState, b
   }
 }
 
-async function expectPublicData(engine: WorldState, state: ModelState, block: number, probes: readonly bigint[], height: number, root: Hex): Promise<void> {
+async function expectPublicData(
+  engine: WorldState,
+  state: ModelState,
+  block: number,
+  probes: readonly bigint[],
+  height: number,
+  root: Hex,
+): Promise<void> {
   const slots = [...new Set([0n, ...state.publicData.slice(-3).map((e) => e.leaf.key), ...probes])];
   for (const slot of slots) {
     const entry = state.publicData.find((e) => e.leaf.key === slot);

@@ -71,7 +71,10 @@ function layers(height: number, leaves: readonly Hex[]): Map<number, Hex>[] {
     for (const index of below.keys()) {
       const parent = Math.floor(index / 2);
       if (above.has(parent)) continue;
-      above.set(parent, hashFields([below.get(parent * 2) ?? empty[level]!, below.get(parent * 2 + 1) ?? empty[level]!]));
+      above.set(
+        parent,
+        hashFields([below.get(parent * 2) ?? empty[level]!, below.get(parent * 2 + 1) ?? empty[level]!]),
+      );
     }
     result.push(above);
   }
@@ -101,7 +104,9 @@ export function modelTree(height: number, leaves: readonly Hex[]): ModelTree {
   };
 }
 
-export function leafHashes(state: ModelState): Record<'nullifier' | 'noteHash' | 'publicData' | 'l1ToL2Message' | 'archive', Hex[]> {
+export function leafHashes(
+  state: ModelState,
+): Record<'nullifier' | 'noteHash' | 'publicData' | 'l1ToL2Message' | 'archive', Hex[]> {
   const plain = (entries: readonly { value: bigint }[]): Hex[] => entries.map((e) => toHex(field32(e.value)));
   return {
     nullifier: state.nullifiers.map((e) => (e === null ? ZERO_HEX : nullifierHash(e.leaf))),
@@ -113,7 +118,8 @@ export function leafHashes(state: ModelState): Record<'nullifier' | 'noteHash' |
 }
 
 function cloneState(state: ModelState): ModelState {
-  const cloneLeaf = <T extends { leaf: ModelIndexedLeaf } | null>(e: T): T => (e === null ? e : ({ ...e, leaf: { ...e.leaf } } as T));
+  const cloneLeaf = <T extends { leaf: ModelIndexedLeaf } | null>(e: T): T =>
+    e === null ? e : ({ ...e, leaf: { ...e.leaf } } as T);
   return {
     noteHashes: state.noteHashes.map((e) => ({ ...e })),
     messages: state.messages.map((e) => ({ ...e })),
@@ -124,9 +130,15 @@ function cloneState(state: ModelState): ModelState {
 }
 
 /** Inserts `key` after its low leaf, found by scanning every leaf. */
-function insertLinked(leaves: readonly ({ leaf: ModelIndexedLeaf } | null)[], key: bigint, value: bigint, newIndex: number): ModelIndexedLeaf {
+function insertLinked(
+  leaves: readonly ({ leaf: ModelIndexedLeaf } | null)[],
+  key: bigint,
+  value: bigint,
+  newIndex: number,
+): ModelIndexedLeaf {
   let low: ModelIndexedLeaf | undefined;
-  for (const entry of leaves) if (entry !== null && entry.leaf.key < key && (low === undefined || entry.leaf.key > low.key)) low = entry.leaf;
+  for (const entry of leaves)
+    if (entry !== null && entry.leaf.key < key && (low === undefined || entry.leaf.key > low.key)) low = entry.leaf;
   if (low === undefined) throw new Error(`no low leaf for ${key}`);
   const leaf = { key, value, nextKey: low.nextKey, nextIndex: low.nextIndex };
   low.nextKey = key;
@@ -145,7 +157,12 @@ export class ReferenceWorldState {
     genesisHash: bigint,
   ) {
     const nullifiers = Array.from({ length: subtreeLeaves }, (_, i) => ({
-      leaf: { key: BigInt(i), value: 0n, nextKey: i + 1 < subtreeLeaves ? BigInt(i + 1) : 0n, nextIndex: i + 1 < subtreeLeaves ? i + 1 : 0 },
+      leaf: {
+        key: BigInt(i),
+        value: 0n,
+        nextKey: i + 1 < subtreeLeaves ? BigInt(i + 1) : 0n,
+        nextIndex: i + 1 < subtreeLeaves ? i + 1 : 0,
+      },
       block: 0,
     }));
     const publicData = [{ leaf: { key: 0n, value: 0n, nextKey: 0n, nextIndex: 0 }, block: 0 }];
@@ -153,7 +170,13 @@ export class ReferenceWorldState {
     for (const { leafSlot, value } of genesisPublicData()) {
       publicData.push({ leaf: insertLinked(publicData, BigInt(leafSlot), BigInt(value), publicData.length), block: 0 });
     }
-    this.blocks.push({ noteHashes: [], messages: [], archive: [{ value: genesisHash, block: 0 }], nullifiers, publicData });
+    this.blocks.push({
+      noteHashes: [],
+      messages: [],
+      archive: [{ value: genesisHash, block: 0 }],
+      nullifiers,
+      publicData,
+    });
   }
 
   get latest(): number {
@@ -174,7 +197,8 @@ export class ReferenceWorldState {
     // Every tx takes one whole subtree of each of the two trees, even with nothing to put in it.
     const noteHashesStart = state.noteHashes.length;
     for (const value of tx.noteHashes) state.noteHashes.push({ value, block: n });
-    while (state.noteHashes.length < noteHashesStart + this.subtreeLeaves) state.noteHashes.push({ value: 0n, block: n });
+    while (state.noteHashes.length < noteHashesStart + this.subtreeLeaves)
+      state.noteHashes.push({ value: 0n, block: n });
     const start = state.nullifiers.length;
     for (const key of tx.nullifiers) {
       if (state.nullifiers.some((e) => e !== null && e.leaf.key === key)) throw new DuplicateNullifier(String(key));
@@ -185,7 +209,11 @@ export class ReferenceWorldState {
     for (const write of tx.publicDataWrites) {
       const existing = state.publicData.find((e) => e.leaf.key === write.slot);
       if (existing !== undefined) existing.leaf.value = write.value;
-      else state.publicData.push({ leaf: insertLinked(state.publicData, write.slot, write.value, state.publicData.length), block: n });
+      else
+        state.publicData.push({
+          leaf: insertLinked(state.publicData, write.slot, write.value, state.publicData.length),
+          block: n,
+        });
     }
   }
 

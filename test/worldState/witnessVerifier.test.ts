@@ -3,7 +3,15 @@ import { createMemoryStorage } from '../../adapters/storage/memoryStorage.js';
 import { MerkleTreeId } from '../../spec/constants.js';
 import { WorldState } from '../../core/worldState/worldState.js';
 import { hexOf } from './modelCheck.js';
-import { hashFields, nullifierLeafHash, rootFromPath, verifyMembership, verifyNullifierAbsence, verifyNullifierMembership, verifyPublicDataWitness } from './witnessVerifier.js';
+import {
+  hashFields,
+  nullifierLeafHash,
+  rootFromPath,
+  verifyMembership,
+  verifyNullifierAbsence,
+  verifyNullifierMembership,
+  verifyPublicDataWitness,
+} from './witnessVerifier.js';
 
 const zero = hexOf(0n);
 
@@ -19,21 +27,43 @@ describe('witness verifier (from docs/protocol.md)', () => {
 
   it('accepts the engine’s witnesses and refuses every tampered field', async () => {
     const engine = await WorldState.open(createMemoryStorage(), { genesisBlockHash: hexOf(77n) });
-    const tx = { noteHashes: [hexOf(9n)], nullifiers: [hexOf(1_000n), hexOf(500n)], publicDataWrites: [{ leafSlot: hexOf(42n), value: hexOf(3n) }] };
+    const tx = {
+      noteHashes: [hexOf(9n)],
+      nullifiers: [hexOf(1_000n), hexOf(500n)],
+      publicDataWrites: [{ leafSlot: hexOf(42n), value: hexOf(3n) }],
+    };
     await (await engine.prepareBlock(1, { txs: [tx], l1ToL2Messages: [] })).finish(hexOf(0xb1n)).commit();
     const { nullifierTree, publicDataTree, noteHashTree } = engine.getStateReference(1);
     const member = (await engine.getNullifierMembershipWitness(1, hexOf(500n)))!;
     expect(verifyNullifierMembership(nullifierTree.root, hexOf(500n), member, 42)).toBe(true);
-    expect(nullifierLeafHash(member.leafPreimage)).toBe(await engine.getLeafValue(MerkleTreeId.NULLIFIER_TREE, 1, member.index));
-    expect(verifyNullifierMembership(nullifierTree.root, hexOf(500n), { ...member, index: member.index + 1n }, 42)).toBe(false);
-    expect(verifyNullifierMembership(nullifierTree.root, hexOf(500n), { ...member, leafPreimage: { ...member.leafPreimage, nextIndex: 0n } }, 42)).toBe(false);
+    expect(nullifierLeafHash(member.leafPreimage)).toBe(
+      await engine.getLeafValue(MerkleTreeId.NULLIFIER_TREE, 1, member.index),
+    );
+    expect(
+      verifyNullifierMembership(nullifierTree.root, hexOf(500n), { ...member, index: member.index + 1n }, 42),
+    ).toBe(false);
+    expect(
+      verifyNullifierMembership(
+        nullifierTree.root,
+        hexOf(500n),
+        { ...member, leafPreimage: { ...member.leafPreimage, nextIndex: 0n } },
+        42,
+      ),
+    ).toBe(false);
     const low = (await engine.getLowNullifierMembershipWitness(1, hexOf(700n)))!;
     expect(low.leafPreimage.nullifier).toBe(hexOf(500n));
     expect(verifyNullifierAbsence(nullifierTree.root, hexOf(700n), low, 42)).toBe(true);
     expect(verifyNullifierAbsence(nullifierTree.root, hexOf(1_001n), low, 42)).toBe(false);
     const slot = await engine.getPublicDataWitness(1, hexOf(42n));
     expect(verifyPublicDataWitness(publicDataTree.root, hexOf(42n), slot, 40)).toBe(true);
-    expect(verifyPublicDataWitness(publicDataTree.root, hexOf(42n), { ...slot, leafPreimage: { ...slot.leafPreimage, value: hexOf(4n) } }, 40)).toBe(false);
+    expect(
+      verifyPublicDataWitness(
+        publicDataTree.root,
+        hexOf(42n),
+        { ...slot, leafPreimage: { ...slot.leafPreimage, value: hexOf(4n) } },
+        40,
+      ),
+    ).toBe(false);
     const absent = await engine.getPublicDataWitness(1, hexOf(43n));
     expect(absent.leafPreimage.slot).toBe(hexOf(42n));
     expect(verifyPublicDataWitness(publicDataTree.root, hexOf(43n), absent, 40)).toBe(true);

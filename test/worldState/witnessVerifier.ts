@@ -23,7 +23,12 @@ export interface NullifierWitness {
 
 export interface PublicDataWitnessShape {
   readonly index: bigint;
-  readonly leafPreimage: { readonly slot: Hex; readonly value: Hex; readonly nextSlot: Hex; readonly nextIndex: bigint };
+  readonly leafPreimage: {
+    readonly slot: Hex;
+    readonly value: Hex;
+    readonly nextSlot: Hex;
+    readonly nextIndex: bigint;
+  };
   readonly siblingPath: readonly Hex[];
 }
 
@@ -80,10 +85,20 @@ export function verifyMembership(root: Hex, leaf: Hex, witness: PathWitness, hei
   return witness.siblingPath.length === height && rootFromPath(leaf, witness.leafIndex, witness.siblingPath) === root;
 }
 
-export function verifyNullifierMembership(root: Hex, nullifier: Hex, witness: NullifierWitness, height: number): boolean {
+export function verifyNullifierMembership(
+  root: Hex,
+  nullifier: Hex,
+  witness: NullifierWitness,
+  height: number,
+): boolean {
   return (
     BigInt(witness.leafPreimage.nullifier) === BigInt(nullifier) &&
-    verifyMembership(root, nullifierLeafHash(witness.leafPreimage), { leafIndex: witness.index, siblingPath: witness.siblingPath }, height)
+    verifyMembership(
+      root,
+      nullifierLeafHash(witness.leafPreimage),
+      { leafIndex: witness.index, siblingPath: witness.siblingPath },
+      height,
+    )
   );
 }
 
@@ -94,14 +109,29 @@ export function verifyNullifierAbsence(root: Hex, nullifier: Hex, low: Nullifier
   return (
     BigInt(low.leafPreimage.nullifier) < value &&
     (next === 0n || next > value) &&
-    verifyMembership(root, nullifierLeafHash(low.leafPreimage), { leafIndex: low.index, siblingPath: low.siblingPath }, height)
+    verifyMembership(
+      root,
+      nullifierLeafHash(low.leafPreimage),
+      { leafIndex: low.index, siblingPath: low.siblingPath },
+      height,
+    )
   );
 }
 
 /** A public data witness for `slot`: the slot's own leaf, or a low leaf proving the slot absent (its value is 0). */
-export function verifyPublicDataWitness(root: Hex, slot: Hex, witness: PublicDataWitnessShape, height: number): boolean {
+export function verifyPublicDataWitness(
+  root: Hex,
+  slot: Hex,
+  witness: PublicDataWitnessShape,
+  height: number,
+): boolean {
   const { leafPreimage } = witness;
-  const inTree = verifyMembership(root, publicDataLeafHash(leafPreimage), { leafIndex: witness.index, siblingPath: witness.siblingPath }, height);
+  const inTree = verifyMembership(
+    root,
+    publicDataLeafHash(leafPreimage),
+    { leafIndex: witness.index, siblingPath: witness.siblingPath },
+    height,
+  );
   if (BigInt(leafPreimage.slot) === BigInt(slot)) return inTree;
   const next = BigInt(leafPreimage.nextSlot);
   return inTree && BigInt(leafPreimage.slot) < BigInt(slot) && (next === 0n || next > BigInt(slot));

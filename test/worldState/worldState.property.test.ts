@@ -15,7 +15,12 @@ import type { ModelHeights, ModelTxEffects } from './referenceModel.js';
 import { DuplicateNullifier, ReferenceWorldState } from './referenceModel.js';
 
 type Command =
-  | { readonly kind: 'block'; readonly txs: readonly ModelTxEffects[]; readonly messages: readonly bigint[]; readonly ownBatch: boolean }
+  | {
+      readonly kind: 'block';
+      readonly txs: readonly ModelTxEffects[];
+      readonly messages: readonly bigint[];
+      readonly ownBatch: boolean;
+    }
   | { readonly kind: 'unwind'; readonly back: number }
   | { readonly kind: 'prune'; readonly ahead: number }
   | { readonly kind: 'reopen' }
@@ -38,11 +43,24 @@ function commandArbitrary(shape: Shape): fc.Arbitrary<Command> {
   const perTx = 2 ** shape.txSubtreeHeight;
   const tx = fc.record({
     noteHashes: fc.array(fc.oneof(fc.constant(0n), keyArbitrary), { maxLength: perTx }),
-    nullifiers: fc.uniqueArray(fc.oneof({ weight: 1, arbitrary: fc.bigInt({ min: 0n, max: 200n }) }, { weight: 6, arbitrary: wideKey }), { maxLength: perTx }),
-    publicDataWrites: fc.array(fc.record({ slot: smallKey, value: fc.bigInt({ min: 0n, max: 1000n }) }), { maxLength: perTx }),
+    nullifiers: fc.uniqueArray(
+      fc.oneof({ weight: 1, arbitrary: fc.bigInt({ min: 0n, max: 200n }) }, { weight: 6, arbitrary: wideKey }),
+      { maxLength: perTx },
+    ),
+    publicDataWrites: fc.array(fc.record({ slot: smallKey, value: fc.bigInt({ min: 0n, max: 1000n }) }), {
+      maxLength: perTx,
+    }),
   });
   return fc.oneof(
-    { weight: 6, arbitrary: fc.record({ kind: fc.constant('block' as const), txs: fc.array(tx, { maxLength: shape.txsPerBlockMax }), messages: fc.array(keyArbitrary, { maxLength: 3 }), ownBatch: fc.boolean() }) },
+    {
+      weight: 6,
+      arbitrary: fc.record({
+        kind: fc.constant('block' as const),
+        txs: fc.array(tx, { maxLength: shape.txsPerBlockMax }),
+        messages: fc.array(keyArbitrary, { maxLength: 3 }),
+        ownBatch: fc.boolean(),
+      }),
+    },
     { weight: 1, arbitrary: fc.record({ kind: fc.constant('unwind' as const), back: fc.integer({ min: 0, max: 3 }) }) },
     { weight: 1, arbitrary: fc.record({ kind: fc.constant('prune' as const), ahead: fc.integer({ min: 0, max: 3 }) }) },
     { weight: 1, arbitrary: fc.constant({ kind: 'reopen' as const }) },
@@ -99,7 +117,9 @@ async function applyBlock(run: Run, command: Extract<Command, { kind: 'block' }>
   }
   const preparing = engine.prepareBlock(blockNumber, engineEffects(command.txs, command.messages));
   if (refused) {
-    await expect(preparing).rejects.toSatisfy((error: unknown) => isWorldStateError(error, 'WORLD_STATE_DUPLICATE_NULLIFIER'));
+    await expect(preparing).rejects.toSatisfy((error: unknown) =>
+      isWorldStateError(error, 'WORLD_STATE_DUPLICATE_NULLIFIER'),
+    );
     return;
   }
   const prepared = (await preparing).finish(hexOf(blockHash));
@@ -113,28 +133,48 @@ async function applyBlock(run: Run, command: Extract<Command, { kind: 'block' }>
 
 async function expectKeptRange(engine: WorldState, model: ReferenceWorldState): Promise<void> {
   expect([engine.oldestBlockNumber, engine.latestBlockNumber]).toEqual([model.oldest, model.latest]);
-  expect(() => engine.getStateReference(model.latest + 1)).toThrow(expect.objectContaining({ code: 'WORLD_STATE_BLOCK_UNKNOWN' }));
+  expect(() => engine.getStateReference(model.latest + 1)).toThrow(
+    expect.objectContaining({ code: 'WORLD_STATE_BLOCK_UNKNOWN' }),
+  );
   if (model.oldest > 0) {
-    await expect(engine.getSiblingPath(1, model.oldest - 1, 0n)).rejects.toMatchObject({ code: 'WORLD_STATE_BLOCK_PRUNED' });
+    await expect(engine.getSiblingPath(1, model.oldest - 1, 0n)).rejects.toMatchObject({
+      code: 'WORLD_STATE_BLOCK_PRUNED',
+    });
   }
 }
 
 function probesOf(commands: readonly Command[]): bigint[] {
-  const all = commands.flatMap((c) => (c.kind === 'block' ? c.txs.flatMap((tx) => [...tx.nullifiers, ...tx.noteHashes]) : []));
+  const all = commands.flatMap((c) =>
+    c.kind === 'block' ? c.txs.flatMap((tx) => [...tx.nullifiers, ...tx.noteHashes]) : [],
+  );
   return [...new Set([0n, 3n, 77n, ...all.slice(0, 4)])];
 }
 
 async function runCommands(shape: Shape, pageHeight: number, commands: readonly Command[]): Promise<void> {
   const storage = createMemoryStorage();
-  const options = { genesisBlockHash: hexOf(GENESIS_HASH), treeHeights: shape.heights, txSubtreeHeight: shape.txSubtreeHeight, pageHeight, pageCachePagesMax: 16 };
+  const options = {
+    genesisBlockHash: hexOf(GENESIS_HASH),
+    treeHeights: shape.heights,
+    txSubtreeHeight: shape.txSubtreeHeight,
+    pageHeight,
+    pageCachePagesMax: 16,
+  };
   const open = () => WorldState.open(storage, options);
-  const run: Run = { engine: await open(), model: new ReferenceWorldState(shape.heights, 2 ** shape.txSubtreeHeight, GENESIS_HASH), storage, open };
+  const run: Run = {
+    engine: await open(),
+    model: new ReferenceWorldState(shape.heights, 2 ** shape.txSubtreeHeight, GENESIS_HASH),
+    storage,
+    open,
+  };
   const probes = probesOf(commands);
   await expectBlockMatchesModel(run.engine, run.model, 0, probes);
   for (const command of commands) {
     const check = await applyCommand(run, command);
     await expectKeptRange(run.engine, run.model);
-    const blocks = check === 'checkAll' ? run.model.blocks.map((_, b) => b).filter((b) => b >= run.model.oldest) : [run.model.latest];
+    const blocks =
+      check === 'checkAll'
+        ? run.model.blocks.map((_, b) => b).filter((b) => b >= run.model.oldest)
+        : [run.model.latest];
     for (const block of blocks) await expectBlockMatchesModel(run.engine, run.model, block, probes);
   }
   await storage.close();
@@ -152,8 +192,10 @@ const REAL: Shape = { heights: PROTOCOL_TREE_HEIGHTS, txSubtreeHeight: 6, txsPer
 describe('world state against the reference model', () => {
   it('small trees: random blocks, unwinds, prunes, reopens and clears, at every page height', async () => {
     await fc.assert(
-      fc.asyncProperty(fc.integer({ min: 1, max: 4 }), fc.array(commandArbitrary(SMALL), { minLength: 1, maxLength: SMALL.commandsMax }), (pageHeight, commands) =>
-        runCommands(SMALL, pageHeight, commands),
+      fc.asyncProperty(
+        fc.integer({ min: 1, max: 4 }),
+        fc.array(commandArbitrary(SMALL), { minLength: 1, maxLength: SMALL.commandsMax }),
+        (pageHeight, commands) => runCommands(SMALL, pageHeight, commands),
       ),
       { numRuns: 40 },
     );
@@ -161,7 +203,9 @@ describe('world state against the reference model', () => {
 
   it('the protocol heights: a few runs', async () => {
     await fc.assert(
-      fc.asyncProperty(fc.array(commandArbitrary(REAL), { minLength: 1, maxLength: REAL.commandsMax }), (commands) => runCommands(REAL, 3, commands)),
+      fc.asyncProperty(fc.array(commandArbitrary(REAL), { minLength: 1, maxLength: REAL.commandsMax }), (commands) =>
+        runCommands(REAL, 3, commands),
+      ),
       { numRuns: 4 },
     );
   });

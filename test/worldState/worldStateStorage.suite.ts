@@ -113,7 +113,11 @@ function describeDurability(current: () => WorldStateStorageHarness): void {
     const engine = await WorldState.open(current().store, OPTIONS);
     const prepared = (await engine.prepareBlock(1, effectsOf(1))).finish(blockHashOf(1));
     const before = await dump(current().store);
-    const bad = { type: 'put', key: 'chain:tips', value: undefined } as unknown as { type: 'put'; key: string; value: string };
+    const bad = { type: 'put', key: 'chain:tips', value: undefined } as unknown as {
+      type: 'put';
+      key: string;
+      value: string;
+    };
     await expect(prepared.commit([{ type: 'put', key: 'chain:l1Sync', value: '42' }, bad])).rejects.toThrow();
     expect(await dump(current().store)).toEqual(before);
     expect(await current().store.get('chain:l1Sync')).toBeUndefined();
@@ -147,7 +151,9 @@ function describeUnwindAndPrune(current: () => WorldStateStorageHarness): void {
     await engine.unwindTo(2);
     expect(await dump(current().store)).toEqual(atTwo);
     expect(await answers(engine, 2)).toEqual(answersAtTwo);
-    await expect(engine.getSiblingPath(MerkleTreeId.NOTE_HASH_TREE, 3, 0n)).rejects.toMatchObject({ code: 'WORLD_STATE_BLOCK_UNKNOWN' });
+    await expect(engine.getSiblingPath(MerkleTreeId.NOTE_HASH_TREE, 3, 0n)).rejects.toMatchObject({
+      code: 'WORLD_STATE_BLOCK_UNKNOWN',
+    });
     const reopened = await WorldState.open(await current().reopen(), OPTIONS);
     expect(await answers(reopened, 2)).toEqual(answersAtTwo);
   });
@@ -161,7 +167,9 @@ function describeUnwindAndPrune(current: () => WorldStateStorageHarness): void {
     const pagesAfter = (await dump(current().store)).filter(([key]) => key.startsWith('ws:p:')).length;
     expect(pagesAfter).toBeLessThan(pagesBefore);
     expect(await Promise.all([3, 4, 5].map((b) => answers(engine, b)))).toEqual(kept);
-    await expect(engine.getNullifierMembershipWitness(2, hexOf(1_100n))).rejects.toMatchObject({ code: 'WORLD_STATE_BLOCK_PRUNED' });
+    await expect(engine.getNullifierMembershipWitness(2, hexOf(1_100n))).rejects.toMatchObject({
+      code: 'WORLD_STATE_BLOCK_PRUNED',
+    });
     expect(() => engine.getStateReference(6)).toThrow(expect.objectContaining({ code: 'WORLD_STATE_BLOCK_UNKNOWN' }));
     await expect(engine.unwindTo(2)).rejects.toMatchObject({ code: 'WORLD_STATE_BLOCK_PRUNED' });
     const reopened = await WorldState.open(await current().reopen(), OPTIONS);
@@ -175,7 +183,9 @@ function describeUnwindAndPrune(current: () => WorldStateStorageHarness): void {
     for (const block of [1, 2, 3]) {
       const { nullifierTree, publicDataTree } = engine.getStateReference(block);
       const witness = await engine.getNullifierMembershipWitness(block, hexOf(1_100n));
-      expect(verifyNullifierMembership(nullifierTree.root, hexOf(1_100n), witness!, OPTIONS.treeHeights!.nullifier)).toBe(true);
+      expect(
+        verifyNullifierMembership(nullifierTree.root, hexOf(1_100n), witness!, OPTIONS.treeHeights!.nullifier),
+      ).toBe(true);
       const slot = await engine.getPublicDataWitness(block, hexOf(7n));
       expect(verifyPublicDataWitness(publicDataTree.root, hexOf(7n), slot, OPTIONS.treeHeights!.publicData)).toBe(true);
       expect(slot.leafPreimage.value).toBe(hexOf(BigInt(block * 10 + 1)));
@@ -190,9 +200,20 @@ function describeRefusals(current: () => WorldStateStorageHarness): void {
     const before = await dump(current().store);
     const inTree = { txs: [{ noteHashes: [], nullifiers: [hexOf(1_100n)], publicDataWrites: [] }], l1ToL2Messages: [] };
     await expect(engine.prepareBlock(2, inTree)).rejects.toMatchObject({ code: 'WORLD_STATE_DUPLICATE_NULLIFIER' });
-    const twice = { txs: [0, 1].map(() => ({ noteHashes: [], nullifiers: [hexOf(99_999n)], publicDataWrites: [] })), l1ToL2Messages: [] };
-    await expect(engine.prepareBlock(2, twice)).rejects.toMatchObject({ code: 'WORLD_STATE_DUPLICATE_NULLIFIER', details: { txIndex: 1 } });
-    await expect(engine.prepareBlock(2, { txs: [{ noteHashes: [], nullifiers: [hexOf(5n)], publicDataWrites: [] }], l1ToL2Messages: [] })).rejects.toMatchObject({
+    const twice = {
+      txs: [0, 1].map(() => ({ noteHashes: [], nullifiers: [hexOf(99_999n)], publicDataWrites: [] })),
+      l1ToL2Messages: [],
+    };
+    await expect(engine.prepareBlock(2, twice)).rejects.toMatchObject({
+      code: 'WORLD_STATE_DUPLICATE_NULLIFIER',
+      details: { txIndex: 1 },
+    });
+    await expect(
+      engine.prepareBlock(2, {
+        txs: [{ noteHashes: [], nullifiers: [hexOf(5n)], publicDataWrites: [] }],
+        l1ToL2Messages: [],
+      }),
+    ).rejects.toMatchObject({
       code: 'WORLD_STATE_DUPLICATE_NULLIFIER',
     });
     expect(await dump(current().store)).toEqual(before);
@@ -201,22 +222,34 @@ function describeRefusals(current: () => WorldStateStorageHarness): void {
 
   it('refuses blocks out of order, stale drafts, and a store written for another genesis or other heights', async () => {
     const engine = await WorldState.open(current().store, OPTIONS);
-    await expect(engine.prepareBlock(2, effectsOf(2))).rejects.toMatchObject({ code: 'WORLD_STATE_BLOCK_OUT_OF_ORDER' });
+    await expect(engine.prepareBlock(2, effectsOf(2))).rejects.toMatchObject({
+      code: 'WORLD_STATE_BLOCK_OUT_OF_ORDER',
+    });
     const first = (await engine.prepareBlock(1, effectsOf(1))).finish(blockHashOf(1));
     const second = (await engine.prepareBlock(1, effectsOf(1))).finish(blockHashOf(1));
     await first.commit();
     await expect(second.commit()).rejects.toMatchObject({ code: 'WORLD_STATE_DRAFT_STALE' });
     expect(() => first.markCommitted()).toThrow(expect.objectContaining({ code: 'WORLD_STATE_DRAFT_STALE' }));
     const store = await current().reopen();
-    await expect(WorldState.open(store, { ...OPTIONS, genesisBlockHash: hexOf(1n) })).rejects.toMatchObject({ code: 'WORLD_STATE_GENESIS_MISMATCH' });
-    await expect(WorldState.open(store, { ...OPTIONS, pageHeight: 4 })).rejects.toMatchObject({ code: 'WORLD_STATE_STORAGE_MISMATCH' });
+    await expect(WorldState.open(store, { ...OPTIONS, genesisBlockHash: hexOf(1n) })).rejects.toMatchObject({
+      code: 'WORLD_STATE_GENESIS_MISMATCH',
+    });
+    await expect(WorldState.open(store, { ...OPTIONS, pageHeight: 4 })).rejects.toMatchObject({
+      code: 'WORLD_STATE_STORAGE_MISMATCH',
+    });
   });
 
   it('refuses too many effects and malformed fields without touching the state', async () => {
     const engine = await WorldState.open(current().store, { ...OPTIONS, txSubtreeHeight: 2 });
-    const tooMany = { txs: [{ noteHashes: [1n, 2n, 3n, 4n, 5n].map(hexOf), nullifiers: [], publicDataWrites: [] }], l1ToL2Messages: [] };
+    const tooMany = {
+      txs: [{ noteHashes: [1n, 2n, 3n, 4n, 5n].map(hexOf), nullifiers: [], publicDataWrites: [] }],
+      l1ToL2Messages: [],
+    };
     await expect(engine.prepareBlock(1, tooMany)).rejects.toMatchObject({ code: 'WORLD_STATE_EFFECTS_INVALID' });
-    const malformed = { txs: [{ noteHashes: ['0x1234' as Hex], nullifiers: [], publicDataWrites: [] }], l1ToL2Messages: [] };
+    const malformed = {
+      txs: [{ noteHashes: ['0x1234' as Hex], nullifiers: [], publicDataWrites: [] }],
+      l1ToL2Messages: [],
+    };
     await expect(engine.prepareBlock(1, malformed)).rejects.toMatchObject({ code: 'WORLD_STATE_EFFECTS_INVALID' });
     expect(engine.latestBlockNumber).toBe(0);
   });

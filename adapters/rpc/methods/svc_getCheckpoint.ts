@@ -29,9 +29,13 @@ export async function checkpointResponseFromNode(
         block.header.globalVariables.blockNumber === checkpoint.firstBlockNumber + index,
     );
   if (!matches) {
-    throw new NodeError('STATE_NOT_AVAILABLE', `the blocks of checkpoint ${checkpoint.number} are no longer available`, {
-      checkpointNumber: checkpoint.number,
-    });
+    throw new NodeError(
+      'STATE_NOT_AVAILABLE',
+      `the blocks of checkpoint ${checkpoint.number} are no longer available`,
+      {
+        checkpointNumber: checkpoint.number,
+      },
+    );
   }
   const include = { includeTransactions: options.includeTransactions === true };
   return checkpointResponseOf(

@@ -16,7 +16,12 @@ import { rpcMethods } from '../../../spec/rpc/methods.js';
 
 const CALLS = 200_000;
 const node = { getBlockNumber: async () => 12_345 } as unknown as NodeService;
-const dispatch = createRpcDispatcher({ node, namespace: 'public', limits: PUBLIC_RPC_LIMITS_DEFAULT, logger: silentLogger });
+const dispatch = createRpcDispatcher({
+  node,
+  namespace: 'public',
+  limits: PUBLIC_RPC_LIMITS_DEFAULT,
+  logger: silentLogger,
+});
 const body = Buffer.from('{"jsonrpc":"2.0","id":7,"method":"svc_getBlockNumber","params":[]}');
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 const reply = { jsonrpc: '2.0', id: 7, result: 12_345 };
@@ -28,13 +33,19 @@ async function time(name: string, work: () => unknown): Promise<void> {
   for (let i = 0; i < CALLS; i++) await work();
   const used = process.cpuUsage(cpu);
   const micros = (x: number) => (x / CALLS).toFixed(3).padStart(7);
-  process.stdout.write(`${name.padEnd(48)} ${micros(used.user + used.system)} µs cpu ${micros((performance.now() - wall) * 1000)} µs wall\n`);
+  process.stdout.write(
+    `${name.padEnd(48)} ${micros(used.user + used.system)} µs cpu ${micros((performance.now() - wall) * 1000)} µs wall\n`,
+  );
 }
 
 async function main(): Promise<void> {
   await time('empty await (loop overhead)', () => undefined);
-  await time('dispatch(svc_getBlockNumber), whole', () => dispatch({ jsonrpc: '2.0', id: 7, method: 'svc_getBlockNumber', params: [] }));
-  await time('z.safeEncode(blockNumber result schema)', () => z.safeEncode(rpcMethods.svc_getBlockNumber.result, 12_345));
+  await time('dispatch(svc_getBlockNumber), whole', () =>
+    dispatch({ jsonrpc: '2.0', id: 7, method: 'svc_getBlockNumber', params: [] }),
+  );
+  await time('z.safeEncode(blockNumber result schema)', () =>
+    z.safeEncode(rpcMethods.svc_getBlockNumber.result, 12_345),
+  );
   await time('setTimeout + Promise.race + finally(clearTimeout)', () => {
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise((_, reject) => {

@@ -34,7 +34,9 @@ const readBody = (req: IncomingMessage, done: (body: Buffer) => void) => {
   req.on('end', () => done(Buffer.concat(chunks)));
 };
 const writeJson = (res: ServerResponse, text: string) =>
-  res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(text) }).end(text);
+  res
+    .writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(text) })
+    .end(text);
 
 /** What Express's app.handle does to every request before routing: give req and res its own prototypes. */
 function withExpressPrototypes(listener: RequestListener): RequestListener {
@@ -61,7 +63,9 @@ const variants: Readonly<Record<string, () => RequestListener>> = {
   },
   'express route+raw parser': () => {
     const app = express();
-    app.post('/', express.raw({ type: () => true, limit: BODY_LIMIT }), (req, res) => writeJson(res, answer(req.body as Buffer)));
+    app.post('/', express.raw({ type: () => true, limit: BODY_LIMIT }), (req, res) =>
+      writeJson(res, answer(req.body as Buffer)),
+    );
     return app;
   },
   'express route+raw parser+res.send': () => {
@@ -122,7 +126,8 @@ async function measure(name: string, listener: RequestListener): Promise<string>
 async function main(): Promise<void> {
   const names = process.argv.slice(2);
   const unknown = names.filter((n) => !(n in variants));
-  if (unknown.length > 0) throw new Error(`unknown variant(s) ${unknown.join(', ')}; known: ${Object.keys(variants).join(', ')}`);
+  if (unknown.length > 0)
+    throw new Error(`unknown variant(s) ${unknown.join(', ')}; known: ${Object.keys(variants).join(', ')}`);
   for (const name of names.length > 0 ? names : Object.keys(variants)) {
     process.stdout.write(`${await measure(name, variants[name]!())}\n`);
   }

@@ -48,20 +48,26 @@ function blockNumberOf(query: BlockQuery): number | undefined {
     case 'archive':
       return blocks.find((block) => block.archive.root === query.archive)?.header.globalVariables.blockNumber;
     case 'hashOrArchive':
-      return blocks.find((block) => block.hash === query.value || block.archive.root === query.value)?.header.globalVariables.blockNumber;
+      return blocks.find((block) => block.hash === query.value || block.archive.root === query.value)?.header
+        .globalVariables.blockNumber;
   }
 }
 
 function instanceAt(blockNumber: number): ContractInstancePublication | undefined {
   if (blockNumber < FAKE_INSTANCE_PUBLISHED_BLOCK) return undefined;
-  return blockNumber < FAKE_CLASS_UPDATE_BLOCK ? fakeInstance : { ...fakeInstance, currentContractClassId: fakeUpdatedClassId };
+  return blockNumber < FAKE_CLASS_UPDATE_BLOCK
+    ? fakeInstance
+    : { ...fakeInstance, currentContractClassId: fakeUpdatedClassId };
 }
 
 export const fakeContracts: ContractService = {
   getContractClass: async (id) => (id.toLowerCase() === fakeClass.id ? fakeClass : undefined),
   async getContract(address, query) {
     const blockNumber = blockNumberOf(query);
-    if (blockNumber === undefined) throw new NodeError('STATE_NOT_AVAILABLE', 'the reference block is not known to this node', { reason: 'unknown' });
+    if (blockNumber === undefined)
+      throw new NodeError('STATE_NOT_AVAILABLE', 'the reference block is not known to this node', {
+        reason: 'unknown',
+      });
     return address.toLowerCase() === fakeInstance.address ? instanceAt(blockNumber) : undefined;
   },
   getProtocolContractAddresses: () => PROTOCOL_CONTRACTS,
