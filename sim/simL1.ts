@@ -33,6 +33,7 @@ import {
   genesisArchiveOf,
   rollupConstants,
   SimRollupContract,
+  type RollupConstantOptions,
   type ContractState,
   type SimL1ToL2Message,
 } from './l1/contract.js';
@@ -91,20 +92,12 @@ export {
 } from './l1/mempool.js';
 export type { SimL1ContractState, SimL1EpochProofFailure, SimL1ProposeFailure } from './simL1Contract.js';
 
-export interface SimL1Options {
+/** The rollup's constants (RollupConstantOptions, l1/contract.ts) and the simulated L1's own settings. */
+export interface SimL1Options extends RollupConstantOptions {
   readonly scheduler: Scheduler;
   /** The L1's own stream; the L1 forks it per purpose and per link. */
   readonly prng: Prng;
   readonly genesisArchiveRoot: Hex;
-  /** Unix seconds of L2 slot 0 (default: the timestamp of the deployment block, which is mined at the current time). */
-  readonly l1GenesisTime?: bigint;
-  readonly slotDuration?: number;
-  readonly epochDuration?: number;
-  readonly proofSubmissionEpochs?: number;
-  readonly rollupVersion?: number;
-  /** The rollup contract's fee-asset rate (`--initialEthPerFeeAsset`); default INITIAL_ETH_PER_FEE_ASSET_DEFAULT. */
-  readonly ethPerFeeAsset?: bigint;
-  readonly l1ChainId?: number;
   /** Block the rollup contract is deployed in (default 0); blocks before it are mined back-dated at construction. */
   readonly l1StartBlock?: bigint;
   readonly finalityLagBlocks?: number;

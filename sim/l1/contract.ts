@@ -119,11 +119,13 @@ export function genesisArchiveOf(deployment: ContractDeployment): Hex {
 
 /** The rollup's constants the contract answers with (getRollupConstants), from the L1's options. */
 export interface RollupConstantOptions {
+  /** Unix seconds of L2 slot 0 (default: the timestamp of the deployment block, which is mined at the current time). */
   readonly l1GenesisTime?: bigint;
   readonly slotDuration?: number;
   readonly epochDuration?: number;
   readonly proofSubmissionEpochs?: number;
   readonly rollupVersion?: number;
+  /** The rollup contract's fee-asset rate (`--initialEthPerFeeAsset`); default INITIAL_ETH_PER_FEE_ASSET_DEFAULT. */
   readonly ethPerFeeAsset?: bigint;
   readonly l1ChainId?: number;
 }
