@@ -5,15 +5,17 @@ import {
   P2P_RPC_PRICE_BUMP_PERCENTAGE_DEFAULT,
   WORLD_STATE_HISTORIC_CHECKPOINT_COUNT_DEFAULT,
 } from '../../spec/config/schema.js';
-import { createArchiver, type ArchiverActor } from '../archiver/archiverActor.js';
+import { createArchiver, type Archiver, type ArchiverActor } from '../archiver/archiverActor.js';
 import type { Chain } from '../chain/chain.js';
-import { createTimetable } from '../chain/timetable.js';
+import { createTimetable, type Timetable } from '../chain/timetable.js';
 import { latestContractReader } from '../l2Contracts/contractStore.js';
+import type { InboxStore } from '../messages/inboxStore.js';
 import { createNodeService, type NodeService } from '../nodeService.js';
 import type { NodePorts } from '../ports.js';
 import { createProverActor, type ProverActor } from '../prover/proverActor.js';
 import type { ProverConfig } from '../prover/proverDuties.js';
 import type { ProofOutcome } from '../prover/proverMachine.js';
+import type { PublicStateView } from '../publicVm/stateView.js';
 import { createSequencerActor, type SequencerActor } from '../sequencer/sequencerActor.js';
 import type { SequencerConfig } from '../sequencer/sequencerDuties.js';
 import type { SlotOutcome } from '../sequencer/sequencerMachine.js';
@@ -26,7 +28,7 @@ import { createNodeAdmin, type AdminConfigView } from './nodeAdmin.js';
 import { createNodeLifecycle } from './nodeLifecycle.js';
 import { createNodeOperations, type NodeOperations } from './nodeOperations.js';
 import { openChain } from './openChain.js';
-import { createValidatorSide } from './validatorSide.js';
+import { createValidatorSide, type ValidatorSide } from './validatorSide.js';
 import { pruneWorldStateHistoryOnFinality } from './worldStateHistory.js';
 
 export interface NodeConfig {
@@ -156,40 +158,16 @@ export async function createNode(
     emit,
     currentConfig: () => config,
   });
-  const archiver = createArchiver({
-    ports,
+  const { archiver, sequencerActor, proverActor } = createSubsystemActors(ports, () => config, {
     chain,
     inbox,
     constants,
-    logger: logger.child({ module: 'archiver' }),
-    quorum: validators?.quorum,
-    pollIntervalMs: () => config.archiverPollIntervalMs,
+    timetable,
+    txPool,
+    latestPublicState,
+    validators,
+    emit,
   });
-  const sequencerActor = config.sequencer
-    ? createSequencerActor({
-        ports,
-        chain,
-        constants,
-        timetable,
-        inbox,
-        config: () => config.sequencer!,
-        logger: logger.child({ module: 'sequencer' }),
-        pendingTxs: () => txPool.current.ordered().map((pooled) => pooled.tx),
-        publicState: latestPublicState,
-        validator: validators?.sequencerValidator,
-        onSlotOutcome: (outcome) => emit({ kind: 'slot', outcome }),
-      })
-    : undefined;
-  const proverActor = config.prover
-    ? createProverActor({
-        ports,
-        chain,
-        constants,
-        config: () => config.prover!,
-        logger: logger.child({ module: 'prover' }),
-        onProofOutcome: (outcome) => emit({ kind: 'proof', outcome }),
-      })
-    : undefined;
 
   const updateConfig = (update: NodeConfigUpdate) => {
     config = applyConfigUpdate(config, update);
@@ -245,6 +223,66 @@ export async function createNode(
     currentConfig: () => config,
     onActivity: listen,
   };
+}
+
+/** What the subsystems' actors are built over: the node's opened chain and the parts built before them. */
+interface SubsystemParts {
+  readonly chain: Chain;
+  readonly inbox: InboxStore;
+  readonly constants: L1RollupConstants;
+  readonly timetable: Timetable;
+  readonly txPool: NodeTxPool;
+  readonly latestPublicState: () => PublicStateView;
+  readonly validators: ValidatorSide | undefined;
+  readonly emit: (activity: NodeActivity) => void;
+}
+
+/**
+ * Builds the subsystems' actors (not started), in this order: the archiver, the sequencer when configured, the prover
+ * when configured. `config` is read on every use, so a configuration update applies to their next step or wait.
+ */
+function createSubsystemActors(
+  ports: NodePorts,
+  config: () => NodeConfig,
+  parts: SubsystemParts,
+): { archiver: Archiver; sequencerActor: SequencerActor | undefined; proverActor: ProverActor | undefined } {
+  const { chain, inbox, constants, timetable, txPool, latestPublicState, validators, emit } = parts;
+  const logger = ports.logger;
+  const archiver = createArchiver({
+    ports,
+    chain,
+    inbox,
+    constants,
+    logger: logger.child({ module: 'archiver' }),
+    quorum: validators?.quorum,
+    pollIntervalMs: () => config().archiverPollIntervalMs,
+  });
+  const sequencerActor = config().sequencer
+    ? createSequencerActor({
+        ports,
+        chain,
+        constants,
+        timetable,
+        inbox,
+        config: () => config().sequencer!,
+        logger: logger.child({ module: 'sequencer' }),
+        pendingTxs: () => txPool.current.ordered().map((pooled) => pooled.tx),
+        publicState: latestPublicState,
+        validator: validators?.sequencerValidator,
+        onSlotOutcome: (outcome) => emit({ kind: 'slot', outcome }),
+      })
+    : undefined;
+  const proverActor = config().prover
+    ? createProverActor({
+        ports,
+        chain,
+        constants,
+        config: () => config().prover!,
+        logger: logger.child({ module: 'prover' }),
+        onProofOutcome: (outcome) => emit({ kind: 'proof', outcome }),
+      })
+    : undefined;
+  return { archiver, sequencerActor, proverActor };
 }
 
 /** The node's activity listeners, called in the order they were added. */

@@ -46,7 +46,8 @@ interface OperationsContext {
 export const BUSY_REASON =
   'another admin operation (a rollback, a snapshot upload, or a pause or resume of sync) is in progress';
 
-export function createOperationsMachine(deps: OperationsDeps) {
+/** The operations machine's actors (its work, through the deps), guards and actions; the state config names them. */
+function operationsMachineSetup(deps: OperationsDeps) {
   return setup({
     types: { context: {} as OperationsContext, events: {} as OperationsEvent },
     actors: {
@@ -75,7 +76,11 @@ export function createOperationsMachine(deps: OperationsDeps) {
         deps.onUploadFinished(context.uploadLocation ?? '', params.error),
       clear: assign(() => ({ pendingSettle: undefined, rollback: undefined, uploadLocation: undefined })),
     },
-  }).createMachine({
+  });
+}
+
+export function createOperationsMachine(deps: OperationsDeps) {
+  return operationsMachineSetup(deps).createMachine({
     id: 'operations',
     context: { pendingSettle: undefined, rollback: undefined, uploadLocation: undefined, resumeAfterUpload: true },
     initial: 'Syncing',
