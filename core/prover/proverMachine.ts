@@ -146,15 +146,113 @@ function proverMachineSetup(deps: ProverMachineDeps) {
   });
 }
 
+type ProverMachineSetup = ReturnType<typeof proverMachineSetup>;
+
+/** Builds the epoch's proof: to `Submitting` when L1 can take one, else back to `Idle` with the reason kept. */
+function planningState(machine: ProverMachineSetup) {
+  return machine.createStateConfig({
+    invoke: {
+      src: 'plan',
+      onDone: [
+        {
+          guard: { type: 'ready', params: ({ event }) => ({ plan: event.output }) },
+          target: 'Submitting',
+          actions: { type: 'adoptPlan', params: ({ event }) => ({ plan: event.output }) },
+        },
+        { target: 'Idle', actions: { type: 'adoptPlan', params: ({ event }) => ({ plan: event.output }) } },
+      ],
+      onError: {
+        target: 'Idle',
+        actions: { type: 'reportFailure', params: ({ event }) => ({ stage: 'plan' as const, error: event.error }) },
+      },
+    },
+  });
+}
+
+/** Sends the job's proof, or sends it again (the sender replaces the one sent before at its nonce). */
+function submittingState(machine: ProverMachineSetup) {
+  return machine.createStateConfig({
+    invoke: {
+      src: 'submit',
+      input: ({ context }) => context.job!,
+      onDone: {
+        target: 'AwaitingL1Inclusion',
+        actions: { type: 'recordSubmitted', params: ({ event }) => ({ txHash: event.output.txHash }) },
+      },
+      onError: [
+        // A failed resend leaves the proof sent before pending: keep watching it, and try again a delay later.
+        {
+          guard: 'resending',
+          target: 'AwaitingL1Inclusion',
+          actions: [
+            { type: 'reportFailure', params: ({ event }) => ({ stage: 'resend' as const, error: event.error }) },
+            'deferResend',
+          ],
+        },
+        {
+          target: 'Idle',
+          actions: { type: 'reportFailure', params: ({ event }) => ({ stage: 'submit' as const, error: event.error }) },
+        },
+      ],
+    },
+  });
+}
+
+/** Asks L1 where the job's proof stands: included, lost, out of its window, stuck (send again), or still pending. */
+function checkingInclusionState(machine: ProverMachineSetup) {
+  return machine.createStateConfig({
+    invoke: {
+      src: 'inclusion',
+      input: ({ context }) => context.sentTxHashes,
+      onDone: [
+        {
+          guard: { type: 'included', params: ({ event }) => ({ status: event.output.status }) },
+          target: 'Idle',
+          actions: [{ type: 'reportIncluded', params: ({ event }) => ({ inclusion: event.output }) }, 'countIncluded'],
+        },
+        {
+          guard: { type: 'lost', params: ({ event }) => ({ status: event.output.status }) },
+          target: 'Idle',
+          actions: { type: 'reportNotIncluded', params: ({ event }) => ({ status: event.output.status }) },
+        },
+        {
+          guard: 'windowClosed',
+          target: 'Idle',
+          actions: { type: 'reportNotIncluded', params: ({ event }) => ({ status: event.output.status }) },
+        },
+        {
+          guard: { type: 'stuck', params: ({ event }) => ({ status: event.output.status }) },
+          target: 'Submitting',
+          actions: 'reportResending',
+        },
+        { target: 'AwaitingL1Inclusion' },
+      ],
+      onError: [
+        {
+          guard: 'windowClosed',
+          target: 'Idle',
+          actions: {
+            type: 'reportFailure',
+            params: ({ event }) => ({ stage: 'inclusion' as const, error: event.error }),
+          },
+        },
+        { target: 'AwaitingL1Inclusion' },
+      ],
+    },
+  });
+}
+
 /**
  * The prover loop. `Idle` waits a poll interval; `Planning` finds the epoch L1 can take a proof for now and builds
  * its proof; `Submitting` sends it; `AwaitingL1Inclusion` / `CheckingInclusion` watch the transaction until it is
  * included, lost, or the epoch's proof window closes; a proof still pending after the resend delay goes back to
  * `Submitting`, where the sender replaces it at its nonce with bumped fees. One proof is in flight at a time; after
  * each outcome the next plan starts again from what L1 says is proven. Pause and resume work from any running state.
+ * The states that invoke a step are built by the functions above; this one lays out the loop.
  */
 export function createProverMachine(deps: ProverMachineDeps) {
-  return proverMachineSetup(deps).createMachine({
+  const machine = proverMachineSetup(deps);
+  return machine.createMachine({
     id: 'prover',
     context: {
       job: undefined,
@@ -176,95 +274,10 @@ export function createProverMachine(deps: ProverMachineDeps) {
         entry: 'clearJob',
         after: { pollInterval: 'Planning' },
       },
-      Planning: {
-        invoke: {
-          src: 'plan',
-          onDone: [
-            {
-              guard: { type: 'ready', params: ({ event }) => ({ plan: event.output }) },
-              target: 'Submitting',
-              actions: { type: 'adoptPlan', params: ({ event }) => ({ plan: event.output }) },
-            },
-            { target: 'Idle', actions: { type: 'adoptPlan', params: ({ event }) => ({ plan: event.output }) } },
-          ],
-          onError: {
-            target: 'Idle',
-            actions: { type: 'reportFailure', params: ({ event }) => ({ stage: 'plan' as const, error: event.error }) },
-          },
-        },
-      },
-      Submitting: {
-        invoke: {
-          src: 'submit',
-          input: ({ context }) => context.job!,
-          onDone: {
-            target: 'AwaitingL1Inclusion',
-            actions: { type: 'recordSubmitted', params: ({ event }) => ({ txHash: event.output.txHash }) },
-          },
-          onError: [
-            // A failed resend leaves the proof sent before pending: keep watching it, and try again a delay later.
-            {
-              guard: 'resending',
-              target: 'AwaitingL1Inclusion',
-              actions: [
-                { type: 'reportFailure', params: ({ event }) => ({ stage: 'resend' as const, error: event.error }) },
-                'deferResend',
-              ],
-            },
-            {
-              target: 'Idle',
-              actions: {
-                type: 'reportFailure',
-                params: ({ event }) => ({ stage: 'submit' as const, error: event.error }),
-              },
-            },
-          ],
-        },
-      },
+      Planning: planningState(machine),
+      Submitting: submittingState(machine),
       AwaitingL1Inclusion: { after: { pollInterval: 'CheckingInclusion' } },
-      CheckingInclusion: {
-        invoke: {
-          src: 'inclusion',
-          input: ({ context }) => context.sentTxHashes,
-          onDone: [
-            {
-              guard: { type: 'included', params: ({ event }) => ({ status: event.output.status }) },
-              target: 'Idle',
-              actions: [
-                { type: 'reportIncluded', params: ({ event }) => ({ inclusion: event.output }) },
-                'countIncluded',
-              ],
-            },
-            {
-              guard: { type: 'lost', params: ({ event }) => ({ status: event.output.status }) },
-              target: 'Idle',
-              actions: { type: 'reportNotIncluded', params: ({ event }) => ({ status: event.output.status }) },
-            },
-            {
-              guard: 'windowClosed',
-              target: 'Idle',
-              actions: { type: 'reportNotIncluded', params: ({ event }) => ({ status: event.output.status }) },
-            },
-            {
-              guard: { type: 'stuck', params: ({ event }) => ({ status: event.output.status }) },
-              target: 'Submitting',
-              actions: 'reportResending',
-            },
-            { target: 'AwaitingL1Inclusion' },
-          ],
-          onError: [
-            {
-              guard: 'windowClosed',
-              target: 'Idle',
-              actions: {
-                type: 'reportFailure',
-                params: ({ event }) => ({ stage: 'inclusion' as const, error: event.error }),
-              },
-            },
-            { target: 'AwaitingL1Inclusion' },
-          ],
-        },
-      },
+      CheckingInclusion: checkingInclusionState(machine),
       Paused: {
         entry: 'clearJob',
         on: { 'prover.resume': 'Idle', 'prover.pause': {} },

@@ -123,14 +123,111 @@ function sequencerMachineSetup(deps: SequencerMachineDeps) {
   });
 }
 
+type SequencerMachineSetup = ReturnType<typeof sequencerMachineSetup>;
+
+/** Decides whether to propose in the current slot: to `Building` with a plan, else back to `Idle`. */
+function planningState(machine: SequencerMachineSetup) {
+  return machine.createStateConfig({
+    invoke: {
+      src: 'plan',
+      onDone: [
+        {
+          guard: { type: 'planned', params: ({ event }) => ({ outcome: event.output }) },
+          target: 'Building',
+          actions: { type: 'adoptPlan', params: ({ event }) => ({ outcome: event.output }) },
+        },
+        {
+          target: 'Idle',
+          actions: [
+            { type: 'reportSkip', params: ({ event }) => ({ outcome: event.output }) },
+            { type: 'markTooLate', params: ({ event }) => ({ outcome: event.output }) },
+          ],
+        },
+      ],
+      onError: {
+        target: 'Idle',
+        actions: { type: 'reportFailure', params: ({ event }) => ({ stage: 'plan' as const, error: event.error }) },
+      },
+    },
+  });
+}
+
+/** Builds the plan's next block, then waits for the one after it or, after the last, publishes the checkpoint. */
+function buildingState(machine: SequencerMachineSetup) {
+  return machine.createStateConfig({
+    invoke: {
+      src: 'build',
+      input: ({ context }) => context.plan!,
+      onDone: [
+        { guard: 'moreBlocksPlannedAfterThis', target: 'WaitingForNextBlock', actions: 'advanceBlock' },
+        { target: 'Publishing', actions: 'advanceBlock' },
+      ],
+      onError: {
+        target: 'Idle',
+        actions: { type: 'reportFailure', params: ({ event }) => ({ stage: 'build' as const, error: event.error }) },
+      },
+    },
+  });
+}
+
+/** Sends the slot's checkpoint to L1. */
+function publishingState(machine: SequencerMachineSetup) {
+  return machine.createStateConfig({
+    invoke: {
+      src: 'publish',
+      input: ({ context }) => context.plan!,
+      onDone: {
+        target: 'AwaitingL1Inclusion',
+        actions: { type: 'recordPublished', params: ({ event }) => ({ txHash: event.output.txHash }) },
+      },
+      onError: {
+        target: 'Idle',
+        actions: { type: 'reportFailure', params: ({ event }) => ({ stage: 'publish' as const, error: event.error }) },
+      },
+    },
+  });
+}
+
+/** Asks L1 whether the checkpoint is in: done when it is or when the slot is over, else look again later. */
+function checkingInclusionState(machine: SequencerMachineSetup) {
+  return machine.createStateConfig({
+    invoke: {
+      src: 'inclusion',
+      input: ({ context }) => context.txHash!,
+      onDone: [
+        {
+          guard: { type: 'included', params: ({ event }) => ({ status: event.output }) },
+          target: 'Idle',
+          actions: { type: 'reportIncluded', params: ({ event }) => ({ status: event.output }) },
+        },
+        { guard: 'slotOver', target: 'Idle', actions: 'reportNotIncluded' },
+        { target: 'AwaitingL1Inclusion' },
+      ],
+      onError: [
+        {
+          guard: 'slotOver',
+          target: 'Idle',
+          actions: {
+            type: 'reportFailure',
+            params: ({ event }) => ({ stage: 'inclusion' as const, error: event.error }),
+          },
+        },
+        { target: 'AwaitingL1Inclusion' },
+      ],
+    },
+  });
+}
+
 /**
  * The proposer loop. `Idle` wakes at the next slot (or after a poll interval while the current slot's window is
  * open); `Planning` decides whether to propose; `Building` / `WaitingForNextBlock` produce the slot's blocks on
  * schedule; `Publishing` sends the checkpoint; `AwaitingL1Inclusion` / `CheckingInclusion` watch for it until the
- * slot ends. Pause and resume work from any running state; pending work of a paused slot is abandoned.
+ * slot ends. Pause and resume work from any running state; pending work of a paused slot is abandoned. The states
+ * that invoke a step are built by the functions above; this one lays out the loop.
  */
 export function createSequencerMachine(deps: SequencerMachineDeps) {
-  return sequencerMachineSetup(deps).createMachine({
+  const machine = sequencerMachineSetup(deps);
+  return machine.createMachine({
     id: 'sequencer',
     context: { plan: undefined, lastPlannedSlot: -1, txHash: undefined, blocksBuilt: 0, checkpointsPublished: 0 },
     initial: 'Idle',
@@ -143,91 +240,12 @@ export function createSequencerMachine(deps: SequencerMachineDeps) {
         entry: 'clearPlan',
         after: { untilWake: 'Planning' },
       },
-      Planning: {
-        invoke: {
-          src: 'plan',
-          onDone: [
-            {
-              guard: { type: 'planned', params: ({ event }) => ({ outcome: event.output }) },
-              target: 'Building',
-              actions: { type: 'adoptPlan', params: ({ event }) => ({ outcome: event.output }) },
-            },
-            {
-              target: 'Idle',
-              actions: [
-                { type: 'reportSkip', params: ({ event }) => ({ outcome: event.output }) },
-                { type: 'markTooLate', params: ({ event }) => ({ outcome: event.output }) },
-              ],
-            },
-          ],
-          onError: {
-            target: 'Idle',
-            actions: { type: 'reportFailure', params: ({ event }) => ({ stage: 'plan' as const, error: event.error }) },
-          },
-        },
-      },
-      Building: {
-        invoke: {
-          src: 'build',
-          input: ({ context }) => context.plan!,
-          onDone: [
-            { guard: 'moreBlocksPlannedAfterThis', target: 'WaitingForNextBlock', actions: 'advanceBlock' },
-            { target: 'Publishing', actions: 'advanceBlock' },
-          ],
-          onError: {
-            target: 'Idle',
-            actions: {
-              type: 'reportFailure',
-              params: ({ event }) => ({ stage: 'build' as const, error: event.error }),
-            },
-          },
-        },
-      },
+      Planning: planningState(machine),
+      Building: buildingState(machine),
       WaitingForNextBlock: { after: { untilNextBlock: 'Building' } },
-      Publishing: {
-        invoke: {
-          src: 'publish',
-          input: ({ context }) => context.plan!,
-          onDone: {
-            target: 'AwaitingL1Inclusion',
-            actions: { type: 'recordPublished', params: ({ event }) => ({ txHash: event.output.txHash }) },
-          },
-          onError: {
-            target: 'Idle',
-            actions: {
-              type: 'reportFailure',
-              params: ({ event }) => ({ stage: 'publish' as const, error: event.error }),
-            },
-          },
-        },
-      },
+      Publishing: publishingState(machine),
       AwaitingL1Inclusion: { after: { pollInterval: 'CheckingInclusion' } },
-      CheckingInclusion: {
-        invoke: {
-          src: 'inclusion',
-          input: ({ context }) => context.txHash!,
-          onDone: [
-            {
-              guard: { type: 'included', params: ({ event }) => ({ status: event.output }) },
-              target: 'Idle',
-              actions: { type: 'reportIncluded', params: ({ event }) => ({ status: event.output }) },
-            },
-            { guard: 'slotOver', target: 'Idle', actions: 'reportNotIncluded' },
-            { target: 'AwaitingL1Inclusion' },
-          ],
-          onError: [
-            {
-              guard: 'slotOver',
-              target: 'Idle',
-              actions: {
-                type: 'reportFailure',
-                params: ({ event }) => ({ stage: 'inclusion' as const, error: event.error }),
-              },
-            },
-            { target: 'AwaitingL1Inclusion' },
-          ],
-        },
-      },
+      CheckingInclusion: checkingInclusionState(machine),
       Paused: {
         entry: 'clearPlan',
         on: { 'admin.resumeSequencer': 'Idle', 'admin.pauseSequencer': {} },

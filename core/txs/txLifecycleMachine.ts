@@ -117,7 +117,8 @@ const belowFinalized = {
   ],
 } as const;
 
-export function createTxLifecycleMachine() {
+/** The tx lifecycle machine's actions and guards; the state config below names them. */
+function txLifecycleMachineSetup() {
   return setup({
     types: { context: {} as TxLifecycleContext, events: {} as TxLifecycleEvent },
     actions: {
@@ -131,7 +132,12 @@ export function createTxLifecycleMachine() {
         event.type === 'node.restarted' && MINED_ORDER.includes(event.status as MinedStanding),
       fromL1: ({ event }) => event.type === 'chain.mined' && event.origin === 'l1',
     },
-  }).createMachine({
+  });
+}
+
+/** One tx's lifecycle as this node sees it: the moves drawn at the top of this file. */
+export function createTxLifecycleMachine() {
+  return txLifecycleMachineSetup().createMachine({
     id: 'txLifecycle',
     context: { blockNumber: undefined, violation: undefined },
     initial: 'Unsubmitted',
