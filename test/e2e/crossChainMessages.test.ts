@@ -6,7 +6,7 @@ import { privateKeyToAccount } from 'viem/accounts';
 import { afterAll, describe, expect, it } from 'vitest';
 import { inboxAbi, outboxAbi, rollupAbi } from '../../contracts/artifacts/rollup.js';
 import { createSvcClient } from '../../adapters/client/index.js';
-import { createPinoLogger } from '../../adapters/logger/pinoLogger.js';
+import { quietNodeOptions } from './quietNodeOptions.js';
 import { runLocalNetwork } from '../../adapters/node/localNetwork.js';
 import type { Hex } from '../../spec/chain.js';
 import { genesisTestAccounts } from '../../spec/genesis.js';
@@ -14,15 +14,7 @@ import { buildTx, txToWire } from '../../spec/txBuilder.js';
 import { l2ToL1MessageHash } from '../../spec/vm/storageSlots.js';
 import { waitFor } from './rpc.js';
 
-const logger = createPinoLogger({ level: 'silent' });
-const common = {
-  port: 0,
-  adminPort: 0,
-  adminHost: '127.0.0.1',
-  adminApiKey: { disabled: true, reset: false },
-  logger,
-  print: () => undefined,
-} as const;
+const common = quietNodeOptions;
 /** anvil's default accounts 3 and 4 (the local network uses 0 to 2): the L2-to-L1 recipient and the L1-to-L2 sender. */
 const RECIPIENT_KEY: Hex = '0x7c852118294e51e653712a81e05800f419141751be58f605c371e15141b007a6';
 const SENDER_KEY: Hex = '0x47e179ec197488593b187f80a00eb0da91f1b9d0b13f8733639f19c30a34926a';

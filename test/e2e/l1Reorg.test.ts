@@ -9,7 +9,7 @@ import path from 'node:path';
 import { createPublicClient, http, type Hex } from 'viem';
 import { afterAll, describe, expect, it } from 'vitest';
 import { rollupAbi } from '../../contracts/artifacts/rollup.js';
-import { createPinoLogger } from '../../adapters/logger/pinoLogger.js';
+import { quietNodeOptions } from './quietNodeOptions.js';
 import { runLocalNetwork } from '../../adapters/node/localNetwork.js';
 import { runNode } from '../../adapters/node/runNode.js';
 import { rpc, waitFor } from './rpc.js';
@@ -22,15 +22,7 @@ type WireCheckpoint = {
 };
 type WireTips = { checkpointed: { checkpoint: { number: number; hash: string } } };
 
-const logger = createPinoLogger({ level: 'silent' });
-const common = {
-  port: 0,
-  adminPort: 0,
-  adminHost: '127.0.0.1',
-  adminApiKey: { disabled: true, reset: false },
-  logger,
-  print: () => undefined,
-} as const;
+const common = quietNodeOptions;
 /** Anvil's finalized block trails its head by twice this; the reorg stays well above it. */
 const L1_SLOTS_IN_AN_EPOCH = 16;
 

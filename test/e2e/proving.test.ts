@@ -2,7 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createPinoLogger } from '../../adapters/logger/pinoLogger.js';
+import { quietNodeOptions } from './quietNodeOptions.js';
 import { runLocalNetwork } from '../../adapters/node/localNetwork.js';
 import { runNode } from '../../adapters/node/runNode.js';
 import { rpc, waitFor } from './rpc.js';
@@ -15,15 +15,7 @@ type WireTips = {
   finalized: WireTip;
 };
 
-const logger = createPinoLogger({ level: 'silent' });
-const common = {
-  port: 0,
-  adminPort: 0,
-  adminHost: '127.0.0.1',
-  adminApiKey: { disabled: true, reset: false },
-  logger,
-  print: () => undefined,
-} as const;
+const common = quietNodeOptions;
 
 describe('proofs and finality on a real L1 (anvil)', () => {
   const stops: (() => Promise<void>)[] = [];
