@@ -5,17 +5,12 @@
  */
 import type { Hex } from '../../spec/chain.js';
 import type { Chain } from '../chain/chain.js';
+import type { LogIndexEntry } from './logIndexEntry.js';
 import { registerLogIndexers } from './logIndexer.js';
 import { createLogReader } from './logReader.js';
 
 /** One log found by tag (svc_get*LogsByTags): where it is, its fields, and its tx's effects when asked for. */
-export interface LogResult {
-  readonly txHash: Hex;
-  readonly l2BlockNumber: number;
-  readonly l2BlockHash: Hex;
-  readonly txIndexInBlock: number;
-  readonly logIndexInTx: number;
-  readonly fields: readonly Hex[];
+export interface LogResult extends LogIndexEntry {
   readonly noteHashes?: readonly Hex[];
   readonly nullifiers?: readonly Hex[];
 }
