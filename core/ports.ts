@@ -6,6 +6,7 @@
 import type { AbstractBatchOptions, AbstractLevel } from 'abstract-level';
 import type { Hex, L1RollupConstants } from '../spec/chain.js';
 import type { BlockProposalPayload, CheckpointProposalPayload } from '../spec/validators/signingPayloads.js';
+import type { TxValue } from '../spec/wire/tx.js';
 
 // ---------------------------------------------------------------------------------------------------------------
 // Clock
@@ -242,7 +243,7 @@ export interface L1PublisherPort {
 }
 
 // ---------------------------------------------------------------------------------------------------------------
-// Network (validator gossip)
+// Network (gossip and request/response with peers)
 
 /** A checkpoint proposal as gossiped: the signed payload, and the header it commits to for the committee to check. */
 export interface CheckpointProposalMessage {
@@ -277,16 +278,93 @@ export interface BlockProposalMessage {
   readonly signature: Hex;
 }
 
-export type GossipMessage = CheckpointProposalMessage | CheckpointAttestationMessage | BlockProposalMessage;
+/** A tx as gossiped: what svc_sendTx admitted on some node, for every pool (and the next proposer) to hold. */
+export interface TxMessage {
+  readonly kind: 'tx';
+  readonly tx: TxValue;
+}
+
+export type GossipMessage = TxMessage | CheckpointProposalMessage | CheckpointAttestationMessage | BlockProposalMessage;
+
+export type GossipKind = GossipMessage['kind'];
 
 /**
- * Gossip among validators: what one node publishes reaches the others' subscribers (not its own), maybe late, maybe
- * never (the network may lose or partition). Messages are untrusted: receivers check every signature.
+ * What a receiver made of one gossip message (gossipsub's validation result): `accept` keeps and forwards it,
+ * `ignore` drops it without blame (a duplicate, too late, not for us), `reject` drops it and counts against the peer
+ * that sent it (a bad signature, a malformed or invalid message). A message is forwarded only once accepted.
+ */
+export type GossipVerdict = 'accept' | 'ignore' | 'reject';
+
+/**
+ * One subscriber's view of a message from peer `from`. A port with several subscribers combines their verdicts:
+ * reject when any rejects, else accept when any accepts, else ignore.
+ */
+export type GossipHandler = (message: GossipMessage, from: string) => GossipVerdict | Promise<GossipVerdict>;
+
+/** What a node tells a peer about itself on connect; a peer of another chain or rollup version is refused. */
+export interface NetworkStatus {
+  readonly l1ChainId: number;
+  readonly rollupVersion: number;
+  readonly proposedBlock: { readonly number: number; readonly hash: Hex };
+  readonly checkpointedBlock: { readonly number: number; readonly hash: Hex };
+}
+
+/** How this node answers its peers' requests; each answers what it holds (nothing is a valid answer). */
+export interface NetworkRequestHandlers {
+  status(): NetworkStatus;
+  /** The pooled (or otherwise held) txs among `hashes`, at most one per hash, in any order. */
+  txsByHash(hashes: readonly Hex[]): Promise<readonly TxValue[]>;
+  /** The block proposal the attestation pool holds for the slot's block at `indexWithinCheckpoint`, with its content. */
+  blockProposal(slot: number, indexWithinCheckpoint: number): Promise<BlockProposalMessage | undefined>;
+}
+
+/** Something a request brought back, and the peer that answered it (to blame when it turns out invalid). */
+export interface NetworkAnswer<T> {
+  readonly value: T;
+  readonly from: string;
+}
+
+/** How badly a peer misbehaved in a way only the core can tell (an answer that failed its checks). */
+export type PeerOffenseSeverity = 'low' | 'mid' | 'high';
+
+/** One peer as the network knows it (svc_getPeers). */
+export interface NetworkPeer {
+  readonly id: string;
+  readonly status: 'connected' | 'dialing' | 'cached' | 'pending';
+  readonly addresses: readonly string[];
+  /** The application score: falls with invalid messages and failed requests, recovers over time. */
+  readonly score: number;
+}
+
+/**
+ * The peer-to-peer network: gossip (what one node publishes reaches the others' subscribers, not its own, maybe late,
+ * maybe never) and request/response with peers. Messages and answers are untrusted: receivers check every signature,
+ * and a handler's verdict feeds the sender's score. Three implementations hold the same contract
+ * (test/portSuites/network.suite.ts): libp2p (adapters/network/libp2p/), the in-process bus and the simulated network.
  */
 export interface NetworkPort {
   publish(message: GossipMessage): void;
   /** Returns the unsubscribe function. */
-  subscribe(handler: (message: GossipMessage) => void): () => void;
+  subscribe(handler: GossipHandler): () => void;
+  /** Answers peers' requests with these handlers (the last served wins); returns the function that stops serving. */
+  serve(handlers: NetworkRequestHandlers): () => void;
+  /**
+   * Asks peers (`preferredPeer` first, then the best-scored others) for the txs with these hashes, until all are
+   * found or every peer was asked; resolves with those found (whose hashes the port checked), never rejects.
+   */
+  requestTxs(hashes: readonly Hex[], preferredPeer?: string): Promise<readonly NetworkAnswer<TxValue>[]>;
+  /** Asks peers in the same order for a block proposal; undefined when none answered it in time. */
+  requestBlockProposal(
+    slot: number,
+    indexWithinCheckpoint: number,
+    preferredPeer?: string,
+  ): Promise<NetworkAnswer<BlockProposalMessage> | undefined>;
+  /** Lowers a peer's score for an answer or message the core found invalid after the port delivered it. */
+  penalize(peer: string, severity: PeerOffenseSeverity, reason: string): void;
+  /** Connected, dialing and cached peers; pending ones (handshake not done) too when asked. */
+  peers(includePending: boolean): readonly NetworkPeer[];
+  /** This node's Ethereum Node Record (`enr:...`) when its network has discovery, else undefined. */
+  localEnr(): string | undefined;
 }
 
 /** Reads the validator keystore file (svcAdmin_reloadKeystore); at most KEYSTORE_FILE_BYTES_MAX + 1 bytes. */

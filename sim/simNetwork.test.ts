@@ -31,7 +31,10 @@ function world(options: { lossProbability?: number; seed?: bigint } = {}) {
     ['a', 'b', 'c'].map((name) => {
       const port = network.connect(name, createNodeClock(scheduler, { owner: name }));
       heard.set(name, []);
-      port.subscribe((m) => heard.get(name)!.push({ slot: m.payload.slot, atMs: scheduler.now() }));
+      port.subscribe((m) => {
+        if (m.kind !== 'tx') heard.get(name)!.push({ slot: m.payload.slot, atMs: scheduler.now() });
+        return 'accept';
+      });
       return [name, port];
     }),
   );

@@ -7,7 +7,7 @@
  * Messages are deep-frozen copies: a receiver can never change what another one sees.
  */
 import { assert } from '../core/assert.js';
-import type { ClockPort, GossipMessage, NetworkPort } from '../core/ports.js';
+import type { ClockPort, GossipHandler, GossipMessage, NetworkPort } from '../core/ports.js';
 import type { Prng } from './prng.js';
 import type { Trace } from './trace.js';
 
@@ -26,7 +26,7 @@ export interface SimNetworkOptions {
 interface Endpoint {
   readonly name: string;
   readonly clock: ClockPort;
-  readonly handlers: Set<(message: GossipMessage) => void>;
+  readonly handlers: Set<GossipHandler>;
 }
 
 export const SIM_NETWORK_LATENCY_MS_DEFAULT = { min: 20, max: 200 } as const;
@@ -100,6 +100,15 @@ export class SimNetwork {
         endpoint.handlers.add(handler);
         return () => endpoint.handlers.delete(handler);
       },
+      serve: () => () => undefined,
+      requestTxs: async () => [],
+      requestBlockProposal: async () => undefined,
+      penalize: () => undefined,
+      peers: () =>
+        [...this.endpoints.values()]
+          .filter((other) => other !== endpoint)
+          .map((other) => ({ id: other.name, status: 'connected', addresses: [], score: 0 })),
+      localEnr: () => undefined,
     };
   }
 
@@ -123,14 +132,18 @@ export class SimNetwork {
 
   private publish(from: Endpoint, message: GossipMessage): void {
     const copy = frozenCopy(message);
-    this.trace?.record('network.published', { from: from.name, kind: message.kind, slot: message.payload.slot });
+    this.trace?.record('network.published', {
+      from: from.name,
+      kind: message.kind,
+      ...(message.kind === 'tx' ? { txHash: message.tx.txHash } : { slot: message.payload.slot }),
+    });
     for (const to of [...this.endpoints.values()].sort((a, b) => (a.name < b.name ? -1 : 1))) {
       if (to === from || to.name.split('#')[0] === from.name.split('#')[0]) continue;
       if (this.separated(from.name, to.name)) continue;
       if (this.lossProbability > 0 && this.prng.bool(this.lossProbability)) continue;
       const latency = this.prng.int(this.latencyMs.min, this.latencyMs.max);
       to.clock.setTimeout(() => {
-        for (const handler of [...to.handlers]) handler(copy);
+        for (const handler of [...to.handlers]) void handler(copy, from.name);
       }, latency);
     }
   }

@@ -21,9 +21,9 @@ describe('in-process gossip bus', () => {
     const bus = createInProcessBus();
     const [a, b, c] = [bus.connect(), bus.connect(), bus.connect()];
     const heard: Record<string, GossipMessage[]> = { a: [], b: [], c: [] };
-    a.subscribe((m) => heard.a!.push(m));
-    b.subscribe((m) => heard.b!.push(m));
-    const stopC = c.subscribe((m) => heard.c!.push(m));
+    a.subscribe((m) => (heard.a!.push(m), 'accept'));
+    b.subscribe((m) => (heard.b!.push(m), 'accept'));
+    const stopC = c.subscribe((m) => (heard.c!.push(m), 'accept'));
     a.publish(message);
     expect(heard.b).toEqual([]);
     await new Promise((resolve) => setImmediate(resolve));
@@ -32,7 +32,7 @@ describe('in-process gossip bus', () => {
     expect(heard.b![0]).not.toBe(message);
     expect(heard.c).toEqual([message]);
     stopC();
-    b.publish(message);
+    b.publish({ ...message, signature: `0x${'55'.repeat(96)}` });
     await new Promise((resolve) => setImmediate(resolve));
     expect(heard.a).toHaveLength(1);
     expect(heard.c).toHaveLength(1);

@@ -20,11 +20,11 @@ import {
   testValidatorSet,
 } from '../../test/validators/validatorFixtures.js';
 import type { Chain } from '../chain/chain.js';
-import type { BlockProposalMessage, GossipMessage } from '../ports.js';
+import type { BlockProposalMessage } from '../ports.js';
 import { treeRoot } from '../merkle/appendOnlyTree.js';
 import { signBlockProposal, signCheckpointProposal } from './bls.js';
 import type { KeystoreValidator } from './keystore.js';
-import { ValidatorClient, type ValidatorEvent } from './validatorClient.js';
+import { ValidatorClient, type ValidatorEvent, type ValidatorGossip } from './validatorClient.js';
 import type { ValidatorDuties } from './validatorDuties.js';
 import type { ValidatorLimits } from './validatorLimits.js';
 
@@ -88,7 +88,7 @@ const blockMessages = (fixture: ProposedCheckpointFixture): BlockProposalMessage
     signature: signBlockProposal(secretKeyOf(proposer), b.payload).signature,
   }));
 
-function checkpointMessage(fixture: ProposedCheckpointFixture): GossipMessage {
+function checkpointMessage(fixture: ProposedCheckpointFixture): ValidatorGossip {
   const payload = checkpointProposalPayloadOf(TEST_CHAIN, {
     number: 1,
     header: fixture.checkpointHeader,
@@ -109,7 +109,7 @@ const fixture = proposedCheckpoint([
 ]);
 const largestDaGas = Math.max(...fixture.blocks.map((b) => txEffectsDaGas(b.content.txEffects)));
 
-async function deliver(client: ValidatorClient, messages: readonly GossipMessage[]): Promise<void> {
+async function deliver(client: ValidatorClient, messages: readonly ValidatorGossip[]): Promise<void> {
   for (const message of messages) await client.receive(message);
 }
 

@@ -39,11 +39,12 @@ import type {
   BlockProposalMessage,
   ClockPort,
   GossipMessage,
+  GossipVerdict,
   LoggerPort,
   NetworkPort,
   SigningGuardPort,
 } from '../ports.js';
-import { AttestationPool, type PoolAddOutcome } from './attestationPool.js';
+import { AttestationPool, type PoolAddOutcome, type PoolRejection } from './attestationPool.js';
 import {
   BlockContentStore,
   checkedBlockContent,
@@ -105,6 +106,34 @@ export type ValidatorEvent =
 
 const lower = (hex: Hex): Hex => hex.toLowerCase() as Hex;
 
+/** The gossip the validator subsystem handles (txs go to the pool). */
+export type ValidatorGossip = Exclude<GossipMessage, { readonly kind: 'tx' }>;
+
+/** Rejections that prove the sender sent something invalid (the others are timing or knowledge, not blame). */
+const BLAMED_REJECTIONS: ReadonlySet<PoolRejection> = new Set<PoolRejection>([
+  'wrongChain',
+  'malformedPayload',
+  'notProposer',
+  'notCommitteeMember',
+  'badSignature',
+]);
+
+/**
+ * The gossip verdict of a pool outcome: new entries and equivocation evidence are forwarded (every node should see an
+ * offense), duplicates and untimely messages are ignored, forged or malformed ones rejected.
+ */
+export function gossipVerdictOf(outcome: PoolAddOutcome): GossipVerdict {
+  switch (outcome.kind) {
+    case 'added':
+    case 'offense':
+      return 'accept';
+    case 'known':
+      return 'ignore';
+    case 'rejected':
+      return BLAMED_REJECTIONS.has(outcome.reason) ? 'reject' : 'ignore';
+  }
+}
+
 export class ValidatorClient {
   readonly pool: AttestationPool;
   readonly stats = new ValidatorStatsHistory();
@@ -144,10 +173,14 @@ export class ValidatorClient {
   }
 
   start(): void {
-    this.unsubscribe = this.deps.network?.subscribe((message) => {
-      void this.receive(message).catch((error: unknown) =>
-        this.deps.logger.warn('gossip message not processed', { kind: message.kind, error: String(error) }),
-      );
+    this.unsubscribe = this.deps.network?.subscribe(async (message) => {
+      if (message.kind === 'tx') return 'ignore';
+      try {
+        return gossipVerdictOf(await this.receive(message));
+      } catch (error: unknown) {
+        this.deps.logger.warn('gossip message not processed', { kind: message.kind, error: String(error) });
+        return 'ignore';
+      }
     });
   }
 
@@ -202,7 +235,7 @@ export class ValidatorClient {
   }
 
   /** One gossip message from a peer: into the pool; a committee member then checks and attests a proposal. */
-  async receive(message: GossipMessage): Promise<PoolAddOutcome> {
+  async receive(message: ValidatorGossip): Promise<PoolAddOutcome> {
     await this.advance();
     await this.deps.duties.prepareDuties(message.payload.slot);
     const outcome = this.addToPool(message);
@@ -225,7 +258,7 @@ export class ValidatorClient {
     return outcome;
   }
 
-  private addToPool(message: GossipMessage): PoolAddOutcome {
+  private addToPool(message: ValidatorGossip): PoolAddOutcome {
     switch (message.kind) {
       case 'checkpointProposal':
         return this.pool.addCheckpointProposal(message);
