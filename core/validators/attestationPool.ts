@@ -313,10 +313,15 @@ export class AttestationPool {
   }
 
   /** The slot's block proposals held, with their payload hashes, in arrival order. */
-  signedBlockProposals(slot: number): { readonly payload: BlockProposalPayload; readonly payloadHash: Hex }[] {
+  signedBlockProposals(slot: number): {
+    readonly payload: BlockProposalPayload;
+    readonly payloadHash: Hex;
+    readonly proposer: Hex;
+    readonly signature: Hex;
+  }[] {
     return (this.slots.get(slot)?.blockProposals ?? []).map((e) => {
       assert(e.kind === 'blockProposal', 'the block proposal list holds block proposals');
-      return { payload: e.payload, payloadHash: e.payloadHash };
+      return { payload: e.payload, payloadHash: e.payloadHash, proposer: e.signer, signature: e.signature };
     });
   }
 

@@ -155,3 +155,15 @@ describe('a committee member measuring gossiped blocks', () => {
     expect(at.events.map((e) => e.kind)).toEqual(['attested']);
   });
 });
+
+describe('a node serving block proposals to peers that missed them', () => {
+  it('answers the held proposal at each index with the content it checked, and nothing for others', async () => {
+    const { client } = memberClient(fixture, {});
+    const messages = blockMessages(fixture);
+    await deliver(client, messages);
+    expect(client.heldBlockProposal(FIXTURE_SLOT, 0)).toEqual(messages[0]);
+    expect(client.heldBlockProposal(FIXTURE_SLOT, 1)).toEqual(messages[1]);
+    expect(client.heldBlockProposal(FIXTURE_SLOT, 2)).toBeUndefined();
+    expect(client.heldBlockProposal(FIXTURE_SLOT + 1, 0)).toBeUndefined();
+  });
+});

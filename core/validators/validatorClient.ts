@@ -234,6 +234,28 @@ export class ValidatorClient {
     return slots;
   }
 
+  /**
+   * The block proposal the pool holds for the slot's block at `indexWithinCheckpoint`, with the content it was checked
+   * with, as a peer that missed it asks for it (the first one held, when its proposer equivocated).
+   */
+  heldBlockProposal(slot: number, indexWithinCheckpoint: number): BlockProposalMessage | undefined {
+    for (const held of this.pool.signedBlockProposals(slot)) {
+      if (held.payload.indexWithinCheckpoint !== indexWithinCheckpoint) continue;
+      const content = this.blockContents.get(slot, held.payloadHash);
+      if (content === undefined) continue;
+      const { header, body } = encodeBlockProposalContent(content);
+      return {
+        kind: 'blockProposal',
+        payload: held.payload,
+        header,
+        body,
+        proposer: held.proposer,
+        signature: held.signature,
+      };
+    }
+    return undefined;
+  }
+
   /** One gossip message from a peer: into the pool; a committee member then checks and attests a proposal. */
   async receive(message: ValidatorGossip): Promise<PoolAddOutcome> {
     await this.advance();
