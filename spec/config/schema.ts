@@ -70,6 +70,8 @@ export const HA_DATABASE_URL_SCHEMES = ['postgres', 'postgresql'] as const;
 export const P2P_RPC_PRICE_BUMP_PERCENTAGE_DEFAULT = 10;
 /** Transactions the pending pool holds before it must evict. */
 export const P2P_PENDING_TX_COUNT_MAX_DEFAULT = 1_000;
+/** Node processes a local network runs at most (each needs one of anvil's funded development accounts). */
+export const LOCAL_NETWORK_NODES_MAX = 6;
 /** The p2p listeners bind every interface unless told otherwise. */
 export const P2P_LISTEN_ADDRESS_DEFAULT = '0.0.0.0';
 /** TCP (libp2p) and UDP (discv5) port of the p2p listeners. */
@@ -1001,6 +1003,20 @@ export const configSchema = {
       description: 'port of the local L1 (anvil)',
     },
     LOCAL_NETWORK_L1_PORT_DEFAULT,
+  ),
+  localNetworkNodes: defaulted(
+    {
+      flag: '--nodes',
+      valueName: 'n',
+      env: 'LOCAL_NETWORK_NODES',
+      kind: integerKind(1, LOCAL_NETWORK_NODES_MAX),
+      mutability: 'restart',
+      scope: 'local',
+      group: 'localNetwork',
+      description:
+        'node processes of the local network; above 1 each runs its own share of the validators and they talk over libp2p on 127.0.0.1',
+    },
+    1,
   ),
   localNetworkSlotDurationSeconds: defaulted(
     {
