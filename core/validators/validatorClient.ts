@@ -34,6 +34,7 @@ import {
 } from '../../spec/validators/signingPayloads.js';
 import { assert } from '../assert.js';
 import type { Chain } from '../chain/chain.js';
+import { syncedSlotAt } from '../chain/chainService.js';
 import { NodeError } from '../errors.js';
 import type {
   BlockProposalMessage,
@@ -56,7 +57,7 @@ import { committeeMemberOf, type SlotDuties } from './committee.js';
 import { SigningClaims, UNGUARDED_SIGNING } from './signingClaims.js';
 import type { KeystoreState, KeystoreValidator } from './keystore.js';
 import type { OffenseValue, SlashRoundQuery } from './offenses.js';
-import { slotRecordOf, ValidatorStatsHistory } from './stats.js';
+import { slotRecordOf, statsSlotsEnd, ValidatorStatsHistory, type LandedCheckpoint } from './stats.js';
 import type { ValidatorDuties } from './validatorDuties.js';
 import type { ValidatorLimitRefusal, ValidatorLimits } from './validatorLimits.js';
 
@@ -204,32 +205,42 @@ export class ValidatorClient {
       : this.deps.keystore().validators.find((v) => lower(v.attester) === proposer);
   }
 
-  /** Moves the pool's window and the statistics to the clock's slot. */
+  /**
+   * Moves the pool's window to the clock's slot, and records the statistics of the slots that are over and whose L1
+   * data is in (stats.ts `statsSlotsEnd`: synced past them, or waited long enough).
+   */
   private async advance(): Promise<void> {
     const slot = this.deps.slotAt(this.deps.clock.now());
     if (slot < 0) return;
     this.pool.advanceToSlot(slot);
     this.blockContents.dropBefore(this.pool.currentSlot);
-    if (this.statsFromSlot >= slot) return;
-    const landed = await this.checkpointSlots();
+    const synced = this.deps.chain.l1Sync;
+    const end = statsSlotsEnd(slot, synced && syncedSlotAt(this.deps.constants, synced.timestamp));
+    if (this.statsFromSlot >= end) return;
+    const landed = await this.checkpointSlots(this.statsFromSlot);
     // Slots older than the pool's window have no activity left to count; the statistics start at the window.
     this.statsFromSlot = Math.max(this.statsFromSlot, slot - ATTESTATION_POOL_SLOTS_KEPT);
-    for (; this.statsFromSlot < slot; this.statsFromSlot++) {
+    for (; this.statsFromSlot < end; this.statsFromSlot++) {
       const duties = this.deps.duties.cachedDuties(this.statsFromSlot);
-      if (duties !== undefined)
-        this.stats.record(
-          slotRecordOf(duties, this.pool.slotActivity(this.statsFromSlot), landed.has(this.statsFromSlot)),
-        );
+      if (duties === undefined) continue;
+      const record = slotRecordOf(duties, this.pool.slotActivity(this.statsFromSlot), landed.get(this.statsFromSlot));
+      this.stats.record(record);
     }
   }
 
-  /** Slots of the last checkpoints (enough to cover the pool's window). */
-  private async checkpointSlots(): Promise<Set<number>> {
-    const slots = new Set<number>();
+  /**
+   * The checkpoints of the node's chain from `fromSlot` on, by slot, with the attesters each carries (at most the
+   * pool's window of them).
+   */
+  private async checkpointSlots(fromSlot: number): Promise<Map<number, LandedCheckpoint>> {
+    const slots = new Map<number, LandedCheckpoint>();
     const top = this.deps.chain.tips.checkpointed.checkpoint.number;
     for (let n = top; n >= 1 && n > top - ATTESTATION_POOL_SLOTS_KEPT; n--) {
       const checkpoint = await this.deps.chain.store.getCheckpoint(n);
-      if (checkpoint !== undefined) slots.add(checkpoint.header.slotNumber);
+      if (checkpoint === undefined) continue;
+      if (checkpoint.header.slotNumber < fromSlot) break;
+      const attesters = new Set(checkpoint.attestations.map((a) => lower(a.attester)));
+      slots.set(checkpoint.header.slotNumber, { attesters });
     }
     return slots;
   }
