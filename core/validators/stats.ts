@@ -158,6 +158,11 @@ export class ValidatorStatsHistory {
     return this.slots.at(-1);
   }
 
+  /** The recorded slots the history keeps, in order. */
+  get keptSlots(): readonly number[] {
+    return this.slots;
+  }
+
   /** Records a finished slot; a slot at or before the last recorded one is ignored (false). */
   record(record: SlotRecord): boolean {
     assert(Number.isSafeInteger(record.slot) && record.slot >= 0, 'a slot is a non-negative safe integer');

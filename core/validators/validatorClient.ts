@@ -57,9 +57,10 @@ import { committeeMemberOf, type SlotDuties } from './committee.js';
 import { SigningClaims, UNGUARDED_SIGNING } from './signingClaims.js';
 import type { KeystoreState, KeystoreValidator } from './keystore.js';
 import type { OffenseValue, SlashRoundQuery } from './offenses.js';
-import { slotRecordOf, statsSlotsEnd, ValidatorStatsHistory, type LandedCheckpoint } from './stats.js';
+import { slotRecordOf, statsSlotsEnd, ValidatorStatsHistory, type LandedCheckpoint, type SlotRecord } from './stats.js';
 import type { ValidatorDuties } from './validatorDuties.js';
 import type { ValidatorLimitRefusal, ValidatorLimits } from './validatorLimits.js';
+import type { ValidatorStore } from './validatorStore.js';
 
 export interface ValidatorClientDeps {
   readonly chain: Chain;
@@ -75,6 +76,8 @@ export interface ValidatorClientDeps {
   readonly slotAt: (nowMs: number) => number;
   /** Claims each duty before it is signed (HA signing); absent: every claim is granted. */
   readonly signingGuard?: SigningGuardPort;
+  /** The offense log and statistics as persisted, written back as they change; absent: both kept in memory only. */
+  readonly store?: ValidatorStore;
 }
 
 /** One block of a checkpoint to attest: the payload its proposer signs and the content gossiped beside it. */
@@ -137,7 +140,7 @@ export function gossipVerdictOf(outcome: PoolAddOutcome): GossipVerdict {
 
 export class ValidatorClient {
   readonly pool: AttestationPool;
-  readonly stats = new ValidatorStatsHistory();
+  readonly stats: ValidatorStatsHistory;
   private unsubscribe: (() => void) | undefined;
   private stopped = false;
   private readonly waiters = new Set<() => void>();
@@ -164,8 +167,11 @@ export class ValidatorClient {
       chain: { l1ChainId: deps.constants.l1ChainId, rollupVersion: deps.constants.rollupVersion },
       dutiesForSlot: (slot) => deps.duties.cachedDuties(slot),
       currentSlot: Math.max(0, currentSlot),
+      ...(deps.store !== undefined ? { offenseLog: deps.store.offenseLog } : {}),
     });
-    this.statsFromSlot = Math.max(0, currentSlot);
+    this.stats = deps.store?.stats ?? new ValidatorStatsHistory();
+    // Slots before the start are not recorded (their gossip went unheard), also not after a restart.
+    this.statsFromSlot = Math.max(0, currentSlot, (this.stats.lastProcessedSlot ?? -1) + 1);
     this.signingClaims = new SigningClaims(deps.signingGuard ?? UNGUARDED_SIGNING, deps.logger);
   }
 
@@ -220,12 +226,14 @@ export class ValidatorClient {
     const landed = await this.checkpointSlots(this.statsFromSlot);
     // Slots older than the pool's window have no activity left to count; the statistics start at the window.
     this.statsFromSlot = Math.max(this.statsFromSlot, slot - ATTESTATION_POOL_SLOTS_KEPT);
+    const recorded: SlotRecord[] = [];
     for (; this.statsFromSlot < end; this.statsFromSlot++) {
       const duties = this.deps.duties.cachedDuties(this.statsFromSlot);
       if (duties === undefined) continue;
       const record = slotRecordOf(duties, this.pool.slotActivity(this.statsFromSlot), landed.get(this.statsFromSlot));
-      this.stats.record(record);
+      if (this.stats.record(record)) recorded.push(record);
     }
+    this.deps.store?.slotsRecorded(recorded);
   }
 
   /**
@@ -537,5 +545,10 @@ export class ValidatorClient {
 
   slashOffenses(query: SlashRoundQuery): OffenseValue[] {
     return this.pool.slashOffenses(query);
+  }
+
+  /** Resolves once the offenses and statistics recorded so far are written to storage (before it closes). */
+  recordsWritten(): Promise<void> {
+    return this.deps.store?.settled() ?? Promise.resolve();
   }
 }
