@@ -51,6 +51,7 @@ export function createNodeLifecycle(parts: NodeLifecycleParts): NodeLifecycle {
       archiverActor.stop();
       // Let a commit in flight finish before the caller closes storage.
       await chain.update(async () => undefined);
+      await validatorClient?.recordsWritten();
       chain.stop();
     },
     machineStates() {

@@ -16,6 +16,7 @@ import type { SingleValidatorStatsValue, ValidatorsStatsValue } from '../validat
 import { createSyncQuorumCheck, RefusedCheckpoints, type SyncQuorumCheck } from '../validators/syncQuorum.js';
 import { ValidatorClient } from '../validators/validatorClient.js';
 import { ValidatorDuties } from '../validators/validatorDuties.js';
+import { ValidatorStore } from '../validators/validatorStore.js';
 import type { NodeActivity, NodeConfig } from './node.js';
 
 /** The validator subsystem's queries (svc_getValidatorsStats ... svcAdmin_reloadKeystore). */
@@ -96,6 +97,7 @@ export async function createValidatorSide(
     limits: () => context.currentConfig().validator?.limits ?? {},
     slotAt: (nowMs) => timetable.slotAt(BigInt(Math.floor(nowMs / 1000))),
     ...(ports.signingGuard !== undefined ? { signingGuard: ports.signingGuard } : {}),
+    store: await ValidatorStore.open(ports.storage, logger),
   });
   client.onEvent((event) => emit({ kind: 'validator', event }));
   const quorum = {

@@ -34,6 +34,7 @@ import {
 } from '../../spec/validators/signingPayloads.js';
 import { assert } from '../assert.js';
 import type { Chain } from '../chain/chain.js';
+import { syncedSlotAt } from '../chain/chainService.js';
 import { NodeError } from '../errors.js';
 import type {
   BlockProposalMessage,
@@ -56,9 +57,10 @@ import { committeeMemberOf, type SlotDuties } from './committee.js';
 import { SigningClaims, UNGUARDED_SIGNING } from './signingClaims.js';
 import type { KeystoreState, KeystoreValidator } from './keystore.js';
 import type { OffenseValue, SlashRoundQuery } from './offenses.js';
-import { slotRecordOf, ValidatorStatsHistory } from './stats.js';
+import { slotRecordOf, statsSlotsEnd, ValidatorStatsHistory, type LandedCheckpoint, type SlotRecord } from './stats.js';
 import type { ValidatorDuties } from './validatorDuties.js';
 import type { ValidatorLimitRefusal, ValidatorLimits } from './validatorLimits.js';
+import type { ValidatorStore } from './validatorStore.js';
 
 export interface ValidatorClientDeps {
   readonly chain: Chain;
@@ -74,6 +76,8 @@ export interface ValidatorClientDeps {
   readonly slotAt: (nowMs: number) => number;
   /** Claims each duty before it is signed (HA signing); absent: every claim is granted. */
   readonly signingGuard?: SigningGuardPort;
+  /** The offense log and statistics as persisted, written back as they change; absent: both kept in memory only. */
+  readonly store?: ValidatorStore;
 }
 
 /** One block of a checkpoint to attest: the payload its proposer signs and the content gossiped beside it. */
@@ -136,7 +140,7 @@ export function gossipVerdictOf(outcome: PoolAddOutcome): GossipVerdict {
 
 export class ValidatorClient {
   readonly pool: AttestationPool;
-  readonly stats = new ValidatorStatsHistory();
+  readonly stats: ValidatorStatsHistory;
   private unsubscribe: (() => void) | undefined;
   private stopped = false;
   private readonly waiters = new Set<() => void>();
@@ -163,8 +167,11 @@ export class ValidatorClient {
       chain: { l1ChainId: deps.constants.l1ChainId, rollupVersion: deps.constants.rollupVersion },
       dutiesForSlot: (slot) => deps.duties.cachedDuties(slot),
       currentSlot: Math.max(0, currentSlot),
+      ...(deps.store !== undefined ? { offenseLog: deps.store.offenseLog } : {}),
     });
-    this.statsFromSlot = Math.max(0, currentSlot);
+    this.stats = deps.store?.stats ?? new ValidatorStatsHistory();
+    // Slots before the start are not recorded (their gossip went unheard), also not after a restart.
+    this.statsFromSlot = Math.max(0, currentSlot, (this.stats.lastProcessedSlot ?? -1) + 1);
     this.signingClaims = new SigningClaims(deps.signingGuard ?? UNGUARDED_SIGNING, deps.logger);
   }
 
@@ -204,32 +211,44 @@ export class ValidatorClient {
       : this.deps.keystore().validators.find((v) => lower(v.attester) === proposer);
   }
 
-  /** Moves the pool's window and the statistics to the clock's slot. */
+  /**
+   * Moves the pool's window to the clock's slot, and records the statistics of the slots that are over and whose L1
+   * data is in (stats.ts `statsSlotsEnd`: synced past them, or waited long enough).
+   */
   private async advance(): Promise<void> {
     const slot = this.deps.slotAt(this.deps.clock.now());
     if (slot < 0) return;
     this.pool.advanceToSlot(slot);
     this.blockContents.dropBefore(this.pool.currentSlot);
-    if (this.statsFromSlot >= slot) return;
-    const landed = await this.checkpointSlots();
+    const synced = this.deps.chain.l1Sync;
+    const end = statsSlotsEnd(slot, synced && syncedSlotAt(this.deps.constants, synced.timestamp));
+    if (this.statsFromSlot >= end) return;
+    const landed = await this.checkpointSlots(this.statsFromSlot);
     // Slots older than the pool's window have no activity left to count; the statistics start at the window.
     this.statsFromSlot = Math.max(this.statsFromSlot, slot - ATTESTATION_POOL_SLOTS_KEPT);
-    for (; this.statsFromSlot < slot; this.statsFromSlot++) {
+    const recorded: SlotRecord[] = [];
+    for (; this.statsFromSlot < end; this.statsFromSlot++) {
       const duties = this.deps.duties.cachedDuties(this.statsFromSlot);
-      if (duties !== undefined)
-        this.stats.record(
-          slotRecordOf(duties, this.pool.slotActivity(this.statsFromSlot), landed.has(this.statsFromSlot)),
-        );
+      if (duties === undefined) continue;
+      const record = slotRecordOf(duties, this.pool.slotActivity(this.statsFromSlot), landed.get(this.statsFromSlot));
+      if (this.stats.record(record)) recorded.push(record);
     }
+    this.deps.store?.slotsRecorded(recorded);
   }
 
-  /** Slots of the last checkpoints (enough to cover the pool's window). */
-  private async checkpointSlots(): Promise<Set<number>> {
-    const slots = new Set<number>();
+  /**
+   * The checkpoints of the node's chain from `fromSlot` on, by slot, with the attesters each carries (at most the
+   * pool's window of them).
+   */
+  private async checkpointSlots(fromSlot: number): Promise<Map<number, LandedCheckpoint>> {
+    const slots = new Map<number, LandedCheckpoint>();
     const top = this.deps.chain.tips.checkpointed.checkpoint.number;
     for (let n = top; n >= 1 && n > top - ATTESTATION_POOL_SLOTS_KEPT; n--) {
       const checkpoint = await this.deps.chain.store.getCheckpoint(n);
-      if (checkpoint !== undefined) slots.add(checkpoint.header.slotNumber);
+      if (checkpoint === undefined) continue;
+      if (checkpoint.header.slotNumber < fromSlot) break;
+      const attesters = new Set(checkpoint.attestations.map((a) => lower(a.attester)));
+      slots.set(checkpoint.header.slotNumber, { attesters });
     }
     return slots;
   }
@@ -526,5 +545,10 @@ export class ValidatorClient {
 
   slashOffenses(query: SlashRoundQuery): OffenseValue[] {
     return this.pool.slashOffenses(query);
+  }
+
+  /** Resolves once the offenses and statistics recorded so far are written to storage (before it closes). */
+  recordsWritten(): Promise<void> {
+    return this.deps.store?.settled() ?? Promise.resolve();
   }
 }
