@@ -104,8 +104,11 @@ async function runOnLibp2p(peers: readonly Peer[], txs: readonly TxValue[], perS
     const sentAt = published.sent[tx.txHash]!;
     const arrivals = reports.slice(1).map((r) => r.received[tx.txHash]);
     if (arrivals.every((a) => a !== undefined)) deliveredToAll++;
-    for (const at of arrivals)
-      if (at !== undefined) (latencies.push(at - sentAt), (lastDelivery = Math.max(lastDelivery, at)));
+    for (const at of arrivals) {
+      if (at === undefined) continue;
+      latencies.push(at - sentAt);
+      lastDelivery = Math.max(lastDelivery, at);
+    }
   }
   latencies.sort((a, b) => a - b);
   const firstSent = Math.min(...Object.values(published.sent));
