@@ -4,6 +4,7 @@
  * method's definition from a caller lands beside the code that implements it. The RPC adapter decodes wire params
  * into these types and encodes the results; nothing here knows about JSON-RPC.
  */
+import { createP2pService, type P2pService } from './network/p2pService.js';
 import type { BlockTipName, CheckpointTipName, Hex, L1RollupConstants } from '../spec/chain.js';
 import type { Chain } from './chain/chain.js';
 import { createChainService, type ChainService } from './chain/chainService.js';
@@ -58,6 +59,8 @@ export interface NodeService {
   readonly admin: NodeAdmin;
   /** The validator subsystem's queries (core/node/validatorSide.ts); absent when the node ignores the L1 validator set. */
   readonly validators?: ValidatorService;
+  /** Peers and the node's ENR (core/network/p2pService.ts); absent when the node has no network. */
+  readonly p2p?: P2pService;
 }
 
 export interface NodeServiceDeps {
@@ -71,7 +74,7 @@ export interface NodeServiceDeps {
   /** Public state as of the latest block, for simulation. */
   readonly latestPublicState: () => PublicStateView;
   readonly inbox: InboxStore;
-  readonly ports: Pick<NodePorts, 'l1' | 'logger'>;
+  readonly ports: Pick<NodePorts, 'l1' | 'logger' | 'network'>;
   readonly admin: NodeAdmin;
   readonly validators: ValidatorService | undefined;
 }
@@ -107,5 +110,6 @@ export function createNodeService(deps: NodeServiceDeps): NodeService {
     }),
     admin: deps.admin,
     ...(deps.validators ? { validators: deps.validators } : {}),
+    ...(deps.ports.network ? { p2p: createP2pService(deps.ports.network) } : {}),
   };
 }

@@ -1,6 +1,6 @@
 /**
  * The `svc` command line: `svc start --local-network` (an L1, the rollup contract and a node with a sequencer, all
- * on this machine) and `svc start --node` (a node on an existing L1 and rollup contract). Every other option comes
+ * on this machine; with `--nodes N`, N node processes talking over libp2p) and `svc start --node` (a node on an existing L1 and rollup contract). Every other option comes
  * from the configuration schema (spec/config/schema.ts). Beside them: `svc tx send`, and `svc migrate-ha-db up`
  * (the schema of the HA signing database).
  */
@@ -11,6 +11,7 @@ import { loadConfig } from '../config/loadConfig.js';
 import type { ResolvedConfig } from '../config/resolveConfig.js';
 import { createPinoLogger } from '../logger/pinoLogger.js';
 import { runLocalNetwork } from '../node/localNetwork.js';
+import { runMultiNodeLocalNetwork } from '../node/multiNodeLocalNetwork.js';
 import { nodeStartValues } from '../node/nodeConfig.js';
 import { runNode, type RunNodeIo } from '../node/runNode.js';
 import { addConfigOptions, configHelpTable, flagsOf } from './configOptions.js';
@@ -28,6 +29,12 @@ async function startNode(config: ResolvedConfig, io: RunNodeIo) {
   io.print(`L1 RPC URL: ${start.l1RpcUrl}`);
   io.print(`rollup contract: ${start.rollupAddress}`);
   return runNode({ config, ...io });
+}
+
+/** The single-process local network, or with --nodes above 1 one process per node talking over libp2p. */
+async function startLocalNetwork(config: ResolvedConfig, io: RunNodeIo): Promise<{ stop(): Promise<void> }> {
+  if (config.values.localNetworkNodes === 1) return runLocalNetwork({ config, ...io });
+  return runMultiNodeLocalNetwork({ config, print: io.print });
 }
 
 function stopOnSignals(running: { stop(): Promise<void> }, io: RunNodeIo): void {
@@ -65,7 +72,7 @@ export function buildProgram(): Command {
       logger: createPinoLogger({ level: config.values.logLevel }),
       print: (line) => process.stdout.write(`${line}\n`),
     };
-    const running = mode.localNetwork ? await runLocalNetwork({ config, ...io }) : await startNode(config, io);
+    const running = mode.localNetwork ? await startLocalNetwork(config, io) : await startNode(config, io);
     stopOnSignals(running, io);
   });
   program.addCommand(

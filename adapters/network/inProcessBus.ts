@@ -6,7 +6,9 @@
  * order of their scores. Scores follow core/network/peerScores.ts; a banned port's messages and answers are dropped.
  */
 import { createHash } from 'node:crypto';
+import { assert } from '../../core/assert.js';
 import { combineVerdicts, PeerScores } from '../../core/network/peerScores.js';
+import { RequestRateLimiter } from '../../core/network/rateLimiter.js';
 import type {
   GossipHandler,
   GossipMessage,
@@ -16,13 +18,16 @@ import type {
   NetworkRequestHandlers,
 } from '../../core/ports.js';
 import { computeTxHash } from '../../spec/codec/tx.js';
+import { REQUESTS_GLOBAL_PER_S, REQUESTS_PER_PEER_PER_S } from '../../spec/p2p/constants.js';
 
 /** Message ids one port remembers to drop duplicates; the oldest are forgotten first. */
 export const IN_PROCESS_SEEN_MESSAGES_MAX = 16_384;
 
 export interface InProcessBus {
-  /** A node's port on the bus. */
-  connect(): NetworkPort;
+  /** A node's port on the bus; `id` (unique while connected) defaults to a fresh one. */
+  connect(id?: string): NetworkPort;
+  /** Takes the node off the bus, as a stopped node: it hears and answers nothing more. */
+  disconnect(id: string): void;
 }
 
 interface Member {
@@ -30,7 +35,16 @@ interface Member {
   readonly handlers: Set<GossipHandler>;
   readonly seen: Set<string>;
   readonly scores: PeerScores;
+  readonly limiter: RequestRateLimiter;
   served: NetworkRequestHandlers | undefined;
+}
+
+/** The handlers `server` serves `client` with, or undefined when it does not serve or refuses over its rate limits. */
+function servedTo(server: Member, client: Member): NetworkRequestHandlers | undefined {
+  if (server.served === undefined || server.scores.isBanned(client.id, Date.now())) return undefined;
+  if (server.limiter.take(client.id, Date.now()) === 'allowed') return server.served;
+  server.scores.penalize(client.id, 'low', Date.now());
+  return undefined;
 }
 
 /** A message's id: sha256 of its canonical JSON (bigints as decimal strings). */
@@ -60,19 +74,25 @@ export function createInProcessBus(): InProcessBus {
   const members = new Map<string, Member>();
   let nextId = 1;
   return {
-    connect() {
+    disconnect(id) {
+      members.delete(id);
+    },
+    connect(id = `in-process-${nextId++}`) {
+      assert(!members.has(id), `a node ${id} is on the bus already`);
       const self: Member = {
-        id: `in-process-${nextId++}`,
+        id,
         handlers: new Set(),
         seen: new Set(),
         scores: new PeerScores(),
+        limiter: new RequestRateLimiter(REQUESTS_PER_PEER_PER_S, REQUESTS_GLOBAL_PER_S, Date.now()),
         served: undefined,
       };
       members.set(self.id, self);
+      const live = () => members.get(self.id) === self;
       const others = () =>
-        self.scores
+        (live() ? self.scores : new PeerScores())
           .ranked([...members.keys()], Date.now())
-          .filter((id) => id !== self.id && !self.scores.isBanned(id, Date.now()))
+          .filter((id) => live() && id !== self.id && !self.scores.isBanned(id, Date.now()))
           .map((id) => members.get(id)!);
       const ordered = (preferred: string | undefined) => {
         const ranked = others();
@@ -83,10 +103,11 @@ export function createInProcessBus(): InProcessBus {
         publish(message) {
           const id = inProcessMessageId(message);
           remember(self, id);
+          if (!live()) return;
           for (const other of members.values()) {
             if (other === self) continue;
             setImmediate(() => {
-              if (members.has(other.id) && remember(other, id)) void deliver(other, self, message);
+              if (members.get(other.id) === other && remember(other, id)) void deliver(other, self, message);
             });
           }
         },
@@ -105,7 +126,7 @@ export function createInProcessBus(): InProcessBus {
           const found: { value: Awaited<ReturnType<NetworkRequestHandlers['txsByHash']>>[number]; from: string }[] = [];
           for (const peer of ordered(preferredPeer)) {
             if (wanted.size === 0) break;
-            const answer = (await peer.served?.txsByHash([...wanted].map((h) => h as `0x${string}`))) ?? [];
+            const answer = (await servedTo(peer, self)?.txsByHash([...wanted].map((h) => h as `0x${string}`))) ?? [];
             for (const tx of structuredClone(answer)) {
               const hash = computeTxHash(tx).toLowerCase();
               if (!wanted.has(hash) || hash !== tx.txHash.toLowerCase()) {
@@ -120,7 +141,7 @@ export function createInProcessBus(): InProcessBus {
         },
         async requestBlockProposal(slot, indexWithinCheckpoint, preferredPeer) {
           for (const peer of ordered(preferredPeer)) {
-            const answer = await peer.served?.blockProposal(slot, indexWithinCheckpoint);
+            const answer = await servedTo(peer, self)?.blockProposal(slot, indexWithinCheckpoint);
             if (answer === undefined) continue;
             const { payload } = answer;
             if (payload.slot === slot && payload.indexWithinCheckpoint === indexWithinCheckpoint)
@@ -134,7 +155,7 @@ export function createInProcessBus(): InProcessBus {
         },
         peers(): readonly NetworkPeer[] {
           return [...members.values()]
-            .filter((m) => m !== self)
+            .filter((m) => m !== self && live())
             .map((m) => ({ id: m.id, status: 'connected', addresses: [], score: self.scores.score(m.id, Date.now()) }));
         },
         localEnr: () => undefined,

@@ -20,7 +20,7 @@ import {
 } from '../../spec/constants.js';
 import { createGenesis } from '../../core/worldState/genesis.js';
 import { overrideConfig, type ResolvedConfig } from '../config/resolveConfig.js';
-import { startAnvil } from '../l1/anvil.js';
+import { startAnvil, type AnvilInstance } from '../l1/anvil.js';
 import { deployRollup } from '../l1/deployRollup.js';
 import { configFromSettings, definedValues, type NodeSettings } from './nodeConfig.js';
 import { runNode, type RunNodeIo, type RunningNode } from './runNode.js';
@@ -160,15 +160,57 @@ export async function runLocalNetwork(options: LocalNetworkOptions): Promise<Run
   const config = localNetworkConfig(options);
   const { values } = config;
   const dataDirectory = values.dataDirectory ?? LOCAL_NETWORK_DATA_DIRECTORY_DEFAULT;
+  const validators = await localValidators(values.validatorKeystorePath, dataDirectory);
+  const l1 = await startLocalL1(options, config, validators.registrations);
+  try {
+    options.print(`data directory: ${path.resolve(dataDirectory)}`);
+    printLocalL1(l1, options.print);
+    options.print(
+      `validators: ${validators.registrations.length} registered, run from ${path.resolve(validators.keystorePath)}`,
+    );
+    const running = await runNode({
+      config: withLocalNetwork(config, l1.anvil.url, l1.rollupAddress, dataDirectory, validators.keystorePath),
+      logger: options.logger,
+      print: options.print,
+      network: createInProcessBus().connect(),
+    });
+    return {
+      ...running,
+      l1RpcUrl: l1.anvil.url,
+      rollupAddress: l1.rollupAddress,
+      async stop() {
+        await running.stop();
+        await l1.anvil.stop();
+      },
+    };
+  } catch (error) {
+    await l1.anvil.stop();
+    throw error;
+  }
+}
+
+export interface LocalL1 {
+  readonly anvil: AnvilInstance;
+  readonly rollupAddress: Hex;
+}
+
+/**
+ * The local network's L1: a fresh anvil, the rollup contract deployed on it with this node's genesis and the given
+ * validators registered, then interval mining like a real chain.
+ */
+export async function startLocalL1(
+  options: Pick<LocalNetworkOptions, 'epochDurationSlots'> & { readonly l1SlotsInAnEpoch?: number },
+  config: ResolvedConfig,
+  registrations: Parameters<typeof deployRollup>[0]['validators'],
+): Promise<LocalL1> {
+  const { values } = config;
   const anvil = await startAnvil({
     port: values.localNetworkL1Port,
     host: '127.0.0.1',
     chainId: L1_CHAIN_ID_LOCAL_NETWORK,
-    slotsInAnEpoch:
-      ('l1SlotsInAnEpoch' in options ? options.l1SlotsInAnEpoch : undefined) ?? LOCAL_NETWORK_L1_SLOTS_IN_AN_EPOCH,
+    slotsInAnEpoch: options.l1SlotsInAnEpoch ?? LOCAL_NETWORK_L1_SLOTS_IN_AN_EPOCH,
   });
   try {
-    const validators = await localValidators(values.validatorKeystorePath, dataDirectory);
     const genesis = createGenesis(L1_CHAIN_ID_LOCAL_NETWORK, ROLLUP_VERSION_LOCAL_NETWORK_DEFAULT);
     const { rollupAddress } = await deployRollup({
       l1RpcUrl: anvil.url,
@@ -178,7 +220,7 @@ export async function runLocalNetwork(options: LocalNetworkOptions): Promise<Run
       epochDuration: options.epochDurationSlots ?? LOCAL_NETWORK_EPOCH_DURATION_SLOTS_DEFAULT,
       proofSubmissionEpochs: PROOF_SUBMISSION_EPOCHS_DEFAULT,
       rollupVersion: ROLLUP_VERSION_LOCAL_NETWORK_DEFAULT,
-      validators: validators.registrations,
+      validators: registrations,
       ethPerFeeAsset: values.initialEthPerFeeAsset,
     });
     // Deployed instantly under automine; from now on L1 mines a block every l1BlockTime seconds like a real chain.
@@ -188,32 +230,17 @@ export async function runLocalNetwork(options: LocalNetworkOptions): Promise<Run
       method: 'evm_setIntervalMining' as never,
       params: [values.localNetworkL1BlockTimeSeconds] as never,
     });
-    options.print(`data directory: ${path.resolve(dataDirectory)}`);
-    options.print(`L1 RPC URL: ${anvil.url}`);
-    options.print(`rollup contract: ${rollupAddress}`);
-    for (const [i, account] of genesisTestAccounts().entries()) {
-      options.print(`test account ${i}: ${account} (fee-asset balance ${GENESIS_TEST_ACCOUNT_BALANCE})`);
-    }
-    options.print(
-      `validators: ${validators.registrations.length} registered, run from ${path.resolve(validators.keystorePath)}`,
-    );
-    const running = await runNode({
-      config: withLocalNetwork(config, anvil.url, rollupAddress, dataDirectory, validators.keystorePath),
-      logger: options.logger,
-      print: options.print,
-      network: createInProcessBus().connect(),
-    });
-    return {
-      ...running,
-      l1RpcUrl: anvil.url,
-      rollupAddress,
-      async stop() {
-        await running.stop();
-        await anvil.stop();
-      },
-    };
+    return { anvil, rollupAddress };
   } catch (error) {
     await anvil.stop();
     throw error;
+  }
+}
+
+export function printLocalL1(l1: LocalL1, print: (line: string) => void): void {
+  print(`L1 RPC URL: ${l1.anvil.url}`);
+  print(`rollup contract: ${l1.rollupAddress}`);
+  for (const [i, account] of genesisTestAccounts().entries()) {
+    print(`test account ${i}: ${account} (fee-asset balance ${GENESIS_TEST_ACCOUNT_BALANCE})`);
   }
 }

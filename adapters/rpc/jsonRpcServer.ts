@@ -137,7 +137,10 @@ export function createRpcApp(options: RpcAppOptions): Express {
   app.set('etag', false);
   app.use(createCorsMiddleware(options.corsOrigins ?? []));
   app.get('/status', (_req, res) => {
-    res.status(200).json({ status: 'ok' });
+    res.status(200).json({
+      status: 'ok',
+      ...(options.node.p2p !== undefined ? { peers: options.node.p2p.connectedPeerCount() } : {}),
+    });
   });
   if (options.auth !== undefined) app.use(createAdminAuthMiddleware(options.auth));
   app.post('/', requireJson, express.raw({ type: () => true, limit: options.limits.bodyBytesMax }), rpcRoute(dispatch));

@@ -105,6 +105,7 @@ describe('configuration schema', () => {
       'adminApiKeyHash',
       'sequencerPublisherPrivateKey',
       'validatorHaDatabaseUrl',
+      'p2pPrivateKey',
       'proverPublisherPrivateKey',
     ]);
     for (const key of secrets) {

@@ -42,9 +42,11 @@ import {
   RPC_TX_HASHES_PER_CALL_MAX,
   RPC_TXS_PER_CALL_MAX,
 } from '../rpc/limits.js';
+import { P2P_MAX_PEERS_DEFAULT } from '../p2p/constants.js';
 import type { AllowListEntry } from './allowList.js';
 import {
   allowListKind,
+  peerAddressListKind,
   bigintKind,
   booleanKind,
   databaseUrlKind,
@@ -68,6 +70,12 @@ export const HA_DATABASE_URL_SCHEMES = ['postgres', 'postgresql'] as const;
 export const P2P_RPC_PRICE_BUMP_PERCENTAGE_DEFAULT = 10;
 /** Transactions the pending pool holds before it must evict. */
 export const P2P_PENDING_TX_COUNT_MAX_DEFAULT = 1_000;
+/** Node processes a local network runs at most (each needs one of anvil's funded development accounts). */
+export const LOCAL_NETWORK_NODES_MAX = 6;
+/** The p2p listeners bind every interface unless told otherwise. */
+export const P2P_LISTEN_ADDRESS_DEFAULT = '0.0.0.0';
+/** TCP (libp2p) and UDP (discv5) port of the p2p listeners. */
+export const P2P_PORT_DEFAULT = 40_400;
 /** docs/protocol.md, Witness history: witnesses are answered for the last 64 checkpoints. */
 export const WORLD_STATE_HISTORIC_CHECKPOINT_COUNT_DEFAULT = 64;
 /** Spec, Limits: per-block gas budget = (checkpoint limit / blocks per checkpoint) * multiplier. */
@@ -760,6 +768,108 @@ export const configSchema = {
     },
     P2P_PENDING_TX_COUNT_MAX_DEFAULT,
   ),
+  p2pEnabled: defaulted(
+    {
+      flag: '--p2p-enabled',
+      env: 'P2P_ENABLED',
+      kind: booleanKind,
+      mutability: 'restart',
+      scope: 'local',
+      group: 'p2p',
+      description:
+        'join the peer-to-peer network (libp2p): gossip txs, proposals and attestations with peers; off: the node is alone',
+    },
+    false,
+  ),
+  p2pListenAddress: defaulted(
+    {
+      flag: '--p2p.listenAddress',
+      valueName: 'host',
+      env: 'P2P_LISTEN_ADDR',
+      kind: patternKind('a host name or IP address', /^[A-Za-z0-9.:_[\]-]+$/, 253),
+      mutability: 'restart',
+      scope: 'local',
+      group: 'p2p',
+      description: 'address the p2p TCP (libp2p) and UDP (discovery) listeners bind to',
+    },
+    P2P_LISTEN_ADDRESS_DEFAULT,
+  ),
+  p2pPort: defaulted(
+    {
+      flag: '--p2p.port',
+      valueName: 'port',
+      env: 'P2P_PORT',
+      kind: port,
+      mutability: 'restart',
+      scope: 'local',
+      group: 'p2p',
+      description:
+        'port of the p2p listeners: TCP for libp2p and UDP for discovery, the same number; 0 picks a free one',
+    },
+    P2P_PORT_DEFAULT,
+  ),
+  p2pAnnounceAddress: optional({
+    flag: '--p2p.announceAddress',
+    valueName: 'host[:port]',
+    env: 'P2P_ANNOUNCE_ADDR',
+    kind: patternKind('a host or IP address with an optional :port', /^[A-Za-z0-9._-]+(:[0-9]{1,5})?$/, 260),
+    mutability: 'restart',
+    scope: 'local',
+    group: 'p2p',
+    description:
+      'address peers should dial, put in the ENR (behind NAT or in a container); the listen address otherwise',
+  }),
+  p2pBootstrapNodes: defaulted(
+    {
+      flag: '--p2p.bootstrapNodes',
+      valueName: 'peers',
+      env: 'BOOTSTRAP_NODES',
+      kind: peerAddressListKind,
+      mutability: 'restart',
+      scope: 'network',
+      group: 'p2p',
+      description:
+        'peers to join the network through: ENRs (enr:...) or multiaddrs with /p2p/<peer id>, comma-separated',
+    },
+    [] as readonly string[],
+  ),
+  p2pMaxPeers: defaulted(
+    {
+      flag: '--p2p.maxPeers',
+      valueName: 'n',
+      env: 'P2P_MAX_PEERS',
+      kind: integerKind(1, 10_000),
+      mutability: 'restart',
+      scope: 'local',
+      group: 'p2p',
+      description: 'connections to peers the node keeps at most; beyond, new ones are refused',
+    },
+    P2P_MAX_PEERS_DEFAULT,
+  ),
+  p2pDiscoveryDisabled: defaulted(
+    {
+      flag: '--p2p.disableDiscovery',
+      env: 'P2P_DISABLE_DISCOVERY',
+      kind: booleanKind,
+      mutability: 'restart',
+      scope: 'local',
+      group: 'p2p',
+      description: 'do not run discv5 (UDP) nor publish an ENR: only bootstrap peers and peers that dial in',
+    },
+    false,
+  ),
+  p2pPrivateKey: optional({
+    flag: '--p2p.privateKey',
+    valueName: 'hex',
+    env: 'P2P_PRIVATE_KEY',
+    kind: privateKey,
+    secret: true,
+    mutability: 'restart',
+    scope: 'local',
+    group: 'p2p',
+    description:
+      "the node's secp256k1 peer key (its peer id and ENR); default: <data directory>/p2p-private-key, created on first start",
+  }),
   txPublicSetupAllowListExtend: defaulted(
     {
       flag: '--txPublicSetupAllowListExtend',
@@ -893,6 +1003,20 @@ export const configSchema = {
       description: 'port of the local L1 (anvil)',
     },
     LOCAL_NETWORK_L1_PORT_DEFAULT,
+  ),
+  localNetworkNodes: defaulted(
+    {
+      flag: '--nodes',
+      valueName: 'n',
+      env: 'LOCAL_NETWORK_NODES',
+      kind: integerKind(1, LOCAL_NETWORK_NODES_MAX),
+      mutability: 'restart',
+      scope: 'local',
+      group: 'localNetwork',
+      description:
+        'node processes of the local network; above 1 each runs its own share of the validators and they talk over libp2p on 127.0.0.1',
+    },
+    1,
   ),
   localNetworkSlotDurationSeconds: defaulted(
     {

@@ -25,6 +25,7 @@ export type ValueShape =
   | { readonly type: 'url'; readonly schemes: readonly string[] }
   | { readonly type: 'urlList'; readonly schemes: readonly string[] }
   | { readonly type: 'originList' }
+  | { readonly type: 'peerAddressList' }
   | { readonly type: 'allowList' }
   | { readonly type: 'databaseUrl'; readonly schemes: readonly string[] };
 
@@ -282,3 +283,20 @@ export function databaseUrlKind(schemes: readonly string[]): ValueKind<string> {
 export function firstIssueMessage(error: z.ZodError): string {
   return error.issues[0]?.message ?? 'invalid value';
 }
+
+/** Longest ENR text (an ENR is at most 300 bytes, base64url in text) or multiaddr accepted. */
+const PEER_ADDRESS_TEXT_MAX = 512;
+
+/** A peer to dial: an ENR (`enr:` and base64url) or a multiaddr naming the peer (`/ip4/…/tcp/…/p2p/<id>`). */
+export function isPeerAddressText(value: string): boolean {
+  if (value.length > PEER_ADDRESS_TEXT_MAX) return false;
+  if (value.startsWith('enr:')) return /^enr:[A-Za-z0-9_-]+$/.test(value);
+  return /^(\/[A-Za-z0-9._:-]+)+$/.test(value) && /\/p2p\/[A-Za-z0-9]+$/.test(value);
+}
+
+export const peerAddressListKind: ValueKind<readonly string[]> = listKind(
+  { type: 'peerAddressList' },
+  'an ENR (enr:...) or a multiaddr ending in /p2p/<peer id>',
+  'peers (ENRs or multiaddrs with /p2p/<peer id>)',
+  isPeerAddressText,
+);

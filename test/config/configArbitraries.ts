@@ -85,6 +85,16 @@ export function valueArbitrary(option: ConfigOption): fc.Arbitrary<unknown> {
         ),
         { maxLength: 4 },
       );
+    case 'peerAddressList':
+      return fc.array(
+        fc.oneof(
+          fc.stringMatching(/^[A-Za-z0-9_-]{8,40}$/).map((body) => `enr:${body}`),
+          fc
+            .tuple(fc.integer({ min: 1, max: 65_535 }), fc.stringMatching(/^[A-Za-z0-9]{8,52}$/))
+            .map(([port, id]) => `/ip4/127.0.0.1/tcp/${port}/p2p/${id}`),
+        ),
+        { maxLength: 4 },
+      );
     case 'allowList':
       return allowListExtension;
     case 'databaseUrl':

@@ -9,6 +9,7 @@ import { minimalTxEffect } from '../../spec/codec/txEffect.js';
 import { fakeContracts } from './fakes/fakeContracts.js';
 import { fakeLogs } from './fakes/fakeLogs.js';
 import { fakeTxs } from './fakes/fakeTxs.js';
+import type { P2pService } from '../../core/network/p2pService.js';
 import type { BlockWithContext, ChainService } from '../../core/chain/chainService.js';
 import type { FeeService } from '../../core/fees/feeService.js';
 import type { MessageService } from '../../core/messages/messageService.js';
@@ -326,10 +327,11 @@ const fakeInfo: NodeInfoService = {
 };
 
 /** The parts a test may override method by method (the fake runs no validators unless given some). */
-type FakePartName = Exclude<keyof NodeService, 'validators'>;
+type FakePartName = Exclude<keyof NodeService, 'validators' | 'p2p'>;
 
 export type FakeNodeOverrides = { readonly [Part in FakePartName]?: Partial<NodeService[Part]> } & {
   readonly validators?: ValidatorService;
+  readonly p2p?: P2pService;
 };
 
 export interface FakeNode extends NodeService {
@@ -375,6 +377,7 @@ export function createFakeNode(overrides: FakeNodeOverrides = {}): FakeNode {
     info: part('info', fakeInfo),
     admin: part('admin', createFakeAdmin(adminState)),
     ...(overrides.validators ? { validators: overrides.validators } : {}),
+    ...(overrides.p2p ? { p2p: overrides.p2p } : {}),
     calls,
     adminState,
   };

@@ -1,10 +1,8 @@
 import { subsystemUnavailable } from '../../../core/errors.js';
 import type { MethodHandler } from '../methodHandler.js';
 
-/**
- * Needs the peer-to-peer network, which this node version does not have yet: params are checked (by the
- * dispatcher), then the call answers -32004 naming it.
- */
-export const svc_getEncodedEnr: MethodHandler<'svc_getEncodedEnr'> = () => {
-  throw subsystemUnavailable('p2p', 'notBuilt');
+/** The node's Ethereum Node Record (`enr:...`) when its network runs discovery; undefined (null) otherwise. */
+export const svc_getEncodedEnr: MethodHandler<'svc_getEncodedEnr'> = (node) => {
+  if (node.p2p === undefined) throw subsystemUnavailable('p2p', 'notEnabled');
+  return node.p2p.encodedEnr();
 };
