@@ -155,6 +155,7 @@ export async function createNode(
     chain,
     constants,
     timetable,
+    txPool,
     emit,
     currentConfig: () => config,
   });

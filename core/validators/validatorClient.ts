@@ -22,6 +22,7 @@ import {
   encodeCheckpointAttestations,
   type CommitteeAttestation,
 } from '../../spec/validators/checkpointAttestations.js';
+import { BLOCKS_PER_CHECKPOINT_MAX } from '../../spec/constants.js';
 import { ATTESTATION_POOL_SLOTS_KEPT, ATTESTATION_WAIT_POLL_MS } from '../../spec/validators/constants.js';
 import { encodeBlockProposalContent, type BlockProposalContent } from '../../spec/validators/blockProposalContent.js';
 import { bytesToHex } from '../../spec/codec/bytes.js';
@@ -43,6 +44,7 @@ import type {
   GossipVerdict,
   LoggerPort,
   NetworkPort,
+  NetworkRequestHandlers,
   SigningGuardPort,
 } from '../ports.js';
 import { AttestationPool, type PoolAddOutcome, type PoolRejection } from './attestationPool.js';
@@ -78,6 +80,11 @@ export interface ValidatorClientDeps {
   readonly signingGuard?: SigningGuardPort;
   /** The offense log and statistics as persisted, written back as they change; absent: both kept in memory only. */
   readonly store?: ValidatorStore;
+  /**
+   * The node's answers to its peers' other requests, served beside the block proposals this client holds while it
+   * runs; absent: the client serves nothing.
+   */
+  readonly requestHandlers?: Pick<NetworkRequestHandlers, 'status' | 'txsByHash'>;
 }
 
 /** One block of a checkpoint to attest: the payload its proposer signs and the content gossiped beside it. */
@@ -142,14 +149,17 @@ export class ValidatorClient {
   readonly pool: AttestationPool;
   readonly stats: ValidatorStatsHistory;
   private unsubscribe: (() => void) | undefined;
+  private stopServing: (() => void) | undefined;
   private stopped = false;
   private readonly waiters = new Set<() => void>();
   private readonly listeners: ((event: ValidatorEvent) => void)[] = [];
   /** Proposals our members would attest once the proposer's block proposals arrive (gossip may reorder them). */
   private readonly awaitingBlocks = new Map<
     number,
-    { readonly payload: CheckpointProposalPayload; readonly header: Hex }
+    { readonly payload: CheckpointProposalPayload; readonly header: Hex; readonly from: string | undefined }
   >();
+  /** Block indexes asked of peers, by slot: one request in flight per block, for the slot being attested only. */
+  private readonly blockRequests = new Map<number, Set<number>>();
   /** The checked header and body of each block proposal the pool holds for the slots we may still attest. */
   private readonly blockContents = new BlockContentStore();
   /** Slots whose statistics are recorded up to (exclusive). */
@@ -180,21 +190,29 @@ export class ValidatorClient {
   }
 
   start(): void {
-    this.unsubscribe = this.deps.network?.subscribe(async (message) => {
+    const { network, requestHandlers } = this.deps;
+    this.unsubscribe = network?.subscribe(async (message, from) => {
       if (message.kind === 'tx') return 'ignore';
       try {
-        return gossipVerdictOf(await this.receive(message));
+        return gossipVerdictOf(await this.receive(message, from));
       } catch (error: unknown) {
         this.deps.logger.warn('gossip message not processed', { kind: message.kind, error: String(error) });
         return 'ignore';
       }
     });
+    if (requestHandlers !== undefined)
+      this.stopServing = network?.serve({
+        ...requestHandlers,
+        blockProposal: async (slot, index) => this.heldBlockProposal(slot, index),
+      });
   }
 
   stop(): void {
     this.stopped = true;
     this.unsubscribe?.();
     this.unsubscribe = undefined;
+    this.stopServing?.();
+    this.stopServing = undefined;
     for (const wake of this.waiters) wake();
   }
 
@@ -275,8 +293,11 @@ export class ValidatorClient {
     return undefined;
   }
 
-  /** One gossip message from a peer: into the pool; a committee member then checks and attests a proposal. */
-  async receive(message: ValidatorGossip): Promise<PoolAddOutcome> {
+  /**
+   * One gossip message (or a requested block proposal) from peer `from`: into the pool; a committee member then checks
+   * and attests a proposal.
+   */
+  async receive(message: ValidatorGossip, from?: string): Promise<PoolAddOutcome> {
     await this.advance();
     await this.deps.duties.prepareDuties(message.payload.slot);
     const outcome = this.addToPool(message);
@@ -292,10 +313,10 @@ export class ValidatorClient {
     if (message.kind === 'checkpointAttestation' && (outcome.kind === 'added' || outcome.kind === 'offense'))
       for (const wake of [...this.waiters]) wake();
     if (message.kind === 'checkpointProposal' && outcome.kind === 'added')
-      await this.attest(message.payload, message.header);
+      await this.attest(message.payload, message.header, from);
     const blockArrived = message.kind === 'blockProposal' && (outcome.kind === 'added' || contentKept);
     const waiting = blockArrived ? this.awaitingBlocks.get(message.payload.slot) : undefined;
-    if (waiting !== undefined) await this.attest(waiting.payload, waiting.header);
+    if (waiting !== undefined) await this.attest(waiting.payload, waiting.header, waiting.from);
     return outcome;
   }
 
@@ -336,8 +357,11 @@ export class ValidatorClient {
     for (const listener of this.listeners) listener(event);
   }
 
-  /** Signs and publishes our committee members' attestations of a proposal that passes the checks. */
-  private async attest(payload: CheckpointProposalPayload, header: Hex): Promise<void> {
+  /**
+   * Signs and publishes our committee members' attestations of a proposal that passes the checks; `from` is the peer
+   * that sent the proposal, asked first for the block proposals it is missing.
+   */
+  private async attest(payload: CheckpointProposalPayload, header: Hex, from?: string): Promise<void> {
     const duties = this.deps.duties.cachedDuties(payload.slot);
     if (duties === undefined) return;
     const members = this.ourMembers(duties);
@@ -348,8 +372,11 @@ export class ValidatorClient {
       // Held until the missing block proposals, or a copy of one whose body passes, arrive; one slot's worth at most,
       // dropped with the slot. A bad body is still reported now: a good copy may never come.
       for (const slot of [...this.awaitingBlocks.keys()]) if (slot < payload.slot) this.awaitingBlocks.delete(slot);
-      this.awaitingBlocks.set(payload.slot, { payload, header });
-      if (refusal === 'blockProposalsMissing') return;
+      this.awaitingBlocks.set(payload.slot, { payload, header, from });
+      if (refusal === 'blockProposalsMissing') {
+        this.requestMissingBlockProposals(payload.slot, header, from);
+        return;
+      }
     }
     if (refusal !== undefined) {
       this.deps.logger.info('not attesting a checkpoint proposal', { slot: payload.slot, reason: refusal });
@@ -376,6 +403,54 @@ export class ValidatorClient {
     }
     for (const wake of [...this.waiters]) wake();
     if (attesters.length > 0) this.emit({ kind: 'attested', slot: payload.slot, attesters });
+  }
+
+  /**
+   * Asks peers for the block proposals of the slot's checkpoint that gossip has not brought (it may have lost them),
+   * the peer that sent the proposal first. Only for the slot being attested (the refusal checked it is the current
+   * one), at most one request in flight per block and BLOCKS_PER_CHECKPOINT_MAX blocks. An answer goes through
+   * receive() as gossip does, which attests once every block is there.
+   */
+  private requestMissingBlockProposals(slot: number, header: Hex, from: string | undefined): void {
+    const network = this.deps.network;
+    if (network === undefined || this.stopped) return;
+    for (const asked of this.blockRequests.keys()) if (asked < slot) this.blockRequests.delete(asked);
+    const inFlight = this.blockRequests.get(slot) ?? new Set<number>();
+    this.blockRequests.set(slot, inFlight);
+    for (const index of this.missingBlockIndexes(slot, header)) {
+      if (inFlight.has(index)) continue;
+      inFlight.add(index);
+      void this.requestBlockProposal(network, slot, index, from).finally(() => inFlight.delete(index));
+    }
+  }
+
+  /** The indexes of the checkpoint's blocks (as its header counts them, bounded) whose proposal the pool lacks. */
+  private missingBlockIndexes(slot: number, header: Hex): number[] {
+    let blockCount: number;
+    try {
+      blockCount = Math.min(decodeCheckpointHeader(hexToBytes(header)).blockCount, BLOCKS_PER_CHECKPOINT_MAX);
+    } catch {
+      return [];
+    }
+    const held = new Set(this.pool.signedBlockProposals(slot).map((b) => b.payload.indexWithinCheckpoint));
+    return Array.from({ length: blockCount }, (_, index) => index).filter((index) => !held.has(index));
+  }
+
+  /** One missing block proposal asked of the network; an answer the pool refuses as invalid costs its peer. */
+  private async requestBlockProposal(network: NetworkPort, slot: number, index: number, from: string | undefined) {
+    try {
+      const answer = await network.requestBlockProposal(slot, index, from);
+      if (answer === undefined) {
+        this.deps.logger.info('missing block proposal not found on the network', { slot, index });
+        return;
+      }
+      if (this.stopped) return;
+      const outcome = await this.receive(answer.value, answer.from);
+      if (outcome.kind === 'rejected' && gossipVerdictOf(outcome) === 'reject')
+        network.penalize(answer.from, 'mid', `requested block proposal refused: ${outcome.reason}`);
+    } catch (error: unknown) {
+      this.deps.logger.warn('requested block proposal not processed', { slot, index, error: String(error) });
+    }
   }
 
   /** The first check a proposal fails, or undefined when our committee members may attest it. */
