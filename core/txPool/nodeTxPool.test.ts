@@ -76,6 +76,10 @@ describe('tx gossip', () => {
     const good = await txOf(pool, 2);
     expect(await pool.receiveGossipTx({ ...good, proof: `0x${'ab'.repeat(32)}` })).toBe('reject');
     expect(await pool.receiveGossipTx({ ...good, txHash: hex32(7) })).toBe('reject');
+    // A nullifier above the field modulus would make every block holding the tx fail to build.
+    const outOfField = await txOf(pool, 3, { sideEffects: { nullifiers: [`0x${'4b'.repeat(32)}`] } });
+    expect(await pool.receiveGossipTx(outOfField)).toBe('reject');
+    await expect(pool.sendTx(outOfField)).rejects.toThrow('not below the BN254 field modulus');
     expect(pool.current.ordered()).toEqual([]);
   });
 
