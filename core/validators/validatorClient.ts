@@ -110,6 +110,14 @@ export type AttestationRefusal =
   | BlockContentRefusal
   | ValidatorLimitRefusal;
 
+/** A block proposal whose content the client just kept (checked against its signed payload), and who sent it. */
+export interface KeptBlockProposal {
+  readonly payload: BlockProposalPayload;
+  readonly content: BlockProposalContent;
+  /** The peer it came from; undefined when handed in without one (tests). */
+  readonly from: string | undefined;
+}
+
 export type ValidatorEvent =
   | { readonly kind: 'attested'; readonly slot: number; readonly attesters: readonly Hex[] }
   | { readonly kind: 'attestationRefused'; readonly slot: number; readonly reason: AttestationRefusal }
@@ -153,6 +161,7 @@ export class ValidatorClient {
   private stopped = false;
   private readonly waiters = new Set<() => void>();
   private readonly listeners: ((event: ValidatorEvent) => void)[] = [];
+  private readonly keptListeners: ((kept: KeptBlockProposal) => void)[] = [];
   /** Proposals our members would attest once the proposer's block proposals arrive (gossip may reorder them). */
   private readonly awaitingBlocks = new Map<
     number,
@@ -187,6 +196,11 @@ export class ValidatorClient {
 
   onEvent(listener: (event: ValidatorEvent) => void): void {
     this.listeners.push(listener);
+  }
+
+  /** Called with each block proposal whose content is newly kept (a follower applies it: proposedBlockFollower.ts). */
+  onBlockProposalKept(listener: (kept: KeptBlockProposal) => void): void {
+    this.keptListeners.push(listener);
   }
 
   start(): void {
@@ -301,7 +315,7 @@ export class ValidatorClient {
     await this.advance();
     await this.deps.duties.prepareDuties(message.payload.slot);
     const outcome = this.addToPool(message);
-    const contentKept = message.kind === 'blockProposal' && this.keepBlockContent(message, outcome);
+    const contentKept = message.kind === 'blockProposal' && this.keepBlockContent(message, outcome, from);
     if (outcome.kind === 'offense') {
       this.deps.logger.warn('offense detected', {
         ...outcome.offense,
@@ -337,7 +351,7 @@ export class ValidatorClient {
    * dropped (the signed payload stays in the pool); a later copy of the same payload may still bring a good one, and
    * a proposal refused for the missing body is then checked again.
    */
-  private keepBlockContent(message: BlockProposalMessage, outcome: PoolAddOutcome): boolean {
+  private keepBlockContent(message: BlockProposalMessage, outcome: PoolAddOutcome, from: string | undefined): boolean {
     if (outcome.kind === 'rejected' || message.payload.slot < this.pool.currentSlot) return false;
     if (this.blockContents.has(message.payload.slot, outcome.payloadHash)) return false;
     const checked = checkedBlockContent(message.payload, message.header, message.body);
@@ -350,6 +364,7 @@ export class ValidatorClient {
       return false;
     }
     this.blockContents.add(message.payload.slot, outcome.payloadHash, checked.content);
+    for (const listener of this.keptListeners) listener({ payload: message.payload, content: checked.content, from });
     return true;
   }
 
