@@ -17,12 +17,20 @@ export function abortOnSignal(stream: Stream, signal: AbortSignal): () => void {
   return () => signal.removeEventListener('abort', onAbort);
 }
 
+/** it-length-prefixed's errors for a frame that is too long, has a bad length prefix or stops short. */
+const MALFORMED_FRAME_ERRORS: ReadonlySet<string> = new Set([
+  'InvalidMessageLengthError',
+  'InvalidDataLengthError',
+  'InvalidDataLengthLengthError',
+  'UnexpectedEOFError',
+]);
+
 /** The stream's first frame, at most `frameBytesMax` long; CodecError when it is missing or longer. */
 export async function readFrame(stream: Stream, frameBytesMax: number): Promise<Uint8Array> {
   try {
     for await (const frame of lp.decode(stream.source, { maxDataLength: frameBytesMax })) return frame.subarray();
   } catch (error) {
-    if (error instanceof Error && /max|length|varint/i.test(error.message)) {
+    if (error instanceof Error && MALFORMED_FRAME_ERRORS.has(error.name)) {
       throw new CodecError(`a frame is above ${frameBytesMax} bytes or malformed`);
     }
     throw error;

@@ -101,7 +101,7 @@ describe('libp2p network: three nodes bootstrapping from the first', () => {
 });
 
 describe('libp2p network: failures', () => {
-  it('a request to a peer stopped mid-request fails after its timeout, nothing else', async () => {
+  it('a request to a peer stopped mid-request fails within its timeout, and nothing else breaks', async () => {
     const a = await startTestNode();
     const b = await startTestNode({ bootstrapNodes: [a.multiaddrs()[0]!] });
     try {
@@ -120,6 +120,23 @@ describe('libp2p network: failures', () => {
       await stopping;
     } finally {
       await b.stop();
+    }
+  });
+
+  it('a request to a peer that never answers fails after its timeout and costs the peer a little', async () => {
+    const a = await startTestNode();
+    const b = await startTestNode({ bootstrapNodes: [a.multiaddrs()[0]!] });
+    try {
+      await waitFor(() => fullyConnected([a, b]), 'a and b connected');
+      let asked = 0;
+      a.serve(servedHandlers({ txsByHash: () => (asked++, new Promise(() => undefined)) }));
+      const txs = await b.requestTxs([`0x${'12'.repeat(32)}`], a.peerId);
+      expect(txs).toEqual([]);
+      expect(asked).toBe(1);
+      expect(b.peers(false).find((p) => p.id === a.peerId)?.score).toBeLessThan(0);
+      expect(b.connectedPeerCount()).toBe(1);
+    } finally {
+      await Promise.all([a.stop(), b.stop()]);
     }
   });
 

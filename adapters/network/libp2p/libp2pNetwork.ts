@@ -224,7 +224,8 @@ function watchConnections(
 ): void {
   node.addEventListener('peer:connect', (event) => {
     const peer = event.detail.toString();
-    if (peers.isBanned(peer)) return void peers.sendAway(peer, 'banned');
+    const standing = peers.standing(peer);
+    if (standing !== 'healthy') return void peers.sendAway(peer, standing === 'banned' ? 'banned' : 'lowScore');
     handshake(peer).catch((error: unknown) => {
       logger.debug('status handshake failed', { peer, error: String(error) });
       peers.penalize(peer, 'low', 'status handshake failed');

@@ -8,9 +8,9 @@ export const GOSSIP_SEEN_TTL_MS = 120_000;
 /** Gossip messages being validated by the subscribers at once; beyond, new ones are ignored (dropped unblamed). */
 export const GOSSIP_VALIDATIONS_IN_FLIGHT_MAX = 1_024;
 /** Inbound streams one connection may have open per request protocol; beyond, libp2p resets new ones. */
-export const REQUEST_INBOUND_STREAMS_PER_PROTOCOL_MAX = 8;
+export const REQUEST_INBOUND_STREAMS_PER_PROTOCOL_MAX = 32;
 /** Outbound streams one connection may have open per request protocol. */
-export const REQUEST_OUTBOUND_STREAMS_PER_PROTOCOL_MAX = 8;
+export const REQUEST_OUTBOUND_STREAMS_PER_PROTOCOL_MAX = 32;
 /** Peers remembered with their addresses for svc_getPeers (`cached`) beyond the connected ones; oldest go first. */
 export const KNOWN_PEERS_MAX = 1_024;
 /** Addresses remembered per known peer. */

@@ -6,7 +6,7 @@
  */
 import type { Libp2p } from '@libp2p/interface';
 import { peerIdFromString } from '@libp2p/peer-id';
-import { PeerScores } from '../../../core/network/peerScores.js';
+import { PeerScores, type PeerStanding } from '../../../core/network/peerScores.js';
 import type { ClockPort, LoggerPort, NetworkPeer, PeerOffenseSeverity } from '../../../core/ports.js';
 import type { GoodbyeReason } from '../../../spec/p2p/reqRespCodec.js';
 import { GOODBYE_TIMEOUT_MS, HANDSHAKES_TRACKED_MAX, KNOWN_PEER_ADDRESSES_MAX, KNOWN_PEERS_MAX } from './limits.js';
@@ -34,6 +34,11 @@ export class PeerManager {
 
   score(peer: string): number {
     return this.scores.score(peer, this.clock.now());
+  }
+
+  /** Healthy, or how far below the thresholds the peer's score is (a reconnecting peer is sent away unless healthy). */
+  standing(peer: string): PeerStanding {
+    return this.scores.standing(peer, this.clock.now());
   }
 
   isBanned(peer: string): boolean {
