@@ -155,6 +155,7 @@ const benches: Record<string, () => Promise<BenchResult>> = {
   rpc: async () => (await import('./rpc/bench.js')).benchRpc(),
   txpool: async () => (await import('./txPool/bench.js')).benchTxPool(),
   'world-state': async () => (await import('./worldState/bench.js')).benchWorldState(),
+  p2p: async () => (await import('./p2p/bench.js')).benchP2p(),
 };
 
 async function main(): Promise<void> {

@@ -340,7 +340,7 @@ export interface NetworkPeer {
  * The peer-to-peer network: gossip (what one node publishes reaches the others' subscribers, not its own, maybe late,
  * maybe never) and request/response with peers. Messages and answers are untrusted: receivers check every signature,
  * and a handler's verdict feeds the sender's score. Three implementations hold the same contract
- * (test/portSuites/network.suite.ts): libp2p (adapters/network/libp2p/), the in-process bus and the simulated network.
+ * (test/portSuites/networkPort.suite.ts): libp2p (adapters/network/libp2p/), the in-process bus and the simulated network.
  */
 export interface NetworkPort {
   publish(message: GossipMessage): void;

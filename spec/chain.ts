@@ -248,14 +248,22 @@ export interface NodeInfo {
 }
 
 /**
- * Where an added block came from: `proposed` by this node's own sequencer (from its pool), or `l1`, a block of a
- * checkpoint synced from L1 (whoever built it; possibly this node before a restart or a prune).
+ * Where an added block came from: `proposed`, a block of the slot being built, ahead of L1 (by this node's own
+ * sequencer from its pool, or followed from a peer's gossiped block proposal: then the blocksAdded event names the
+ * peer), or `l1`, a block of a checkpoint synced from L1 (whoever built it; possibly this node before a restart or a
+ * prune).
  */
 export type BlockOrigin = 'proposed' | 'l1';
 
 /** Chain changes, as one union; every consumer switches over it exhaustively. */
 export type ChainEvent =
-  | { readonly type: 'blocksAdded'; readonly blocks: readonly Block[]; readonly origin: BlockOrigin }
+  | {
+      readonly type: 'blocksAdded';
+      readonly blocks: readonly Block[];
+      readonly origin: BlockOrigin;
+      /** A proposed block followed from gossip: the peer that sent its proposal (absent: this node built it). */
+      readonly peer?: string;
+    }
   | { readonly type: 'chainCheckpointed'; readonly checkpoint: Checkpoint; readonly block: BlockRef }
   | { readonly type: 'chainProven'; readonly checkpoint: CheckpointRef; readonly block: BlockRef }
   | { readonly type: 'chainFinalized'; readonly checkpoint: CheckpointRef; readonly block: BlockRef }

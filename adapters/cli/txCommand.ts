@@ -1,5 +1,5 @@
 /**
- * `svc tx send`: builds a tx with buildTx against a running node (its chain id, version, latest block as anchor and
+ * `svc tx send`: builds a tx with buildTx against a running node (its chain id, version, checkpointed block as anchor and
  * current minimum fees) and submits it with svc_sendTx; prints the tx hash, then the receipt once mined.
  */
 import { randomBytes } from 'node:crypto';
@@ -52,12 +52,13 @@ export function txCommand(print: (line: string) => void, usageError: (message: s
       if (options.priorityFee !== undefined && !/^\d+$/.test(options.priorityFee))
         throw usageError(`--priority-fee: expected a whole number, got ${options.priorityFee}`);
       const client = createSvcClient(options.rpcUrl);
-      const latest = await client.svc.getBlockData('latest');
-      if (latest === null) throw new Error('the node has no latest block');
+      // Anchored on the checkpointed block: a proposed block may still be dropped, and the tx with it.
+      const anchor = await client.svc.getBlockData('checkpointed');
+      if (anchor === null) throw new Error('the node has no checkpointed block');
       const built = buildTx({
         chainId: await client.svc.getChainId(),
         version: await client.svc.getVersion(),
-        anchorBlockHash: latest.hash,
+        anchorBlockHash: anchor.hash,
         feePayer: feePayer.toLowerCase() as Hex,
         nullifier: (options.nullifier?.toLowerCase() as Hex | undefined) ?? randomField(),
         minFees: await client.svc.getCurrentMinFees(),

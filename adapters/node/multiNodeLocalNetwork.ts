@@ -83,8 +83,17 @@ export interface MultiNodeLocalNetworkOptions {
   readonly print: (line: string) => void;
   /** Rollup epoch length in slots (the local network's default when absent). */
   readonly epochDurationSlots?: number;
+  /** Each node's ports; by default the configured ports plus the node's index. */
+  readonly ports?: LocalNodePorts;
   /** Extra environment for every child (tests quiet the logs with it). */
   readonly childEnv?: Readonly<Record<string, string>>;
+}
+
+/** Ports of each node by index, where the configured port plus the index will not do (tests pick free ones). */
+export interface LocalNodePorts {
+  readonly public: readonly number[];
+  readonly admin: readonly number[];
+  readonly p2p: readonly number[];
 }
 
 /** The peer key of local node `index`: keccak256 of a fixed label, a valid secp256k1 key. */
@@ -93,19 +102,24 @@ function localPeerKey(index: number): Hex {
 }
 
 /** Which node runs validator `v`: round robin, so with at least as many validators as nodes each node gets some. */
-export function planLocalNodes(config: ResolvedConfig, nodeCount: number, root: string): LocalNodePlan[] {
+export function planLocalNodes(
+  config: ResolvedConfig,
+  nodeCount: number,
+  root: string,
+  ports?: LocalNodePorts,
+): LocalNodePlan[] {
   const { values } = config;
   const validators = devValidators('local-network', Math.max(LOCAL_NETWORK_VALIDATOR_COUNT, nodeCount));
   return Array.from({ length: nodeCount }, (_, index) => {
     const p2pPrivateKey = localPeerKey(index);
     const peerId = peerIdFromPrivateKey(privateKeyFromRaw(hexToBytes(p2pPrivateKey))).toString();
-    const p2pPort = values.p2pPort + index;
+    const p2pPort = ports?.p2p[index] ?? values.p2pPort + index;
     return {
       index,
       name: `node-${index}`,
       dataDirectory: path.join(root, `node-${index}`),
-      publicPort: values.port + index,
-      adminPort: values.adminPort + index,
+      publicPort: ports?.public[index] ?? values.port + index,
+      adminPort: ports?.admin[index] ?? values.adminPort + index,
       p2pPort,
       p2pPrivateKey,
       peerId,
@@ -275,7 +289,7 @@ export async function runMultiNodeLocalNetwork(
 ): Promise<RunningMultiNodeLocalNetwork> {
   const { config } = options;
   const root = config.values.dataDirectory ?? LOCAL_NETWORK_DATA_DIRECTORY_DEFAULT;
-  const plans = planLocalNodes(config, config.values.localNetworkNodes, root);
+  const plans = planLocalNodes(config, config.values.localNetworkNodes, root, options.ports);
   await writeKeystores(plans);
   const registrations = plans.flatMap((plan) => plan.validators.map((v) => v.registration));
   const l1 = await startLocalL1(options, config, registrations);

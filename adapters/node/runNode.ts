@@ -3,6 +3,7 @@ import { assert } from '../../core/assert.js';
 import { createNode, type RollupNode } from '../../core/node/node.js';
 import type { LoggerPort, NetworkPort, NodePorts, StoragePort } from '../../core/ports.js';
 import { createFileKeystore } from '../keystore/fileKeystore.js';
+import { startNodeP2p, type NodeP2p } from './p2pNetwork.js';
 import { createLevelSnapshots } from '../storage/levelSnapshots.js';
 import { configSchema } from '../../spec/config/schema.js';
 import { createSystemClock } from '../clock/systemClock.js';
@@ -34,7 +35,7 @@ export interface RunNodeIo {
   readonly logger: LoggerPort;
   /** Printed lines meant for the operator (banner, the admin key once). */
   readonly print: (line: string) => void;
-  /** Validator gossip (the local network's in-process bus); absent: the node's validators hear no peers. */
+  /** The network to talk on (the single-process local network's in-process bus); absent: libp2p with --p2p-enabled, else none. */
   readonly network?: NetworkPort;
 }
 
@@ -123,6 +124,17 @@ export async function runNode(options: RunNodeOptions): Promise<RunningNode> {
     await signing?.close();
     throw error;
   }
+  let p2p: NodeP2p | undefined;
+  if (values.p2pEnabled && options.network === undefined) {
+    try {
+      p2p = await startNodeP2p(values, await l1.getRollupConstants(), logger.child({ module: 'p2p' }));
+    } catch (error) {
+      await storage.close();
+      await signing?.close();
+      throw error;
+    }
+  }
+  const network = options.network ?? p2p?.network;
   const ports: NodePorts = {
     clock: createSystemClock(),
     randomness: createCryptoRandomness(),
@@ -132,7 +144,7 @@ export async function runNode(options: RunNodeOptions): Promise<RunningNode> {
     snapshots: createLevelSnapshots(),
     ...(l1Publisher ? { l1Publisher } : {}),
     ...(l1ProofPublisher ? { l1ProofPublisher } : {}),
-    ...(options.network ? { network: options.network } : {}),
+    ...(network ? { network } : {}),
     ...(values.validatorKeystorePath !== undefined
       ? { keystore: createFileKeystore(values.validatorKeystorePath) }
       : {}),
@@ -174,6 +186,7 @@ export async function runNode(options: RunNodeOptions): Promise<RunningNode> {
     }
     if (adminAuth.mode === 'disabled') options.print('admin API key: disabled (the admin port accepts every caller)');
   } catch (error) {
+    await p2p?.stop();
     await storage.close();
     await signing?.close();
     throw error;
@@ -191,6 +204,7 @@ export async function runNode(options: RunNodeOptions): Promise<RunningNode> {
     async stop() {
       await rpc.close();
       await running.stop();
+      await p2p?.stop();
       await storage.close();
       await signing?.close();
     },

@@ -356,7 +356,7 @@ async function adoptBlock(
 }
 
 /** Which tree's root or size differs between the world state's result and the header's claim, if any. */
-function stateMismatch(computed: StateReference, claimed: StateReference): string | undefined {
+export function stateMismatch(computed: StateReference, claimed: StateReference): string | undefined {
   for (const tree of ['noteHashTree', 'nullifierTree', 'publicDataTree', 'l1ToL2MessageTree'] as const) {
     const [a, b] = [computed[tree], claimed[tree]];
     if (a.root !== b.root || a.nextAvailableLeafIndex !== b.nextAvailableLeafIndex) {

@@ -79,14 +79,21 @@ export class ChainUpdate {
 
   /**
    * Adds the block on the proposed tip; `prepared` is the world state's change for it (its effects applied), `origin`
-   * whether this node's sequencer built it or it came with a checkpoint from L1.
+   * whether it is a block of the slot being built (this node's own, or followed from `peer`'s proposal) or came with
+   * a checkpoint from L1.
    */
-  addBlock(block: Block, archiveTree: AppendOnlyTree, prepared: PreparedBlock, origin: BlockOrigin): void {
+  addBlock(
+    block: Block,
+    archiveTree: AppendOnlyTree,
+    prepared: PreparedBlock,
+    origin: BlockOrigin,
+    peer?: string,
+  ): void {
     const n = block.header.globalVariables.blockNumber;
     assert(prepared.blockNumber === n, `world-state change is for block ${prepared.blockNumber}, not ${n}`);
     assert(prepared.archive.root === block.archive.root, `world-state archive after block ${n} matches the block's`);
     this.claimWorldStateWrite(prepared, `add block ${n}`);
-    this.push({ type: 'blocksAdded', blocks: [block], origin });
+    this.push({ type: 'blocksAdded', blocks: [block], origin, ...(peer !== undefined ? { peer } : {}) });
     this.addBlocks.push({ block, archiveTree });
   }
 

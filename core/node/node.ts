@@ -6,6 +6,7 @@ import {
   WORLD_STATE_HISTORIC_CHECKPOINT_COUNT_DEFAULT,
 } from '../../spec/config/schema.js';
 import { createArchiver, type Archiver, type ArchiverActor } from '../archiver/archiverActor.js';
+import { createProposedBlockFollower } from '../archiver/proposedBlockFollower.js';
 import type { Chain } from '../chain/chain.js';
 import { createTimetable, type Timetable } from '../chain/timetable.js';
 import { latestContractReader } from '../l2Contracts/contractStore.js';
@@ -25,7 +26,7 @@ import type { ValidatorClient, ValidatorEvent } from '../validators/validatorCli
 import type { ValidatorLimits } from '../validators/validatorLimits.js';
 import { applyConfigUpdate, coreConfigAdmin } from './coreConfig.js';
 import { createNodeAdmin, type AdminConfigView } from './nodeAdmin.js';
-import { createNodeLifecycle } from './nodeLifecycle.js';
+import { createNodeLifecycle, type GossipPart } from './nodeLifecycle.js';
 import { createNodeOperations, type NodeOperations } from './nodeOperations.js';
 import { openChain } from './openChain.js';
 import { createValidatorSide, type ValidatorSide } from './validatorSide.js';
@@ -155,6 +156,7 @@ export async function createNode(
     chain,
     constants,
     timetable,
+    txPool,
     emit,
     currentConfig: () => config,
   });
@@ -168,6 +170,7 @@ export async function createNode(
     validators,
     emit,
   });
+  const gossip = createGossipParts(ports, { chain, inbox, constants, timetable, txPool, validators, sequencerActor });
 
   const updateConfig = (update: NodeConfigUpdate) => {
     config = applyConfigUpdate(config, update);
@@ -187,6 +190,7 @@ export async function createNode(
     chain,
     logger,
     validatorClient: validators?.client,
+    gossip,
     archiverActor: archiver.actor,
     sequencerActor,
     proverActor,
@@ -283,6 +287,40 @@ function createSubsystemActors(
       })
     : undefined;
   return { archiver, sequencerActor, proverActor };
+}
+
+/**
+ * What the node does with its peers' gossip besides the validator client's part, started and stopped with the node:
+ * the pool answers gossiped txs (NodeTxPool.subscribeToGossip), and the proposed block follower applies the block
+ * proposals the validator client checked (core/archiver/proposedBlockFollower.ts). None without a network; no
+ * follower without the validator side, which checks each proposal's signature against the slot's proposer.
+ */
+function createGossipParts(
+  ports: NodePorts,
+  parts: Omit<SubsystemParts, 'latestPublicState' | 'emit'> & { readonly sequencerActor: SequencerActor | undefined },
+): GossipPart[] {
+  const { network } = ports;
+  if (network === undefined) return [];
+  const { chain, inbox, constants, timetable, txPool, validators, sequencerActor } = parts;
+  let unsubscribeTxs: (() => void) | undefined;
+  const txGossip: GossipPart = {
+    start: () => void (unsubscribeTxs = txPool.subscribeToGossip(network)),
+    stop: () => unsubscribeTxs?.(),
+  };
+  if (validators === undefined) return [txGossip];
+  const follower = createProposedBlockFollower({
+    chain,
+    inbox,
+    constants,
+    timetable,
+    clock: ports.clock,
+    network,
+    txPool,
+    ownSequencerBuilds: (slot) => sequencerActor?.getSnapshot().context.plan?.slot === slot,
+    logger: ports.logger.child({ module: 'proposedBlockFollower' }),
+  });
+  validators.client.onBlockProposalKept((kept) => follower.onBlockProposal(kept));
+  return [txGossip, { start: () => undefined, stop: () => follower.stop() }];
 }
 
 /** The node's activity listeners, called in the order they were added. */

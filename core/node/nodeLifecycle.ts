@@ -8,11 +8,19 @@ import type { SequencerActor } from '../sequencer/sequencerActor.js';
 import type { ValidatorClient } from '../validators/validatorClient.js';
 import type { RollupNode } from './node.js';
 
+/** A part that listens to the network from start() until stop(). */
+export interface GossipPart {
+  start(): void;
+  stop(): void;
+}
+
 export interface NodeLifecycleParts {
   readonly constants: L1RollupConstants;
   readonly chain: Chain;
   readonly logger: LoggerPort;
   readonly validatorClient: ValidatorClient | undefined;
+  /** Started after the validator client, in this order. */
+  readonly gossip: readonly GossipPart[];
   readonly archiverActor: ArchiverActor;
   readonly sequencerActor: SequencerActor | undefined;
   readonly proverActor: ProverActor | undefined;
@@ -24,7 +32,7 @@ export interface NodeLifecycle extends Pick<RollupNode, 'start' | 'stop' | 'mach
 }
 
 export function createNodeLifecycle(parts: NodeLifecycleParts): NodeLifecycle {
-  const { constants, chain, logger, validatorClient, archiverActor, sequencerActor, proverActor } = parts;
+  const { constants, chain, logger, validatorClient, gossip, archiverActor, sequencerActor, proverActor } = parts;
   let started = false;
   return {
     get started() {
@@ -33,6 +41,7 @@ export function createNodeLifecycle(parts: NodeLifecycleParts): NodeLifecycle {
     start() {
       started = true;
       validatorClient?.start();
+      for (const part of gossip) part.start();
       archiverActor.start();
       sequencerActor?.start();
       proverActor?.start();
@@ -46,11 +55,13 @@ export function createNodeLifecycle(parts: NodeLifecycleParts): NodeLifecycle {
     async stop() {
       started = false;
       validatorClient?.stop();
+      for (const part of gossip) part.stop();
       sequencerActor?.stop();
       proverActor?.stop();
       archiverActor.stop();
       // Let a commit in flight finish before the caller closes storage.
       await chain.update(async () => undefined);
+      await validatorClient?.recordsWritten();
       chain.stop();
     },
     machineStates() {

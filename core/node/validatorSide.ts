@@ -12,11 +12,14 @@ import type { SequencerValidator } from '../sequencer/sequencerDuties.js';
 import type { CheckpointAttestationValue, ProposalsForSlotValue } from '../validators/attestationPool.js';
 import { keystoreReloadRefused, loadKeystore, reloadKeystore, type KeystoreState } from '../validators/keystore.js';
 import type { OffenseValue, SlashRoundQuery } from '../validators/offenses.js';
+import type { NodeTxPool } from '../txPool/nodeTxPool.js';
 import type { SingleValidatorStatsValue, ValidatorsStatsValue } from '../validators/stats.js';
 import { createSyncQuorumCheck, RefusedCheckpoints, type SyncQuorumCheck } from '../validators/syncQuorum.js';
 import { ValidatorClient } from '../validators/validatorClient.js';
 import { ValidatorDuties } from '../validators/validatorDuties.js';
+import { ValidatorStore } from '../validators/validatorStore.js';
 import type { NodeActivity, NodeConfig } from './node.js';
+import { nodeRequestHandlers } from './nodeRequestHandlers.js';
 
 /** The validator subsystem's queries (svc_getValidatorsStats ... svcAdmin_reloadKeystore). */
 export interface ValidatorService {
@@ -46,6 +49,8 @@ interface ValidatorSideContext {
   readonly chain: Chain;
   readonly constants: L1RollupConstants;
   readonly timetable: Timetable;
+  /** The node's tx pool, whose txs the node serves to peers that ask for them by hash. */
+  readonly txPool: NodeTxPool;
   readonly emit: (activity: NodeActivity) => void;
   /** The node's configuration as it stands (validator limits change at run time). */
   readonly currentConfig: () => NodeConfig;
@@ -96,6 +101,8 @@ export async function createValidatorSide(
     limits: () => context.currentConfig().validator?.limits ?? {},
     slotAt: (nowMs) => timetable.slotAt(BigInt(Math.floor(nowMs / 1000))),
     ...(ports.signingGuard !== undefined ? { signingGuard: ports.signingGuard } : {}),
+    store: await ValidatorStore.open(ports.storage, logger),
+    requestHandlers: nodeRequestHandlers({ chain, constants, txPool: context.txPool }),
   });
   client.onEvent((event) => emit({ kind: 'validator', event }));
   const quorum = {

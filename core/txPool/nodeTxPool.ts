@@ -2,10 +2,16 @@
  * The node's transactions: the pool (core/txPool, pure) bound to storage and to the chain. Every change of the pool
  * is decided on the current pool, written in one storage batch, then applied, one at a time (a queue). After each
  * block the pool drops what the block made stale; after a prune the txs of the pruned blocks come back.
+ *
+ * Txs travel between pools by gossip: one admitted from the node's own RPC is published ({kind: 'tx'}); one heard
+ * from a peer goes through the same validation and admission and is answered with a verdict (`receiveGossipTx`),
+ * never published again (the network forwards what its receivers accept).
  */
 import type { ChainEvent, GasFees, Hex, L1RollupConstants } from '../../spec/chain.js';
 import type { AllowListEntry } from '../../spec/config/allowList.js';
 import { MerkleTreeId, TX_BYTES_MAX, TX_DA_GAS_LIMIT_MAX, TX_L2_GAS_LIMIT_MAX } from '../../spec/constants.js';
+import { CodecError } from '../../spec/codec/bytes.js';
+import { GOSSIP_TXS_AWAITING_VALIDATION_MAX } from '../../spec/p2p/constants.js';
 import { PROTOCOL_CONTRACT_ADDRESSES } from '../../spec/config/allowList.js';
 import { feePayerBalanceSlot } from '../../spec/vm/storageSlots.js';
 import type { TxValue } from '../../spec/wire/tx.js';
@@ -16,7 +22,9 @@ import { feeFloor, nextGasFees } from '../fees/minFees.js';
 import {
   batchWithoutFlush,
   type ClockPort,
+  type GossipVerdict,
   type LoggerPort,
+  type NetworkPort,
   type NodePorts,
   type StoragePort,
   type VerifierPort,
@@ -54,6 +62,8 @@ export interface NodeTxPoolDeps {
   readonly settings: () => TxPoolSettings;
   /** The class of a published contract instance as of the latest block. */
   readonly contractClassOf: (address: Hex) => Promise<Hex | undefined>;
+  /** Where txs admitted from the node's own RPC are published; absent: the node has no network. */
+  readonly network?: Pick<NetworkPort, 'publish'>;
 }
 
 /**
@@ -61,7 +71,7 @@ export interface NodeTxPoolDeps {
  * the ports give none). Loads the stored pool and follows the chain from now on (NodeTxPool.open).
  */
 export function openNodeTxPool(
-  ports: Pick<NodePorts, 'storage' | 'clock' | 'verifier'>,
+  ports: Pick<NodePorts, 'storage' | 'clock' | 'verifier' | 'network'>,
   options: Pick<NodeTxPoolDeps, 'chain' | 'constants' | 'logger' | 'settings' | 'contractClassOf'>,
 ): Promise<NodeTxPool> {
   return NodeTxPool.open({
@@ -69,6 +79,7 @@ export function openNodeTxPool(
     storage: ports.storage,
     clock: ports.clock,
     verifier: ports.verifier ?? commitmentVerifier,
+    ...(ports.network ? { network: ports.network } : {}),
   });
 }
 
@@ -80,6 +91,9 @@ export type TxPoolActivity =
 
 export class NodeTxPool {
   private queue: Promise<unknown> = Promise.resolve();
+  /** Gossiped txs wait here, apart from `queue`, and enter it one at a time (GOSSIP_TXS_AWAITING_VALIDATION_MAX). */
+  private gossipLane: Promise<unknown> = Promise.resolve();
+  private gossipTxsWaiting = 0;
   private readonly listeners: ((activity: TxPoolActivity) => void)[] = [];
 
   private constructor(
@@ -150,9 +164,12 @@ export class NodeTxPool {
   // -------------------------------------------------------------------------------------------------------------
   // Submission and validation
 
-  /** Validates the tx and admits it: INVALID_PARAMS with every reason, or the pool's rejection (-32003). */
-  sendTx(tx: TxValue): Promise<void> {
-    return this.enqueue(async () => {
+  /**
+   * Validates a tx from the node's own RPC and admits it: INVALID_PARAMS with every reason, or the pool's rejection
+   * (-32003). A newly admitted tx is published to the node's peers.
+   */
+  async sendTx(tx: TxValue): Promise<void> {
+    const admitted = await this.enqueue(async () => {
       // The pool's balance walk decides balance questions (with the payer's other pending txs), so validation skips it.
       const validation = await this.validate(tx, { skipBalance: true });
       if (!validation.valid) {
@@ -160,15 +177,105 @@ export class NodeTxPool {
           reasons: [...validation.reasons],
         });
       }
-      const decision = decideAdmission(this.pool, tx, {
-        feePayerBalance: await this.feePayerBalance(tx.feePayer),
-        priceBumpPercentage: this.deps.settings().priceBumpPercentage,
-      });
+      const decision = await this.admit(tx);
       if (decision.kind === 'rejected') throw txRejectedError(decision.rejection);
-      if (decision.kind === 'alreadyPooled') return;
-      await this.commit(decision.change);
-      this.deps.logger.info('tx accepted', { txHash: tx.txHash, replaced: decision.removed.length });
-      this.emit({ kind: 'accepted', txHash: decision.txHash, removed: decision.removed });
+      return decision.kind === 'accepted';
+    });
+    if (admitted) this.deps.network?.publish({ kind: 'tx', tx });
+  }
+
+  /**
+   * A tx a peer gossiped, validated and admitted as sendTx does, answered with its gossip verdict and never thrown:
+   * `accept` when admitted; `ignore` when already pooled, refused by the pool's policy (full, the bump, the payer's
+   * balance), failing only on what time or this node's view decides (expired, below the current minimum fees, an
+   * anchor or a spent nullifier this node sees otherwise), or when GOSSIP_TXS_AWAITING_VALIDATION_MAX txs already
+   * wait; `reject` when the tx is invalid whatever the time (its hash, size, chain, gas limits, setup calls, proof).
+   */
+  receiveGossipTx(tx: TxValue): Promise<GossipVerdict> {
+    if (this.gossipTxsWaiting >= GOSSIP_TXS_AWAITING_VALIDATION_MAX) return Promise.resolve('ignore');
+    this.gossipTxsWaiting++;
+    const turn = this.gossipLane.then(() => this.enqueue(() => this.admitGossipTx(tx)));
+    this.gossipLane = turn.catch(() => undefined);
+    return turn
+      .catch((error: unknown): GossipVerdict => {
+        this.deps.logger.warn('gossiped tx not processed', { txHash: String(tx.txHash), error: String(error) });
+        return error instanceof CodecError ? 'reject' : 'ignore';
+      })
+      .finally(() => this.gossipTxsWaiting--);
+  }
+
+  private async admitGossipTx(tx: TxValue): Promise<GossipVerdict> {
+    if (this.pool.has(tx.txHash)) return 'ignore';
+    const context = await this.validationContext(true);
+    const timeless = await validateTx(
+      tx,
+      {
+        ...context,
+        nextSlotTimestamp: 0n,
+        isAnchorKept: async () => true,
+        nullifiersExist: async (nullifiers) => nullifiers.map(() => false),
+      },
+      { skipFeeEnforcement: true },
+    );
+    if (!timeless.valid) {
+      this.deps.logger.debug('gossiped tx rejected', { txHash: tx.txHash, reasons: timeless.reasons.join('; ') });
+      return 'reject';
+    }
+    // The proof verified above; the rest depends on time and on this node's chain.
+    const timely = await validateTx(tx, { ...context, verifyProof: async () => true });
+    if (!timely.valid) return 'ignore';
+    const decision = await this.admit(tx);
+    return decision.kind === 'accepted' ? 'accept' : 'ignore';
+  }
+
+  /** Decides admission of a validated tx on the current pool and applies an acceptance (inside the queue). */
+  private async admit(tx: TxValue): Promise<ReturnType<typeof decideAdmission>> {
+    const decision = decideAdmission(this.pool, tx, {
+      feePayerBalance: await this.feePayerBalance(tx.feePayer),
+      priceBumpPercentage: this.deps.settings().priceBumpPercentage,
+    });
+    if (decision.kind !== 'accepted') return decision;
+    await this.commit(decision.change);
+    this.deps.logger.info('tx accepted', { txHash: tx.txHash, replaced: decision.removed.length });
+    this.emit({ kind: 'accepted', txHash: decision.txHash, removed: decision.removed });
+    return decision;
+  }
+
+  /** Answers the network's tx gossip (other kinds: `ignore`) until the returned function is called. */
+  subscribeToGossip(network: Pick<NetworkPort, 'subscribe'>): () => void {
+    return network.subscribe((message) => (message.kind === 'tx' ? this.receiveGossipTx(message.tx) : 'ignore'));
+  }
+
+  /** The pooled txs among `hashes`, at most one per hash (what a peer's txs-by-hash request is answered with). */
+  pooledTxs(hashes: readonly Hex[]): TxValue[] {
+    const found = new Map<Hex, TxValue>();
+    for (const hash of hashes) {
+      const tx = this.pool.get(hash)?.tx;
+      if (tx !== undefined) found.set(tx.txHash, tx);
+    }
+    return [...found.values()];
+  }
+
+  /**
+   * Keeps txs of a block this node followed from a peer's proposal without holding them (fetched from the peer) the
+   * way it keeps the mined txs of its pool (minedTxArchive.ts), so that a prune of the block sends them to the pool.
+   * Only txs the block mines and whose proof verifies are kept, and only while the block still stands; returns the
+   * hashes of those refused for their proof (the peer that sent them is to blame).
+   */
+  holdMinedTxs(blockNumber: number, blockHash: Hex, txs: readonly TxValue[]): Promise<Hex[]> {
+    return this.enqueue(async () => {
+      const block = await this.deps.chain.store.getBlock(blockNumber);
+      if (block?.hash !== blockHash || this.deps.chain.tips.proposed.number < blockNumber) return [];
+      const mined = new Set(block.body.txEffects.map((effect) => effect.txHash.toLowerCase()));
+      const kept: TxValue[] = [];
+      const badProofs: Hex[] = [];
+      for (const tx of txs) {
+        if (!mined.has(tx.txHash.toLowerCase())) continue;
+        if (await verifyTxProof(this.deps.verifier, tx)) kept.push(tx);
+        else badProofs.push(tx.txHash);
+      }
+      if (kept.length > 0) await batchWithoutFlush(this.deps.storage, archiveOps(blockNumber, kept));
+      return badProofs;
     });
   }
 

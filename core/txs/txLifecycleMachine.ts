@@ -36,8 +36,11 @@ export type TxLifecycleEvent =
   | { readonly type: 'pool.returned' }
   /** An operator's forced rollback emptied the pool. */
   | { readonly type: 'pool.cleared' }
-  /** In a block this node's sequencer built from its pool (`proposed`), or one of a checkpoint synced from L1. */
-  | { readonly type: 'chain.mined'; readonly blockNumber: number; readonly origin: BlockOrigin }
+  /**
+   * In a block this node's sequencer built from its pool (`proposed`), one a peer proposed that this node followed
+   * (`proposed` with the `peer`), or one of a checkpoint synced from L1.
+   */
+  | { readonly type: 'chain.mined'; readonly blockNumber: number; readonly origin: BlockOrigin; readonly peer?: string }
   /** The block that held it was pruned (or rolled back). */
   | { readonly type: 'chain.unmined' }
   /**
@@ -79,9 +82,10 @@ function describeEvent(event: TxLifecycleEvent): string {
     case 'pool.removed':
       return `removed from the pool (${event.reason})`;
     case 'chain.mined':
-      return event.origin === 'proposed'
+      if (event.origin === 'l1') return `mined in block ${event.blockNumber}, synced from L1`;
+      return event.peer === undefined
         ? `mined in block ${event.blockNumber}, which this node's sequencer built`
-        : `mined in block ${event.blockNumber}, synced from L1`;
+        : `mined in block ${event.blockNumber}, proposed by another node (from peer ${event.peer})`;
     case 'chain.tip':
       return `its block's standing became ${event.standing}`;
     case 'node.restarted':
@@ -130,7 +134,9 @@ function txLifecycleMachineSetup() {
     guards: {
       restartedMined: ({ event }) =>
         event.type === 'node.restarted' && MINED_ORDER.includes(event.status as MinedStanding),
-      fromL1: ({ event }) => event.type === 'chain.mined' && event.origin === 'l1',
+      /** Mined in a block this node's sequencer did not build: synced from L1, or followed from a peer's proposal. */
+      notOurSequencer: ({ event }) =>
+        event.type === 'chain.mined' && (event.origin === 'l1' || event.peer !== undefined),
     },
   });
 }
@@ -150,7 +156,7 @@ export function createTxLifecycleMachine() {
           'pool.accepted': 'Pending',
           // Another proposer's block may hold it (its own pool took it); this node's sequencer never may.
           'chain.mined': [
-            { guard: 'fromL1', ...minedAgain },
+            { guard: 'notOurSequencer', ...minedAgain },
             violate((e) => `the pool refused it, then it was ${describeEvent(e)}`),
           ],
           'node.restarted': [
@@ -176,10 +182,10 @@ export function createTxLifecycleMachine() {
           'pool.removed': {},
           'pool.cleared': {},
           'chain.unmined': {},
-          // A checkpoint from L1 may bring it back (the blocks a prune dropped, synced again); this node's sequencer
-          // never takes it.
+          // A checkpoint from L1 may bring it back (the blocks a prune dropped, synced again), and so may another
+          // proposer's block this node follows (that proposer's pool kept it); this node's sequencer never takes it.
           'chain.mined': [
-            { guard: 'fromL1', ...minedAgain },
+            { guard: 'notOurSequencer', ...minedAgain },
             violate((e) => `the pool had let it go, then it was ${describeEvent(e)}`),
           ],
           // The removal was in the batch a crash lost: the pool holds it again.

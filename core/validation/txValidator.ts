@@ -6,6 +6,7 @@
 import type { GasFees, Hex } from '../../spec/chain.js';
 import type { AllowListEntry } from '../../spec/config/allowList.js';
 import { CodecError } from '../../spec/codec/bytes.js';
+import { FR_MODULUS } from '../../spec/constants.js';
 import { computeTxHash, txSizeBytes } from '../../spec/codec/tx.js';
 import type { TxValue } from '../../spec/wire/tx.js';
 
@@ -102,6 +103,14 @@ function staticReasons(tx: TxValue, context: TxValidationContext, options: TxVal
       reasons.push(
         `maxFeesPerGas.feePerDaGas ${maxFeesPerGas.feePerDaGas} is below the current minimum ${min.feePerDaGas}`,
       );
+  }
+  // A value the world state cannot insert would fail every block that includes the tx.
+  for (const [what, values] of [
+    ['nullifier', tx.sideEffects.nullifiers],
+    ['note hash', tx.sideEffects.noteHashes],
+  ] as const) {
+    for (const value of values)
+      if (BigInt(value) >= FR_MODULUS) reasons.push(`${what} ${value} is not below the BN254 field modulus`);
   }
   const unique = new Set(tx.sideEffects.nullifiers.map((n) => n.toLowerCase()));
   if (unique.size !== tx.sideEffects.nullifiers.length) reasons.push('the tx emits the same nullifier twice');

@@ -91,6 +91,8 @@ export interface AttestationPoolOptions {
   readonly dutiesForSlot: (slot: number) => SlotDuties | undefined;
   /** The slot the node is in when the pool is created (the window starts there). */
   readonly currentSlot: number;
+  /** Where offenses are recorded (a log restored from storage); a new empty log when absent. */
+  readonly offenseLog?: OffenseLog;
 }
 
 /** Who must have signed an entry, and under which duty key its payloads are compared. */
@@ -141,10 +143,11 @@ function hashPayload(hash: () => Hex): Hex | undefined {
 
 export class AttestationPool {
   private readonly slots = new Map<number, SlotEntries>();
-  private readonly offenseLog = new OffenseLog();
+  private readonly offenseLog: OffenseLog;
   private current: number;
 
   constructor(private readonly options: AttestationPoolOptions) {
+    this.offenseLog = options.offenseLog ?? new OffenseLog();
     assert(
       Number.isSafeInteger(options.currentSlot) && options.currentSlot >= 0,
       'the current slot is a non-negative safe integer',

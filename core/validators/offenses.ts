@@ -3,7 +3,8 @@
  * different payloads) and a duplicate attestation (one attester, one slot, two different payloads), each with the two
  * signed entries that prove it. Penalties are 0 today. Offenses are grouped by slashing round, SLASH_ROUND_SLOTS
  * slots each, and kept beyond the attestation pool's window, at most SLASH_OFFENSES_KEPT_MAX of them (the oldest
- * recorded go first).
+ * recorded go first). Each record carries its place in detection order (`sequence`); the node persists the log through
+ * its storage (core/validators/validatorStore.ts, by listening to `onChange`) and restores it at start.
  */
 import type { z } from 'zod';
 import type { Hex } from '../../spec/chain.js';
@@ -51,6 +52,17 @@ export interface OffenseRecord {
   readonly evidence: readonly [SignedEntry, SignedEntry];
 }
 
+/** A record with its place in detection order: sequences only grow, also across restarts. */
+export interface SequencedOffenseRecord extends OffenseRecord {
+  readonly sequence: number;
+}
+
+/** What one newly recorded offense changed: the record added, and the oldest one dropped to stay within the bound. */
+export interface OffenseLogChange {
+  readonly added: SequencedOffenseRecord;
+  readonly dropped: SequencedOffenseRecord | undefined;
+}
+
 /** svcAdmin_getSlashOffenses' parameter: a round, 'all', or 'current' (the round of the node's current slot). */
 export type SlashRoundQuery = bigint | 'all' | 'current';
 
@@ -68,9 +80,35 @@ const offenseKey = (validator: Hex, offenseType: OffenseType, slot: number): str
 
 export class OffenseLog {
   /** Records in the order they were detected. */
-  private readonly records: OffenseRecord[] = [];
+  private readonly records: SequencedOffenseRecord[] = [];
   /** The offense recorded for each (validator, type, slot). */
   private readonly byKey = new Map<string, OffenseValue>();
+  private nextSequence = 0;
+  private readonly listeners: ((change: OffenseLogChange) => void)[] = [];
+
+  /**
+   * The log as it stood: `records` (persisted ones, in any order) by sequence, the newest SLASH_OFFENSES_KEPT_MAX of
+   * them; later records follow the newest sequence.
+   */
+  static restore(records: readonly SequencedOffenseRecord[]): OffenseLog {
+    const log = new OffenseLog();
+    const ordered = [...records].sort((a, b) => a.sequence - b.sequence).slice(-SLASH_OFFENSES_KEPT_MAX);
+    for (const record of ordered) {
+      const { validator, offenseType, slot } = record.offense;
+      const key = offenseKey(validator, offenseType, slot);
+      assert(Number.isSafeInteger(record.sequence) && record.sequence >= log.nextSequence, 'sequences are unique');
+      if (log.byKey.has(key)) continue;
+      log.records.push(record);
+      log.byKey.set(key, record.offense);
+      log.nextSequence = record.sequence + 1;
+    }
+    return log;
+  }
+
+  /** Calls `listener` with every change a newly recorded offense makes (in order, synchronously). */
+  onChange(listener: (change: OffenseLogChange) => void): void {
+    this.listeners.push(listener);
+  }
 
   /**
    * Records the offense the two entries prove, once per (validator, type, slot); returns the offense recorded for
@@ -93,16 +131,19 @@ export class OffenseLog {
       round: slashRoundOfSlot(slot),
       amount: penaltyOf(offenseType),
     };
-    this.records.push({ offense, evidence: [first, second] });
+    const added: SequencedOffenseRecord = { offense, evidence: [first, second], sequence: this.nextSequence++ };
+    this.records.push(added);
     this.byKey.set(key, offense);
+    let dropped: SequencedOffenseRecord | undefined;
     if (this.records.length > SLASH_OFFENSES_KEPT_MAX) {
-      const dropped = this.records.shift()!;
+      dropped = this.records.shift()!;
       this.byKey.delete(offenseKey(dropped.offense.validator, dropped.offense.offenseType, dropped.offense.slot));
     }
     assert(
       this.records.length <= SLASH_OFFENSES_KEPT_MAX && this.byKey.size === this.records.length,
       'offense log within its bound',
     );
+    for (const listener of this.listeners) listener({ added, dropped });
     return offense;
   }
 
@@ -114,7 +155,7 @@ export class OffenseLog {
   }
 
   /** Offenses with their evidence (for submitting slashing proofs to L1 once penalties exist). */
-  recordsOf(query: SlashRoundQuery, currentSlot: number): OffenseRecord[] {
+  recordsOf(query: SlashRoundQuery, currentSlot: number): SequencedOffenseRecord[] {
     const wanted = new Set(this.offenses(query, currentSlot));
     return this.records.filter((r) => wanted.has(r.offense));
   }

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import type { Hex } from '../../spec/chain.js';
 import { singleValidatorStats, validatorsStats } from '../../spec/wire/validator.js';
-import { VALIDATOR_STATS_SLOT_WINDOW } from '../../spec/validators/constants.js';
+import { VALIDATOR_STATS_SLOT_WINDOW, VALIDATOR_STATS_SYNC_WAIT_SLOTS_MAX } from '../../spec/validators/constants.js';
 import { testAddress, testDuties, testValidatorSet } from '../../test/validators/validatorFixtures.js';
 import { NodeError } from '../errors.js';
-import { ValidatorStatsHistory, slotRecordOf, type SlotRecord } from './stats.js';
+import { ValidatorStatsHistory, slotRecordOf, statsSlotsEnd, type SlotRecord } from './stats.js';
 
 const [a, b, c] = [testAddress(0), testAddress(1), testAddress(2)];
 const record = (slot: number, proposer: Hex, proposed: boolean, attesters: Hex[]): SlotRecord => ({
@@ -105,10 +105,47 @@ describe('ValidatorStatsHistory', () => {
     const seen = slotRecordOf(
       duties,
       { checkpointProposers: new Set([proposer]), attesters: new Set(members.slice(0, 2)) },
-      false,
+      undefined,
     );
     expect(seen).toMatchObject({ slot: 3, proposer, proposed: true, committee: members });
-    expect(slotRecordOf(duties, { checkpointProposers: new Set(), attesters: new Set() }, false).proposed).toBe(false);
-    expect(slotRecordOf(duties, { checkpointProposers: new Set(), attesters: new Set() }, true).proposed).toBe(true);
+    const nothingHeard = { checkpointProposers: new Set<Hex>(), attesters: new Set<Hex>() };
+    expect(slotRecordOf(duties, nothingHeard, undefined).proposed).toBe(false);
+    expect(slotRecordOf(duties, nothingHeard, { attesters: new Set() }).proposed).toBe(true);
+  });
+
+  it('counts a member whose attestation only the checkpoint on L1 carries as having attested', () => {
+    const duties = testDuties(testValidatorSet(4))(3);
+    const members = duties.committee.members.map((m) => m.address);
+    const [heard, onL1Only, both, missing] = members as [Hex, Hex, Hex, Hex];
+    const activity = { checkpointProposers: new Set<Hex>(), attesters: new Set([heard, both]) };
+    // The chain store keeps attesters lowercase; a member's address may come in any case.
+    const landed = { attesters: new Set([onL1Only, both].map((m) => m.toLowerCase() as Hex)) };
+    const history = new ValidatorStatsHistory();
+    history.record(slotRecordOf(duties, activity, landed));
+    const byAddress = new Map(history.validatorsStats().validators.map((v) => [v.address, v]));
+    for (const member of [heard, onL1Only, both])
+      expect(byAddress.get(member.toLowerCase() as Hex)).toMatchObject({ attestationsSent: 1, attestationsMissed: 0 });
+    expect(byAddress.get(missing.toLowerCase() as Hex)).toMatchObject({ attestationsSent: 0, attestationsMissed: 1 });
+    // The proposer's checkpoint landed: its proposal counts though the pool never heard it.
+    expect(byAddress.get(duties.proposer!.address.toLowerCase() as Hex)).toMatchObject({ proposalsMade: 1 });
+    // Without the checkpoint, only what the pool heard counts.
+    const unheard = new ValidatorStatsHistory();
+    unheard.record(slotRecordOf(duties, activity, undefined));
+    expect(unheard.validatorStats(onL1Only)?.validator).toMatchObject({ attestationsSent: 0, attestationsMissed: 1 });
+  });
+});
+
+describe('statsSlotsEnd', () => {
+  it('records a slot once the L1 sync has passed it, or once it waited long enough', () => {
+    // The clock is in slot 100: slots up to 99 are over.
+    expect(statsSlotsEnd(100, 99)).toBe(100);
+    expect(statsSlotsEnd(100, 150)).toBe(100);
+    // Synced up to slot 97: 98 and 99 wait for the sync...
+    expect(statsSlotsEnd(100, 97)).toBe(98);
+    // ...but not longer than VALIDATOR_STATS_SYNC_WAIT_SLOTS_MAX slots after they end.
+    expect(statsSlotsEnd(100, 10)).toBe(100 - VALIDATOR_STATS_SYNC_WAIT_SLOTS_MAX);
+    expect(statsSlotsEnd(100, undefined)).toBe(100 - VALIDATOR_STATS_SYNC_WAIT_SLOTS_MAX);
+    expect(statsSlotsEnd(3, undefined)).toBe(0);
+    expect(statsSlotsEnd(0, 0)).toBe(0);
   });
 });

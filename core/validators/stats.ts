@@ -2,11 +2,18 @@
  * Validator statistics (svc_getValidatorsStats, svc_getValidatorStats): for every validator with a duty in the
  * recent slots, how many proposals and attestations it made and missed.
  *
- * The node records each slot once it is over (`record`), from what it knows then: the slot's proposer and committee
- * (core/validators/committee.ts), whether the proposer proposed (its checkpoint proposal reached the attestation
- * pool, or a checkpoint for the slot landed on L1), and which members' attestations the pool saw. A proposer also
- * sits in the committee, so its slot gives it two duties: the proposal and its attestation. The history keeps the
- * slots within VALIDATOR_STATS_SLOT_WINDOW of the last recorded one.
+ * The node records each slot once it is over and its L1 data is in (`record`), from what it knows then: the slot's
+ * proposer and committee (core/validators/committee.ts), whether the proposer proposed (its checkpoint proposal reached
+ * the attestation pool, or its checkpoint landed on L1), and which members attested (the pool saw their attestation,
+ * or the checkpoint that landed on L1 carries their signature). A proposer also sits in the committee, so its slot
+ * gives it two duties: the proposal and its attestation. The history keeps the slots within
+ * VALIDATOR_STATS_SLOT_WINDOW of the last recorded one.
+ *
+ * When a slot is recorded (`statsSlotsEnd`): a checkpoint lands on L1 within its own slot (the rollup contract refuses
+ * it in any other), so once the node's L1 sync has passed the slot, whether it landed and what it carries is known
+ * for good. A slot is recorded then, or VALIDATOR_STATS_SYNC_WAIT_SLOTS_MAX slots after it ends when the sync lags,
+ * from what the node knows at that point; a record is never amended. (An L1 reorg that moves the checkpoint within
+ * its slot after the record was made is the one case left, and it changes nothing the record holds.)
  */
 import type { z } from 'zod';
 import type { Hex } from '../../spec/chain.js';
@@ -16,7 +23,12 @@ import type {
   validatorsStats,
   VALIDATOR_DUTIES,
 } from '../../spec/wire/validator.js';
-import { COMMITTEE_SIZE, VALIDATOR_STATS_SLOT_WINDOW } from '../../spec/validators/constants.js';
+import {
+  ATTESTATION_POOL_SLOTS_KEPT,
+  COMMITTEE_SIZE,
+  VALIDATOR_STATS_SLOT_WINDOW,
+  VALIDATOR_STATS_SYNC_WAIT_SLOTS_MAX,
+} from '../../spec/validators/constants.js';
 import { assert } from '../assert.js';
 import { NodeError } from '../errors.js';
 import type { SlotDuties } from './committee.js';
@@ -44,22 +56,52 @@ interface DutyEntry {
   readonly duty: ValidatorDuty;
 }
 
-/** The record of a finished slot from its duties and what the pool saw (`AttestationPool.slotActivity`). */
+/** A checkpoint of the node's chain, as the statistics see it: the attesters whose signatures it carries on L1. */
+export interface LandedCheckpoint {
+  /** Lowercase addresses (the chain store keeps each attestation with its attester resolved). */
+  readonly attesters: ReadonlySet<Hex>;
+}
+
+/**
+ * The record of a finished slot from its duties, what the pool saw (`AttestationPool.slotActivity`) and the slot's
+ * checkpoint on the node's chain, if one landed: a member attested if the pool heard it or the checkpoint carries its
+ * signature; the proposer proposed if the pool heard its proposal or its checkpoint landed.
+ */
 export function slotRecordOf(
   duties: SlotDuties,
   activity: { readonly checkpointProposers: ReadonlySet<Hex>; readonly attesters: ReadonlySet<Hex> },
-  checkpointLanded: boolean,
+  landed: LandedCheckpoint | undefined,
 ): SlotRecord {
   const proposer = duties.proposer?.address;
-  const proposed = proposer !== undefined && (checkpointLanded || activity.checkpointProposers.has(proposer));
+  const proposed = proposer !== undefined && (landed !== undefined || activity.checkpointProposers.has(proposer));
+  const attesters =
+    landed === undefined || landed.attesters.size === 0
+      ? activity.attesters
+      : new Set([...activity.attesters, ...landed.attesters]);
   return {
     slot: duties.slot,
     proposer,
     proposed,
     committee: duties.committee.members.map((m) => m.address),
-    attesters: activity.attesters,
+    attesters,
   };
 }
+
+/**
+ * The end (exclusive) of the slots the statistics may record with the clock in `clockSlot` and the node's L1 sync
+ * complete up to `syncedSlot` (core/chain/chainService.ts `syncedSlotAt`): every slot that is over and synced, and
+ * every slot that ended VALIDATOR_STATS_SYNC_WAIT_SLOTS_MAX slots ago, synced or not.
+ */
+export function statsSlotsEnd(clockSlot: number, syncedSlot: number | undefined): number {
+  const waitedEnough = clockSlot - VALIDATOR_STATS_SYNC_WAIT_SLOTS_MAX;
+  const synced = syncedSlot === undefined ? 0 : syncedSlot + 1;
+  return Math.max(0, Math.min(clockSlot, Math.max(waitedEnough, synced)));
+}
+
+assert(
+  VALIDATOR_STATS_SYNC_WAIT_SLOTS_MAX < ATTESTATION_POOL_SLOTS_KEPT / 2,
+  'a slot is recorded while the attestation pool still holds its gossip',
+);
 
 function dutiesOf(record: SlotRecord): DutyEntry[] {
   const { slot } = record;
@@ -114,6 +156,11 @@ export class ValidatorStatsHistory {
 
   get lastProcessedSlot(): number | undefined {
     return this.slots.at(-1);
+  }
+
+  /** The recorded slots the history keeps, in order. */
+  get keptSlots(): readonly number[] {
+    return this.slots;
   }
 
   /** Records a finished slot; a slot at or before the last recorded one is ignored (false). */

@@ -20,7 +20,7 @@ import {
   testValidatorSet,
 } from '../../test/validators/validatorFixtures.js';
 import type { Chain } from '../chain/chain.js';
-import type { BlockProposalMessage } from '../ports.js';
+import type { BlockProposalMessage, NetworkAnswer, NetworkPort, PeerOffenseSeverity } from '../ports.js';
 import { treeRoot } from '../merkle/appendOnlyTree.js';
 import { signBlockProposal, signCheckpointProposal } from './bls.js';
 import type { KeystoreValidator } from './keystore.js';
@@ -40,6 +40,7 @@ const constants = { ...TEST_CHAIN } as unknown as L1RollupConstants;
 function memberClient(
   fixture: ProposedCheckpointFixture,
   limits: ValidatorLimits,
+  network?: NetworkPort,
 ): { client: ValidatorClient; events: ValidatorEvent[] } {
   const chain = {
     tips: { checkpointed: { checkpoint: { number: 0 }, block: { number: 0 } } },
@@ -68,7 +69,7 @@ function memberClient(
     clock: new ManualClock(),
     logger: silentLogger,
     duties: fakeDuties,
-    network: undefined,
+    network,
     keystore: () => ({ validators: [ours] }),
     limits: () => limits,
     slotAt: () => FIXTURE_SLOT,
@@ -165,5 +166,67 @@ describe('a node serving block proposals to peers that missed them', () => {
     expect(client.heldBlockProposal(FIXTURE_SLOT, 1)).toEqual(messages[1]);
     expect(client.heldBlockProposal(FIXTURE_SLOT, 2)).toBeUndefined();
     expect(client.heldBlockProposal(FIXTURE_SLOT + 1, 0)).toBeUndefined();
+  });
+});
+
+/** A network whose block proposal requests wait until the test answers them. */
+function requestingNetwork() {
+  const requests: {
+    slot: number;
+    index: number;
+    preferredPeer: string | undefined;
+    answer: (answer: NetworkAnswer<BlockProposalMessage> | undefined) => void;
+  }[] = [];
+  const penalties: { peer: string; severity: PeerOffenseSeverity }[] = [];
+  const network = {
+    publish: () => undefined,
+    requestBlockProposal: (slot: number, index: number, preferredPeer?: string) =>
+      new Promise<NetworkAnswer<BlockProposalMessage> | undefined>((resolve) =>
+        requests.push({ slot, index, preferredPeer, answer: resolve }),
+      ),
+    penalize: (peer: string, severity: PeerOffenseSeverity) => penalties.push({ peer, severity }),
+  } as unknown as NetworkPort;
+  return { network, requests, penalties };
+}
+
+/** Lets the client's request callbacks run. */
+const settled = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+describe('a committee member missing block proposals asks its peers for them', () => {
+  it('asks the sender of the proposal for each missing block once, feeds the answers in, and attests', async () => {
+    const { network, requests, penalties } = requestingNetwork();
+    const { client, events } = memberClient(fixture, {}, network);
+    const [first, second] = blockMessages(fixture);
+    await client.receive(checkpointMessage(fixture), 'peer-p');
+    expect(requests.map(({ slot, index, preferredPeer }) => ({ slot, index, preferredPeer }))).toEqual([
+      { slot: FIXTURE_SLOT, index: 0, preferredPeer: 'peer-p' },
+      { slot: FIXTURE_SLOT, index: 1, preferredPeer: 'peer-p' },
+    ]);
+    // The first block comes by gossip meanwhile: the second is still asked for, not asked again.
+    await client.receive(first!, 'peer-q');
+    expect(requests).toHaveLength(2);
+    expect(events).toEqual([]);
+    requests[1]!.answer({ value: second!, from: 'peer-r' });
+    requests[0]!.answer({ value: first!, from: 'peer-r' });
+    await settled();
+    expect(events).toEqual([{ kind: 'attested', slot: FIXTURE_SLOT, attesters: [member] }]);
+    expect(penalties).toEqual([]);
+  });
+
+  it('scores down a peer whose answer the pool rejects, and asks again when the next block arrives', async () => {
+    const { network, requests, penalties } = requestingNetwork();
+    const { client, events } = memberClient(fixture, {}, network);
+    const [first, second] = blockMessages(fixture);
+    await client.receive(first!, 'peer-p');
+    await client.receive(checkpointMessage(fixture), 'peer-p');
+    expect(requests.map((r) => r.index)).toEqual([1]);
+    const forged = { ...second!, signature: first!.signature };
+    requests[0]!.answer({ value: forged, from: 'peer-f' });
+    await settled();
+    expect(penalties).toEqual([{ peer: 'peer-f', severity: 'mid' }]);
+    expect(events).toEqual([]);
+    // The good copy then comes by gossip.
+    await client.receive(second!, 'peer-p');
+    expect(events).toEqual([{ kind: 'attested', slot: FIXTURE_SLOT, attesters: [member] }]);
   });
 });

@@ -22,6 +22,7 @@ import {
   encodeCheckpointAttestations,
   type CommitteeAttestation,
 } from '../../spec/validators/checkpointAttestations.js';
+import { BLOCKS_PER_CHECKPOINT_MAX } from '../../spec/constants.js';
 import { ATTESTATION_POOL_SLOTS_KEPT, ATTESTATION_WAIT_POLL_MS } from '../../spec/validators/constants.js';
 import { encodeBlockProposalContent, type BlockProposalContent } from '../../spec/validators/blockProposalContent.js';
 import { bytesToHex } from '../../spec/codec/bytes.js';
@@ -34,6 +35,7 @@ import {
 } from '../../spec/validators/signingPayloads.js';
 import { assert } from '../assert.js';
 import type { Chain } from '../chain/chain.js';
+import { syncedSlotAt } from '../chain/chainService.js';
 import { NodeError } from '../errors.js';
 import type {
   BlockProposalMessage,
@@ -42,6 +44,7 @@ import type {
   GossipVerdict,
   LoggerPort,
   NetworkPort,
+  NetworkRequestHandlers,
   SigningGuardPort,
 } from '../ports.js';
 import { AttestationPool, type PoolAddOutcome, type PoolRejection } from './attestationPool.js';
@@ -56,9 +59,10 @@ import { committeeMemberOf, type SlotDuties } from './committee.js';
 import { SigningClaims, UNGUARDED_SIGNING } from './signingClaims.js';
 import type { KeystoreState, KeystoreValidator } from './keystore.js';
 import type { OffenseValue, SlashRoundQuery } from './offenses.js';
-import { slotRecordOf, ValidatorStatsHistory } from './stats.js';
+import { slotRecordOf, statsSlotsEnd, ValidatorStatsHistory, type LandedCheckpoint, type SlotRecord } from './stats.js';
 import type { ValidatorDuties } from './validatorDuties.js';
 import type { ValidatorLimitRefusal, ValidatorLimits } from './validatorLimits.js';
+import type { ValidatorStore } from './validatorStore.js';
 
 export interface ValidatorClientDeps {
   readonly chain: Chain;
@@ -74,6 +78,13 @@ export interface ValidatorClientDeps {
   readonly slotAt: (nowMs: number) => number;
   /** Claims each duty before it is signed (HA signing); absent: every claim is granted. */
   readonly signingGuard?: SigningGuardPort;
+  /** The offense log and statistics as persisted, written back as they change; absent: both kept in memory only. */
+  readonly store?: ValidatorStore;
+  /**
+   * The node's answers to its peers' other requests, served beside the block proposals this client holds while it
+   * runs; absent: the client serves nothing.
+   */
+  readonly requestHandlers?: Pick<NetworkRequestHandlers, 'status' | 'txsByHash'>;
 }
 
 /** One block of a checkpoint to attest: the payload its proposer signs and the content gossiped beside it. */
@@ -98,6 +109,14 @@ export type AttestationRefusal =
   | 'archiveMismatch'
   | BlockContentRefusal
   | ValidatorLimitRefusal;
+
+/** A block proposal whose content the client just kept (checked against its signed payload), and who sent it. */
+export interface KeptBlockProposal {
+  readonly payload: BlockProposalPayload;
+  readonly content: BlockProposalContent;
+  /** The peer it came from; undefined when handed in without one (tests). */
+  readonly from: string | undefined;
+}
 
 export type ValidatorEvent =
   | { readonly kind: 'attested'; readonly slot: number; readonly attesters: readonly Hex[] }
@@ -136,16 +155,20 @@ export function gossipVerdictOf(outcome: PoolAddOutcome): GossipVerdict {
 
 export class ValidatorClient {
   readonly pool: AttestationPool;
-  readonly stats = new ValidatorStatsHistory();
+  readonly stats: ValidatorStatsHistory;
   private unsubscribe: (() => void) | undefined;
+  private stopServing: (() => void) | undefined;
   private stopped = false;
   private readonly waiters = new Set<() => void>();
   private readonly listeners: ((event: ValidatorEvent) => void)[] = [];
+  private readonly keptListeners: ((kept: KeptBlockProposal) => void)[] = [];
   /** Proposals our members would attest once the proposer's block proposals arrive (gossip may reorder them). */
   private readonly awaitingBlocks = new Map<
     number,
-    { readonly payload: CheckpointProposalPayload; readonly header: Hex }
+    { readonly payload: CheckpointProposalPayload; readonly header: Hex; readonly from: string | undefined }
   >();
+  /** Block indexes asked of peers, by slot: one request in flight per block, for the slot being attested only. */
+  private readonly blockRequests = new Map<number, Set<number>>();
   /** The checked header and body of each block proposal the pool holds for the slots we may still attest. */
   private readonly blockContents = new BlockContentStore();
   /** Slots whose statistics are recorded up to (exclusive). */
@@ -163,8 +186,11 @@ export class ValidatorClient {
       chain: { l1ChainId: deps.constants.l1ChainId, rollupVersion: deps.constants.rollupVersion },
       dutiesForSlot: (slot) => deps.duties.cachedDuties(slot),
       currentSlot: Math.max(0, currentSlot),
+      ...(deps.store !== undefined ? { offenseLog: deps.store.offenseLog } : {}),
     });
-    this.statsFromSlot = Math.max(0, currentSlot);
+    this.stats = deps.store?.stats ?? new ValidatorStatsHistory();
+    // Slots before the start are not recorded (their gossip went unheard), also not after a restart.
+    this.statsFromSlot = Math.max(0, currentSlot, (this.stats.lastProcessedSlot ?? -1) + 1);
     this.signingClaims = new SigningClaims(deps.signingGuard ?? UNGUARDED_SIGNING, deps.logger);
   }
 
@@ -172,22 +198,35 @@ export class ValidatorClient {
     this.listeners.push(listener);
   }
 
+  /** Called with each block proposal whose content is newly kept (a follower applies it: proposedBlockFollower.ts). */
+  onBlockProposalKept(listener: (kept: KeptBlockProposal) => void): void {
+    this.keptListeners.push(listener);
+  }
+
   start(): void {
-    this.unsubscribe = this.deps.network?.subscribe(async (message) => {
+    const { network, requestHandlers } = this.deps;
+    this.unsubscribe = network?.subscribe(async (message, from) => {
       if (message.kind === 'tx') return 'ignore';
       try {
-        return gossipVerdictOf(await this.receive(message));
+        return gossipVerdictOf(await this.receive(message, from));
       } catch (error: unknown) {
         this.deps.logger.warn('gossip message not processed', { kind: message.kind, error: String(error) });
         return 'ignore';
       }
     });
+    if (requestHandlers !== undefined)
+      this.stopServing = network?.serve({
+        ...requestHandlers,
+        blockProposal: async (slot, index) => this.heldBlockProposal(slot, index),
+      });
   }
 
   stop(): void {
     this.stopped = true;
     this.unsubscribe?.();
     this.unsubscribe = undefined;
+    this.stopServing?.();
+    this.stopServing = undefined;
     for (const wake of this.waiters) wake();
   }
 
@@ -204,32 +243,44 @@ export class ValidatorClient {
       : this.deps.keystore().validators.find((v) => lower(v.attester) === proposer);
   }
 
-  /** Moves the pool's window and the statistics to the clock's slot. */
+  /**
+   * Moves the pool's window to the clock's slot, and records the statistics of the slots that are over and whose L1
+   * data is in (stats.ts `statsSlotsEnd`: synced past them, or waited long enough).
+   */
   private async advance(): Promise<void> {
     const slot = this.deps.slotAt(this.deps.clock.now());
     if (slot < 0) return;
     this.pool.advanceToSlot(slot);
     this.blockContents.dropBefore(this.pool.currentSlot);
-    if (this.statsFromSlot >= slot) return;
-    const landed = await this.checkpointSlots();
+    const synced = this.deps.chain.l1Sync;
+    const end = statsSlotsEnd(slot, synced && syncedSlotAt(this.deps.constants, synced.timestamp));
+    if (this.statsFromSlot >= end) return;
+    const landed = await this.checkpointSlots(this.statsFromSlot);
     // Slots older than the pool's window have no activity left to count; the statistics start at the window.
     this.statsFromSlot = Math.max(this.statsFromSlot, slot - ATTESTATION_POOL_SLOTS_KEPT);
-    for (; this.statsFromSlot < slot; this.statsFromSlot++) {
+    const recorded: SlotRecord[] = [];
+    for (; this.statsFromSlot < end; this.statsFromSlot++) {
       const duties = this.deps.duties.cachedDuties(this.statsFromSlot);
-      if (duties !== undefined)
-        this.stats.record(
-          slotRecordOf(duties, this.pool.slotActivity(this.statsFromSlot), landed.has(this.statsFromSlot)),
-        );
+      if (duties === undefined) continue;
+      const record = slotRecordOf(duties, this.pool.slotActivity(this.statsFromSlot), landed.get(this.statsFromSlot));
+      if (this.stats.record(record)) recorded.push(record);
     }
+    this.deps.store?.slotsRecorded(recorded);
   }
 
-  /** Slots of the last checkpoints (enough to cover the pool's window). */
-  private async checkpointSlots(): Promise<Set<number>> {
-    const slots = new Set<number>();
+  /**
+   * The checkpoints of the node's chain from `fromSlot` on, by slot, with the attesters each carries (at most the
+   * pool's window of them).
+   */
+  private async checkpointSlots(fromSlot: number): Promise<Map<number, LandedCheckpoint>> {
+    const slots = new Map<number, LandedCheckpoint>();
     const top = this.deps.chain.tips.checkpointed.checkpoint.number;
     for (let n = top; n >= 1 && n > top - ATTESTATION_POOL_SLOTS_KEPT; n--) {
       const checkpoint = await this.deps.chain.store.getCheckpoint(n);
-      if (checkpoint !== undefined) slots.add(checkpoint.header.slotNumber);
+      if (checkpoint === undefined) continue;
+      if (checkpoint.header.slotNumber < fromSlot) break;
+      const attesters = new Set(checkpoint.attestations.map((a) => lower(a.attester)));
+      slots.set(checkpoint.header.slotNumber, { attesters });
     }
     return slots;
   }
@@ -256,12 +307,15 @@ export class ValidatorClient {
     return undefined;
   }
 
-  /** One gossip message from a peer: into the pool; a committee member then checks and attests a proposal. */
-  async receive(message: ValidatorGossip): Promise<PoolAddOutcome> {
+  /**
+   * One gossip message (or a requested block proposal) from peer `from`: into the pool; a committee member then checks
+   * and attests a proposal.
+   */
+  async receive(message: ValidatorGossip, from?: string): Promise<PoolAddOutcome> {
     await this.advance();
     await this.deps.duties.prepareDuties(message.payload.slot);
     const outcome = this.addToPool(message);
-    const contentKept = message.kind === 'blockProposal' && this.keepBlockContent(message, outcome);
+    const contentKept = message.kind === 'blockProposal' && this.keepBlockContent(message, outcome, from);
     if (outcome.kind === 'offense') {
       this.deps.logger.warn('offense detected', {
         ...outcome.offense,
@@ -273,10 +327,10 @@ export class ValidatorClient {
     if (message.kind === 'checkpointAttestation' && (outcome.kind === 'added' || outcome.kind === 'offense'))
       for (const wake of [...this.waiters]) wake();
     if (message.kind === 'checkpointProposal' && outcome.kind === 'added')
-      await this.attest(message.payload, message.header);
+      await this.attest(message.payload, message.header, from);
     const blockArrived = message.kind === 'blockProposal' && (outcome.kind === 'added' || contentKept);
     const waiting = blockArrived ? this.awaitingBlocks.get(message.payload.slot) : undefined;
-    if (waiting !== undefined) await this.attest(waiting.payload, waiting.header);
+    if (waiting !== undefined) await this.attest(waiting.payload, waiting.header, waiting.from);
     return outcome;
   }
 
@@ -297,7 +351,7 @@ export class ValidatorClient {
    * dropped (the signed payload stays in the pool); a later copy of the same payload may still bring a good one, and
    * a proposal refused for the missing body is then checked again.
    */
-  private keepBlockContent(message: BlockProposalMessage, outcome: PoolAddOutcome): boolean {
+  private keepBlockContent(message: BlockProposalMessage, outcome: PoolAddOutcome, from: string | undefined): boolean {
     if (outcome.kind === 'rejected' || message.payload.slot < this.pool.currentSlot) return false;
     if (this.blockContents.has(message.payload.slot, outcome.payloadHash)) return false;
     const checked = checkedBlockContent(message.payload, message.header, message.body);
@@ -310,6 +364,7 @@ export class ValidatorClient {
       return false;
     }
     this.blockContents.add(message.payload.slot, outcome.payloadHash, checked.content);
+    for (const listener of this.keptListeners) listener({ payload: message.payload, content: checked.content, from });
     return true;
   }
 
@@ -317,8 +372,11 @@ export class ValidatorClient {
     for (const listener of this.listeners) listener(event);
   }
 
-  /** Signs and publishes our committee members' attestations of a proposal that passes the checks. */
-  private async attest(payload: CheckpointProposalPayload, header: Hex): Promise<void> {
+  /**
+   * Signs and publishes our committee members' attestations of a proposal that passes the checks; `from` is the peer
+   * that sent the proposal, asked first for the block proposals it is missing.
+   */
+  private async attest(payload: CheckpointProposalPayload, header: Hex, from?: string): Promise<void> {
     const duties = this.deps.duties.cachedDuties(payload.slot);
     if (duties === undefined) return;
     const members = this.ourMembers(duties);
@@ -329,8 +387,11 @@ export class ValidatorClient {
       // Held until the missing block proposals, or a copy of one whose body passes, arrive; one slot's worth at most,
       // dropped with the slot. A bad body is still reported now: a good copy may never come.
       for (const slot of [...this.awaitingBlocks.keys()]) if (slot < payload.slot) this.awaitingBlocks.delete(slot);
-      this.awaitingBlocks.set(payload.slot, { payload, header });
-      if (refusal === 'blockProposalsMissing') return;
+      this.awaitingBlocks.set(payload.slot, { payload, header, from });
+      if (refusal === 'blockProposalsMissing') {
+        this.requestMissingBlockProposals(payload.slot, header, from);
+        return;
+      }
     }
     if (refusal !== undefined) {
       this.deps.logger.info('not attesting a checkpoint proposal', { slot: payload.slot, reason: refusal });
@@ -357,6 +418,54 @@ export class ValidatorClient {
     }
     for (const wake of [...this.waiters]) wake();
     if (attesters.length > 0) this.emit({ kind: 'attested', slot: payload.slot, attesters });
+  }
+
+  /**
+   * Asks peers for the block proposals of the slot's checkpoint that gossip has not brought (it may have lost them),
+   * the peer that sent the proposal first. Only for the slot being attested (the refusal checked it is the current
+   * one), at most one request in flight per block and BLOCKS_PER_CHECKPOINT_MAX blocks. An answer goes through
+   * receive() as gossip does, which attests once every block is there.
+   */
+  private requestMissingBlockProposals(slot: number, header: Hex, from: string | undefined): void {
+    const network = this.deps.network;
+    if (network === undefined || this.stopped) return;
+    for (const asked of this.blockRequests.keys()) if (asked < slot) this.blockRequests.delete(asked);
+    const inFlight = this.blockRequests.get(slot) ?? new Set<number>();
+    this.blockRequests.set(slot, inFlight);
+    for (const index of this.missingBlockIndexes(slot, header)) {
+      if (inFlight.has(index)) continue;
+      inFlight.add(index);
+      void this.requestBlockProposal(network, slot, index, from).finally(() => inFlight.delete(index));
+    }
+  }
+
+  /** The indexes of the checkpoint's blocks (as its header counts them, bounded) whose proposal the pool lacks. */
+  private missingBlockIndexes(slot: number, header: Hex): number[] {
+    let blockCount: number;
+    try {
+      blockCount = Math.min(decodeCheckpointHeader(hexToBytes(header)).blockCount, BLOCKS_PER_CHECKPOINT_MAX);
+    } catch {
+      return [];
+    }
+    const held = new Set(this.pool.signedBlockProposals(slot).map((b) => b.payload.indexWithinCheckpoint));
+    return Array.from({ length: blockCount }, (_, index) => index).filter((index) => !held.has(index));
+  }
+
+  /** One missing block proposal asked of the network; an answer the pool refuses as invalid costs its peer. */
+  private async requestBlockProposal(network: NetworkPort, slot: number, index: number, from: string | undefined) {
+    try {
+      const answer = await network.requestBlockProposal(slot, index, from);
+      if (answer === undefined) {
+        this.deps.logger.info('missing block proposal not found on the network', { slot, index });
+        return;
+      }
+      if (this.stopped) return;
+      const outcome = await this.receive(answer.value, answer.from);
+      if (outcome.kind === 'rejected' && gossipVerdictOf(outcome) === 'reject')
+        network.penalize(answer.from, 'mid', `requested block proposal refused: ${outcome.reason}`);
+    } catch (error: unknown) {
+      this.deps.logger.warn('requested block proposal not processed', { slot, index, error: String(error) });
+    }
   }
 
   /** The first check a proposal fails, or undefined when our committee members may attest it. */
@@ -526,5 +635,10 @@ export class ValidatorClient {
 
   slashOffenses(query: SlashRoundQuery): OffenseValue[] {
     return this.pool.slashOffenses(query);
+  }
+
+  /** Resolves once the offenses and statistics recorded so far are written to storage (before it closes). */
+  recordsWritten(): Promise<void> {
+    return this.deps.store?.settled() ?? Promise.resolve();
   }
 }

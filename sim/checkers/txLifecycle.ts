@@ -131,7 +131,12 @@ export class TxLifecycleWatch {
         for (const effect of block.body.txEffects) {
           const tx = this.tracked(effect.txHash, false);
           if (tx === undefined) continue;
-          this.send(effect.txHash, tx, { type: 'chain.mined', blockNumber, origin: event.origin });
+          this.send(effect.txHash, tx, {
+            type: 'chain.mined',
+            blockNumber,
+            origin: event.origin,
+            ...(event.peer !== undefined ? { peer: event.peer } : {}),
+          });
           tx.blockNumber = blockNumber;
           tx.standing = 'proposed';
         }

@@ -31,3 +31,10 @@ export const REQUESTS_GLOBAL_PER_S = 200;
 export const P2P_MAX_PEERS_DEFAULT = 100;
 /** How long without peers before a node warns (and keeps warning at this period). */
 export const NO_PEERS_WARNING_MS = 60_000;
+
+/**
+ * Gossiped txs a node holds waiting for validation; one more is ignored unheard (its sender is not blamed). They wait
+ * apart from the pool's queue and enter it one at a time, so a tx submitted over the node's own RPC waits behind at
+ * most one gossiped tx, however many peers flood it.
+ */
+export const GOSSIP_TXS_AWAITING_VALIDATION_MAX = 64;

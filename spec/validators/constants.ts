@@ -87,6 +87,14 @@ export const DUPLICATE_ATTESTATION_PENALTY = 0n;
 // Validator statistics (core/validators/stats.ts).
 /** Slots of duties the statistics keep and count over (svc_getValidatorsStats `slotWindow`): about 10 h at 36 s. */
 export const VALIDATOR_STATS_SLOT_WINDOW = 1_024;
+/**
+ * Slots the statistics wait, after a slot ends, for the node's L1 sync to pass it before recording it anyway. A
+ * checkpoint lands on L1 within its own slot (the rollup contract refuses any other), so once the archiver has synced
+ * L1 past the slot the node knows whether the checkpoint landed and which attestations it carries; the wait only
+ * matters when the sync lags (a paused archiver, an L1 outage). It stays well inside the attestation pool's window,
+ * which holds the slot's gossip until it is recorded.
+ */
+export const VALIDATOR_STATS_SYNC_WAIT_SLOTS_MAX = 16;
 
 /** Validators the local network registers at deployment and runs from its own keystore (a committee of its own keys). */
 export const LOCAL_NETWORK_VALIDATOR_COUNT = 4;

@@ -17,7 +17,7 @@ const options = (seed: bigint, haSigning: boolean): SimOptions => ({
   redundantSequencer: { haSigning },
 });
 
-async function sendTxTo(world: SimWorld, name: string, nullifier: number): Promise<void> {
+async function sendTxTo(world: SimWorld, name: string, nullifier: number, expirationTimestamp = 2n ** 40n) {
   const node = world.node(name).service;
   const latest = await node.chain.getBlock({ kind: 'tag', tag: 'latest' });
   const tx = buildTx({
@@ -27,7 +27,7 @@ async function sendTxTo(world: SimWorld, name: string, nullifier: number): Promi
     feePayer: genesisTestAccounts()[0]!,
     nullifier: `0x${(0x4a000 + nullifier).toString(16).padStart(64, '0')}` as Hex,
     minFees: await node.fees.getCurrentMinFees(),
-    expirationTimestamp: 2n ** 40n,
+    expirationTimestamp,
   });
   await node.txs.sendTx(tx);
 }
@@ -48,8 +48,12 @@ async function offensesOfRun(haSigning: boolean) {
     },
     scenario: (w) => {
       world = w;
-      // Txs sent to sequencer-0 alone, one a minute: its blocks then differ from those sequencer-1 builds for the slot.
-      for (let minute = 1; minute <= 5; minute++) w.at(minute * 60_000, () => sendTxTo(w, 'sequencer-0', minute));
+      // One a minute, two txs spending the same nullifier, one sent to each sequencer: gossip brings each the other's,
+      // which its pool refuses (no fee bump), so the blocks the two build for a slot differ.
+      for (let minute = 1; minute <= 5; minute++) {
+        w.at(minute * 60_000, () => sendTxTo(w, 'sequencer-0', minute));
+        w.at(minute * 60_000, () => sendTxTo(w, 'sequencer-1', minute, 2n ** 40n + 1n));
+      }
     },
   });
   const offenses = world!.nodeNames().flatMap((name) =>
