@@ -31,8 +31,8 @@ export interface HostilePeer {
   readonly peerId: string;
   readonly node: Libp2p;
   dial(address: string): Promise<void>;
-  /** Sends one gossip message with these raw (already "compressed") bytes on `topic`, straight to `peer`. */
-  sendGossip(peer: string, topic: string, data: Uint8Array): void;
+  /** Sends `copies` gossip messages with these raw (already "compressed") bytes on `topic`, in one RPC, to `peer`. */
+  sendGossip(peer: string, topic: string, data: Uint8Array, copies?: number): Promise<void>;
   /** Sends `count` valid txs_by_hash requests at once; resolves with how many were answered with success. */
   floodRequests(peer: string, count: number): Promise<number>;
   /** Opens `protocol` on `peer` and writes these raw bytes as they are (no frame), then closes. */
@@ -68,8 +68,14 @@ export async function startHostilePeer(): Promise<HostilePeer> {
     async dial(address) {
       await node.dial(multiaddr(address));
     },
-    sendGossip(peer, topic, data) {
-      raw.sendRpc(peer, { messages: [{ topic, data }] });
+    async sendGossip(peer, topic, data, copies = 1) {
+      // gossipsub opens its stream to a new peer a moment after connecting; until then sendRpc sends nothing.
+      const messages = Array.from({ length: copies }, () => ({ topic, data }));
+      const deadline = Date.now() + 5_000;
+      while (!raw.sendRpc(peer, { messages })) {
+        if (Date.now() > deadline || node.getConnections(peerIdFromString(peer)).length === 0) return;
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
     },
     async floodRequests(peer, count) {
       const request = encodeRequest('txs_by_hash', { hashes: [`0x${'01'.repeat(32)}`] });
