@@ -82,7 +82,7 @@ async function serveStream(
 }
 
 function refuseForRate(context: RequestServerContext, peer: string, decision: 'peerLimited' | 'globalLimited'): Answer {
-  if (decision === 'peerLimited') context.peers.penalize(peer, 'mid', 'requests above the per-peer rate');
+  if (decision === 'peerLimited') context.peers.penalize(peer, 'low', 'requests above the per-peer rate');
   return { status: 'rateLimited' };
 }
 
