@@ -125,6 +125,8 @@ export interface RollupNode {
  * operations, and the service the edges call. Fails with a clear NodeError when the L1 contract's genesis is not this
  * node's or the storage holds another chain.
  */
+const HISTORIC_CHECKPOINTS_DEFAULT = WORLD_STATE_HISTORIC_CHECKPOINT_COUNT_DEFAULT;
+
 export async function createNode(
   ports: NodePorts,
   initialConfig: NodeConfig,
@@ -149,8 +151,7 @@ export async function createNode(
   const latestPublicState = () => latestPublicStateOf(chain, contractReader);
   const { emit, listen } = activityListeners();
   chain.onEvent((event) => emit({ kind: 'chain', event }));
-  const historicCheckpointCount = () =>
-    config.worldStateHistoricCheckpointCount ?? WORLD_STATE_HISTORIC_CHECKPOINT_COUNT_DEFAULT;
+  const historicCheckpointCount = () => config.worldStateHistoricCheckpointCount ?? HISTORIC_CHECKPOINTS_DEFAULT;
   pruneWorldStateHistoryOnFinality({ chain, store, worldState, historicCheckpointCount, logger });
   const validators = await createValidatorSide(ports, config, {
     chain,
@@ -171,7 +172,6 @@ export async function createNode(
     emit,
   });
   const gossip = createGossipParts(ports, { chain, inbox, constants, timetable, txPool, validators, sequencerActor });
-
   const updateConfig = (update: NodeConfigUpdate) => {
     config = applyConfigUpdate(config, update);
     emit({ kind: 'admin', action: 'updateConfig' });
