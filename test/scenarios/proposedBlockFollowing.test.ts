@@ -91,10 +91,10 @@ describe('followers follow proposed blocks from gossip', () => {
       },
     });
     expect(result.failures).toEqual([]);
-    // follower-1 runs no validators: what it follows came from the proposer's gossip.
+    // follower-1 runs no validators: what it follows came from gossip, from the proposer or forwarded by a peer.
     const followerBlocks = followed.filter((f) => f.node === 'follower-1');
     expect(followerBlocks.length).toBeGreaterThan(3);
-    expect(followerBlocks.every((f) => f.peer === 'sequencer-0')).toBe(true);
+    expect(followerBlocks.every((f) => f.peer !== undefined && !f.peer.startsWith('follower-1'))).toBe(true);
     expect(followed.filter((f) => f.node === 'sequencer-0').every((f) => f.peer === undefined)).toBe(true);
     // Ahead of L1: blocks of a checkpoint L1 did not hold yet, which the follower's world state answers at.
     const ahead = samples.filter((s) => s.checkpointNumber > s.l1Checkpoints);
