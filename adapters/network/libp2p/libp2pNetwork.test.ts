@@ -184,3 +184,22 @@ describe('libp2p network: failures', () => {
     await expect(loadOrCreatePeerKey(undefined, 'zz')).rejects.toMatchObject({ code: 'P2P_PRIVATE_KEY_INVALID' });
   });
 });
+
+describe('libp2p network: discovery', () => {
+  it("two nodes given only the first one's ENR find each other and connect", async () => {
+    const first = await startTestNode({ discovery: true });
+    const enr = first.localEnr()!;
+    const others = await Promise.all([1, 2].map(() => startTestNode({ discovery: true, bootstrapNodes: [enr] })));
+    try {
+      await waitFor(() => others.every((n) => n.connectedPeerCount() >= 1), 'bootstrap by ENR', 15_000);
+      const [b, c] = others as [Libp2pNetwork, Libp2pNetwork];
+      await waitFor(
+        () => b.peers(false).some((p) => p.id === c.peerId && p.status === 'connected'),
+        'the two to find each other',
+        45_000,
+      );
+    } finally {
+      await Promise.all([first, ...others].map((node) => node.stop()));
+    }
+  }, 60_000);
+});
