@@ -148,6 +148,32 @@ describe('a local network of four node processes over libp2p', () => {
       60_000,
     );
 
+    // What a node heard from the network: the proposals and attestations of a recent slot, from other processes.
+    const slotOf = async (url: string) => {
+      const tips = await rpc<Tips>(url, 'svc_getChainTips');
+      const block = await rpc<{ header: { globalVariables: { slotNumber: string | number } } }>(url, 'svc_getBlock', [
+        tips.checkpointed.block.number,
+      ]);
+      return Number(block.header.globalVariables.slotNumber);
+    };
+    await waitFor(
+      "node 3 to hold a checkpointed slot's proposals and attestations from three processes",
+      async () => {
+        const slot = await slotOf(urls[0]!);
+        const proposals = await rpc<{ blockProposals: unknown[]; checkpointProposals: unknown[] }>(
+          urls[3]!,
+          'svc_getProposalsForSlot',
+          [slot],
+        );
+        const attestations = await rpc<{ attester: string }[]>(urls[3]!, 'svc_getCheckpointAttestationsForSlot', [
+          slot,
+        ]);
+        const attesting = new Set(attestations.map((a) => nodeOfValidator.get(a.attester.toLowerCase())));
+        return proposals.checkpointProposals.length > 0 && proposals.blockProposals.length > 0 && attesting.size >= 3;
+      },
+      60_000,
+    );
+
     // Node 2 killed with SIGKILL, started again: same peer id, reconnected, caught up with the others.
     const victim = net.nodes[2]!;
     await victim.kill();
