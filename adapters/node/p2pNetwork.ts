@@ -51,7 +51,7 @@ export async function startNodeP2p(
 }
 
 /** Logs each change of the peer count, and warns every NO_PEERS_WARNING_MS while there is none. */
-function watchPeers(network: Libp2pNetwork, logger: LoggerPort): NodeJS.Timeout {
+export function watchPeers(network: Pick<Libp2pNetwork, 'connectedPeerCount'>, logger: LoggerPort): NodeJS.Timeout {
   let lastCount = -1;
   let alone = { sinceMs: Date.now(), warnedAtMs: Date.now() };
   const timer = setInterval(() => {
