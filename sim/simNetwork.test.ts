@@ -1,74 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { PEER_PENALTY_POINTS } from '../core/network/peerScores.js';
-import type {
-  BlockProposalMessage,
-  GossipMessage,
-  GossipVerdict,
-  NetworkPort,
-  NetworkRequestHandlers,
-} from '../core/ports.js';
-import type { Hex } from '../spec/chain.js';
-import { computeTxHash } from '../spec/codec/tx.js';
+import type { GossipMessage, GossipVerdict, NetworkPort } from '../core/ports.js';
 import { REQUEST_TIMEOUT_MS, REQUESTS_PER_PEER_PER_S } from '../spec/p2p/constants.js';
-import type { TxValue } from '../spec/wire/tx.js';
-import { makeTx } from '../test/txPool/txFixtures.js';
+import { attestation, blockProposal, handlers, hashedTx } from '../test/portSuites/networkFixtures.js';
 import { createPrng } from './prng.js';
 import { createScheduler } from './scheduler.js';
 import { createNodeClock, type SimClock } from './simClock.js';
 import { createSimNetwork } from './simNetwork.js';
 import { createTrace } from './trace.js';
 
-const bytes32 = (byte: string): Hex => `0x${byte.repeat(32)}`;
-
-const message = (slot: number): GossipMessage => ({
-  kind: 'checkpointAttestation',
-  payload: {
-    l1ChainId: 1,
-    rollupVersion: 1,
-    slot,
-    checkpointNumber: 1,
-    archiveRoot: bytes32('11'),
-    checkpointHeaderHash: bytes32('22'),
-  },
-  attester: `0x${'33'.repeat(20)}`,
-  signature: `0x${'44'.repeat(96)}`,
-});
-
-const blockProposal = (slot: number, index: number): BlockProposalMessage => ({
-  kind: 'blockProposal',
-  payload: {
-    l1ChainId: 1,
-    rollupVersion: 1,
-    slot,
-    blockNumber: 7 + index,
-    indexWithinCheckpoint: index,
-    archiveRoot: bytes32('55'),
-    txHashes: [bytes32('66')],
-  },
-  header: '0x0102',
-  body: '0x0304',
-  proposer: `0x${'77'.repeat(20)}`,
-  signature: `0x${'88'.repeat(96)}`,
-});
-
-function hashedTx(n: number): TxValue {
-  const tx = makeTx({ hash: n, priorityFee: 5n + BigInt(n) });
-  return { ...tx, txHash: computeTxHash(tx) };
-}
-
-function handlers(overrides: Partial<NetworkRequestHandlers>): NetworkRequestHandlers {
-  return {
-    status: () => ({
-      l1ChainId: 1,
-      rollupVersion: 1,
-      proposedBlock: { number: 0, hash: bytes32('00') },
-      checkpointedBlock: { number: 0, hash: bytes32('00') },
-    }),
-    txsByHash: async () => [],
-    blockProposal: async () => undefined,
-    ...overrides,
-  };
-}
+const message = (slot: number): GossipMessage => attestation(slot);
 
 interface Heard {
   readonly slot: number;

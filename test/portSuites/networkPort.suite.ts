@@ -4,20 +4,9 @@
  * as a real one. Three nodes, all connected to each other once `make` resolved.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type {
-  BlockProposalMessage,
-  CheckpointAttestationMessage,
-  GossipMessage,
-  GossipVerdict,
-  NetworkPort,
-  NetworkRequestHandlers,
-  TxMessage,
-} from '../../core/ports.js';
-import type { Hex } from '../../spec/chain.js';
-import { computeTxHash } from '../../spec/codec/tx.js';
+import type { CheckpointAttestationMessage, GossipMessage, GossipVerdict, NetworkPort } from '../../core/ports.js';
 import { REQUESTS_PER_PEER_PER_S } from '../../spec/p2p/constants.js';
-import type { TxValue } from '../../spec/wire/tx.js';
-import { makeTx } from '../txPool/txFixtures.js';
+import { attestation, blockProposal, handlers, hashedTx, txMessage } from './networkFixtures.js';
 
 export interface NetworkHarness {
   /** Node `index`'s current port (a rejoined node has a new one). */
@@ -36,67 +25,6 @@ export interface NetworkHarness {
 }
 
 export const NETWORK_SUITE_NODES = 3;
-
-const bytes32 = (byte: string): Hex => `0x${byte.repeat(32)}`;
-
-function attestation(slot: number): CheckpointAttestationMessage {
-  return {
-    kind: 'checkpointAttestation',
-    payload: {
-      l1ChainId: 31337,
-      rollupVersion: 1,
-      slot,
-      checkpointNumber: 1,
-      archiveRoot: bytes32('11'),
-      checkpointHeaderHash: bytes32('22'),
-    },
-    attester: `0x${'33'.repeat(20)}`,
-    signature: `0x${'44'.repeat(96)}`,
-  };
-}
-
-function txMessage(n: number): TxMessage {
-  return { kind: 'tx', tx: hashedTx(n) };
-}
-
-function hashedTx(n: number): TxValue {
-  const tx = makeTx({ hash: n, priorityFee: 5n + BigInt(n) });
-  return { ...tx, txHash: computeTxHash(tx) };
-}
-
-function blockProposal(slot: number, index: number): BlockProposalMessage {
-  return {
-    kind: 'blockProposal',
-    payload: {
-      l1ChainId: 31337,
-      rollupVersion: 1,
-      slot,
-      blockNumber: 7 + index,
-      indexWithinCheckpoint: index,
-      archiveRoot: bytes32('55'),
-      txHashes: [bytes32('66')],
-    },
-    header: '0x0102',
-    body: '0x0304',
-    proposer: `0x${'77'.repeat(20)}`,
-    signature: `0x${'88'.repeat(96)}`,
-  };
-}
-
-/** Serves nothing but what a test gives it. */
-function handlers(overrides: Partial<NetworkRequestHandlers>): NetworkRequestHandlers {
-  return {
-    status: () => ({
-      l1ChainId: 31337,
-      rollupVersion: 1,
-      proposedBlock: { number: 0, hash: bytes32('00') },
-      checkpointedBlock: { number: 0, hash: bytes32('00') },
-    }),
-    txsByHash: async () => [],
-    blockProposal: async () => undefined,
-    ...overrides,
-  };
-}
 
 interface Heard {
   readonly message: GossipMessage;
