@@ -243,6 +243,82 @@ export interface L1PublisherPort {
 }
 
 // ---------------------------------------------------------------------------------------------------------------
+// Blobs
+
+/**
+ * The kinds of places a checkpoint's blobs are read from, asked in this order (core/blobs/blobSourceChain.ts): the L1
+ * consensus clients, then file stores (a team's own blob archive), then, as a last resort, a blob archive API.
+ */
+export type BlobSourceKind = 'consensus' | 'fileStore' | 'archive';
+
+/** What a checkpoint's blobs are asked for by: their versioned hashes and where on L1 the proposal landed. */
+export interface BlobRequest {
+  readonly versionedHashes: readonly Hex[];
+  readonly l1: {
+    readonly blockNumber: bigint;
+    readonly blockHash: Hex;
+    /** Unix seconds: a consensus client finds the block's beacon slot from it. */
+    readonly timestamp: bigint;
+    readonly txHash: Hex;
+  };
+}
+
+/** A blob as a source served it: untrusted until checked against a versioned hash (BlobCheckerPort). */
+export interface BlobCandidate {
+  /** BLOB_SIZE_BYTES when well formed; a source may serve anything. */
+  readonly blob: Uint8Array;
+  /** The KZG commitment and proof the source served with the blob, when it did: checking them is cheaper. */
+  readonly kzgCommitment?: Hex;
+  readonly kzgProof?: Hex;
+}
+
+/**
+ * One place blobs are read from. `getBlobs` answers the blobs of the request it holds, in any order: all, some, none
+ * (an empty answer is a miss, not a failure), or wrong ones (the chain checks every one). It throws when the source
+ * failed: unreachable, an error status, an answer that does not parse or is too large. Names never hold a credential.
+ */
+export interface BlobSourcePort {
+  readonly kind: BlobSourceKind;
+  /** Names the source in logs and errors (a URL with its credentials removed). */
+  readonly name: string;
+  getBlobs(request: BlobRequest): Promise<readonly BlobCandidate[]>;
+  /** Asks the source whether it answers (at startup); throws saying why not. */
+  check(): Promise<void>;
+}
+
+/** A blob checked against its versioned hash. */
+export interface VerifiedBlob {
+  readonly versionedHash: Hex;
+  readonly blob: Uint8Array;
+}
+
+/** The file store the node copies every blob it fetched or published to (BLOB_FILE_STORE_UPLOAD_URL). */
+export interface BlobUploadPort {
+  readonly name: string;
+  putBlobs(blobs: readonly VerifiedBlob[]): Promise<void>;
+  /** Writes and reads back a health file (at startup); throws saying why it cannot. */
+  check(): Promise<void>;
+}
+
+/** Binds blobs to versioned hashes: KZG in production, the simulator's stand-in hash in the simulator. */
+export interface BlobCheckerPort {
+  /**
+   * The versioned hash of a candidate's KZG commitment: the served commitment when its proof holds for the blob,
+   * else the commitment computed from the blob. Undefined when the bytes are not a valid blob or a served
+   * commitment and proof do not hold for them.
+   */
+  versionedHashOf(candidate: BlobCandidate): Promise<Hex | undefined>;
+}
+
+/** Everything the node reads and keeps blobs with. */
+export interface BlobPorts {
+  /** Asked by kind (consensus, file stores, archive) and, within a kind, in this order. */
+  readonly sources: readonly BlobSourcePort[];
+  readonly upload?: BlobUploadPort;
+  readonly checker: BlobCheckerPort;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
 // Network (gossip and request/response with peers)
 
 /** A checkpoint proposal as gossiped: the signed payload, and the header it commits to for the committee to check. */
