@@ -181,8 +181,6 @@ export interface L1ReaderPort {
   getArchiveAt(checkpointNumber: number, atBlock: bigint): Promise<Hex>;
   /** `CheckpointProposed` logs in `[fromBlock, toBlock]`, in L1 order. */
   getCheckpointProposedLogs(fromBlock: bigint, toBlock: bigint): Promise<CheckpointProposedLog[]>;
-  /** The blobs of a proposal, in the order of its versioned hashes; L1Error('L1_BLOBS_UNAVAILABLE') if missing. */
-  getBlobs(log: CheckpointProposedLog): Promise<Uint8Array[]>;
   /** The proven checkpoint as of `atBlock`. */
   getProvenCheckpoint(atBlock: bigint): Promise<ProvenCheckpoint>;
   /** `EpochProven` logs in `[fromBlock, toBlock]`, in L1 order. */
@@ -521,6 +519,8 @@ export interface NodePorts {
   readonly logger: LoggerPort;
   readonly storage: StoragePort;
   readonly l1: L1ReaderPort;
+  /** Where checkpoints' blobs are read from and copied to (core/blobs/blobSourceChain.ts). */
+  readonly blobs: BlobPorts;
   /** The commitment verifier unless given. */
   readonly verifier?: VerifierPort;
   /** Absent: svcAdmin_startSnapshotUpload answers that snapshots are not enabled. */

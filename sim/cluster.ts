@@ -14,6 +14,7 @@ import {
   type NodeConfig,
   type RollupNode,
 } from '../core/node/node.js';
+import type { SimBlobStores } from './simBlobStores.js';
 import type { KeystoreSourcePort, NodePorts, StoragePort } from '../core/ports.js';
 import { devKeystoreFile, type DevValidator } from '../core/validators/devValidators.js';
 import type { MemorySigningDatabase } from '../adapters/signing/memorySigningDatabase.js';
@@ -73,6 +74,8 @@ export interface ClusterContext {
   readonly scheduler: Scheduler;
   readonly trace: Trace;
   readonly l1: SimL1;
+  /** The team's blob file store and the blob archive every node reads after its consensus client. */
+  readonly blobStores: SimBlobStores;
   /** The validator gossip network; undefined without validators. */
   readonly network: SimNetwork | undefined;
   /** The registered validators with their keys, in registration order. */
@@ -232,7 +235,8 @@ export class Cluster {
   private async startIncarnation(
     slot: Omit<SimNodeSlot, 'current' | 'clock' | 'link'>,
   ): Promise<{ node: SimNode; clock: SimClock; link: SimL1Link }> {
-    const { options, scheduler, trace, l1, network, haSigningDatabase, monitor, coverage, io } = this.context;
+    const { options, scheduler, trace, l1, blobStores, network, haSigningDatabase, monitor, coverage, io } =
+      this.context;
     const label = slot.incarnation === 0 ? slot.name : `${slot.name}#${slot.incarnation}`;
     const prng = this.context.prng.fork(label);
     const clock = createNodeClock(scheduler, { owner: label, skewMs: slot.skewMs });
@@ -254,6 +258,7 @@ export class Cluster {
       logger,
       storage: slot.storage,
       l1: link.reader,
+      blobs: blobStores.portsFor(label, link),
       ...(publisher ? { l1Publisher: publisher } : {}),
       ...(proofPublisher ? { l1ProofPublisher: proofPublisher } : {}),
       ...(network ? { network: network.connect(label, clock) } : {}),

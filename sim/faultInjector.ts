@@ -26,10 +26,13 @@ import { checkRollback, checkRollbackRefused, expectRollback } from './checkers/
 import type { SimFailure } from './checkers/simFailure.js';
 import type { TxLedgerEntry, TxWorkload } from './txWorkload.js';
 import type { SimNetwork } from './simNetwork.js';
+import type { SimBlobStores } from './simBlobStores.js';
 
 /** What the injector acts on (runSimulation's SimWorld provides it). */
 export interface FaultWorld {
   readonly l1: SimL1;
+  /** The team's blob file store and the blob archive. */
+  readonly blobStores: SimBlobStores;
   readonly sequencerName: string;
   nodeNames(): readonly string[];
   node(name: string): RollupNode;
@@ -152,6 +155,9 @@ class FaultInjector {
     this.active.clear();
     world.l1.setFinalityStalled(false);
     world.l1.setBlobsAvailable(true);
+    world.l1.setBlobDelayMs(0);
+    world.blobStores.setCorrupted(false);
+    for (const name of world.nodeNames()) world.link(name).setBlobsLost(false);
     world.l1.setFeeSpike(1);
     // A delayed L1 inclusion can push a checkpoint into the next slot, where L1 refuses it; each slot is then a fresh
     // draw, so with the delay left on no bound holds. The liveness phase runs on a prompt L1, as on a healed network.
@@ -225,6 +231,24 @@ class FaultInjector {
       case 'l1.missingBlobs':
         world.l1.setBlobsAvailable(false);
         return { detail: `blobs unavailable for ${step.durationMs} ms`, heal: () => world.l1.setBlobsAvailable(true) };
+      case 'blobs.lost':
+        world.link(step.node).setBlobsLost(true);
+        return {
+          detail: `consensus client without blobs for ${step.durationMs} ms`,
+          heal: () => world.link(step.node).setBlobsLost(false),
+        };
+      case 'blobs.delayed':
+        world.l1.setBlobDelayMs(step.delayMs);
+        return {
+          detail: `blobs served ${step.delayMs} ms after their block for ${step.durationMs} ms`,
+          heal: () => world.l1.setBlobDelayMs(0),
+        };
+      case 'blobs.corrupted':
+        world.blobStores.setCorrupted(true);
+        return {
+          detail: `file store serves corrupted blobs for ${step.durationMs} ms`,
+          heal: () => world.blobStores.setCorrupted(false),
+        };
       case 'l1.feeSpike':
         world.l1.setFeeSpike(step.factor);
         return {

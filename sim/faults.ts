@@ -11,6 +11,11 @@
  * `l1.feeSpike` multiplies L1's base fee and blob base fee by `factor` (sim/simL1.ts): a transaction priced before
  * the spike waits in the mempool, holding its account's later nonces, until its replacement or the spike's end.
  *
+ * `blobs.lost`, `blobs.delayed` and `blobs.corrupted` act on the blob sources (sim/simBlobStores.ts): a node's consensus
+ * client without blobs, blobs reaching every consensus client late, the team's file store serving wrong bytes. A node
+ * then finds its blobs further down its source chain (core/blobs/blobSourceChain.ts). A node restarted during
+ * `blobs.lost` comes back with a consensus client that has them.
+ *
  * `admin.overlap` issues a second admin call on a node before the first has settled, as two operators (or a retrying
  * script) might: when the first left an operation in progress, the node must refuse the second.
  *
@@ -44,6 +49,9 @@ export const SIM_STEP_KINDS = [
   'node.upgrade',
   'l1.feeSpike',
   'admin.overlap',
+  'blobs.lost',
+  'blobs.delayed',
+  'blobs.corrupted',
 ] as const;
 
 export type SimStepKind = (typeof SIM_STEP_KINDS)[number];
@@ -101,6 +109,12 @@ export type SimStep = At &
     | { readonly kind: 'tx.drain'; readonly payer: number; readonly sharePercent: number }
     /** `retired` indexes RETIRED_CONFIG_NAMES: the 3.x name the node's old configuration used. */
     | { readonly kind: 'node.upgrade'; readonly node: string; readonly retired: number }
+    /** `node`'s consensus client has lost every blob (answers without them) until the fault heals. */
+    | { readonly kind: 'blobs.lost'; readonly node: string; readonly durationMs: number }
+    /** Consensus clients serve a proposal's blobs only `delayMs` after its L1 block, until the fault heals. */
+    | { readonly kind: 'blobs.delayed'; readonly delayMs: number; readonly durationMs: number }
+    /** The team's blob file store serves corrupted blobs until the fault heals. */
+    | { readonly kind: 'blobs.corrupted'; readonly durationMs: number }
   );
 
 export type SimStepOf<K extends SimStepKind> = Extract<SimStep, { kind: K }>;
@@ -153,6 +167,9 @@ export const SIM_TX_BURST_FEE_SEED_MAX = 1_000;
 /** Share of the payer's balance a `tx.drain` may cost at most, in percent. */
 export const SIM_TX_DRAIN_SHARE_PERCENT_MIN = 20;
 export const SIM_TX_DRAIN_SHARE_PERCENT_MAX = 95;
+/** Shortest and longest time after its L1 block a delayed proposal's blobs reach the consensus clients. */
+export const SIM_BLOB_DELAY_MS_MIN = 1_000;
+export const SIM_BLOB_DELAY_MS_MAX = 12_000;
 /** Steps in one schedule. */
 export const SIM_SCHEDULE_STEPS_MAX = 2_000;
 
@@ -232,6 +249,9 @@ export function stepFieldRanges(limits: SimStepLimits): SimStepFieldRanges {
       sharePercent: { int: [SIM_TX_DRAIN_SHARE_PERCENT_MIN, SIM_TX_DRAIN_SHARE_PERCENT_MAX] },
     },
     'node.upgrade': { node, retired: { int: [0, RETIRED_CONFIG_NAMES.length - 1] } },
+    'blobs.lost': { node, durationMs: duration },
+    'blobs.delayed': { delayMs: { int: [SIM_BLOB_DELAY_MS_MIN, SIM_BLOB_DELAY_MS_MAX] }, durationMs: duration },
+    'blobs.corrupted': { durationMs: duration },
   };
 }
 

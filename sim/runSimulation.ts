@@ -8,6 +8,7 @@ import { createGenesis } from '../core/worldState/genesis.js';
 import { livenessBoundMs } from './checkers/liveness.js';
 import { RunMonitor } from './checkers/runMonitor.js';
 import type { SimFailure } from './checkers/simFailure.js';
+import { SimBlobStores } from './simBlobStores.js';
 import { createCluster, SEQUENCER_NAME, type Cluster, type SimNode, type SimNodeRole } from './cluster.js';
 import { installSchedule, type FaultWorld } from './faultInjector.js';
 import type { SimEvent, SimSchedule } from './faults.js';
@@ -190,7 +191,7 @@ export interface SimHooks {
  */
 export async function runSimulation(options: SimOptions, io: SimHooks = {}): Promise<SimResult> {
   const environment = createEnvironment(options);
-  const { scheduler, startMs, trace, l1, network, validators } = environment;
+  const { scheduler, startMs, trace, l1, network, validators, blobStores } = environment;
   const haSigningDatabase = options.redundantSequencer?.haSigning === true ? createMemorySigningDatabase() : undefined;
   const events: SimEvent[] = [];
   const elapsedMs = () => scheduler.now() - startMs;
@@ -213,6 +214,7 @@ export async function runSimulation(options: SimOptions, io: SimHooks = {}): Pro
     scheduler,
     trace,
     l1,
+    blobStores,
     network,
     validators,
     prng: environment.nodesPrng,
@@ -263,6 +265,8 @@ interface SimEnvironment {
   readonly validators: readonly DevValidator[];
   readonly network: SimNetwork | undefined;
   readonly l1: SimL1;
+  /** The team's blob file store and the blob archive, shared by the nodes. */
+  readonly blobStores: SimBlobStores;
   /** The nodes' stream, forked last. */
   readonly nodesPrng: Prng;
 }
@@ -294,7 +298,8 @@ function createEnvironment(options: SimOptions): SimEnvironment {
     ...(options.ethPerFeeAsset !== undefined ? { ethPerFeeAsset: BigInt(options.ethPerFeeAsset) } : {}),
     trace,
   });
-  return { scheduler, startMs, trace, validators, network, l1, nodesPrng: root.fork('nodes') };
+  const blobStores = new SimBlobStores(l1, scheduler);
+  return { scheduler, startMs, trace, validators, network, l1, blobStores, nodesPrng: root.fork('nodes') };
 }
 
 /** An action a scenario or the schedule set for a simulated time, run outside any event; `seq` keeps ties in order. */
@@ -311,10 +316,11 @@ function createWorld(
   interventions: Intervention[],
   elapsedMs: () => number,
 ): SimWorld {
-  const { scheduler, startMs, trace, l1, network, validators } = environment;
+  const { scheduler, startMs, trace, l1, network, validators, blobStores } = environment;
   return {
     scheduler,
     l1,
+    blobStores,
     sequencerName: SEQUENCER_NAME,
     at: (offsetMs, action) => interventions.push({ atMs: startMs + offsetMs, seq: interventions.length, action }),
     nodeNames: () => cluster.names(),
@@ -345,13 +351,32 @@ async function runPhases(
 ): Promise<void> {
   try {
     for (const step of interventions.filter((i) => i.atMs <= endMs).sort((a, b) => a.atMs - b.atMs || a.seq - b.seq)) {
-      await scheduler.runUntil(step.atMs);
-      await step.action();
+      // An intervention that took simulated time delays the ones due meanwhile: they run one after another.
+      await scheduler.runUntil(Math.max(step.atMs, scheduler.now()));
+      await runIntervention(scheduler, step, endMs);
     }
     await scheduler.runUntil(endMs);
   } catch (error) {
     monitor.failure({ kind: 'crashed', detail: error instanceof Error ? `${error.message}` : String(error) });
   }
+}
+
+/**
+ * Runs one intervention to its end. Most settle at once, at the time they are due; one that waits for something
+ * that takes simulated time (an admin pause waiting for a sync step that is retrying its blob sources) has the
+ * scheduler run until it settles, so that it never waits for time that does not pass.
+ */
+async function runIntervention(scheduler: Scheduler, step: Intervention, endMs: number): Promise<void> {
+  let outcome: { readonly error?: unknown } | undefined;
+  void Promise.resolve()
+    .then(step.action)
+    .then(
+      () => (outcome = {}),
+      (error: unknown) => (outcome = { error }),
+    );
+  const settled = await scheduler.runUntilCondition(() => outcome !== undefined, endMs);
+  if (!settled) throw new Error(`an intervention due at ${step.atMs} ms was still running when the run ended`);
+  if (outcome!.error !== undefined) throw outcome!.error;
 }
 
 function summaryOf({ name, role, node }: SimNode): SimNodeSummary {

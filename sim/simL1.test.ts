@@ -1,7 +1,12 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { AssertionError } from '../core/assert.js';
-import type { L1ReaderPort, ProposeCheckpointRequest, SubmitEpochProofRequest } from '../core/ports.js';
+import type {
+  CheckpointProposedLog,
+  L1ReaderPort,
+  ProposeCheckpointRequest,
+  SubmitEpochProofRequest,
+} from '../core/ports.js';
 import { EPOCH_OUT_HASH_NONE, epochProofFor } from '../core/prover/epochProof.js';
 import { L1Error } from '../core/l1/l1Error.js';
 import type { Hex } from '../spec/chain.js';
@@ -68,7 +73,12 @@ function setup(options: Partial<SimL1Options> = {}) {
       await scheduler.runFor(12_000);
     }
   };
-  return { scheduler, trace, l1, link, reader: link.reader, publisher, nextProposal, land, toSlotStart };
+  /** The blobs the link's consensus client serves for a proposal's log (none when it has none). */
+  const blobsOf = async (log: CheckpointProposedLog) =>
+    (
+      await link.blobSource.getBlobs({ versionedHashes: log.blobVersionedHashes, l1: { ...log.l1, timestamp: 0n } })
+    ).map((candidate) => candidate.blob);
+  return { scheduler, trace, l1, link, reader: link.reader, publisher, nextProposal, land, toSlotStart, blobsOf };
 }
 
 async function l1ErrorCode(promise: Promise<unknown>): Promise<string> {
@@ -166,7 +176,7 @@ describe('SimL1 chain', () => {
 
 describe('SimL1 propose', () => {
   it('includes a valid proposal: receipt, status, log, state and blobs', async () => {
-    const { l1, reader, publisher, nextProposal, scheduler, toSlotStart } = setup();
+    const { l1, reader, publisher, nextProposal, scheduler, toSlotStart, blobsOf } = setup();
     await toSlotStart();
     const request = nextProposal();
     expect(await publisher.blobVersionedHashes(request.blobs)).toEqual(request.blobs.map(simVersionedHash));
@@ -194,10 +204,10 @@ describe('SimL1 propose', () => {
         l1: { blockNumber: head.number, blockHash: head.hash, txHash, logIndex: 0 },
       },
     ]);
-    const blobs = await reader.getBlobs(logs[0]!);
+    const blobs = await blobsOf(logs[0]!);
     expect(blobs.map((b) => bytesToHex(b))).toEqual(request.blobs.map((b) => bytesToHex(b)));
     blobs[0]![5] = 0xee;
-    expect((await reader.getBlobs(logs[0]!))[0]![5]).toBe(request.blobs[0]![5]);
+    expect((await blobsOf(logs[0]!))[0]![5]).toBe(request.blobs[0]![5]);
     expect(l1.receipt(txHash)).toMatchObject({ status: 'included', success: true, failure: undefined });
   });
 
@@ -348,7 +358,7 @@ describe('SimL1 pinned reads', () => {
 
 describe('SimL1 faults', () => {
   it('reorg drops blocks and their transactions; the chain goes on with new hashes', async () => {
-    const { l1, reader, publisher, scheduler, land, nextProposal, toSlotStart } = setup();
+    const { l1, reader, publisher, scheduler, land, nextProposal, toSlotStart, blobsOf } = setup();
     await toSlotStart();
     const { txHash } = await land(nextProposal());
     const included = await reader.getBlock('latest');
@@ -360,7 +370,7 @@ describe('SimL1 faults', () => {
     expect(await reader.getCheckpointProposedLogs(0n, l1.head().number)).toEqual([]);
     expect(await publisher.getTxStatus(txHash)).toEqual({ status: 'unknown' });
     expect(l1.receipt(txHash)).toMatchObject({ status: 'reorgedOut' });
-    expect(await l1ErrorCode(reader.getBlobs(log!))).toBe('L1_BLOBS_UNAVAILABLE');
+    expect(await blobsOf(log!)).toEqual([]);
     expect(await l1ErrorCode(reader.getBlock(included.number))).toBe('L1_BLOCK_NOT_FOUND');
     await scheduler.runFor(12_000);
     const replacement = await reader.getBlock(included.number);
@@ -442,17 +452,26 @@ describe('SimL1 faults', () => {
     expect(l1.receipt(txHash)).toMatchObject({ status: 'included', blockNumber: notBefore });
   });
 
-  it('blobs can be made unavailable, globally or per transaction', async () => {
-    const { l1, reader, land, nextProposal, toSlotStart } = setup();
+  it('blobs can be made unavailable, globally, per link, per transaction or for a while after inclusion', async () => {
+    const { l1, link, reader, land, nextProposal, toSlotStart, blobsOf, scheduler } = setup();
     await toSlotStart();
     const { txHash } = await land(nextProposal());
     const [log] = await reader.getCheckpointProposedLogs(0n, l1.head().number);
     l1.setBlobsAvailable(false);
-    expect(await l1ErrorCode(reader.getBlobs(log!))).toBe('L1_BLOBS_UNAVAILABLE');
+    expect(await blobsOf(log!)).toEqual([]);
     l1.setBlobsAvailable(true);
-    expect(await reader.getBlobs(log!)).toHaveLength(1);
+    expect(await blobsOf(log!)).toHaveLength(1);
+    link.setBlobsLost(true);
+    expect(await blobsOf(log!)).toEqual([]);
+    link.setBlobsLost(false);
+    const blockTimeMs = Number((await reader.getBlock(log!.l1.blockNumber)).timestamp) * 1000;
+    l1.setBlobDelayMs(scheduler.now() - blockTimeMs + 5_000);
+    expect(await blobsOf(log!)).toEqual([]);
+    await scheduler.runFor(5_000);
+    expect(await blobsOf(log!)).toHaveLength(1);
     l1.withholdBlobs(txHash);
-    expect(await l1ErrorCode(reader.getBlobs(log!))).toBe('L1_BLOBS_UNAVAILABLE');
+    expect(await blobsOf(log!)).toEqual([]);
+    expect(l1.archivedBlobsOf(txHash)).toHaveLength(1);
   });
 });
 

@@ -1,6 +1,5 @@
 import { assert } from '../core/assert.js';
 import type {
-  CheckpointProposedLog,
   InboxMessageLog,
   L1BlockRef,
   L1BlockTag,
@@ -17,7 +16,7 @@ import type { L1AccountNonces } from '../core/l1/l1TxSender.js';
 import type { Hex, L1RollupConstants } from '../spec/chain.js';
 import { isHex, zeroHex } from '../spec/codec/bytes.js';
 import { L1_MAX_FEE_PER_GAS_CAP_WEI, L1_SLOT_DURATION_SECONDS } from '../spec/constants.js';
-import { BlobStore, checkBlobTransaction, simVersionedHash } from './l1/blobs.js';
+import { BlobStore, checkBlobTransaction, simVersionedHash, type BlobTxRef } from './l1/blobs.js';
 import {
   L1Chain,
   SIM_L1_BLOCKS_MAX,
@@ -214,6 +213,11 @@ export class SimL1 {
     this.blobs.withholdBlobs(txHash);
   }
 
+  /** Consensus clients serve a proposal's blobs only `delayMs` after its block's time (0: at once). */
+  setBlobDelayMs(delayMs: number): void {
+    this.blobs.setDelayMs(delayMs);
+  }
+
   // ------------------------------------------------------------------------------------------------------------
   // Inspection (simulator and tests; nodes use the ports)
 
@@ -319,8 +323,14 @@ export class SimL1 {
     return this.chain.logsIn(kind, fromBlock, toBlock, visibleHead);
   }
 
-  blobsOf(log: CheckpointProposedLog): Uint8Array[] {
-    return this.blobs.blobsOf(log, this.mempool.tx(log.l1.txHash), this.chain);
+  /** The blobs of the proposal at `ref`, as L1's consensus clients serve them (sim/l1/blobs.ts). */
+  blobsOf(ref: BlobTxRef): Uint8Array[] {
+    return this.blobs.blobsOf(ref, this.mempool.tx(ref.txHash), this.chain, this.scheduler.now());
+  }
+
+  /** The blobs of the proposal `txHash` if it was ever included: what a blob archive serves. */
+  archivedBlobsOf(txHash: Hex): Uint8Array[] {
+    return this.blobs.archivedBlobsOf(this.mempool.tx(txHash));
   }
 
   txStatus(txHash: Hex, visibleHead: bigint): L1TxStatus {

@@ -105,7 +105,13 @@ export const SWARM_TX_POOL_CAPACITY_MAX = 8;
  * Fault classes a swarm draws after every other draw of a seed (with their knobs), so that adding them left the
  * earlier draws of every seed as they were.
  */
-export const SWARM_LATE_STEP_KINDS: readonly SimStepKind[] = ['l1.feeSpike', 'admin.overlap'];
+export const SWARM_LATE_STEP_KINDS: readonly SimStepKind[] = [
+  'l1.feeSpike',
+  'admin.overlap',
+  'blobs.lost',
+  'blobs.delayed',
+  'blobs.corrupted',
+];
 /** Fee-spike factors a seed may cap its spikes at: mild (some first attempts still land), strong, the widest. */
 const SWARM_FEE_SPIKE_FACTORS_MAX = [3, 8, SIM_FEE_SPIKE_FACTOR_MAX] as const;
 
@@ -227,9 +233,13 @@ function drawLateClasses(prng: Prng): { kinds: SimStepKind[]; limits: Pick<SimSt
   const feeSpikes = prng.bool(FAULT_CLASS_ON_PROBABILITY);
   const feeSpikeFactorMax = prng.pick(SWARM_FEE_SPIKE_FACTORS_MAX);
   const adminOverlaps = prng.bool(FAULT_CLASS_ON_PROBABILITY);
+  const blobFaults = (['blobs.lost', 'blobs.delayed', 'blobs.corrupted'] as const).filter(() =>
+    prng.bool(FAULT_CLASS_ON_PROBABILITY),
+  );
   const kinds: SimStepKind[] = [
     ...(feeSpikes ? ['l1.feeSpike' as const] : []),
     ...(adminOverlaps ? ['admin.overlap' as const] : []),
+    ...blobFaults,
   ];
   return { kinds, limits: { feeSpikeFactorMax } };
 }

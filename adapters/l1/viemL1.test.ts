@@ -14,6 +14,7 @@ import { blobsToCommitments, blobsToProofs, createWalletClient, http, toBlobSide
 import { privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  type CheckpointProposedLog,
   type L1PublisherPort,
   type L1ReaderPort,
   type L1TxStatus,
@@ -39,7 +40,8 @@ import { deployRollup } from './deployRollup.js';
 import { blobVersionedHashes, getKzg } from './kzg.js';
 import { createL1PublicClient, rawRequest } from './l1Rpc.js';
 import { createViemL1Publisher, encodeProposeCall, simulatePropose } from './viemL1Publisher.js';
-import { createViemL1Reader } from './viemL1Reader.js';
+import { createAnvilBlobSource, createViemL1Reader } from './viemL1Reader.js';
+import { createBeaconBlobReader } from './beaconBlobs.js';
 import { EMPTY_CHECKPOINT_ATTESTATIONS } from '../../spec/validators/checkpointAttestations.js';
 
 // anvil's default dev accounts 0 and 1
@@ -134,6 +136,12 @@ describe('L1 adapters against anvil', () => {
   let deployBlock: bigint;
   let genesisTime: bigint;
   let reader: L1ReaderPort;
+  /** The blobs of a log as anvil serves them (matched to the log's versioned hashes), none it lacks. */
+  const blobsOf = async (log: CheckpointProposedLog) => {
+    const source = createAnvilBlobSource(anvil.url);
+    const request = { versionedHashes: log.blobVersionedHashes, l1: { ...log.l1, timestamp: 0n } };
+    return (await source.getBlobs(request)).map((candidate) => candidate.blob);
+  };
   let publisher: L1PublisherPort;
   const timings: Record<string, number> = {};
 
@@ -257,12 +265,15 @@ describe('L1 adapters against anvil', () => {
     });
     expect(decodeCheckpointHeader(Buffer.from(log.header.slice(2), 'hex')).blobsHash).toBe(blobsHash(hashes));
 
-    const blobs = await reader.getBlobs(log);
+    const blobs = await blobsOf(log);
     expect(blobs.map((b) => bytesToHex(b))).toEqual(request.blobs.map((b) => bytesToHex(b)));
     expect(decodeCheckpointPayload(blobsToPayload(blobs))).toEqual(blocks);
 
-    const beaconReader = createViemL1Reader({ l1RpcUrl: anvil.url, rollupAddress, l1ConsensusHostUrl: anvil.url });
-    const beaconBlobs = await beaconReader.getBlobs(log);
+    const beaconReader = createBeaconBlobReader({ l1ConsensusHostUrl: anvil.url });
+    const beaconBlobs = await beaconReader.getBlobs(
+      (await reader.getBlock(log.l1.blockNumber)).timestamp,
+      log.blobVersionedHashes,
+    );
     expect(decodeCheckpointPayload(blobsToPayload(beaconBlobs))).toEqual(blocks);
 
     expect(await reader.getCheckpointCount(inBlock)).toBe(1);
@@ -479,7 +490,7 @@ describe('L1 adapters against anvil', () => {
         [1, ARCHIVE_1, 1],
         [2, ARCHIVE_2, slot],
       ]);
-      expect(decodeCheckpointPayload(blobsToPayload(await reader.getBlobs(logs[1]!)))[0]!.txEffects).toEqual([
+      expect(decodeCheckpointPayload(blobsToPayload(await blobsOf(logs[1]!)))[0]!.txEffects).toEqual([
         minimalTxEffect(fill(0x77), fill(0x78)),
       ]);
     } finally {
@@ -495,15 +506,11 @@ describe('L1 adapters against anvil', () => {
     expect((await reader.getBlock('finalized')).number).toBe(0n);
   });
 
-  it('answers L1_BLOBS_UNAVAILABLE when the blobs of a log cannot be found', async () => {
+  it('serves no blob a log does not name, and none for an unknown tx', async () => {
     const [log] = await reader.getCheckpointProposedLogs(deployBlock, await client.getBlockNumber());
     const forged = { ...log!, blobVersionedHashes: [`0x01${'cd'.repeat(31)}` as Hex] };
-    await expectL1Error(reader.getBlobs(forged), 'L1_BLOBS_UNAVAILABLE', /lacks blobs 0x01cdcd/);
-    await expectL1Error(
-      reader.getBlobs({ ...forged, l1: { ...forged.l1, txHash: fill(0x55) } }),
-      'L1_BLOBS_UNAVAILABLE',
-      /lacks blobs/,
-    );
+    expect(await blobsOf(forged)).toEqual([]);
+    expect(await blobsOf({ ...log!, l1: { ...log!.l1, txHash: fill(0x55) } })).toEqual([]);
   });
 
   it('answers L1_NO_ROLLUP_CONTRACT where there is no contract or the chain differs', async () => {
@@ -529,9 +536,13 @@ describe('L1 adapters against anvil', () => {
       publisherPrivateKey: PUBLISHER_KEY,
     });
     await expectL1Error(offlinePublisher.getTxStatus(fill(0x42)), 'L1_UNREACHABLE', /127\.0\.0\.1:1/);
-    const offlineBeacon = createViemL1Reader({ l1RpcUrl: anvil.url, rollupAddress, l1ConsensusHostUrl: url });
+    const offlineBeacon = createBeaconBlobReader({ l1ConsensusHostUrl: url });
     const [log] = await reader.getCheckpointProposedLogs(deployBlock, await client.getBlockNumber());
-    await expectL1Error(offlineBeacon.getBlobs(log!), 'L1_UNREACHABLE', /consensus node at http:\/\/127\.0\.0\.1:1/);
+    await expectL1Error(
+      offlineBeacon.getBlobs(0n, log!.blobVersionedHashes),
+      'L1_UNREACHABLE',
+      /consensus node at http:\/\/127\.0\.0\.1:1/,
+    );
   });
 
   describe('epoch proofs and prunes (32-slot epochs, one epoch to prove each)', () => {

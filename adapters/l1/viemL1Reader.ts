@@ -19,13 +19,13 @@ import {
   type L1LogPosition,
   type L1ReaderPort,
   type L1Validator,
+  type BlobSourcePort,
 } from '../../core/ports.js';
 import { L1Error } from '../../core/l1/l1Error.js';
 import { VALIDATOR_SET_SIZE_MAX } from '../../spec/validators/constants.js';
 import type { Hex, L1RollupConstants } from '../../spec/chain.js';
 import { hexToBytes, isHex } from '../../spec/codec/bytes.js';
 import { BLOB_SIZE_BYTES, L1_SLOT_DURATION_SECONDS } from '../../spec/constants.js';
-import { createBeaconBlobReader } from './beaconBlobs.js';
 import { matchBlobsToVersionedHashes } from './kzg.js';
 import { callL1, createL1PublicClient, detailsOf, isBlockNotFound, isTransportFailure, rawRequest } from './l1Rpc.js';
 
@@ -34,11 +34,6 @@ export interface ViemL1ReaderOptions {
   readonly rollupAddress: Hex;
   /** When given, the L1 node must report this chain id (else L1Error('L1_NO_ROLLUP_CONTRACT')). */
   readonly chainId?: number;
-  /**
-   * Beacon API base URL for blobs (a real L1). Absent: blobs are read from the execution node with
-   * `anvil_getBlobsByTransactionHash` (anvil only).
-   */
-  readonly l1ConsensusHostUrl?: string;
   readonly requestTimeoutMs?: number;
 }
 
@@ -88,14 +83,6 @@ export function createViemL1Reader(options: ViemL1ReaderOptions): L1ReaderPort {
   const url = options.l1RpcUrl;
   const address = options.rollupAddress;
   const client = createL1PublicClient(url, { requestTimeoutMs: options.requestTimeoutMs });
-  const beacon =
-    options.l1ConsensusHostUrl === undefined
-      ? undefined
-      : createBeaconBlobReader({
-          l1ConsensusHostUrl: options.l1ConsensusHostUrl,
-          requestTimeoutMs: options.requestTimeoutMs,
-        });
-
   /** Contract reads pinned to `atBlock`; a block past the head is L1_BLOCK_NOT_FOUND, no code is L1_NO_ROLLUP_CONTRACT. */
   const pinnedRead = <T>(what: string, atBlock: bigint, read: () => Promise<T>) =>
     callL1(url, what, async () => {
@@ -326,14 +313,6 @@ export function createViemL1Reader(options: ViemL1ReaderOptions): L1ReaderPort {
       const { inbox, outbox } = await getMessageBoxes(atBlock);
       return { inboxAddress: inbox.toLowerCase() as Hex, outboxAddress: outbox.toLowerCase() as Hex };
     },
-
-    async getBlobs(log) {
-      if (beacon !== undefined) {
-        const block = await readBlock(client, url, log.l1.blockHash);
-        return beacon.getBlobs(block.timestamp, log.blobVersionedHashes);
-      }
-      return readBlobsFromAnvil(client, url, log);
-    },
   };
 
   function readArchive(checkpointNumber: number, atBlock: bigint): Promise<Hex> {
@@ -399,38 +378,40 @@ async function readBlock(client: PublicClient, url: string, tag: L1BlockTag | He
 }
 
 /**
- * anvil_getBlobsByTransactionHash answers `null` for an unknown tx, else an array of the tx's blobs, each a
- * 0x-prefixed hex string of BLOB_SIZE_BYTES, in the tx's blob order. Each is re-hashed here and matched by hash.
+ * A blob source over anvil's own `anvil_getBlobsByTransactionHash` (anvil only; a real L1 serves blobs through its
+ * consensus client). It answers `null` for an unknown tx, else the tx's blobs as 0x-prefixed hex.
  */
-async function readBlobsFromAnvil(
-  client: PublicClient,
-  url: string,
-  log: CheckpointProposedLog,
-): Promise<Uint8Array[]> {
-  const txHash = log.l1.txHash;
-  const answer = await callL1(url, 'anvil_getBlobsByTransactionHash', async () => {
-    try {
-      return await rawRequest(client, 'anvil_getBlobsByTransactionHash', [txHash]);
-    } catch (error) {
-      if (isTransportFailure(error)) throw error;
-      throw new L1Error(
-        'L1_BLOBS_UNAVAILABLE',
-        `L1 node at ${url} did not serve the blobs of tx ${txHash}: ${detailsOf(error)}`,
-        {
-          cause: error,
-        },
-      );
-    }
-  });
-  const candidates = Array.isArray(answer)
-    ? answer
-        .filter((item): item is Hex => isHex(item) && item.length === 2 + 2 * BLOB_SIZE_BYTES)
-        .map((item) => hexToBytes(item))
-    : [];
-  const matched = matchBlobsToVersionedHashes(candidates, log.blobVersionedHashes);
-  const missing = log.blobVersionedHashes.filter((_, i) => matched[i] === undefined);
-  if (missing.length > 0) {
-    throw new L1Error('L1_BLOBS_UNAVAILABLE', `L1 node at ${url} lacks blobs ${missing.join(', ')} of tx ${txHash}`);
-  }
-  return matched as Uint8Array[];
+export function createAnvilBlobSource(url: string): BlobSourcePort {
+  const client = createL1PublicClient(url);
+  return {
+    kind: 'consensus',
+    name: `anvil ${url}`,
+    async getBlobs(request) {
+      const txHash = request.l1.txHash;
+      const answer = await callL1(url, 'anvil_getBlobsByTransactionHash', async () => {
+        try {
+          return await rawRequest(client, 'anvil_getBlobsByTransactionHash', [txHash]);
+        } catch (error) {
+          if (isTransportFailure(error)) throw error;
+          throw new L1Error(
+            'L1_BLOBS_UNAVAILABLE',
+            `L1 node at ${url} did not serve the blobs of tx ${txHash}: ${detailsOf(error)}`,
+            {
+              cause: error,
+            },
+          );
+        }
+      });
+      const blobs = Array.isArray(answer)
+        ? answer
+            .filter((item): item is Hex => isHex(item) && item.length === 2 + 2 * BLOB_SIZE_BYTES)
+            .map((item) => hexToBytes(item))
+        : [];
+      const matched = matchBlobsToVersionedHashes(blobs, request.versionedHashes);
+      return matched.filter((blob): blob is Uint8Array => blob !== undefined).map((blob) => ({ blob }));
+    },
+    async check() {
+      await callL1(url, 'eth_chainId', () => client.getChainId());
+    },
+  };
 }

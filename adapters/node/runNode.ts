@@ -11,7 +11,8 @@ import { createConfigAdmin, type ConfigAdmin } from '../config/configAdmin.js';
 import { configSummary } from '../config/redactConfig.js';
 import type { ResolvedConfig } from '../config/resolveConfig.js';
 import { createViemL1Publisher } from '../l1/viemL1Publisher.js';
-import { createViemL1Reader } from '../l1/viemL1Reader.js';
+import { createAnvilBlobSource, createViemL1Reader } from '../l1/viemL1Reader.js';
+import { computingBlobChecker } from '../l1/kzg.js';
 import { createCryptoRandomness } from '../randomness/cryptoRandomness.js';
 import { resolveAdminApiKey } from '../rpc/adminApiKey.js';
 import { startRpcServers } from '../rpc/jsonRpcServer.js';
@@ -141,6 +142,7 @@ export async function runNode(options: RunNodeOptions): Promise<RunningNode> {
     logger,
     storage,
     l1,
+    blobs: { sources: [createAnvilBlobSource(start.l1RpcUrl)], checker: computingBlobChecker },
     snapshots: createLevelSnapshots(),
     ...(l1Publisher ? { l1Publisher } : {}),
     ...(l1ProofPublisher ? { l1ProofPublisher } : {}),

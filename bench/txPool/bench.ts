@@ -39,6 +39,7 @@ import type { TxValue } from '../../spec/wire/tx.js';
 import { createScheduler } from '../../sim/scheduler.js';
 import { createNodeClock } from '../../sim/simClock.js';
 import { createSimL1 } from '../../sim/simL1.js';
+import { l1PortsOverLink } from '../../sim/simBlobStores.js';
 import { createPrng, createSimRandomness } from '../../sim/prng.js';
 import { createTrace } from '../../sim/trace.js';
 
@@ -125,7 +126,7 @@ async function openNode(dir: string) {
     randomness: createSimRandomness(createPrng(2n)),
     logger: silentLogger,
     storage: await openClassicLevelStorage(dir),
-    l1: l1.connect('bench').reader,
+    ...l1PortsOverLink(l1.connect('bench')),
   };
   const txPool = { priceBumpPercentage: 10, capacity: PENDING + MEASURED, setupAllowList: SETUP_ALLOW_LIST_DEFAULTS };
   return {

@@ -1,5 +1,6 @@
 import { createActor, type Actor } from 'xstate';
 import type { L1RollupConstants } from '../../spec/chain.js';
+import type { BlobSourceChain } from '../blobs/blobSourceChain.js';
 import type { Chain } from '../chain/chain.js';
 import type { InboxStore } from '../messages/inboxStore.js';
 import type { LoggerPort, NodePorts } from '../ports.js';
@@ -10,6 +11,8 @@ export type ArchiverActor = Actor<ReturnType<typeof createArchiverMachine>>;
 
 export interface ArchiverOptions {
   readonly ports: Pick<NodePorts, 'l1' | 'clock'>;
+  /** Where proposals' blobs are read from. */
+  readonly blobs: BlobSourceChain;
   readonly chain: Chain;
   readonly inbox: InboxStore;
   readonly constants: L1RollupConstants;
@@ -30,13 +33,21 @@ export interface Archiver {
 
 /** The node's archiver subsystem: the archiver machine running sync steps from the L1 reader into the chain and the inbox. */
 export function createArchiver(options: ArchiverOptions): Archiver {
-  const { ports, chain, inbox, constants, logger, quorum } = options;
+  const { ports, blobs, chain, inbox, constants, logger, quorum } = options;
   // The sync step in flight, if any: a pause waits for it.
   let syncInFlight: Promise<unknown> = Promise.resolve();
   const actor = createActor(
     createArchiverMachine({
       runSyncStep: () => {
-        const step = runSyncStep({ l1: ports.l1, chain, inbox, constants, logger, ...(quorum ? { quorum } : {}) });
+        const step = runSyncStep({
+          l1: ports.l1,
+          blobs,
+          chain,
+          inbox,
+          constants,
+          logger,
+          ...(quorum ? { quorum } : {}),
+        });
         syncInFlight = step.catch(() => undefined);
         return step;
       },

@@ -19,10 +19,13 @@ import { decodeCheckpoint, type DecodedCheckpoint } from './checkpointDecoding.j
 import { readL1Settlement, settleProofTips, settleTips, type L1Settlement } from './settlement.js';
 import type { RefusedCheckpoints, SyncQuorumCheck } from '../validators/syncQuorum.js';
 import type { InboxStore } from '../messages/inboxStore.js';
+import { blobUrgency, type BlobSourceChain } from '../blobs/blobSourceChain.js';
 import { checkpointMessageSubtree, inboxTreeHash } from '../../spec/messages/inbox.js';
 
 export interface SyncStepDeps {
   readonly l1: L1ReaderPort;
+  /** Where proposals' blobs are read from. */
+  readonly blobs: BlobSourceChain;
   readonly chain: Chain;
   /** The inbox's messages, kept in step with the L1 sync position. */
   readonly inbox: InboxStore;
@@ -86,7 +89,7 @@ export async function runSyncStep(deps: SyncStepDeps): Promise<SyncStepResult> {
   }
   const lastInStep = from + BigInt(ARCHIVER_L1_BLOCKS_PER_STEP_MAX) - 1n;
   const to = lastInStep < head.number ? await l1.getBlock(lastInStep) : head;
-  const events = await fetchContractEvents(deps, from, to.number);
+  const events = await fetchContractEvents(deps, from, to.number, head.number);
   const messages = await l1.getInboxMessageLogs(from, to.number);
   const settlement = await readL1Settlement(l1, constants, to);
   await syncInboxMessages(deps, from - 1n, messages);
@@ -103,7 +106,12 @@ export async function runSyncStep(deps: SyncStepDeps): Promise<SyncStepResult> {
  * The proposals and prunes in `[from, to]` in L1 order, with blobs and block timestamps for the proposals the node
  * will apply: those above its checkpointed tip as it will stand when their turn comes (a prune lowers it).
  */
-async function fetchContractEvents(deps: SyncStepDeps, from: bigint, to: bigint): Promise<ContractEvent[]> {
+async function fetchContractEvents(
+  deps: SyncStepDeps,
+  from: bigint,
+  to: bigint,
+  l1Head: bigint,
+): Promise<ContractEvent[]> {
   const { l1, chain } = deps;
   const [proposed, pruned] = await Promise.all([
     l1.getCheckpointProposedLogs(from, to),
@@ -121,7 +129,13 @@ async function fetchContractEvents(deps: SyncStepDeps, from: bigint, to: bigint)
       checkpointed = Math.min(checkpointed, event.log.provenCheckpointNumber);
       fetched.push(event);
     } else if (event.log.checkpointNumber > checkpointed) {
-      const [blobs, l1Block] = await Promise.all([l1.getBlobs(event.log), l1.getBlock(event.log.l1.blockNumber)]);
+      const { log } = event;
+      const l1Block = await l1.getBlock(log.l1.blockNumber);
+      const request = {
+        versionedHashes: log.blobVersionedHashes,
+        l1: { ...log.l1, timestamp: l1Block.timestamp },
+      };
+      const blobs = await deps.blobs.getBlobs(request, blobUrgency(log.l1.blockNumber, l1Head));
       fetched.push({ ...event, blobs, timestamp: l1Block.timestamp });
       checkpointed = event.log.checkpointNumber;
     }

@@ -5,6 +5,7 @@ import {
   P2P_RPC_PRICE_BUMP_PERCENTAGE_DEFAULT,
   WORLD_STATE_HISTORIC_CHECKPOINT_COUNT_DEFAULT,
 } from '../../spec/config/schema.js';
+import { createBlobSourceChain, type BlobSourceChain } from '../blobs/blobSourceChain.js';
 import { createArchiver, type Archiver, type ArchiverActor } from '../archiver/archiverActor.js';
 import { createProposedBlockFollower } from '../archiver/proposedBlockFollower.js';
 import type { Chain } from '../chain/chain.js';
@@ -117,6 +118,8 @@ export interface RollupNode {
   operationsActor: NodeOperations['actor'];
   /** The validator side (attestation pool, offenses, statistics); undefined when the validator set is ignored. */
   readonly validatorClient: ValidatorClient | undefined;
+  /** Where checkpoints' blobs come from, with per-source counts of blobs served, missed and failed. */
+  readonly blobSources: BlobSourceChain;
 }
 
 /**
@@ -149,8 +152,7 @@ export async function createNode(
   // Contracts as of the latest block, from the contract index (registered with the node service below).
   const contractReader = latestContractReader(chain);
   const latestPublicState = () => latestPublicStateOf(chain, contractReader);
-  const { emit, listen } = activityListeners();
-  chain.onEvent((event) => emit({ kind: 'chain', event }));
+  const { emit, listen } = activityListeners(chain);
   const historicCheckpointCount = () => config.worldStateHistoricCheckpointCount ?? HISTORIC_CHECKPOINTS_DEFAULT;
   pruneWorldStateHistoryOnFinality({ chain, store, worldState, historicCheckpointCount, logger });
   const validators = await createValidatorSide(ports, config, {
@@ -161,7 +163,7 @@ export async function createNode(
     emit,
     currentConfig: () => config,
   });
-  const { archiver, sequencerActor, proverActor } = createSubsystemActors(ports, () => config, {
+  const { archiver, sequencerActor, proverActor, blobSources } = createSubsystemActors(ports, () => config, {
     chain,
     inbox,
     constants,
@@ -220,6 +222,7 @@ export async function createNode(
     proverActor,
     operationsActor: operations.actor,
     validatorClient: validators?.client,
+    blobSources,
     start: lifecycle.start,
     stop: lifecycle.stop,
     machineStates: lifecycle.machineStates,
@@ -249,11 +252,22 @@ function createSubsystemActors(
   ports: NodePorts,
   config: () => NodeConfig,
   parts: SubsystemParts,
-): { archiver: Archiver; sequencerActor: SequencerActor | undefined; proverActor: ProverActor | undefined } {
+): {
+  archiver: Archiver;
+  sequencerActor: SequencerActor | undefined;
+  proverActor: ProverActor | undefined;
+  blobSources: BlobSourceChain;
+} {
   const { chain, inbox, constants, timetable, txPool, latestPublicState, validators, emit } = parts;
   const logger = ports.logger;
+  const blobSources = createBlobSourceChain({
+    blobs: ports.blobs,
+    clock: ports.clock,
+    logger: logger.child({ module: 'blobs' }),
+  });
   const archiver = createArchiver({
     ports,
+    blobs: blobSources,
     chain,
     inbox,
     constants,
@@ -274,6 +288,7 @@ function createSubsystemActors(
         publicState: latestPublicState,
         validator: validators?.sequencerValidator,
         onSlotOutcome: (outcome) => emit({ kind: 'slot', outcome }),
+        keepPublishedBlobs: (blobs) => blobSources.keepPublished(blobs),
       })
     : undefined;
   const proverActor = config().prover
@@ -286,7 +301,7 @@ function createSubsystemActors(
         onProofOutcome: (outcome) => emit({ kind: 'proof', outcome }),
       })
     : undefined;
-  return { archiver, sequencerActor, proverActor };
+  return { archiver, sequencerActor, proverActor, blobSources };
 }
 
 /**
@@ -323,12 +338,13 @@ function createGossipParts(
   return [txGossip, { start: () => undefined, stop: () => follower.stop() }];
 }
 
-/** The node's activity listeners, called in the order they were added. */
-function activityListeners(): {
+/** The node's activity listeners (its chain's events among the activity), called in the order they were added. */
+function activityListeners(chain: Chain): {
   emit: (activity: NodeActivity) => void;
   listen: (listener: (activity: NodeActivity) => void) => void;
 } {
   const listeners: ((activity: NodeActivity) => void)[] = [];
+  chain.onEvent((event) => listeners.forEach((l) => l({ kind: 'chain', event })));
   return {
     emit: (activity) => listeners.forEach((l) => l(activity)),
     listen: (listener) => void listeners.push(listener),

@@ -5,7 +5,7 @@ import type { Chain } from '../chain/chain.js';
 import type { Timetable } from '../chain/timetable.js';
 import { NodeError } from '../errors.js';
 import type { InboxStore } from '../messages/inboxStore.js';
-import type { LoggerPort, NodePorts } from '../ports.js';
+import type { LoggerPort, NodePorts, VerifiedBlob } from '../ports.js';
 import type { PublicStateView } from '../publicVm/stateView.js';
 import {
   buildNextBlock,
@@ -36,6 +36,8 @@ export interface SequencerActorOptions {
   readonly validator: SequencerValidator | undefined;
   readonly inbox: InboxStore;
   readonly onSlotOutcome: (outcome: SlotOutcome) => void;
+  /** Receives the blobs of each checkpoint the sequencer published (copied to the blob upload store). */
+  readonly keepPublishedBlobs?: (blobs: readonly VerifiedBlob[]) => void;
 }
 
 /**
@@ -60,6 +62,7 @@ export function createSequencerActor(options: SequencerActorOptions): SequencerA
     publicState: options.publicState,
     ...(options.validator ? { validator: options.validator } : {}),
     inbox: options.inbox,
+    ...(options.keepPublishedBlobs ? { keepPublishedBlobs: options.keepPublishedBlobs } : {}),
   };
   const machine = createSequencerMachine({
     now: () => ports.clock.now(),

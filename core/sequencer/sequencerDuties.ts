@@ -12,7 +12,7 @@ import type { Chain, ChainUpdate } from '../chain/chain.js';
 import { checkpointedFeeBasis } from '../fees/feeBasis.js';
 import { feeFloor, nextGasFees } from '../fees/minFees.js';
 import type { Timetable } from '../chain/timetable.js';
-import type { ClockPort, L1PublisherPort, L1ReaderPort, L1TxStatus, LoggerPort } from '../ports.js';
+import type { ClockPort, L1PublisherPort, L1ReaderPort, L1TxStatus, LoggerPort, VerifiedBlob } from '../ports.js';
 import { buildBlock } from './blockBuilder.js';
 import type { InboxStore } from '../messages/inboxStore.js';
 import { outTreeRoot } from '../../spec/messages/outbox.js';
@@ -61,6 +61,8 @@ export interface SequencerDeps {
    * proposes in every slot and publishes no attestations.
    */
   readonly validator?: SequencerValidator;
+  /** Receives the blobs of each checkpoint published (copied to the blob upload store); absent: nowhere. */
+  readonly keepPublishedBlobs?: (blobs: readonly VerifiedBlob[]) => void;
 }
 
 export interface SequencerValidator {
@@ -274,6 +276,7 @@ export async function publishCheckpoint(
     blobs,
     attestations,
   });
+  deps.keepPublishedBlobs?.(blobs.map((blob, i) => ({ versionedHash: versionedHashes[i]!, blob })));
   deps.logger.info('published checkpoint', {
     checkpoint: checkpointNumber,
     slot: plan.slot,

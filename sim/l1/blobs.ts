@@ -1,9 +1,9 @@
 /**
  * Blobs on the simulated L1: the versioned hashes a proposal's blobs commit to, the checks a blob transaction passes
- * at submission, and serving a checkpoint's blobs (getBlobs), which the fault injector can make fail for every
- * transaction or withhold for one.
+ * at submission, and serving a checkpoint's blobs as a consensus client would, which the fault injector can make
+ * fail for every transaction, withhold for one, or delay; and what a blob archive keeps.
  */
-import type { CheckpointProposedLog, ProposeCheckpointRequest } from '../../core/ports.js';
+import type { ProposeCheckpointRequest } from '../../core/ports.js';
 import { L1Error } from '../../core/l1/l1Error.js';
 import type { L1TxFees } from '../../core/l1/l1TxFees.js';
 import type { Hex } from '../../spec/chain.js';
@@ -34,10 +34,21 @@ export function checkBlobTransaction(request: ProposeCheckpointRequest, fees: L1
     throw new L1Error('L1_TX_REJECTED', 'a proposal carries blobs, so it must offer maxFeePerBlobGas');
 }
 
-/** Which blobs the L1's blob store serves. */
+/** Where on L1 a proposal's blobs landed: what a consensus client finds them by. */
+export interface BlobTxRef {
+  readonly txHash: Hex;
+  readonly blockHash: Hex;
+}
+
+/**
+ * Which blobs the L1's consensus clients serve: a proposal's blobs once its transaction is in a canonical block,
+ * unless blobs are unavailable (`l1.missingBlobs`), withheld for that transaction, or not yet propagated (`delayMs`
+ * after the block's time, `blobs.delayed`).
+ */
 export class BlobStore {
   private readonly withheldBlobTxs = new Set<Hex>();
   private blobsAvailable = true;
+  private delayMs = 0;
 
   /** When false, every getBlobs fails with L1_BLOBS_UNAVAILABLE. */
   setBlobsAvailable(available: boolean): void {
@@ -49,17 +60,34 @@ export class BlobStore {
     this.withheldBlobTxs.add(txHash);
   }
 
-  /** The blobs of a proposal `tx` that the log names, if it succeeded on the current chain and its blobs are served. */
-  blobsOf(log: CheckpointProposedLog, tx: TxRecord | undefined, chain: L1Chain): Uint8Array[] {
+  /** Blobs are served only `delayMs` after the time of the block that included them (0: at once). */
+  setDelayMs(delayMs: number): void {
+    this.delayMs = delayMs;
+  }
+
+  /**
+   * The blobs of the proposal `tx` at `ref`, if it succeeded on the current chain and its blobs are served at
+   * `nowMs`; else L1_BLOBS_UNAVAILABLE.
+   */
+  blobsOf(ref: BlobTxRef, tx: TxRecord | undefined, chain: L1Chain, nowMs: number): Uint8Array[] {
+    const block = tx?.inclusion === undefined ? undefined : chain.block(tx.inclusion.blockNumber);
     const canonical =
       tx?.state === 'included' &&
       tx.call.kind === 'propose' &&
       tx.inclusion!.failure === undefined &&
-      tx.inclusion!.blockHash === log.l1.blockHash &&
-      chain.block(tx.inclusion!.blockNumber)?.ref.hash === log.l1.blockHash;
-    if (!canonical || tx.call.kind !== 'propose' || !this.blobsAvailable || this.withheldBlobTxs.has(log.l1.txHash)) {
-      throw new L1Error('L1_BLOBS_UNAVAILABLE', `blobs of L1 tx ${log.l1.txHash} are not available`);
+      tx.inclusion!.blockHash === ref.blockHash &&
+      block?.ref.hash === ref.blockHash;
+    const propagated = block !== undefined && Number(block.ref.timestamp) * 1000 + this.delayMs <= nowMs;
+    const served = this.blobsAvailable && !this.withheldBlobTxs.has(ref.txHash) && propagated;
+    if (!canonical || tx.call.kind !== 'propose' || !served) {
+      throw new L1Error('L1_BLOBS_UNAVAILABLE', `blobs of L1 tx ${ref.txHash} are not available`);
     }
+    return tx.call.request.blobs.map((blob) => blob.slice());
+  }
+
+  /** The blobs of `tx` if it was ever a proposal included on some chain (what a blob archive keeps), else none. */
+  archivedBlobsOf(tx: TxRecord | undefined): Uint8Array[] {
+    if (tx?.call.kind !== 'propose' || tx.inclusion === undefined) return [];
     return tx.call.request.blobs.map((blob) => blob.slice());
   }
 }

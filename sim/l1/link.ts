@@ -4,7 +4,14 @@
  */
 import { assert } from '../../core/assert.js';
 import { L1TxTracker } from '../../core/l1/l1TxSender.js';
-import type { L1PublisherPort, L1ReaderPort, LoggerPort } from '../../core/ports.js';
+import type {
+  BlobCandidate,
+  BlobRequest,
+  BlobSourcePort,
+  L1PublisherPort,
+  L1ReaderPort,
+  LoggerPort,
+} from '../../core/ports.js';
 import { L1Error } from '../../core/l1/l1Error.js';
 import type { Hex } from '../../spec/chain.js';
 import { isHex } from '../../spec/codec/bytes.js';
@@ -22,6 +29,13 @@ export const SIM_L1_OWNER = 'l1';
 export interface SimL1Link {
   readonly name: string;
   readonly reader: L1ReaderPort;
+  /**
+   * The consensus client beside this link's L1 node, as a blob source: a proposal's blobs once they are served
+   * (sim/l1/blobs.ts), none while this link's node has lost them (`setBlobsLost`). Calls share the link's faults.
+   */
+  readonly blobSource: BlobSourcePort;
+  /** While true, this link's consensus client answers every blob request without blobs (pruned or lost them). */
+  setBlobsLost(lost: boolean): void;
   /**
    * A publisher account sending through this link. Its nonces live on the chain, so a restarted node's publisher
    * reads them back; it prices and replaces its transactions through core/l1/l1TxSender.ts (logging to `logger`).
@@ -48,6 +62,7 @@ export function createLink(l1: SimL1, name: string, prng: Prng, scheduler: Sched
   let staleBlocks = 0;
   let latencyMs = 0;
   let targeted: SimL1CallPredicate | undefined;
+  let blobsLost = false;
 
   /** One RPC call: the failure draw happens when the call is made, the answer is computed when it is delivered. */
   const call = async <T>(
@@ -74,7 +89,6 @@ export function createLink(l1: SimL1, name: string, prng: Prng, scheduler: Sched
         fromBlock,
         toBlock,
       ]),
-    getBlobs: (log) => call('getBlobs', () => l1.blobsOf(log), [log]),
     getProvenCheckpoint: (atBlock) => call('getProvenCheckpoint', (head) => l1.provenAt(atBlock, head), [atBlock]),
     getEpochProvenLogs: (fromBlock, toBlock) =>
       call('getEpochProvenLogs', (head) => l1.logsIn('epochProven', fromBlock, toBlock, head), [fromBlock, toBlock]),
@@ -89,9 +103,15 @@ export function createLink(l1: SimL1, name: string, prng: Prng, scheduler: Sched
       call('getMessageBoxAddresses', () => ({ inboxAddress: SIM_INBOX_ADDRESS, outboxAddress: SIM_OUTBOX_ADDRESS })),
   };
 
+  const blobSource = consensusBlobSource(l1, name, call, () => blobsLost);
+
   return {
     name,
     reader,
+    blobSource,
+    setBlobsLost: (lost) => {
+      blobsLost = lost;
+    },
     createPublisher(address: Hex, logger?: LoggerPort): L1PublisherPort {
       assert(isHex(address) && address.length === 42, `publisher address ${address} must be 20 bytes of hex`);
       const publisherAddress = address.toLowerCase() as Hex;
@@ -134,5 +154,31 @@ export function createLink(l1: SimL1, name: string, prng: Prng, scheduler: Sched
     failCallsWhere(predicate: SimL1CallPredicate | undefined): void {
       targeted = predicate;
     },
+  };
+}
+
+/** The consensus client beside a link's L1 node, as a blob source; `call` carries the link's faults. */
+function consensusBlobSource(
+  l1: SimL1,
+  name: string,
+  call: <T>(method: string, answer: () => T, args?: readonly unknown[]) => Promise<T>,
+  lost: () => boolean,
+): BlobSourcePort {
+  const answer = (request: BlobRequest): BlobCandidate[] => {
+    if (lost()) return [];
+    let blobs: Uint8Array[];
+    try {
+      blobs = l1.blobsOf(request.l1);
+    } catch (error) {
+      if (error instanceof L1Error && error.code === 'L1_BLOBS_UNAVAILABLE') return []; // a slot without them
+      throw error;
+    }
+    return blobs.filter((blob) => request.versionedHashes.includes(simVersionedHash(blob))).map((blob) => ({ blob }));
+  };
+  return {
+    kind: 'consensus',
+    name: `consensus/${name}`,
+    getBlobs: (request) => call('getBlobs', () => answer(request), [request]),
+    check: () => call('getChainId', () => undefined),
   };
 }

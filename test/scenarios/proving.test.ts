@@ -1,3 +1,4 @@
+import { l1PortsOverLink } from '../../sim/simBlobStores.js';
 import { describe, expect, it } from 'vitest';
 import type { BlockRef, ChainPruneReason, Hex } from '../../spec/chain.js';
 import { createNode, type NodeActivity, type RollupNode } from '../../core/node/node.js';
@@ -158,7 +159,7 @@ describe('proofs and finality on a simulated network', () => {
           randomness: createSimRandomness(createPrng(7n).fork(name)),
           logger: createSimLogger({ trace }),
           storage: createSimStorage(),
-          l1: link.reader,
+          ...l1PortsOverLink(link),
         },
         { rollupAddress: `0x${'00'.repeat(19)}01` as Hex, archiverPollIntervalMs: 1_000 },
       );

@@ -97,6 +97,9 @@ function everyKindOnce(): { options: SimOptions; schedule: SimSchedule } {
     { atMs: 30_000, kind: 'l1.flakyRpc', node: 'follower-1', failurePercent: 50, durationMs: 10_000 },
     { atMs: 31_000, kind: 'l1.staleRpc', node: 'prover-1', lagBlocks: 2, durationMs: 10_000 },
     { atMs: 45_000, kind: 'l1.missingBlobs', durationMs: 8_000 },
+    { atMs: 45_500, kind: 'blobs.lost', node: 'follower-1', durationMs: 20_000 },
+    { atMs: 46_500, kind: 'blobs.corrupted', durationMs: 20_000 },
+    { atMs: 47_000, kind: 'blobs.delayed', delayMs: 6_000, durationMs: 20_000 },
     { atMs: 46_000, kind: 'l1.feeSpike', factor: 6, durationMs: 20_000 },
     { atMs: 50_000, kind: 'l1.finalityStall', durationMs: 20_000 },
     { atMs: 60_000, kind: 'node.pause', node: 'follower-1', durationMs: 15_000 },
@@ -148,6 +151,9 @@ describe('applying a schedule', () => {
       'l1.flakyRpc',
       'l1.staleRpc',
       'l1.missingBlobs',
+      'blobs.lost',
+      'blobs.delayed',
+      'blobs.corrupted',
       'l1.feeSpike',
       'l1.finalityStall',
       'node.pause',
@@ -169,6 +175,9 @@ describe('applying a schedule', () => {
     expect(detail('admin.pauseSequencer')).toBe('sequencer paused for 30000 ms');
     expect(detail('admin.pauseSync')).toBe('sync paused for 5000 ms');
     expect(detail('l1.feeSpike')).toBe('L1 base fees 6x for 20000 ms');
+    expect(detail('blobs.lost')).toBe('consensus client without blobs for 20000 ms');
+    expect(detail('blobs.delayed')).toBe('blobs served 6000 ms after their block for 20000 ms');
+    expect(detail('blobs.corrupted')).toBe('file store serves corrupted blobs for 20000 ms');
     expect(detail('node.pause')).toBe('paused for 15000 ms');
     expect(detail('node.crash')).toBe('crashed and restarted');
     // Two admin calls at once: while the first is in progress the second is refused; with nothing in progress
