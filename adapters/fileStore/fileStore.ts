@@ -1,11 +1,12 @@
 /**
- * File stores: places named by URL where the node reads and writes blobs (and later snapshot files), so far
- * `file://` directories. Every path is relative to the URL's base and checked (adapters/fileStore/objectPath.ts)
- * before any I/O; every failure is a FileStoreError naming the store by its redacted `name`, so a URL's credentials
- * never reach a log.
+ * File stores: places named by URL where the node reads and writes blobs (and later snapshot files): `file://`
+ * directories and `s3://` buckets. Every path is relative to the URL's base and checked
+ * (adapters/fileStore/objectPath.ts) before any I/O; every failure is a FileStoreError naming the store by its
+ * redacted `name`, so a URL's credentials never reach a log.
  */
 import { FileStoreError } from './fileStoreError.js';
 import { createLocalFileStore } from './localFileStore.js';
+import { createS3FileStore, type S3Credentials } from './s3FileStore.js';
 import { parseStoreUrl } from './storeUrl.js';
 
 export interface ReadOptions {
@@ -44,20 +45,35 @@ export interface FileStore extends ReadOnlyFileStore {
   delete(path: string): Promise<void>;
 }
 
-/** A writable store: `file:///absolute/directory`. */
-export function createFileStore(url: string): FileStore {
+export interface FileStoreOptions {
+  /** How long a remote request may make no progress; default FILE_STORE_IDLE_TIMEOUT_MS. */
+  readonly idleTimeoutMs?: number;
+  /** How long connecting to a remote store may take; default FILE_STORE_CONNECT_TIMEOUT_MS. */
+  readonly connectTimeoutMs?: number;
+  /** Where `s3://` stores read AWS_ENDPOINT_URL_S3, AWS_ENDPOINT_URL and AWS_REGION; default `process.env`. */
+  readonly env?: Readonly<Record<string, string | undefined>>;
+  /** Credentials for `s3://` stores; default the AWS SDK's default chain (AWS_ACCESS_KEY_ID and the rest). */
+  readonly s3Credentials?: S3Credentials;
+}
+
+export type { S3Credentials };
+
+/** A writable store: `file:///absolute/directory` or `s3://bucket/prefix?endpoint=...&region=...`. */
+export function createFileStore(url: string, options: FileStoreOptions = {}): FileStore {
   const parsed = parseStoreUrl(url);
   switch (parsed.protocol) {
     case 'file:':
       return createLocalFileStore(parsed);
+    case 's3:':
+      return createS3FileStore(parsed, options);
     default:
-      throw unsupportedScheme(parsed, 'file:');
+      throw unsupportedScheme(parsed, 'file:, s3:');
   }
 }
 
 /** A store to read from: any writable one. */
-export function createReadOnlyFileStore(url: string): ReadOnlyFileStore {
-  return createFileStore(url);
+export function createReadOnlyFileStore(url: string, options: FileStoreOptions = {}): ReadOnlyFileStore {
+  return createFileStore(url, options);
 }
 
 /** Names the store by its scheme alone: the rest of a URL we cannot interpret might be anything, a secret included. */

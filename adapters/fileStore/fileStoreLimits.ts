@@ -24,3 +24,9 @@ export const FILE_STORE_CONNECT_TIMEOUT_MS = 10_000;
 
 /** The longest object path, in UTF-8 bytes: S3's limit on a key (the URL's prefix counts against it too). */
 export const FILE_STORE_PATH_BYTES_MAX = 1024;
+
+/** S3 takes at most 5 GiB in one PutObject; larger uploads would need a multipart upload, which we do not do yet. */
+export const S3_PUT_OBJECT_MAX_BYTES = 5 * 1024 * 1024 * 1024;
+
+/** Attempts the S3 client makes for one request whose body can be sent again (the SDK's standard retry). */
+export const S3_REQUEST_ATTEMPTS_MAX = 3;

@@ -2,8 +2,25 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { afterAll, beforeAll } from 'vitest';
 import { createFileStore } from '../../adapters/fileStore/fileStore.js';
+import { startS3Server, type S3Server } from '../helpers/s3Server.js';
 import { describeFileStorePort } from './fileStore.suite.js';
+
+let s3: S3Server;
+let bucketCount = 0;
+beforeAll(async () => {
+  s3 = await startS3Server();
+});
+afterAll(async () => {
+  await s3.stop();
+});
+
+/** A fresh bucket per test, so no test sees another's objects. */
+async function freshBucket(): Promise<string> {
+  bucketCount += 1;
+  return s3.bucket(`contract-${bucketCount}`);
+}
 
 async function temporaryDirectory(): Promise<{ directory: string; remove: () => Promise<void> }> {
   const directory = await mkdtemp(join(tmpdir(), 'file-store-contract-'));
@@ -14,3 +31,24 @@ describeFileStorePort('file://', async () => {
   const { directory, remove } = await temporaryDirectory();
   return { store: createFileStore(pathToFileURL(join(directory, 'base')).href), cleanup: remove };
 });
+
+/** s3rver writes a PUT into the object's file in place; S3 itself keeps racing PUTs whole. */
+const s3rverGuarantees = { racingWritesLeaveOneWhole: false };
+
+describeFileStorePort(
+  's3:// on s3rver',
+  async () => ({
+    store: createFileStore(await freshBucket(), { s3Credentials: s3.credentials }),
+    cleanup: async () => undefined,
+  }),
+  s3rverGuarantees,
+);
+
+describeFileStorePort(
+  's3:// on s3rver, under a prefix',
+  async () => ({
+    store: createFileStore((await freshBucket()).replace('?', '/node-1/blobs?'), { s3Credentials: s3.credentials }),
+    cleanup: async () => undefined,
+  }),
+  s3rverGuarantees,
+);
