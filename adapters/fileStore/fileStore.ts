@@ -1,10 +1,11 @@
 /**
- * File stores: places named by URL where the node reads and writes blobs (and later snapshot files): `file://`
- * directories and `s3://` buckets. Every path is relative to the URL's base and checked
- * (adapters/fileStore/objectPath.ts) before any I/O; every failure is a FileStoreError naming the store by its
- * redacted `name`, so a URL's credentials never reach a log.
+ * File stores: places named by URL where the node reads and writes blobs (and later snapshot files). `file://` and
+ * `s3://` stores are writable; `http://` and `https://` ones are read-only. Every path is relative to the URL's base
+ * and checked (adapters/fileStore/objectPath.ts) before any I/O; every failure is a FileStoreError naming the store
+ * by its redacted `name`, so a URL's credentials never reach a log.
  */
 import { FileStoreError } from './fileStoreError.js';
+import { createHttpFileStore } from './httpFileStore.js';
 import { createLocalFileStore } from './localFileStore.js';
 import { createS3FileStore, type S3Credentials } from './s3FileStore.js';
 import { parseStoreUrl } from './storeUrl.js';
@@ -71,9 +72,12 @@ export function createFileStore(url: string, options: FileStoreOptions = {}): Fi
   }
 }
 
-/** A store to read from: any writable one. */
+/** A store to read from: any writable one, or `http://` and `https://` (read-only, e.g. a public bucket's URL). */
 export function createReadOnlyFileStore(url: string, options: FileStoreOptions = {}): ReadOnlyFileStore {
-  return createFileStore(url, options);
+  const parsed = parseStoreUrl(url);
+  if (parsed.protocol === 'http:' || parsed.protocol === 'https:') return createHttpFileStore(parsed, options);
+  if (parsed.protocol === 'file:' || parsed.protocol === 's3:') return createFileStore(url, options);
+  throw unsupportedScheme(parsed, 'file:, s3:, http:, https:');
 }
 
 /** Names the store by its scheme alone: the rest of a URL we cannot interpret might be anything, a secret included. */

@@ -3,9 +3,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll } from 'vitest';
-import { createFileStore } from '../../adapters/fileStore/fileStore.js';
+import { createFileStore, createReadOnlyFileStore } from '../../adapters/fileStore/fileStore.js';
 import { startS3Server, type S3Server } from '../helpers/s3Server.js';
-import { describeFileStorePort } from './fileStore.suite.js';
+import { startStaticFileServer } from '../helpers/staticFileServer.js';
+import { describeFileStorePort, describeReadOnlyFileStorePort } from './fileStore.suite.js';
 
 let s3: S3Server;
 let bucketCount = 0;
@@ -52,3 +53,28 @@ describeFileStorePort(
   }),
   s3rverGuarantees,
 );
+
+describeReadOnlyFileStorePort('http:// on a static file server', async () => {
+  const { directory, remove } = await temporaryDirectory();
+  const server = await startStaticFileServer(directory);
+  const writer = createFileStore(pathToFileURL(join(directory, 'public')).href);
+  return {
+    store: createReadOnlyFileStore(`${server.url}/public/`),
+    seed: (path, data) => writer.write(path, data),
+    cleanup: async () => {
+      await server.stop();
+      await remove();
+    },
+  };
+});
+
+describeReadOnlyFileStorePort('http:// on s3rver (path-style object URLs)', async () => {
+  const bucketUrl = await freshBucket();
+  const writer = createFileStore(bucketUrl.replace('?', '/prefix?'), { s3Credentials: s3.credentials });
+  const bucketName = new URL(bucketUrl).hostname;
+  return {
+    store: createReadOnlyFileStore(`${s3.endpoint}/${bucketName}/prefix`),
+    seed: (path, data) => writer.write(path, data),
+    cleanup: async () => undefined,
+  };
+});
