@@ -21,6 +21,7 @@ import {
   type L1Validator,
 } from '../../core/ports.js';
 import { L1Error } from '../../core/l1/l1Error.js';
+import { redactUrl } from '../config/redactConfig.js';
 import { VALIDATOR_SET_SIZE_MAX } from '../../spec/validators/constants.js';
 import type { Hex, L1RollupConstants } from '../../spec/chain.js';
 import { hexToBytes, isHex } from '../../spec/codec/bytes.js';
@@ -85,9 +86,10 @@ function toSafeNumber(value: bigint, what: string): number {
 }
 
 export function createViemL1Reader(options: ViemL1ReaderOptions): L1ReaderPort {
-  const url = options.l1RpcUrl;
+  // Messages name the endpoint redacted: its URL may carry an API key.
+  const url = redactUrl(options.l1RpcUrl);
   const address = options.rollupAddress;
-  const client = createL1PublicClient(url, { requestTimeoutMs: options.requestTimeoutMs });
+  const client = createL1PublicClient(options.l1RpcUrl, { requestTimeoutMs: options.requestTimeoutMs });
   const beacon =
     options.l1ConsensusHostUrl === undefined
       ? undefined
