@@ -105,7 +105,7 @@ describe('several L1 endpoints on a real L1 (anvil)', () => {
     await keepsSyncing('after the other endpoint is gone');
     expect(messages()).toContain('L1 endpoint answers again');
 
-    watch.stop();
+    await watch.stop();
     expect(watch.decreases()).toEqual([]);
     expect(prunes).toEqual([]);
     expect(messages().filter((m) => /prune|reorg/i.test(m))).toEqual([]);
