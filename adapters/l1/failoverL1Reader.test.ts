@@ -214,6 +214,16 @@ describe('several endpoints', () => {
     expect(switches(lines)).toHaveLength(1);
   });
 
+  it('a call that began on an endpoint another call has since left does not switch back to it', async () => {
+    const { fakes, reader, clock, value, lines } = setup([{ head: 10n, state: 'slow' }, { head: 10n }]);
+    const [a] = fakes as [FakeEndpoint, FakeEndpoint];
+    const early = drive(clock, reader.getChainId());
+    a.state = 'down';
+    expect(await value((r) => r.getChainId())).toBe(31337);
+    expect(await early).toEqual({ ok: true, value: 31337 });
+    expect(switches(lines).map((s) => s?.to)).toEqual(['endpoint-1']);
+  });
+
   it('when every endpoint fails, L1_UNREACHABLE names them all, caused by the last failure', async () => {
     const { run } = setup([
       { head: 10n, state: 'down' },

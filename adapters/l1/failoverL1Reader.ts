@@ -7,9 +7,10 @@
  *   L1_UNREACHABLE, which covers timeouts) marks that endpoint down for the cooldown (L1_ENDPOINT_COOLDOWN_MS_DEFAULT)
  *   and the same call goes on to the next endpoint: the current one first, then the others not cooling down in the
  *   configured order, then, as a last resort, those cooling down. Each endpoint is asked at most once per call, and
- *   the one that answers becomes current. When every endpoint fails, an L1Error('L1_UNREACHABLE') names them (as
- *   given: adapters/l1/l1Endpoints.ts names them by their redacted URLs) with the last failure as its cause. Any
- *   other error is the L1's own answer (no rollup contract, an undecodable event) and is thrown at once.
+ *   the one that answers becomes current (unless a concurrent call already moved the current endpoint). When every
+ *   endpoint fails, an L1Error('L1_UNREACHABLE') names them (as given: adapters/l1/l1Endpoints.ts names them by their
+ *   redacted URLs) with the last failure as its cause. Any other error is the L1's own answer (no rollup contract, an
+ *   undecodable event) and is thrown at once.
  * - The head. getBlock('latest') asks every endpoint not cooling down at once, each within the head timeout
  *   (L1_HEAD_POLL_TIMEOUT_MS_DEFAULT; a late answer counts as a transport failure), and answers the highest head. The
  *   endpoint that gave it becomes current; a tie keeps the current one, so two endpoints at one height never make
@@ -171,7 +172,9 @@ class L1Failover {
       try {
         const value = await attempt(endpoint);
         this.answered(endpoint);
-        this.makeCurrent(endpoint, this.leavingReason(failures));
+        // A call that began on an endpoint no longer current (another call moved on meanwhile) moves nothing.
+        const reason = this.leavingReason(failures);
+        if (reason !== undefined) this.makeCurrent(endpoint, reason);
         return value;
       } catch (error) {
         const failure = failureKind(error, kind);
@@ -230,8 +233,14 @@ class L1Failover {
         ms,
       );
       answer.then(
-        (head) => (this.clock.clearTimeout(timer), resolve(head)),
-        (error: unknown) => (this.clock.clearTimeout(timer), reject(error)),
+        (head) => {
+          this.clock.clearTimeout(timer);
+          resolve(head);
+        },
+        (error: unknown) => {
+          this.clock.clearTimeout(timer);
+          reject(error);
+        },
       );
     });
   }
@@ -288,11 +297,12 @@ class L1Failover {
     this.current = endpoint;
   }
 
-  /** Why a call that the current endpoint did not serve left it. */
-  private leavingReason(failures: readonly Failure[]): string {
+  /** Why a call left the current endpoint: it failed the call, or was cooling down; undefined when neither. */
+  private leavingReason(failures: readonly Failure[]): string | undefined {
     const own = failures.find((f) => f.endpoint === this.current);
-    if (own === undefined) return 'it is cooling down after a failure';
-    return own.kind === 'down' ? `it failed: ${messageOf(own.error)}` : `it lacks the block: ${messageOf(own.error)}`;
+    if (own !== undefined)
+      return own.kind === 'down' ? `it failed: ${messageOf(own.error)}` : `it lacks the block: ${messageOf(own.error)}`;
+    return this.cooling(this.current, this.clock.now()) ? 'it is cooling down after a failure' : undefined;
   }
 
   private headReason(best: { endpoint: EndpointState; head: L1BlockRef }, answers: readonly HeadAnswer[]): string {
