@@ -32,3 +32,34 @@ export function configSummary(
   }
   return summary;
 }
+
+/**
+ * A path segment shown as is: a short word or an API version (`rpc`, `mainnet`, `v3`). Anything else may be a key
+ * (`/v3/<project id>`, `/<token>/`) and is replaced.
+ */
+const SHOWN_URL_PATH_SEGMENT = /^(?:[a-z]{1,12}|v\d{1,2})$/i;
+
+/**
+ * A URL as it may be shown (logs, error messages): scheme, host and port as given; user info replaced; every path
+ * segment that is not a short word or version replaced; query values replaced (their names kept); the fragment
+ * dropped. Endpoint URLs often carry an API key in any of those places. A string that is not a URL is replaced whole.
+ */
+export function redactUrl(url: string): string {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return REDACTED;
+  }
+  const userInfo = parsed.username !== '' || parsed.password !== '' ? `${REDACTED}@` : '';
+  const path =
+    parsed.pathname === '/' && !url.endsWith('/')
+      ? ''
+      : parsed.pathname
+          .split('/')
+          .map((segment) => (segment === '' || SHOWN_URL_PATH_SEGMENT.test(segment) ? segment : REDACTED))
+          .join('/');
+  const names = [...new Set(parsed.searchParams.keys())];
+  const query = names.length === 0 ? '' : `?${names.map((name) => `${name}=${REDACTED}`).join('&')}`;
+  return `${parsed.protocol}//${userInfo}${parsed.host}${path}${query}`;
+}

@@ -5,6 +5,7 @@
 import {
   BaseError,
   createPublicClient,
+  createTransport,
   decodeErrorResult,
   http,
   HttpRequestError,
@@ -12,9 +13,12 @@ import {
   TimeoutError,
   WebSocketRequestError,
   type Abi,
+  type EIP1193RequestFn,
   type PublicClient,
+  type Transport,
 } from 'viem';
 import { L1Error } from '../../core/l1/l1Error.js';
+import { redactUrl } from '../config/redactConfig.js';
 
 /** Per-request timeout for L1 JSON-RPC calls. */
 export const L1_REQUEST_TIMEOUT_MS_DEFAULT = 10_000;
@@ -28,18 +32,74 @@ export const L1_POLL_INTERVAL_MS = 100;
 
 export interface L1ClientOptions {
   readonly requestTimeoutMs?: number;
+  /** With several URLs: called when requests move to another URL, with the failure that moved them. */
+  readonly onFailover?: (from: string, to: string, error: unknown) => void;
 }
 
-/** A public client that never serves a cached block number (reorg-sensitive code reads fresh values). */
-export function createL1PublicClient(url: string, options: L1ClientOptions = {}): PublicClient {
+/**
+ * A public client that never serves a cached block number (reorg-sensitive code reads fresh values). With several
+ * URLs it sends through failoverHttp.
+ */
+export function createL1PublicClient(urls: string | readonly string[], options: L1ClientOptions = {}): PublicClient {
+  const timeout = options.requestTimeoutMs ?? L1_REQUEST_TIMEOUT_MS_DEFAULT;
+  const list = typeof urls === 'string' ? [urls] : urls;
+  if (list.length === 0) throw new Error('an L1 client needs at least one URL');
   return createPublicClient({
-    transport: http(url, {
-      timeout: options.requestTimeoutMs ?? L1_REQUEST_TIMEOUT_MS_DEFAULT,
-      retryCount: L1_TRANSPORT_RETRY_COUNT,
-    }),
+    transport:
+      list.length === 1
+        ? http(list[0], { timeout, retryCount: L1_TRANSPORT_RETRY_COUNT })
+        : failoverHttp(list, { timeout, ...(options.onFailover ? { onFailover: options.onFailover } : {}) }),
     cacheTime: 0,
     pollingInterval: L1_POLL_INTERVAL_MS,
   });
+}
+
+/**
+ * HTTP to several URLs of one L1, sticky: every request goes to the URL that answered last; a transport failure
+ * (isTransportFailure: unreachable, timed out, an HTTP error status) sends the same request to the next URL, each at
+ * most once, and the first that answers serves from then on. Any other error (a revert, a refused transaction) is
+ * the L1's answer and is thrown at once: sending it elsewhere would only repeat it. Unlike viem's `fallback`, which
+ * starts every request at the first URL, a hanging first URL costs one timeout, not one per request. No retries, as
+ * L1_TRANSPORT_RETRY_COUNT says. URLs are named redacted to `onFailover`.
+ */
+export function failoverHttp(
+  urls: readonly string[],
+  options: { readonly timeout: number; readonly onFailover?: L1ClientOptions['onFailover'] },
+): Transport {
+  const transports = urls.map((url) => http(url, { timeout: options.timeout, retryCount: L1_TRANSPORT_RETRY_COUNT }));
+  let current = 0;
+  return (config) => {
+    const built = transports.map((transport) => transport({ ...config, retryCount: L1_TRANSPORT_RETRY_COUNT }));
+    const request = async (args: unknown, requestOptions?: unknown): Promise<unknown> => {
+      let lastFailure: unknown;
+      for (let attempt = 0; attempt < built.length; attempt++) {
+        const index = (current + attempt) % built.length;
+        try {
+          const answer: unknown = await (built[index]!.request as (a: unknown, o?: unknown) => Promise<unknown>)(
+            args,
+            requestOptions,
+          );
+          if (index !== current) {
+            options.onFailover?.(redactUrl(urls[current]!), redactUrl(urls[index]!), lastFailure);
+            current = index;
+          }
+          return answer;
+        } catch (error) {
+          if (!isTransportFailure(error)) throw error;
+          lastFailure = error;
+        }
+      }
+      throw lastFailure;
+    };
+    return createTransport({
+      key: 'failover',
+      name: 'Failover HTTP',
+      type: 'failover',
+      request: request as EIP1193RequestFn,
+      retryCount: L1_TRANSPORT_RETRY_COUNT,
+      timeout: options.timeout,
+    });
+  };
 }
 
 /**
@@ -79,21 +139,30 @@ export function detailsOf(error: unknown): string {
 }
 
 /**
- * Runs one L1 operation; a transport failure becomes L1Error('L1_UNREACHABLE') naming the URL. L1Errors and other
- * errors pass through unchanged.
+ * Runs one L1 operation; a transport failure becomes L1Error('L1_UNREACHABLE') naming the URL, or the URLs of a client
+ * that fails over (redacted: a URL may carry an API key). L1Errors and other errors pass through unchanged.
  */
-export async function callL1<T>(url: string, what: string, operation: () => Promise<T>): Promise<T> {
+export async function callL1<T>(
+  url: string | readonly string[],
+  what: string,
+  operation: () => Promise<T>,
+): Promise<T> {
   try {
     return await operation();
   } catch (error) {
     if (error instanceof L1Error) throw error;
     if (isTransportFailure(error)) {
-      throw new L1Error('L1_UNREACHABLE', `L1 node at ${url} unreachable (${what}): ${detailsOf(error)}`, {
+      throw new L1Error('L1_UNREACHABLE', `L1 node at ${shownUrls(url)} unreachable (${what}): ${detailsOf(error)}`, {
         cause: error,
       });
     }
     throw error;
   }
+}
+
+/** URLs as messages may show them: redacted, comma-separated. */
+export function shownUrls(urls: string | readonly string[]): string {
+  return (typeof urls === 'string' ? [urls] : urls).map(redactUrl).join(', ');
 }
 
 /** The revert data carried by a failed call, if any (viem puts it on the innermost error that has it). */

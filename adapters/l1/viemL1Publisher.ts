@@ -46,16 +46,25 @@ import {
   isRevert,
   isTransportFailure,
   rawRequest,
+  shownUrls,
 } from './l1Rpc.js';
 
-export interface ViemL1PublisherOptions {
-  readonly l1RpcUrl: string;
+/**
+ * Where the publisher sends: one URL, or several of one L1 (failoverHttp in l1Rpc.ts: sticky to the URL that answered
+ * last, the same request sent on to the next URL when one is unreachable or times out, never after the L1 node
+ * answered, so a refused transaction is not sent twice).
+ */
+export type ViemL1PublisherEndpoints =
+  | { readonly l1RpcUrl: string; readonly l1RpcUrls?: undefined }
+  | { readonly l1RpcUrls: readonly string[]; readonly l1RpcUrl?: undefined };
+
+export type ViemL1PublisherOptions = ViemL1PublisherEndpoints & {
   readonly rollupAddress: Hex;
   readonly publisherPrivateKey: Hex;
   readonly requestTimeoutMs?: number;
-  /** Where replacements and fee-cap refusals are logged. */
+  /** Where replacements, fee-cap refusals and switches between URLs are logged. */
   readonly logger?: LoggerPort;
-}
+};
 
 /** Gas limit = estimate + 20%: the estimate is taken on the pending block, which can differ from the including one. */
 const GAS_ESTIMATE_MARGIN_PERCENT = 20n;
@@ -67,10 +76,17 @@ interface PreparedProposal {
 }
 
 export function createViemL1Publisher(options: ViemL1PublisherOptions): L1PublisherPort {
-  const url = options.l1RpcUrl;
+  const urls = options.l1RpcUrls ?? [options.l1RpcUrl];
+  assert(urls.length > 0, 'the L1 publisher needs at least one URL');
+  // Messages name the endpoints (redacted by callL1 and shownUrls); the client talks to them.
+  const url = urls.length === 1 ? urls[0]! : urls;
   const rollupAddress = options.rollupAddress;
   const account = privateKeyToAccount(options.publisherPrivateKey);
-  const client = createL1PublicClient(url, { requestTimeoutMs: options.requestTimeoutMs });
+  const client = createL1PublicClient(urls, {
+    requestTimeoutMs: options.requestTimeoutMs,
+    onFailover: (from, to, error) =>
+      options.logger?.warn('L1 publisher switches endpoint', { from, to, reason: detailsOf(error) }),
+  });
   const tracker = new L1TxTracker(options.logger);
   let chainId: Promise<number> | undefined;
   const getChainId = () => {
@@ -183,7 +199,12 @@ const KIND_CONFLICT_PATTERN = /already reserved|blob.*cannot replace|cannot repl
  * Sends a signed transaction. A refusal by the L1 node is L1Error: L1_TX_UNDERPRICED or L1_TX_KIND_CONFLICT for a
  * refused replacement (the sender learns from those), L1_TX_REJECTED otherwise; transport failures pass.
  */
-async function sendRaw(client: PublicClient, url: string, what: string, serializedTransaction: Hex): Promise<Hex> {
+async function sendRaw(
+  client: PublicClient,
+  url: string | readonly string[],
+  what: string,
+  serializedTransaction: Hex,
+): Promise<Hex> {
   try {
     return await client.sendRawTransaction({ serializedTransaction });
   } catch (error) {
@@ -194,7 +215,9 @@ async function sendRaw(client: PublicClient, url: string, what: string, serializ
       : KIND_CONFLICT_PATTERN.test(details)
         ? 'L1_TX_KIND_CONFLICT'
         : 'L1_TX_REJECTED';
-    throw new L1Error(code, `L1 node at ${url} refused the ${what} transaction: ${details}`, { cause: error });
+    throw new L1Error(code, `L1 node at ${shownUrls(url)} refused the ${what} transaction: ${details}`, {
+      cause: error,
+    });
   }
 }
 

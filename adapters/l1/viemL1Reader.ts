@@ -22,6 +22,7 @@ import {
   type BlobSourcePort,
 } from '../../core/ports.js';
 import { L1Error } from '../../core/l1/l1Error.js';
+import { redactUrl } from '../config/redactConfig.js';
 import { VALIDATOR_SET_SIZE_MAX } from '../../spec/validators/constants.js';
 import type { Hex, L1RollupConstants } from '../../spec/chain.js';
 import { hexToBytes, isHex } from '../../spec/codec/bytes.js';
@@ -80,9 +81,10 @@ function toSafeNumber(value: bigint, what: string): number {
 }
 
 export function createViemL1Reader(options: ViemL1ReaderOptions): L1ReaderPort {
-  const url = options.l1RpcUrl;
+  // Messages name the endpoint redacted: its URL may carry an API key.
+  const url = redactUrl(options.l1RpcUrl);
   const address = options.rollupAddress;
-  const client = createL1PublicClient(url, { requestTimeoutMs: options.requestTimeoutMs });
+  const client = createL1PublicClient(options.l1RpcUrl, { requestTimeoutMs: options.requestTimeoutMs });
   /** Contract reads pinned to `atBlock`; a block past the head is L1_BLOCK_NOT_FOUND, no code is L1_NO_ROLLUP_CONTRACT. */
   const pinnedRead = <T>(what: string, atBlock: bigint, read: () => Promise<T>) =>
     callL1(url, what, async () => {

@@ -130,7 +130,7 @@ describe('what a node needs to start', () => {
     ]);
   });
 
-  it('takes the first L1 URL, and the publisher key only with --sequencer', () => {
+  it('takes every L1 URL (the first for messages), and the publisher key only with --sequencer', () => {
     const base = {
       ETHEREUM_HOSTS: 'http://a:8545, http://b:8545',
       ROLLUP_CONTRACT_ADDRESS: ROLLUP,
@@ -138,6 +138,7 @@ describe('what a node needs to start', () => {
     };
     expect(nodeStartValues(resolveConfig({ env: base }).values)).toEqual({
       l1RpcUrl: 'http://a:8545',
+      l1RpcUrls: ['http://a:8545', 'http://b:8545'],
       rollupAddress: ROLLUP,
     });
     expect(nodeStartValues(resolveConfig({ env: { ...base, SEQ_ENABLED: '1' } }).values).sequencerPrivateKey).toBe(KEY);
@@ -148,6 +149,7 @@ describe('what a node needs to start', () => {
     const proverKey = `0x${'22'.repeat(32)}`;
     expect(nodeStartValues(resolveConfig({ env: { ...base, SEQ_PUBLISHER_PRIVATE_KEY: KEY } }).values)).toEqual({
       l1RpcUrl: 'http://a:8545',
+      l1RpcUrls: ['http://a:8545'],
       rollupAddress: ROLLUP,
       proverPrivateKey: KEY,
     });

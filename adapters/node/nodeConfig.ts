@@ -28,8 +28,10 @@ import type { ValidatorLimits } from '../../core/validators/validatorLimits.js';
 
 /** What a node needs from its configuration to start, once checked. */
 export interface NodeStartValues {
-  /** The first of `l1RpcUrls`. */
+  /** The first of `l1RpcUrls`, for messages. */
   readonly l1RpcUrl: string;
+  /** Every L1 endpoint, in the configured order: the node reads and publishes through all of them with failover. */
+  readonly l1RpcUrls: readonly string[];
   readonly rollupAddress: Hex;
   /** Set when this node runs a sequencer. */
   readonly sequencerPrivateKey?: Hex;
@@ -48,7 +50,8 @@ const missing = (key: ConfigKey, what: string): ConfigProblem => ({
 /** Checks what starting a node needs; every missing value is named in one CONFIG_INVALID error. */
 export function nodeStartValues(values: ConfigValues): NodeStartValues {
   const problems: ConfigProblem[] = [];
-  const l1RpcUrl = values.l1RpcUrls?.[0];
+  const l1RpcUrls = values.l1RpcUrls ?? [];
+  const l1RpcUrl = l1RpcUrls[0];
   if (l1RpcUrl === undefined) problems.push(missing('l1RpcUrls', 'the node needs the URL of an L1 JSON-RPC endpoint'));
   if (values.rollupAddress === undefined)
     problems.push(missing('rollupAddress', 'the node needs the L1 address of the rollup contract'));
@@ -82,6 +85,7 @@ export function nodeStartValues(values: ConfigValues): NodeStartValues {
     throw new ConfigError('CONFIG_INVALID', problems);
   return {
     l1RpcUrl,
+    l1RpcUrls,
     rollupAddress: values.rollupAddress,
     ...(values.sequencerEnabled && values.sequencerPublisherPrivateKey !== undefined
       ? { sequencerPrivateKey: values.sequencerPublisherPrivateKey }

@@ -11,8 +11,10 @@ import { createConfigAdmin, type ConfigAdmin } from '../config/configAdmin.js';
 import { configSummary } from '../config/redactConfig.js';
 import type { ResolvedConfig } from '../config/resolveConfig.js';
 import { createViemL1Publisher } from '../l1/viemL1Publisher.js';
-import { createAnvilBlobSource, createViemL1Reader } from '../l1/viemL1Reader.js';
+import { createAnvilBlobSource } from '../l1/viemL1Reader.js';
 import { computingBlobChecker } from '../l1/kzg.js';
+import { createL1Reader } from '../l1/l1Endpoints.js';
+import { shownUrls } from '../l1/l1Rpc.js';
 import { createCryptoRandomness } from '../randomness/cryptoRandomness.js';
 import { resolveAdminApiKey } from '../rpc/adminApiKey.js';
 import { startRpcServers } from '../rpc/jsonRpcServer.js';
@@ -92,16 +94,16 @@ export async function runNode(options: RunNodeOptions): Promise<RunningNode> {
   const start = nodeStartValues(values);
   for (const warning of config.warnings) logger.warn(warning);
   logger.info('configuration (options not at their default)', configSummary(config));
-  const l1 = createViemL1Reader({ l1RpcUrl: start.l1RpcUrl, rollupAddress: start.rollupAddress });
+  const l1 = createL1Reader(start.l1RpcUrls, start.rollupAddress, logger);
   const chainId = await l1.getChainId();
   if (values.l1ChainId !== undefined && values.l1ChainId !== chainId) {
     throw new Error(
-      `${configSchema.l1ChainId.flag} is ${values.l1ChainId} but the L1 at ${start.l1RpcUrl} reports chain id ${chainId}`,
+      `${configSchema.l1ChainId.flag} is ${values.l1ChainId} but the L1 at ${shownUrls(start.l1RpcUrls)} reports chain id ${chainId}`,
     );
   }
   const l1Publisher = start.sequencerPrivateKey
     ? createViemL1Publisher({
-        l1RpcUrl: start.l1RpcUrl,
+        l1RpcUrls: start.l1RpcUrls,
         rollupAddress: start.rollupAddress,
         publisherPrivateKey: start.sequencerPrivateKey,
         logger: logger.child({ component: 'l1Publisher' }),
@@ -111,7 +113,7 @@ export async function runNode(options: RunNodeOptions): Promise<RunningNode> {
   const l1ProofPublisher =
     start.proverPrivateKey !== undefined && start.proverPrivateKey !== start.sequencerPrivateKey
       ? createViemL1Publisher({
-          l1RpcUrl: start.l1RpcUrl,
+          l1RpcUrls: start.l1RpcUrls,
           rollupAddress: start.rollupAddress,
           publisherPrivateKey: start.proverPrivateKey,
           logger: logger.child({ component: 'l1ProofPublisher' }),

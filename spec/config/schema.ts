@@ -265,7 +265,8 @@ export const configSchema = {
     mutability: 'restart',
     scope: 'local',
     group: 'l1',
-    description: 'L1 JSON-RPC endpoints, comma-separated; the node reads from the first',
+    description:
+      'L1 JSON-RPC endpoints of one chain, comma-separated; the node reads and publishes through all of them, failing over when one is down, slow or behind',
   }),
   l1ChainId: optional({
     flag: '--l1-chain-id',
