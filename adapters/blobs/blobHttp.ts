@@ -157,12 +157,13 @@ function unreachable(source: string, what: string, timeoutMs: number, cause: unk
   );
 }
 
-/** undici says "fetch failed" and puts the reason (ECONNREFUSED, ENOTFOUND, ...) in its cause. */
+/** undici says "fetch failed" and puts the reason (ECONNREFUSED, ENOTFOUND, "bad port") in its cause. */
 function describeFailure(error: unknown): string {
   if (!(error instanceof Error)) return String(error);
   const cause = error.cause;
-  const code = typeof cause === 'object' && cause !== null ? (cause as { code?: unknown }).code : undefined;
-  return typeof code === 'string' ? `${error.message} (${code})` : error.message;
+  if (!(cause instanceof Error)) return error.message;
+  const code = (cause as { code?: unknown }).code;
+  return `${error.message} (${typeof code === 'string' ? code : cause.message})`;
 }
 
 /** An error status as a coded error, quoting the start of the answer. */
