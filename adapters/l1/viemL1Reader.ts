@@ -10,6 +10,8 @@ import {
 } from 'viem';
 import { inboxAbi, outboxAbi, rollupAbi } from '../../contracts/artifacts/rollup.js';
 import {
+  type BlobCheckerPort,
+  type BlobSourcePort,
   type ChainPrunedLog,
   type CheckpointProposedLog,
   type EpochProvenLog,
@@ -25,7 +27,9 @@ import { VALIDATOR_SET_SIZE_MAX } from '../../spec/validators/constants.js';
 import type { Hex, L1RollupConstants } from '../../spec/chain.js';
 import { hexToBytes, isHex } from '../../spec/codec/bytes.js';
 import { BLOB_SIZE_BYTES, L1_SLOT_DURATION_SECONDS } from '../../spec/constants.js';
-import { createBeaconBlobReader } from './beaconBlobs.js';
+import { BlobSourceError } from '../blobs/blobSourceError.js';
+import { createConsensusBlobSource } from '../blobs/consensusBlobSource.js';
+import { createKzgBlobChecker } from '../blobs/kzgBlobChecker.js';
 import { matchBlobsToVersionedHashes } from './kzg.js';
 import { callL1, createL1PublicClient, detailsOf, isBlockNotFound, isTransportFailure, rawRequest } from './l1Rpc.js';
 
@@ -35,7 +39,8 @@ export interface ViemL1ReaderOptions {
   /** When given, the L1 node must report this chain id (else L1Error('L1_NO_ROLLUP_CONTRACT')). */
   readonly chainId?: number;
   /**
-   * Beacon API base URL for blobs (a real L1). Absent: blobs are read from the execution node with
+   * Beacon API base URL for blobs (a real L1, or anvil's own port), read through the consensus blob source
+   * (adapters/blobs/consensusBlobSource.ts). Absent: blobs are read from the execution node with
    * `anvil_getBlobsByTransactionHash` (anvil only).
    */
   readonly l1ConsensusHostUrl?: string;
@@ -88,13 +93,15 @@ export function createViemL1Reader(options: ViemL1ReaderOptions): L1ReaderPort {
   const url = options.l1RpcUrl;
   const address = options.rollupAddress;
   const client = createL1PublicClient(url, { requestTimeoutMs: options.requestTimeoutMs });
-  const beacon =
+  const consensus =
     options.l1ConsensusHostUrl === undefined
       ? undefined
-      : createBeaconBlobReader({
-          l1ConsensusHostUrl: options.l1ConsensusHostUrl,
+      : createConsensusBlobSource({
+          url: options.l1ConsensusHostUrl,
           requestTimeoutMs: options.requestTimeoutMs,
+          execution: { blockTimestamp: async (blockNumber) => (await readBlock(client, url, blockNumber)).timestamp },
         });
+  const checker = createKzgBlobChecker();
 
   /** Contract reads pinned to `atBlock`; a block past the head is L1_BLOCK_NOT_FOUND, no code is L1_NO_ROLLUP_CONTRACT. */
   const pinnedRead = <T>(what: string, atBlock: bigint, read: () => Promise<T>) =>
@@ -328,11 +335,9 @@ export function createViemL1Reader(options: ViemL1ReaderOptions): L1ReaderPort {
     },
 
     async getBlobs(log) {
-      if (beacon !== undefined) {
-        const block = await readBlock(client, url, log.l1.blockHash);
-        return beacon.getBlobs(block.timestamp, log.blobVersionedHashes);
-      }
-      return readBlobsFromAnvil(client, url, log);
+      if (consensus === undefined) return readBlobsFromAnvil(client, url, log);
+      const block = await readBlock(client, url, log.l1.blockHash);
+      return readBlobsFromConsensus(consensus, checker, log, block.timestamp);
     },
   };
 
@@ -396,6 +401,44 @@ async function readBlock(client: PublicClient, url: string, tag: L1BlockTag | He
     throw new L1Error('L1_BLOCK_NOT_FOUND', `L1 block ${String(tag)} on ${url} is still pending`);
   }
   return { number: block.number, hash: block.hash, parentHash: block.parentHash, timestamp: block.timestamp };
+}
+
+/**
+ * The blobs of a proposal from a consensus node, in the order of its versioned hashes: each candidate is checked
+ * against the hashes (KZG), never trusted. The source's failures become L1Errors naming the node by its redacted URL.
+ */
+async function readBlobsFromConsensus(
+  source: BlobSourcePort,
+  checker: BlobCheckerPort,
+  log: CheckpointProposedLog,
+  timestamp: bigint,
+): Promise<Uint8Array[]> {
+  let candidates: Awaited<ReturnType<BlobSourcePort['getBlobs']>>;
+  try {
+    const { blockNumber, blockHash, txHash } = log.l1;
+    candidates = await source.getBlobs({
+      versionedHashes: log.blobVersionedHashes,
+      l1: { blockNumber, blockHash, timestamp, txHash },
+    });
+  } catch (error) {
+    if (!(error instanceof BlobSourceError)) throw error;
+    const code = error.code === 'BLOB_SOURCE_UNREACHABLE' ? 'L1_UNREACHABLE' : 'L1_BLOBS_UNAVAILABLE';
+    throw new L1Error(code, `consensus node at ${error.message}`, { cause: error });
+  }
+  const byHash = new Map<string, Uint8Array>();
+  for (const candidate of candidates) {
+    const hash = await checker.versionedHashOf(candidate);
+    if (hash !== undefined) byHash.set(hash, candidate.blob);
+  }
+  const matched = log.blobVersionedHashes.map((hash) => byHash.get(hash.toLowerCase()));
+  const missing = log.blobVersionedHashes.filter((_, i) => matched[i] === undefined);
+  if (missing.length > 0) {
+    throw new L1Error(
+      'L1_BLOBS_UNAVAILABLE',
+      `consensus node at ${source.name} lacks blobs ${missing.join(', ')} of L1 block ${log.l1.blockNumber}`,
+    );
+  }
+  return matched as Uint8Array[];
 }
 
 /**
