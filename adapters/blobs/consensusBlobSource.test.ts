@@ -178,6 +178,8 @@ describe('consensus blob source against anvil', () => {
     ]);
     proxy.set({ corruptBlobs: 'all' });
     expect(await hashesOf(await consensus.getBlobs(request))).toEqual([undefined, undefined]);
+    const future = { ...request, l1: { ...request.l1, timestamp: request.l1.timestamp + 1_000n * L1_BLOCK_SECONDS } };
+    expect(await consensus.getBlobs(future)).toEqual([]);
   });
 
   it('uses the slot length of a served spec, and does not ask the execution chain', async () => {
@@ -263,6 +265,7 @@ describe('consensus blob source against anvil', () => {
       ],
       [{ status: 429, body: '' }, 'BLOB_SOURCE_HTTP_ERROR', /HTTP 429/],
       [{ status: 503, contentType: 'text/html', body: '<html>unavailable</html>' }, 'BLOB_SOURCE_HTTP_ERROR', /503/],
+      [{ status: 405, body: '' }, 'BLOB_SOURCE_UNUSABLE', /serves neither .*blobs.* \(HTTP 405\) nor .*blob_sidecars/],
     ] as const;
     for (const [blobAnswer, code, message] of cases) {
       proxy.set({ blobAnswer });

@@ -244,23 +244,25 @@ function createSlotReader(
       const sidecars = await askSidecars(slot, versionedHashes);
       if (sidecars.status === 200) return sidecars.read();
       if (sidecars.status === 404) return [];
-      route = 'unknown'; // the node changed: find its route again on the next call
+      if (ROUTE_ABSENT_STATUSES.has(sidecars.status)) route = 'unknown'; // the node changed: find its route again
       throw sidecars.fail();
     }
     const what = `GET ${blobsPath(slot)}`;
     const query = `versioned_hashes=${versionedHashes.map((hash) => hash.toLowerCase()).join(',')}`;
     const blobs = await http.get(blobsPath(slot), query, CONSENSUS_BLOBS_ANSWER_BYTES_MAX);
     if (blobs.status === 200) {
+      const candidates = parseBlobs(http.name, what, blobs, logger);
       settle('blobs');
-      return parseBlobs(http.name, what, blobs, logger);
+      return candidates;
     }
     if (blobs.status === 404 && route === 'blobs') return [];
     if (blobs.status !== 404 && !ROUTE_ABSENT_STATUSES.has(blobs.status)) throw statusError(http.name, what, blobs);
 
     const sidecars = await askSidecars(slot, versionedHashes);
     if (sidecars.status === 200) {
+      const candidates = sidecars.read();
       settle('sidecars');
-      return sidecars.read();
+      return candidates;
     }
     if (sidecars.status === 404) {
       if (blobs.status !== 404) settle('sidecars'); // `blobs` is absent: the 404 is a slot without a block
@@ -270,7 +272,13 @@ function createSlotReader(
       settle('blobs'); // `blob_sidecars` is absent: the 404 of `blobs` was a slot without a block
       return [];
     }
-    throw ROUTE_ABSENT_STATUSES.has(sidecars.status) ? statusError(http.name, what, blobs) : sidecars.fail();
+    if (!ROUTE_ABSENT_STATUSES.has(sidecars.status)) throw sidecars.fail();
+    throw new BlobSourceError(
+      'BLOB_SOURCE_UNUSABLE',
+      `${http.name} serves neither ${blobsPath(slot)} (HTTP ${blobs.status}) nor ${sidecarsPath(slot)} ` +
+        `(HTTP ${sidecars.status})`,
+      { source: http.name, status: sidecars.status },
+    );
   };
 }
 

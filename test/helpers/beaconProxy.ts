@@ -3,7 +3,8 @@
  * tests and the end-to-end sync tests. It passes every request upstream except:
  * - the blob routes of `missingSlots` answer 404 "block not found";
  * - blobs of `missingBlobs` are left out of answers, blobs of `corruptBlobs` are served with bytes flipped (the
- *   `blobs` route is asked upstream one versioned hash at a time, so it knows which blob is which);
+ *   `blobs` route is asked upstream one versioned hash at a time, so it knows which blob is which; versioned hashes
+ *   are compared in lowercase, as viem writes them);
  * - `routes: 'sidecarsOnly'` answers 404 with no body for `blobs` (as a server that does not know the route) and
  *   serves `blob_sidecars` from upstream's `blobs`, each with its commitment and proof computed with c-kzg;
  * - `specSecondsPerSlot` serves `/eth/v1/config/spec` (anvil answers 404 there);
@@ -89,7 +90,9 @@ async function serve(
   if (behaviour.missingSlots.has(slot)) return writeJson(response, 404, { code: 404, message: 'Block not found' });
   if (behaviour.routes === 'sidecarsOnly') {
     if (kind === 'blobs') return void response.writeHead(404).end();
-    return writeJson(response, 200, { data: await sidecarsOf(upstream, slot, behaviour) });
+    const sidecars = await sidecarsOf(upstream, slot, behaviour);
+    if (sidecars === undefined) return writeJson(response, 404, { code: 404, message: 'Block not found' });
+    return writeJson(response, 200, { data: sidecars });
   }
   if (kind === 'blob_sidecars') return forward(upstream, url, response);
   const hashes = url.searchParams.get('versioned_hashes');
@@ -125,10 +128,18 @@ async function blobsByHash(
   return { status: 200, blobs };
 }
 
-/** Upstream's blobs of `slot` as sidecars, each with the commitment and proof c-kzg computes for the true blob. */
-async function sidecarsOf(upstream: string, slot: bigint, behaviour: BeaconProxyBehaviour): Promise<unknown[]> {
+/**
+ * Upstream's blobs of `slot` as sidecars, each with the commitment and proof c-kzg computes for the true blob;
+ * undefined when upstream has no block there.
+ */
+async function sidecarsOf(
+  upstream: string,
+  slot: bigint,
+  behaviour: BeaconProxyBehaviour,
+): Promise<unknown[] | undefined> {
   const answer = await fetch(`${upstream}/eth/v1/beacon/blobs/${slot}`);
-  if (answer.status !== 200) return [];
+  if (answer.status === 404) return undefined;
+  if (answer.status !== 200) throw new Error(`upstream answered HTTP ${answer.status} for the blobs of slot ${slot}`);
   const { data } = (await answer.json()) as { data: Hex[] };
   const kzg = getKzg();
   return data.flatMap((blobHex, index) => {
