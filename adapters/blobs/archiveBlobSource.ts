@@ -58,6 +58,7 @@ export function createArchiveBlobSource(options: ArchiveBlobSourceOptions): Blob
       bodyBytesMax,
       source: base.name,
       what: `GET ${path}`,
+      secrets: base.secrets,
     });
 
   return {

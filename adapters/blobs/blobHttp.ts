@@ -8,7 +8,7 @@ import type { LoggerPort } from '../../core/ports.js';
 import type { Hex } from '../../spec/chain.js';
 import { BLOB_SIZE_BYTES } from '../../spec/constants.js';
 import { BlobSourceError } from './blobSourceError.js';
-import { redactUrl } from './redactUrl.js';
+import { isSecretParamName, redactUrl } from './redactUrl.js';
 
 /** Characters of one blob as 0x-prefixed hex. */
 export const BLOB_HEX_CHARS = 2 + 2 * BLOB_SIZE_BYTES;
@@ -22,6 +22,10 @@ export const ERROR_BODY_BYTES_MAX = 4 * 1024;
 const ERROR_BODY_QUOTE_CHARS_MAX = 200;
 
 const HEX_PATTERN = /^0x[0-9a-fA-F]*$/;
+/** Shorter strings are not scrubbed from error answers: they would match ordinary words and numbers. */
+const SECRET_CHARS_MIN = 4;
+/** What a credential is replaced with in a quoted error answer. */
+const SCRUBBED = '[redacted]';
 
 /** The logger of a source built without one. */
 export const SILENT_LOGGER: LoggerPort = {
@@ -39,6 +43,8 @@ export interface HttpBase {
   readonly headers: Readonly<Record<string, string>>;
   /** The base URL's path plus `path`, with the base's query parameters and then `queries` (raw `name=value`s). */
   urlOf(path: string, queries: readonly string[]): URL;
+  /** The credentials in the URL (userinfo, values of secret-looking query parameters): scrubbed from error answers. */
+  readonly secrets: readonly string[];
 }
 
 export function httpBaseOf(url: string, what: string): HttpBase {
@@ -56,9 +62,12 @@ export function httpBaseOf(url: string, what: string): HttpBase {
   }
   const prefix = `${base.origin}${base.pathname.replace(/\/+$/, '')}`;
   const baseQuery = base.search.slice(1);
+  const queryKeys = [...base.searchParams].flatMap(([key, value]) => (isSecretParamName(key) ? [value] : []));
+  const secrets = [decodeURIComponent(base.username), decodeURIComponent(base.password), ...queryKeys];
   return {
     name,
     headers,
+    secrets: secrets.filter((secret) => secret.length >= SECRET_CHARS_MIN),
     urlOf(path, queries) {
       const search = [baseQuery, ...queries].filter((part) => part !== '').join('&');
       return new URL(`${prefix}${path}${search === '' ? '' : `?${search}`}`);
@@ -76,6 +85,11 @@ export interface BoundedGetRequest {
   readonly source: string;
   /** The request as errors name it, e.g. `GET /eth/v1/beacon/genesis` (a path, never a query that may hold a key). */
   readonly what: string;
+  /**
+   * Credentials the request carries (a key, userinfo), removed from error answers: a server may echo the request
+   * URL in its error message (fastify's "Route GET:/...?key=... not found").
+   */
+  readonly secrets: readonly string[];
 }
 
 export interface HttpAnswer {
@@ -105,7 +119,7 @@ export async function boundedGet(request: BoundedGetRequest): Promise<HttpAnswer
   const ok = response.status >= 200 && response.status < 300;
   try {
     const body = await readBody(response, ok ? request.bodyBytesMax : ERROR_BODY_BYTES_MAX, ok);
-    return { status: response.status, body };
+    return { status: response.status, body: ok ? body : scrub(body, request.secrets) };
   } catch (cause) {
     if (cause instanceof BodyTooLargeError) {
       throw new BlobSourceError(
@@ -119,6 +133,15 @@ export async function boundedGet(request: BoundedGetRequest): Promise<HttpAnswer
 }
 
 class BodyTooLargeError extends Error {}
+
+function scrub(text: string, secrets: readonly string[]): string {
+  let scrubbed = text;
+  for (const secret of secrets) {
+    if (secret.length < SECRET_CHARS_MIN) continue;
+    for (const form of new Set([secret, encodeURIComponent(secret)])) scrubbed = scrubbed.split(form).join(SCRUBBED);
+  }
+  return scrubbed;
+}
 
 /** Reads at most `bytesMax`; past it, fails when `strict`, else keeps what it read. Cancels what it does not read. */
 async function readBody(response: Response, bytesMax: number, strict: boolean): Promise<string> {

@@ -121,11 +121,12 @@ function createBeaconHttp(options: ConsensusBlobSourceOptions): BeaconHttp {
   if (apiKey !== undefined && apiKeyHeader !== undefined) headers[apiKeyHeader.toLowerCase()] = apiKey;
   const keyQuery = apiKey !== undefined && apiKeyHeader === undefined ? `key=${encodeURIComponent(apiKey)}` : '';
   const timeoutMs = options.requestTimeoutMs ?? CONSENSUS_REQUEST_TIMEOUT_MS_DEFAULT;
+  const secrets = apiKey === undefined ? base.secrets : [...base.secrets, apiKey];
   return {
     name: base.name,
     get(path, query, bodyBytesMax) {
       const url = base.urlOf(path, [query ?? '', keyQuery]);
-      return boundedGet({ url, headers, timeoutMs, bodyBytesMax, source: base.name, what: `GET ${path}` });
+      return boundedGet({ url, headers, timeoutMs, bodyBytesMax, source: base.name, what: `GET ${path}`, secrets });
     },
   };
 }

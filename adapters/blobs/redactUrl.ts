@@ -23,7 +23,7 @@ export function redactUrl(url: string): string {
   parsed.password = '';
   parsed.hash = '';
   for (const name of [...parsed.searchParams.keys()]) {
-    if (SECRET_PARAM_PATTERN.test(name)) parsed.searchParams.delete(name);
+    if (isSecretParamName(name)) parsed.searchParams.delete(name);
   }
   parsed.pathname = parsed.pathname
     .split('/')
@@ -31,6 +31,11 @@ export function redactUrl(url: string): string {
     .join('/')
     .replace(/\/+$/, '');
   return parsed.toString().replace(/\/(?=\?|$)/, '');
+}
+
+/** Whether a query parameter's name says it holds a credential. */
+export function isSecretParamName(name: string): boolean {
+  return SECRET_PARAM_PATTERN.test(name);
 }
 
 function looksLikeKey(segment: string): boolean {
