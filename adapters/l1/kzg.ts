@@ -33,6 +33,16 @@ export function blobCommitment(blob: Uint8Array): Uint8Array {
   return getKzg().blobToKzgCommitment(blob);
 }
 
+/**
+ * Whether `proof` shows that `commitment` commits to `blob` (c-kzg's verifyBlobKzgProof: two pairings, far cheaper
+ * than computing the commitment). Throws when an input is malformed: a wrong size, a field element at or above the
+ * BLS modulus, a point not on the curve.
+ */
+export function blobKzgProofHolds(blob: Uint8Array, commitment: Uint8Array, proof: Uint8Array): boolean {
+  getKzg();
+  return cKzg.verifyBlobKzgProof(blob, commitment, proof);
+}
+
 /** EIP-4844 versioned hash of a commitment: sha256(commitment) with its first byte replaced by the version. */
 export function commitmentVersionedHash(commitment: Uint8Array): Hex {
   const digest = createHash('sha256').update(commitment).digest();

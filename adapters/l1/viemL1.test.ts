@@ -41,7 +41,6 @@ import { blobVersionedHashes, getKzg } from './kzg.js';
 import { createL1PublicClient, rawRequest } from './l1Rpc.js';
 import { createViemL1Publisher, encodeProposeCall, simulatePropose } from './viemL1Publisher.js';
 import { createAnvilBlobSource, createViemL1Reader } from './viemL1Reader.js';
-import { createBeaconBlobReader } from './beaconBlobs.js';
 import { EMPTY_CHECKPOINT_ATTESTATIONS } from '../../spec/validators/checkpointAttestations.js';
 
 // anvil's default dev accounts 0 and 1
@@ -269,12 +268,6 @@ describe('L1 adapters against anvil', () => {
     expect(blobs.map((b) => bytesToHex(b))).toEqual(request.blobs.map((b) => bytesToHex(b)));
     expect(decodeCheckpointPayload(blobsToPayload(blobs))).toEqual(blocks);
 
-    const beaconReader = createBeaconBlobReader({ l1ConsensusHostUrl: anvil.url });
-    const beaconBlobs = await beaconReader.getBlobs(
-      (await reader.getBlock(log.l1.blockNumber)).timestamp,
-      log.blobVersionedHashes,
-    );
-    expect(decodeCheckpointPayload(blobsToPayload(beaconBlobs))).toEqual(blocks);
 
     expect(await reader.getCheckpointCount(inBlock)).toBe(1);
     expect(await reader.getCheckpointCount(inBlock - 1n)).toBe(0);
@@ -536,13 +529,6 @@ describe('L1 adapters against anvil', () => {
       publisherPrivateKey: PUBLISHER_KEY,
     });
     await expectL1Error(offlinePublisher.getTxStatus(fill(0x42)), 'L1_UNREACHABLE', /127\.0\.0\.1:1/);
-    const offlineBeacon = createBeaconBlobReader({ l1ConsensusHostUrl: url });
-    const [log] = await reader.getCheckpointProposedLogs(deployBlock, await client.getBlockNumber());
-    await expectL1Error(
-      offlineBeacon.getBlobs(0n, log!.blobVersionedHashes),
-      'L1_UNREACHABLE',
-      /consensus node at http:\/\/127\.0\.0\.1:1/,
-    );
   });
 
   describe('epoch proofs and prunes (32-slot epochs, one epoch to prove each)', () => {

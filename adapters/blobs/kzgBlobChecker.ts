@@ -1,0 +1,52 @@
+/**
+ * BlobCheckerPort with KZG (c-kzg, adapters/l1/kzg.ts). A candidate served with its commitment and proof is checked
+ * by verifying the proof, and answers the versioned hash of the served commitment; a bare blob has its commitment
+ * computed. Invalid input (a wrong size, a field element at or above the BLS modulus, a commitment or proof that is
+ * not a curve point, a proof that does not hold) answers undefined and never throws.
+ *
+ * c-kzg is synchronous and a commitment takes about a tenth of a second. Checks run one at a time, each after a
+ * turn of the event loop (setImmediate): a checkpoint's blobs checked together (Promise.all) never hold the loop for
+ * more than one blob. Queued checks are bounded by what callers ask at once (a checkpoint's blobs).
+ */
+import { setImmediate } from 'node:timers/promises';
+import type { BlobCandidate, BlobCheckerPort } from '../../core/ports.js';
+import type { Hex } from '../../spec/chain.js';
+import { BLOB_SIZE_BYTES } from '../../spec/constants.js';
+import { blobCommitment, blobKzgProofHolds, commitmentVersionedHash } from '../l1/kzg.js';
+
+/** Bytes of a KZG commitment or proof (a compressed BLS12-381 G1 point). */
+const KZG_POINT_BYTES = 48;
+const KZG_POINT_HEX_PATTERN = new RegExp(`^0x[0-9a-fA-F]{${2 * KZG_POINT_BYTES}}$`);
+
+export function createKzgBlobChecker(): BlobCheckerPort {
+  let previous: Promise<unknown> = Promise.resolve();
+  return {
+    versionedHashOf(candidate) {
+      // After the previous check and a turn of the loop: an immediate queued now runs after pending I/O.
+      const check = previous.then(async () => {
+        await setImmediate();
+        return versionedHashNow(candidate);
+      });
+      previous = check;
+      return check;
+    },
+  };
+}
+
+function versionedHashNow(candidate: BlobCandidate): Hex | undefined {
+  const { blob, kzgCommitment, kzgProof } = candidate;
+  if (blob.length !== BLOB_SIZE_BYTES) return undefined;
+  try {
+    if (kzgCommitment === undefined || kzgProof === undefined) return commitmentVersionedHash(blobCommitment(blob));
+    const commitment = kzgPointBytes(kzgCommitment);
+    const proof = kzgPointBytes(kzgProof);
+    if (commitment === undefined || proof === undefined) return undefined;
+    return blobKzgProofHolds(blob, commitment, proof) ? commitmentVersionedHash(commitment) : undefined;
+  } catch {
+    return undefined; // c-kzg refused the bytes: not a valid blob, commitment or proof
+  }
+}
+
+function kzgPointBytes(hex: Hex): Uint8Array | undefined {
+  return KZG_POINT_HEX_PATTERN.test(hex) ? new Uint8Array(Buffer.from(hex.slice(2), 'hex')) : undefined;
+}
