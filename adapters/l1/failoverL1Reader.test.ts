@@ -321,7 +321,6 @@ describe('several endpoints', () => {
     expect(outcome).toMatchObject({ ok: false, error: { code: 'L1_UNREACHABLE' } });
     expect(callsOf(a).slice(2)).toEqual(['getBlock(10)']);
   });
-
 });
 
 // ---------------------------------------------------------------------------------------------------------------

@@ -268,7 +268,6 @@ describe('L1 adapters against anvil', () => {
     expect(blobs.map((b) => bytesToHex(b))).toEqual(request.blobs.map((b) => bytesToHex(b)));
     expect(decodeCheckpointPayload(blobsToPayload(blobs))).toEqual(blocks);
 
-
     expect(await reader.getCheckpointCount(inBlock)).toBe(1);
     expect(await reader.getCheckpointCount(inBlock - 1n)).toBe(0);
     expect(await reader.getArchiveAt(1, inBlock)).toBe(ARCHIVE_1);
