@@ -1,7 +1,7 @@
 /**
  * The consensus blob source against a real anvil (its beacon routes), directly and through the beacon proxy of
  * test/helpers/beaconProxy.ts. anvil starts at T0 with 12 s between blocks, so block n is at T0 + 12n and its slot is
- * n; it serves no spec, so the source infers the slot length from execution block 1.
+ * n; it serves no spec, so the source asks it by execution block number (what anvil's routes take).
  */
 import { createWalletClient, http, parseGwei, type PublicClient } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
@@ -48,16 +48,9 @@ describe('consensus blob source against anvil', () => {
   let blobs: Uint8Array[];
   let hashes: Hex[];
   let request: BlobRequest;
-  let executionCalls = 0;
   const checker = createKzgBlobChecker();
-  const execution = {
-    blockTimestamp: async (blockNumber: bigint) => {
-      executionCalls++;
-      return (await client.getBlock({ blockNumber })).timestamp;
-    },
-  };
   const source = (options: Partial<Parameters<typeof createConsensusBlobSource>[0]> = {}): BlobSourcePort =>
-    createConsensusBlobSource({ url: proxy.url, execution, requestTimeoutMs: 2_000, ...options });
+    createConsensusBlobSource({ url: proxy.url, requestTimeoutMs: 2_000, ...options });
   const hashesOf = async (candidates: readonly BlobCandidate[]) =>
     Promise.all(candidates.map((candidate) => checker.versionedHashOf(candidate)));
   const blobRouteRequests = () => proxy.requests.filter((r) => r.url.includes('/blob')).map((r) => r.url);
@@ -96,14 +89,12 @@ describe('consensus blob source against anvil', () => {
   beforeEach(() => {
     proxy.reset();
     proxy.requests.length = 0;
-    executionCalls = 0;
   });
 
-  it('finds the blobs of a block by its slot, inferring the slot length from execution block 1 once', async () => {
+  it('finds the blobs of a block by its execution number on a node that serves no spec, saying so once', async () => {
     const lines: LogLine[] = [];
     const direct = createConsensusBlobSource({
       url: anvil.url,
-      execution,
       logger: capturingLogger((l) => lines.push(l)),
     });
     expect(direct.kind).toBe('consensus');
@@ -112,15 +103,14 @@ describe('consensus blob source against anvil', () => {
     expect(new Set(await hashesOf(candidates))).toEqual(new Set(hashes));
     expect(candidates.map((c) => bytesToHex(c.blob)).sort()).toEqual(blobs.map((b) => bytesToHex(b)).sort());
     await direct.getBlobs(request);
-    expect(executionCalls).toBe(1);
-    expect(lines.filter((l) => l.message.includes('slot length 12 s taken from execution block 1'))).toHaveLength(1);
+    expect(lines.filter((l) => l.message.includes('asking it for blobs by execution block number'))).toHaveLength(1);
   });
 
   it('answers without a blob it lacks, and empty for a slot with no block, settling on the blobs route', async () => {
     const consensus = source();
     const partial = await consensus.getBlobs({ ...request, versionedHashes: [hashes[1]!, FAKE_HASH] });
     expect(await hashesOf(partial)).toEqual([hashes[1]]);
-    const future = { ...request, l1: { ...request.l1, timestamp: request.l1.timestamp + 1_000n * L1_BLOCK_SECONDS } };
+    const future = { ...request, l1: { ...request.l1, blockNumber: request.l1.blockNumber + 1_000n } };
     proxy.requests.length = 0;
     expect(await consensus.getBlobs(future)).toEqual([]);
     expect(blobRouteRequests()).toEqual([expect.stringMatching(/^\/eth\/v1\/beacon\/blobs\/\d+\?/)]);
@@ -129,7 +119,7 @@ describe('consensus blob source against anvil', () => {
   it('a fresh source settles the route on a missing slot: blobs 404, then sidecars 410', async () => {
     const consensus = source();
     const slot = request.l1.blockNumber + 1_000n;
-    const missing = { ...request, l1: { ...request.l1, timestamp: T0 + slot * L1_BLOCK_SECONDS } };
+    const missing = { ...request, l1: { ...request.l1, blockNumber: slot } };
     expect(await consensus.getBlobs(missing)).toEqual([]);
     expect(await consensus.getBlobs(missing)).toEqual([]);
     expect(blobRouteRequests().map((url) => url.split('?')[0])).toEqual([
@@ -178,14 +168,13 @@ describe('consensus blob source against anvil', () => {
     ]);
     proxy.set({ corruptBlobs: 'all' });
     expect(await hashesOf(await consensus.getBlobs(request))).toEqual([undefined, undefined]);
-    const future = { ...request, l1: { ...request.l1, timestamp: request.l1.timestamp + 1_000n * L1_BLOCK_SECONDS } };
+    const future = { ...request, l1: { ...request.l1, blockNumber: request.l1.blockNumber + 1_000n } };
     expect(await consensus.getBlobs(future)).toEqual([]);
   });
 
-  it('uses the slot length of a served spec, and does not ask the execution chain', async () => {
+  it('asks by slot, from the genesis time and the slot length of a served spec', async () => {
     proxy.set({ specSecondsPerSlot: 12 });
     expect(new Set(await hashesOf(await source().getBlobs(request)))).toEqual(new Set(hashes));
-    expect(executionCalls).toBe(0);
     proxy.set({ specSecondsPerSlot: 6 });
     proxy.requests.length = 0;
     await source().getBlobs(request);
@@ -287,15 +276,8 @@ describe('consensus blob source against anvil', () => {
   });
 
   it('refuses a block from before its genesis: the node follows another chain', async () => {
+    proxy.set({ specSecondsPerSlot: 12 });
     const early = { ...request, l1: { ...request.l1, timestamp: T0 - 1n } };
     await expectBlobSourceError(source().getBlobs(early), 'BLOB_SOURCE_UNUSABLE', /before the genesis time/);
-  });
-
-  it('without a spec or an execution client, says it cannot find slots; keeps no failure', async () => {
-    const noExecution = createConsensusBlobSource({ url: proxy.url });
-    await expectBlobSourceError(noExecution.check(), 'BLOB_SOURCE_UNUSABLE', /no execution client/);
-    proxy.set({ specSecondsPerSlot: 12 });
-    await noExecution.check();
-    expect(await noExecution.getBlobs(request)).toHaveLength(2);
   });
 });

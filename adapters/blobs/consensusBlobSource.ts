@@ -5,11 +5,9 @@
  * `GET /eth/v1/beacon/genesis` and SECONDS_PER_SLOT from `GET /eth/v1/config/spec`. Both are read once and kept after
  * they succeed (a failure is never kept: the next call asks again).
  *
- * anvil serves the genesis route (its genesis_time is block 0's timestamp) but answers 404 for the spec, and reads
- * the `{block_id}` of its blob route as an execution block number. When the spec is not served (404), the slot length
- * is inferred from the execution chain as timestamp(block 1) - genesis_time, through the `execution` option, and that
- * is logged once: on anvil started with `--timestamp T0` and `anvil_setBlockTimestampInterval(B)`, block n has
- * timestamp T0 + n·B, so the slot this computes is the block number anvil expects.
+ * A development node that serves no spec (404) is taken to name blocks by execution block number, as anvil's beacon
+ * routes do (anvil serves the genesis route but no spec, and reads the `{block_id}` of its blob route as an execution
+ * block number, whatever its block times); that is logged once. A real beacon node always serves its spec.
  *
  * Routes, tried in this order:
  * - `GET /eth/v1/beacon/blobs/{slot}?versioned_hashes=h1,h2` (data: the blobs as 0x hex). The hashes are
@@ -53,8 +51,6 @@ export interface ConsensusBlobSourceOptions {
   /** The header that carries `apiKey`; absent, the key goes in the `key` query parameter. */
   readonly apiKeyHeader?: string;
   readonly requestTimeoutMs?: number;
-  /** Execution block timestamps: where the slot length comes from when the node does not serve its spec (anvil). */
-  readonly execution?: { blockTimestamp(blockNumber: bigint): Promise<bigint> };
   readonly logger?: LoggerPort;
 }
 
@@ -78,11 +74,10 @@ const ROUTE_ABSENT_STATUSES: ReadonlySet<number> = new Set([405, 410, 501]);
 
 type BlobRoute = 'unknown' | 'blobs' | 'sidecars';
 
-interface BeaconTiming {
-  readonly genesisTimeSeconds: bigint;
-  readonly slotSeconds: bigint;
-  readonly slotSecondsFrom: 'spec' | 'execution';
-}
+/** How the node names a block: by slot (from genesis time and slot length), or by execution block number (anvil). */
+type BeaconTiming =
+  | { readonly blockIds: 'slots'; readonly genesisTimeSeconds: bigint; readonly slotSeconds: bigint }
+  | { readonly blockIds: 'executionNumbers' };
 
 /** GETs on the beacon API, with the key and authorization the options give. */
 interface BeaconHttp {
@@ -93,23 +88,24 @@ interface BeaconHttp {
 export function createConsensusBlobSource(options: ConsensusBlobSourceOptions): BlobSourcePort {
   const http = createBeaconHttp(options);
   const logger = options.logger ?? SILENT_LOGGER;
-  const timing = createTimingCache(http, options.execution, logger);
+  const timing = createTimingCache(http, logger);
   const readSlot = createSlotReader(http, logger);
   return {
     kind: 'consensus',
     name: http.name,
     async getBlobs(request: BlobRequest): Promise<readonly BlobCandidate[]> {
       if (request.versionedHashes.length === 0) return [];
-      const slot = slotOf(await timing.get(), request.l1.timestamp, http.name);
-      return readSlot(slot, request.versionedHashes);
+      const known = await timing.get();
+      const id = known.blockIds === 'slots' ? slotOf(known, request.l1.timestamp, http.name) : request.l1.blockNumber;
+      return readSlot(id, request.versionedHashes);
     },
     async check(): Promise<void> {
-      const { genesisTimeSeconds, slotSeconds, slotSecondsFrom } = await timing.refresh();
-      const from = slotSecondsFrom === 'spec' ? SPEC_PATH : `execution block 1 (${SPEC_PATH} not served)`;
-      logger.info(`consensus node ${http.name} answers: genesis time ${genesisTimeSeconds}, ${slotSeconds} s slots`, {
-        source: http.name,
-        slotSecondsFrom: from,
-      });
+      const known = await timing.refresh();
+      const naming =
+        known.blockIds === 'slots'
+          ? `genesis time ${known.genesisTimeSeconds}, ${known.slotSeconds} s slots`
+          : `no ${SPEC_PATH}: blocks named by execution block number`;
+      logger.info(`consensus node ${http.name} answers: ${naming}`, { source: http.name });
     },
   };
 }
@@ -134,18 +130,17 @@ function createBeaconHttp(options: ConsensusBlobSourceOptions): BeaconHttp {
 /** Genesis time and slot length, kept once read; a failure is not kept. */
 function createTimingCache(
   http: BeaconHttp,
-  execution: ConsensusBlobSourceOptions['execution'],
   logger: LoggerPort,
 ): { get(): Promise<BeaconTiming>; refresh(): Promise<BeaconTiming> } {
   let cached: Promise<BeaconTiming> | undefined;
-  let inferenceLogged = false;
+  let namingLogged = false;
   const refresh = (): Promise<BeaconTiming> => {
-    const loading = readTiming(http, execution).then((timing) => {
-      if (timing.slotSecondsFrom === 'execution' && !inferenceLogged) {
-        inferenceLogged = true;
+    const loading = readTiming(http).then((timing) => {
+      if (timing.blockIds === 'executionNumbers' && !namingLogged) {
+        namingLogged = true;
         logger.info(
-          `consensus node ${http.name} serves no ${SPEC_PATH}: slot length ${timing.slotSeconds} s taken from ` +
-            'execution block 1 (as on anvil)',
+          `consensus node ${http.name} serves no ${SPEC_PATH}: asking it for blobs by execution block number ` +
+            '(as anvil serves them)',
           { source: http.name },
         );
       }
@@ -160,30 +155,12 @@ function createTimingCache(
   return { get: () => cached ?? refresh(), refresh };
 }
 
-async function readTiming(http: BeaconHttp, execution: ConsensusBlobSourceOptions['execution']): Promise<BeaconTiming> {
+async function readTiming(http: BeaconHttp): Promise<BeaconTiming> {
   const genesisTimeSeconds = await readGenesisTime(http);
-  const specSlotSeconds = await readSpecSlotSeconds(http);
-  if (specSlotSeconds !== undefined) {
-    return { genesisTimeSeconds, slotSeconds: specSlotSeconds, slotSecondsFrom: 'spec' };
-  }
-  if (execution === undefined) {
-    throw new BlobSourceError(
-      'BLOB_SOURCE_UNUSABLE',
-      `${http.name} serves no ${SPEC_PATH} (HTTP 404) and no execution client is given to infer the slot length from`,
-      { source: http.name, status: 404 },
-    );
-  }
-  const block1Timestamp = await execution.blockTimestamp(1n);
-  const slotSeconds = block1Timestamp - genesisTimeSeconds;
-  if (slotSeconds <= 0n) {
-    throw new BlobSourceError(
-      'BLOB_SOURCE_UNUSABLE',
-      `${http.name} serves no ${SPEC_PATH}, and execution block 1 (timestamp ${block1Timestamp}) is not after ` +
-        `its genesis time ${genesisTimeSeconds}: no slot length to infer`,
-      { source: http.name },
-    );
-  }
-  return { genesisTimeSeconds, slotSeconds, slotSecondsFrom: 'execution' };
+  const slotSeconds = await readSpecSlotSeconds(http);
+  return slotSeconds === undefined
+    ? { blockIds: 'executionNumbers' }
+    : { blockIds: 'slots', genesisTimeSeconds, slotSeconds };
 }
 
 async function readGenesisTime(http: BeaconHttp): Promise<bigint> {
@@ -210,7 +187,7 @@ async function readSpecSlotSeconds(http: BeaconHttp): Promise<bigint | undefined
   return slotSeconds;
 }
 
-function slotOf(timing: BeaconTiming, timestamp: bigint, name: string): bigint {
+function slotOf(timing: Extract<BeaconTiming, { blockIds: 'slots' }>, timestamp: bigint, name: string): bigint {
   if (timestamp < timing.genesisTimeSeconds) {
     throw new BlobSourceError(
       'BLOB_SOURCE_UNUSABLE',

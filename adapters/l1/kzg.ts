@@ -5,7 +5,6 @@
 import cKzg from 'c-kzg';
 import { createHash } from 'node:crypto';
 import { defineKzg, type Kzg } from 'viem';
-import type { BlobCheckerPort } from '../../core/ports.js';
 import type { Hex } from '../../spec/chain.js';
 import { bytesToHex } from '../../spec/codec/bytes.js';
 import { BLOB_SIZE_BYTES, VERSIONED_HASH_VERSION_KZG } from '../../spec/constants.js';
@@ -76,15 +75,3 @@ export function matchBlobsToVersionedHashes(
   }
   return versionedHashes.map((hash) => byHash.get(hash.toLowerCase()));
 }
-
-/** BlobCheckerPort by computing each blob's KZG commitment (undefined for bytes that are not a valid blob). */
-export const computingBlobChecker: BlobCheckerPort = {
-  async versionedHashOf({ blob }) {
-    if (blob.length !== BLOB_SIZE_BYTES) return undefined;
-    try {
-      return commitmentVersionedHash(blobCommitment(blob));
-    } catch {
-      return undefined;
-    }
-  },
-};

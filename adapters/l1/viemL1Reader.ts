@@ -19,16 +19,13 @@ import {
   type L1LogPosition,
   type L1ReaderPort,
   type L1Validator,
-  type BlobSourcePort,
 } from '../../core/ports.js';
 import { L1Error } from '../../core/l1/l1Error.js';
 import { redactUrl } from '../config/redactConfig.js';
 import { VALIDATOR_SET_SIZE_MAX } from '../../spec/validators/constants.js';
 import type { Hex, L1RollupConstants } from '../../spec/chain.js';
-import { hexToBytes, isHex } from '../../spec/codec/bytes.js';
-import { BLOB_SIZE_BYTES, L1_SLOT_DURATION_SECONDS } from '../../spec/constants.js';
-import { matchBlobsToVersionedHashes } from './kzg.js';
-import { callL1, createL1PublicClient, detailsOf, isBlockNotFound, isTransportFailure, rawRequest } from './l1Rpc.js';
+import { L1_SLOT_DURATION_SECONDS } from '../../spec/constants.js';
+import { callL1, createL1PublicClient, isBlockNotFound } from './l1Rpc.js';
 
 export interface ViemL1ReaderOptions {
   readonly l1RpcUrl: string;
@@ -377,43 +374,4 @@ async function readBlock(client: PublicClient, url: string, tag: L1BlockTag | He
     throw new L1Error('L1_BLOCK_NOT_FOUND', `L1 block ${String(tag)} on ${url} is still pending`);
   }
   return { number: block.number, hash: block.hash, parentHash: block.parentHash, timestamp: block.timestamp };
-}
-
-/**
- * A blob source over anvil's own `anvil_getBlobsByTransactionHash` (anvil only; a real L1 serves blobs through its
- * consensus client). It answers `null` for an unknown tx, else the tx's blobs as 0x-prefixed hex.
- */
-export function createAnvilBlobSource(url: string): BlobSourcePort {
-  const client = createL1PublicClient(url);
-  return {
-    kind: 'consensus',
-    name: `anvil ${url}`,
-    async getBlobs(request) {
-      const txHash = request.l1.txHash;
-      const answer = await callL1(url, 'anvil_getBlobsByTransactionHash', async () => {
-        try {
-          return await rawRequest(client, 'anvil_getBlobsByTransactionHash', [txHash]);
-        } catch (error) {
-          if (isTransportFailure(error)) throw error;
-          throw new L1Error(
-            'L1_BLOBS_UNAVAILABLE',
-            `L1 node at ${url} did not serve the blobs of tx ${txHash}: ${detailsOf(error)}`,
-            {
-              cause: error,
-            },
-          );
-        }
-      });
-      const blobs = Array.isArray(answer)
-        ? answer
-            .filter((item): item is Hex => isHex(item) && item.length === 2 + 2 * BLOB_SIZE_BYTES)
-            .map((item) => hexToBytes(item))
-        : [];
-      const matched = matchBlobsToVersionedHashes(blobs, request.versionedHashes);
-      return matched.filter((blob): blob is Uint8Array => blob !== undefined).map((blob) => ({ blob }));
-    },
-    async check() {
-      await callL1(url, 'eth_chainId', () => client.getChainId());
-    },
-  };
 }

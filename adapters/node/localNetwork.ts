@@ -89,6 +89,8 @@ function withLocalNetwork(
     config,
     {
       l1RpcUrls: [l1RpcUrl],
+      // Blobs come from anvil's own beacon routes, as from a real L1's consensus client.
+      ...(values.l1ConsensusHostUrls.length === 0 ? { l1ConsensusHostUrls: [l1RpcUrl] } : {}),
       rollupAddress,
       ...(values.dataDirectory === undefined ? { dataDirectory } : {}),
       validatorKeystorePath: keystorePath,

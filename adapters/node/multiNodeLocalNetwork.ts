@@ -141,6 +141,7 @@ function childEnvironment(
   const timing = sequencerTimingForSlot(values.localNetworkSlotDurationSeconds, values.localNetworkL1BlockTimeSeconds);
   const settings: Partial<Record<ConfigKey, string>> = {
     l1RpcUrls: l1.anvil.url,
+    l1ConsensusHostUrls: l1.anvil.url,
     rollupAddress: l1.rollupAddress,
     dataDirectory: plan.dataDirectory,
     port: String(plan.publicPort),

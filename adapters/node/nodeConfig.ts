@@ -234,6 +234,8 @@ export function rpcLimitsOf(values: ConfigValues, listener: 'public' | 'admin'):
 /** The flat settings form of runNode: what tests and embedding programs give instead of a resolved configuration. */
 export interface NodeSettings {
   readonly l1RpcUrl: string;
+  /** The consensus (beacon) API checkpoint blobs are read from (on the local network: anvil's own URL). */
+  readonly l1ConsensusHostUrl?: string;
   readonly l1ChainId?: number;
   readonly rollupAddress: Hex;
   /** Without one, the chain lives in memory and the admin key is new each start. */
@@ -268,6 +270,7 @@ export function configFromSettings(
 ): ResolvedConfig {
   const values = definedValues({
     l1RpcUrls: settings.l1RpcUrl === undefined ? undefined : [settings.l1RpcUrl],
+    l1ConsensusHostUrls: settings.l1ConsensusHostUrl === undefined ? undefined : [settings.l1ConsensusHostUrl],
     l1ChainId: settings.l1ChainId,
     rollupAddress: settings.rollupAddress,
     dataDirectory: settings.dataDirectory,

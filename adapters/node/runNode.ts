@@ -11,8 +11,7 @@ import { createConfigAdmin, type ConfigAdmin } from '../config/configAdmin.js';
 import { configSummary } from '../config/redactConfig.js';
 import type { ResolvedConfig } from '../config/resolveConfig.js';
 import { createViemL1Publisher } from '../l1/viemL1Publisher.js';
-import { createAnvilBlobSource } from '../l1/viemL1Reader.js';
-import { computingBlobChecker } from '../l1/kzg.js';
+import { checkNodeBlobSources, logBlobSourceStats, openNodeBlobPorts } from './nodeBlobs.js';
 import { createL1Reader } from '../l1/l1Endpoints.js';
 import { shownUrls } from '../l1/l1Rpc.js';
 import { createCryptoRandomness } from '../randomness/cryptoRandomness.js';
@@ -101,6 +100,7 @@ export async function runNode(options: RunNodeOptions): Promise<RunningNode> {
       `${configSchema.l1ChainId.flag} is ${values.l1ChainId} but the L1 at ${shownUrls(start.l1RpcUrls)} reports chain id ${chainId}`,
     );
   }
+  const blobs = await openNodeBlobPorts(values, l1, start.rollupAddress, logger.child({ module: 'blobs' }));
   const l1Publisher = start.sequencerPrivateKey
     ? createViemL1Publisher({
         l1RpcUrls: start.l1RpcUrls,
@@ -144,7 +144,7 @@ export async function runNode(options: RunNodeOptions): Promise<RunningNode> {
     logger,
     storage,
     l1,
-    blobs: { sources: [createAnvilBlobSource(start.l1RpcUrl)], checker: computingBlobChecker },
+    blobs,
     snapshots: createLevelSnapshots(),
     ...(l1Publisher ? { l1Publisher } : {}),
     ...(l1ProofPublisher ? { l1ProofPublisher } : {}),
@@ -164,6 +164,7 @@ export async function runNode(options: RunNodeOptions): Promise<RunningNode> {
     node = await createNode(ports, coreNodeConfigOf(values, start.rollupAddress, l1Publisher?.publisherAddress), {
       configAdmin,
     });
+    await checkNodeBlobSources(node.blobSources, values.blobAllowEmptySources, logger.child({ module: 'blobs' }));
     const adminAuth = await resolveAdminApiKey({
       ...(values.dataDirectory !== undefined ? { dataDirectory: values.dataDirectory } : {}),
       disabled: values.disableAdminApiKey,
@@ -197,6 +198,7 @@ export async function runNode(options: RunNodeOptions): Promise<RunningNode> {
   }
   const running = node;
   running.start();
+  const stopBlobStats = logBlobSourceStats(running.blobSources, logger.child({ module: 'blobs' }));
   options.print(`public JSON-RPC: ${servers.publicUrl}`);
   options.print(`admin JSON-RPC: ${servers.adminUrl}`);
   const rpc = servers;
@@ -206,6 +208,7 @@ export async function runNode(options: RunNodeOptions): Promise<RunningNode> {
     adminUrl: rpc.adminUrl,
     configAdmin,
     async stop() {
+      stopBlobStats();
       await rpc.close();
       await running.stop();
       await p2p?.stop();

@@ -102,6 +102,7 @@ describe('configuration schema', () => {
   it('keeps secrets local, without defaults, and read only at startup', () => {
     const secrets = configOptions.filter((o) => o.secret).map((o) => o.key);
     expect(secrets).toEqual([
+      'l1ConsensusHostApiKeys',
       'adminApiKeyHash',
       'sequencerPublisherPrivateKey',
       'validatorHaDatabaseUrl',

@@ -56,11 +56,17 @@ import {
   integerKind,
   originListKind,
   patternKind,
+  tokenListKind,
   sha256HexKind,
   urlKind,
   urlListKind,
   type ValueKind,
 } from './valueKinds.js';
+
+/** Longest API key of a consensus endpoint, in characters. */
+export const CONSENSUS_HOST_API_KEY_LENGTH_MAX = 512;
+/** Longest HTTP header name a consensus endpoint's API key may go in, in characters. */
+export const HTTP_HEADER_NAME_LENGTH_MAX = 128;
 
 /** URL schemes of the HA signing database: PostgreSQL is the one database it runs on (adapters/signing/). */
 export const HA_DATABASE_URL_SCHEMES = ['postgres', 'postgresql'] as const;
@@ -268,6 +274,49 @@ export const configSchema = {
     description:
       'L1 JSON-RPC endpoints of one chain, comma-separated; the node reads and publishes through all of them, failing over when one is down, slow or behind',
   }),
+  l1ConsensusHostUrls: defaulted(
+    {
+      flag: '--l1-consensus-host-urls',
+      valueName: 'urls',
+      env: 'L1_CONSENSUS_HOST_URLS',
+      kind: urlListKind(['http', 'https']),
+      mutability: 'restart',
+      scope: 'local',
+      group: 'l1',
+      description:
+        'L1 consensus (beacon) API endpoints the node reads checkpoint blobs from, comma-separated, asked in order',
+    },
+    [] as readonly string[],
+  ),
+  l1ConsensusHostApiKeys: optional({
+    flag: '--l1-consensus-host-api-keys',
+    valueName: 'keys',
+    env: 'L1_CONSENSUS_HOST_API_KEYS',
+    kind: tokenListKind(
+      'an API key (no commas or spaces; empty for none)',
+      /^[^,\s]*$/,
+      CONSENSUS_HOST_API_KEY_LENGTH_MAX,
+    ),
+    secret: true,
+    mutability: 'restart',
+    scope: 'local',
+    group: 'l1',
+    description:
+      'API keys of the consensus endpoints, in the same order (an empty item for one that needs none); each goes in the header of the same position in --l1-consensus-host-api-key-headers, else in the `key` query parameter',
+  }),
+  l1ConsensusHostApiKeyHeaders: defaulted(
+    {
+      flag: '--l1-consensus-host-api-key-headers',
+      valueName: 'headers',
+      env: 'L1_CONSENSUS_HOST_API_KEY_HEADERS',
+      kind: tokenListKind('an HTTP header name', /^[A-Za-z0-9!#$%&'*+.^_`|~-]+$/, HTTP_HEADER_NAME_LENGTH_MAX),
+      mutability: 'restart',
+      scope: 'local',
+      group: 'l1',
+      description: 'the header each consensus endpoint takes its API key in, in the same order',
+    },
+    [] as readonly string[],
+  ),
   l1ChainId: optional({
     flag: '--l1-chain-id',
     valueName: 'id',
@@ -935,6 +984,19 @@ export const configSchema = {
     group: 'blobs',
     description: 'blob archive API asked for blobs older than the consensus client keeps',
   }),
+
+  blobAllowEmptySources: defaulted(
+    {
+      flag: '--blob.allowEmptySources',
+      env: 'BLOB_ALLOW_EMPTY_SOURCES',
+      kind: booleanKind,
+      mutability: 'restart',
+      scope: 'local',
+      group: 'blobs',
+      description: 'start even when no blob source answers at startup (sync waits until one does)',
+    },
+    false,
+  ),
 
   // Transaction bot
   botMinFeePadding: defaulted(

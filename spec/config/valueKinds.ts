@@ -25,6 +25,7 @@ export type ValueShape =
   | { readonly type: 'url'; readonly schemes: readonly string[] }
   | { readonly type: 'urlList'; readonly schemes: readonly string[] }
   | { readonly type: 'originList' }
+  | { readonly type: 'tokenList'; readonly pattern: RegExp; readonly maxLength: number }
   | { readonly type: 'peerAddressList' }
   | { readonly type: 'allowList' }
   | { readonly type: 'databaseUrl'; readonly schemes: readonly string[] };
@@ -218,6 +219,13 @@ export const urlListKind = (schemes: readonly string[]): ValueKind<readonly stri
   listKind({ type: 'urlList', schemes }, `a URL (${schemes.join(', ')})`, `URLs (${schemes.join(', ')})`, (v) =>
     hasScheme(v, schemes),
   );
+
+/** A list of tokens (API keys, header names), each matching `pattern` (which excludes commas) and at most `maxLength`. */
+export function tokenListKind(itemLabel: string, pattern: RegExp, maxLength: number): ValueKind<readonly string[]> {
+  return listKind({ type: 'tokenList', pattern, maxLength }, itemLabel, `${itemLabel}s`, (v) => {
+    return v.length <= maxLength && pattern.test(v);
+  });
+}
 
 /** CORS origins: `*`, or exact origins such as `https://app.example` (scheme, host, optional port, nothing else). */
 export const originListKind: ValueKind<readonly string[]> = listKind(

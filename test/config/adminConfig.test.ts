@@ -41,6 +41,7 @@ describe('configuration over the admin API', () => {
       flags: { '--port': '0', '--admin-port': '0', '--disable-admin-api-key': true },
       env: {
         ETHEREUM_HOSTS: anvil.url,
+        L1_CONSENSUS_HOST_URLS: anvil.url,
         ROLLUP_CONTRACT_ADDRESS: rollupAddress,
         VALIDATOR_HA_DATABASE_URL: 'postgres://signer:s3cret@db:5432/ha',
       },

@@ -77,6 +77,12 @@ export function valueArbitrary(option: ConfigOption): fc.Arbitrary<unknown> {
       return urlOf(shape.schemes);
     case 'urlList':
       return fc.array(urlOf(shape.schemes), { minLength: option.hasDefault ? 0 : 1, maxLength: 4 });
+    case 'tokenList':
+      // Non-empty items: a list of one empty item prints as the empty text, which is the empty list.
+      return fc.array(
+        patternString(shape.pattern, shape.maxLength).filter((v) => v.length > 0),
+        { minLength: option.hasDefault ? 0 : 1, maxLength: 4 },
+      );
     case 'originList':
       return fc.array(
         fc.oneof(

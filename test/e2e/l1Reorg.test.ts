@@ -47,7 +47,12 @@ describe('L1 reorg on a real L1 (anvil)', () => {
       l1SlotsInAnEpoch: L1_SLOTS_IN_AN_EPOCH,
     });
     stops.push(() => net.stop());
-    const follower = await runNode({ ...common, l1RpcUrl: net.l1RpcUrl, rollupAddress: net.rollupAddress });
+    const follower = await runNode({
+      ...common,
+      l1RpcUrl: net.l1RpcUrl,
+      l1ConsensusHostUrl: net.l1RpcUrl,
+      rollupAddress: net.rollupAddress,
+    });
     stops.push(() => follower.stop());
     const l1 = createPublicClient({ transport: http(net.l1RpcUrl) });
     const checkpointed = async (url: string) =>

@@ -54,6 +54,7 @@ describe('a local network on a real L1 (anvil), and a node that follows it from 
     let follower: RunningNode = await runNode({
       ...common,
       l1RpcUrl: net.l1RpcUrl,
+      l1ConsensusHostUrl: net.l1RpcUrl,
       rollupAddress: net.rollupAddress,
       dataDirectory: followerDir,
       print: (l) => followerPrinted.push(l),
@@ -116,6 +117,7 @@ describe('a local network on a real L1 (anvil), and a node that follows it from 
     follower = await runNode({
       ...common,
       l1RpcUrl: net.l1RpcUrl,
+      l1ConsensusHostUrl: net.l1RpcUrl,
       rollupAddress: net.rollupAddress,
       dataDirectory: followerDir,
       print: (l) => restartPrinted.push(l),

@@ -37,7 +37,12 @@ describe('proofs and finality on a real L1 (anvil)', () => {
       l1BlockTimeSeconds: 1,
     });
     stops.push(() => net.stop());
-    const follower = await runNode({ ...common, l1RpcUrl: net.l1RpcUrl, rollupAddress: net.rollupAddress });
+    const follower = await runNode({
+      ...common,
+      l1RpcUrl: net.l1RpcUrl,
+      l1ConsensusHostUrl: net.l1RpcUrl,
+      rollupAddress: net.rollupAddress,
+    });
     stops.push(() => follower.stop());
 
     const tipsOf = (url: string) => rpc<WireTips>(url, 'svc_getChainTips');

@@ -37,6 +37,7 @@ describe('startup faults give a clear error, never a hang or a bare stack trace'
     ).rollupAddress;
   const options = (overrides: Partial<NodeSettings>): RunNodeOptions => ({
     l1RpcUrl: anvil.url,
+    l1ConsensusHostUrl: anvil.url,
     rollupAddress: '0x0000000000000000000000000000000000000001',
     port: 0,
     adminPort: 0,
@@ -100,6 +101,7 @@ describe('startup faults give a clear error, never a hang or a bare stack trace'
     const rollupAddress = await deploy(1);
     const settings = {
       l1RpcUrl: anvil.url,
+      l1ConsensusHostUrl: anvil.url,
       rollupAddress,
       port: 0,
       adminPort: 0,
