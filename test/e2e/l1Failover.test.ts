@@ -50,7 +50,10 @@ describe('several L1 endpoints on a real L1 (anvil)', () => {
     );
     const lines: LogLine[] = [];
     const follower = await runNode({
-      config: configFromSettings({ ...common, rollupAddress: net.rollupAddress }, { l1RpcUrls: [a.url, b.url], l1ConsensusHostUrls: [net.l1RpcUrl] }),
+      config: configFromSettings(
+        { ...common, rollupAddress: net.rollupAddress },
+        { l1RpcUrls: [a.url, b.url], l1ConsensusHostUrls: [net.l1RpcUrl] },
+      ),
       logger: capturingLogger((line) => lines.push(line)),
       print: () => undefined,
     });
