@@ -13,7 +13,7 @@
 import { L1Error } from '../l1/l1Error.js';
 import type {
   BlobCandidate,
-  BlobPorts,
+  BlobsPort,
   BlobRequest,
   BlobSourceKind,
   BlobSourcePort,
@@ -58,7 +58,7 @@ export interface BlobSourceChain {
 }
 
 export interface BlobSourceChainDeps {
-  readonly blobs: BlobPorts;
+  readonly blobs: BlobsPort;
   readonly clock: ClockPort;
   readonly logger: LoggerPort;
 }
@@ -179,7 +179,7 @@ export function createBlobSourceChain(deps: BlobSourceChainDeps): BlobSourceChai
 }
 
 /** Asks every source (and the upload store) whether it answers. */
-async function checkSources(blobs: BlobPorts): Promise<BlobSourceCheck[]> {
+async function checkSources(blobs: BlobsPort): Promise<BlobSourceCheck[]> {
   const probe = async (kind: BlobSourceCheck['kind'], name: string, check: () => Promise<void>) => {
     try {
       await check();
