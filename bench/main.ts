@@ -156,6 +156,7 @@ const benches: Record<string, () => Promise<BenchResult>> = {
   txpool: async () => (await import('./txPool/bench.js')).benchTxPool(),
   'world-state': async () => (await import('./worldState/bench.js')).benchWorldState(),
   p2p: async () => (await import('./p2p/bench.js')).benchP2p(),
+  blobs: async () => (await import('./blobs/bench.js')).benchBlobs(),
 };
 
 async function main(): Promise<void> {

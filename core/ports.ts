@@ -309,7 +309,7 @@ export interface BlobCheckerPort {
 }
 
 /** Everything the node reads and keeps blobs with. */
-export interface BlobPorts {
+export interface BlobsPort {
   /** Asked by kind (consensus, file stores, archive) and, within a kind, in this order. */
   readonly sources: readonly BlobSourcePort[];
   readonly upload?: BlobUploadPort;
@@ -520,7 +520,7 @@ export interface NodePorts {
   readonly storage: StoragePort;
   readonly l1: L1ReaderPort;
   /** Where checkpoints' blobs are read from and copied to (core/blobs/blobSourceChain.ts). */
-  readonly blobs: BlobPorts;
+  readonly blobs: BlobsPort;
   /** The commitment verifier unless given. */
   readonly verifier?: VerifierPort;
   /** Absent: svcAdmin_startSnapshotUpload answers that snapshots are not enabled. */

@@ -4,7 +4,7 @@
  * and a blob archive API that keeps every proposal's blobs L1 ever included, asked last. Faults: the file store
  * serves corrupted blobs (`blobs.corrupted`); the archive answers after a latency.
  */
-import type { BlobCheckerPort, BlobPorts, BlobSourcePort, BlobUploadPort, NodePorts } from '../core/ports.js';
+import type { BlobCheckerPort, BlobsPort, BlobSourcePort, BlobUploadPort, NodePorts } from '../core/ports.js';
 import type { Hex } from '../spec/chain.js';
 import { BLOB_SIZE_BYTES } from '../spec/constants.js';
 import { simVersionedHash } from './l1/blobs.js';
@@ -45,7 +45,7 @@ export class SimBlobStores {
   }
 
   /** A node's blob ports: its link's consensus client, then the shared file store, then the archive. */
-  portsFor(label: string, link: SimL1Link): BlobPorts {
+  portsFor(label: string, link: SimL1Link): BlobsPort {
     return {
       sources: [link.blobSource, this.fileStoreSource(), this.archiveSource(label)],
       upload: this.upload(),

@@ -4,7 +4,7 @@
  * archive API (BLOB_ARCHIVE_API_URL) and the KZG checker. The core asks them in the order of kinds
  * (core/blobs/blobSourceChain.ts); within a kind, in the order configured.
  */
-import type { BlobPorts, BlobSourcePort, LoggerPort } from '../../core/ports.js';
+import type { BlobsPort, BlobSourcePort, LoggerPort } from '../../core/ports.js';
 import { createFileStore, createReadOnlyFileStore, type FileStoreOptions } from '../fileStore/fileStore.js';
 import { createArchiveBlobSource } from './archiveBlobSource.js';
 import { createConsensusBlobSource } from './consensusBlobSource.js';
@@ -27,7 +27,7 @@ export interface BlobPortsOptions {
   readonly fileStoreOptions?: FileStoreOptions;
 }
 
-export function createBlobPorts(options: BlobPortsOptions): BlobPorts {
+export function createBlobPorts(options: BlobPortsOptions): BlobsPort {
   const { chain, logger } = options;
   const keys = options.consensusHostApiKeys ?? [];
   if (keys.length > options.consensusHostUrls.length || options.consensusHostApiKeyHeaders.length > keys.length) {

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
-import { REDACTED, redactUrl } from './redactConfig.js';
+import { REDACTED, redactConfig, redactUrl } from './redactConfig.js';
+import { resolveConfig } from './resolveConfig.js';
 
 describe('redactUrl', () => {
   test('keeps scheme, host, port and plain path words; replaces what may be a key', () => {
@@ -35,5 +36,21 @@ describe('redactUrl', () => {
         expect(redactUrl(shown)).toBe(shown);
       }),
     );
+  });
+});
+
+describe('redactConfig and URLs', () => {
+  test('shows endpoint and store URLs without the keys they carry', () => {
+    const { values } = resolveConfig({
+      env: {
+        ETHEREUM_HOSTS: 'https://mainnet.infura.io/v3/0123456789abcdef0123456789abcdef',
+        L1_CONSENSUS_HOST_URLS: 'https://user:pa55@beacon.example/eth?apikey=s3cret',
+        BLOB_ARCHIVE_API_URL: 'https://api.blobscan.com/x7Yq2Lp9Zs4KwR8tBn3V',
+      },
+    });
+    const shown = JSON.stringify(redactConfig(values));
+    for (const secret of ['0123456789abcdef0123456789abcdef', 'pa55', 's3cret', 'x7Yq2Lp9Zs4KwR8tBn3V'])
+      expect(shown).not.toContain(secret);
+    expect(shown).toContain('https://mainnet.infura.io/v3/');
   });
 });

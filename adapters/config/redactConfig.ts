@@ -1,6 +1,6 @@
 /**
  * The configuration as it may be shown (svcAdmin_getConfig, logs): every option by key, secrets that are set
- * replaced by '[redacted]', unset options as null, and JSON-safe values (bigints as decimal strings, the allow list
+ * replaced by '[redacted]', URLs with their keys and credentials redacted (redactUrl), unset options as null, and JSON-safe values (bigints as decimal strings, the allow list
  * in its text form).
  */
 import { configOptions, type ConfigKey, type ConfigValues } from '../../spec/config/schema.js';
@@ -15,7 +15,12 @@ export function redactConfig(values: ConfigValues): RedactedConfig {
   const shown: Record<string, JsonValue> = {};
   for (const option of configOptions) {
     const value: unknown = values[option.key];
-    shown[option.key] = value === undefined ? null : option.secret ? REDACTED : option.kind.toJson(value);
+    if (value === undefined) shown[option.key] = null;
+    else if (option.secret) shown[option.key] = REDACTED;
+    // Endpoint and store URLs often carry an API key or a token: shown as redactUrl shows them.
+    else if (option.kind.shape.type === 'url') shown[option.key] = redactUrl(value as string);
+    else if (option.kind.shape.type === 'urlList') shown[option.key] = (value as readonly string[]).map(redactUrl);
+    else shown[option.key] = option.kind.toJson(value);
   }
   return shown as RedactedConfig;
 }

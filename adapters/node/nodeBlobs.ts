@@ -4,7 +4,7 @@
  * every BLOB_SOURCE_STATS_LOG_INTERVAL_MS when they changed.
  */
 import type { BlobSourceChain, BlobSourceStats } from '../../core/blobs/blobSourceChain.js';
-import type { BlobPorts, L1ReaderPort, LoggerPort } from '../../core/ports.js';
+import type { BlobsPort, L1ReaderPort, LoggerPort } from '../../core/ports.js';
 import type { Hex } from '../../spec/chain.js';
 import type { ConfigValues } from '../../spec/config/schema.js';
 import { configSchema } from '../../spec/config/schema.js';
@@ -19,7 +19,7 @@ export async function openNodeBlobPorts(
   l1: L1ReaderPort,
   rollupAddress: Hex,
   logger: LoggerPort,
-): Promise<BlobPorts> {
+): Promise<BlobsPort> {
   const constants = await l1.getRollupConstants();
   return createBlobPorts({
     consensusHostUrls: values.l1ConsensusHostUrls,

@@ -155,12 +155,22 @@ describe('blob source chain', () => {
       { kind: 'fileStore', fails: false, holdings: ['miss'] },
       { kind: 'consensus', fails: false, holdings: ['miss'] },
     ]);
-    await chain.getBlobs(requestFor(1), 'historical');
-    const rounds = BLOB_RETRY_DELAYS_HISTORICAL_MS.length + 1;
+    await chain.getBlobs(requestFor(1), 'nearTip');
+    const rounds = BLOB_RETRY_DELAYS_NEAR_TIP_MS.length + 1;
     expect(calls).toEqual([
       ...Array.from({ length: rounds }, () => ['consensus-2', 'fileStore-1']).flat(),
       'archive-0',
     ]);
+  });
+
+  it('in historical sync asks the archive right after the first round, before any wait', async () => {
+    const { chain, calls, clock } = setup([
+      { kind: 'consensus', fails: false, holdings: ['miss'] },
+      { kind: 'archive', fails: false, holdings: ['hold'] },
+    ]);
+    await chain.getBlobs(requestFor(1), 'historical');
+    expect(calls).toEqual(['consensus-0', 'archive-1']);
+    expect(clock.now()).toBe(0);
   });
 
   it('retries longer near the L1 tip than in historical sync', async () => {
@@ -212,10 +222,10 @@ describe('blob source chain', () => {
     );
     const blobs = await chain.getBlobs(requestFor(2), 'historical');
     expect(blobs.map((b) => bytesToHex(b))).toEqual([hashOf(0), hashOf(1)]);
-    const rounds = BLOB_RETRY_DELAYS_HISTORICAL_MS.length + 1;
+    // The archive has them after the first round: one round, no wait.
     expect(chain.stats()).toEqual([
-      { kind: 'consensus', name: 'consensus-0', served: 0, missed: 0, failed: 2 * rounds },
-      { kind: 'fileStore', name: 'fileStore-1', served: 0, missed: rounds, failed: rounds },
+      { kind: 'consensus', name: 'consensus-0', served: 0, missed: 0, failed: 2 },
+      { kind: 'fileStore', name: 'fileStore-1', served: 0, missed: 1, failed: 1 },
       { kind: 'archive', name: 'archive-2', served: 2, missed: 0, failed: 0 },
     ]);
     expect(lines.filter((l) => l.level === 'warn').map((l) => l.fields?.source)).toContain('fileStore-1');

@@ -4,7 +4,8 @@
  * within a kind; a round asks each of them for the blobs still missing. Rounds repeat after the delays of the
  * request's urgency: near the L1 tip a blob may still be on its way to the consensus client, so the chain waits a
  * little longer (BLOB_RETRY_DELAYS_NEAR_TIP_MS); in historical sync a missing blob is not coming, so it falls through
- * quickly (BLOB_RETRY_DELAYS_HISTORICAL_MS). The archive API is asked last, once. Every blob from anywhere is checked
+ * quickly (BLOB_RETRY_DELAYS_HISTORICAL_MS). The archive API is asked last: after the final round; in historical sync
+ * also right after the first, before any wait. Every blob from anywhere is checked
  * against its versioned hash (BlobCheckerPort) before use; a source that serves a wrong blob is skipped for it and
  * logged. Blobs found are copied to the upload store, if any, without waiting for it.
  *
@@ -13,7 +14,7 @@
 import { L1Error } from '../l1/l1Error.js';
 import type {
   BlobCandidate,
-  BlobPorts,
+  BlobsPort,
   BlobRequest,
   BlobSourceKind,
   BlobSourcePort,
@@ -58,7 +59,7 @@ export interface BlobSourceChain {
 }
 
 export interface BlobSourceChainDeps {
-  readonly blobs: BlobPorts;
+  readonly blobs: BlobsPort;
   readonly clock: ClockPort;
   readonly logger: LoggerPort;
 }
@@ -143,6 +144,13 @@ export function createBlobSourceChain(deps: BlobSourceChainDeps): BlobSourceChai
 
   const upload = (verified: readonly VerifiedBlob[]) => uploadInBackground(blobs.upload, verified, logger);
 
+  const askArchives = async (fetch: Fetch): Promise<void> => {
+    for (const source of archives) {
+      if (missing(fetch).length === 0) return;
+      await ask(source, fetch);
+    }
+  };
+
   const search = async (fetch: Fetch, urgency: BlobUrgency): Promise<void> => {
     const delays = urgency === 'nearTip' ? BLOB_RETRY_DELAYS_NEAR_TIP_MS : BLOB_RETRY_DELAYS_HISTORICAL_MS;
     for (let round = 0; round <= delays.length && rounds.length > 0; round++) {
@@ -152,11 +160,11 @@ export function createBlobSourceChain(deps: BlobSourceChainDeps): BlobSourceChai
         if (missing(fetch).length === 0) return;
         await ask(source, fetch);
       }
+      // In historical sync a blob every consensus client and store lacks is not coming: the archive is asked
+      // before any wait (and again after the last round), so a chain older than the clients keep syncs at speed.
+      if (round === 0 && urgency === 'historical') await askArchives(fetch);
     }
-    for (const source of archives) {
-      if (missing(fetch).length === 0) return;
-      await ask(source, fetch);
-    }
+    await askArchives(fetch);
   };
 
   return {
@@ -179,7 +187,7 @@ export function createBlobSourceChain(deps: BlobSourceChainDeps): BlobSourceChai
 }
 
 /** Asks every source (and the upload store) whether it answers. */
-async function checkSources(blobs: BlobPorts): Promise<BlobSourceCheck[]> {
+async function checkSources(blobs: BlobsPort): Promise<BlobSourceCheck[]> {
   const probe = async (kind: BlobSourceCheck['kind'], name: string, check: () => Promise<void>) => {
     try {
       await check();

@@ -6,7 +6,8 @@
  *   `blobs` route is asked upstream one versioned hash at a time, so it knows which blob is which; versioned hashes
  *   are compared in lowercase, as viem writes them);
  * - `routes: 'sidecarsOnly'` answers 404 with no body for `blobs` (as a server that does not know the route) and
- *   serves `blob_sidecars` from upstream's `blobs`, each with its commitment and proof computed with c-kzg;
+ *   serves `blob_sidecars` from upstream's `blobs`, each with its commitment and proof computed with c-kzg once per
+ *   blob and kept (as a beacon node stores its sidecars: a benchmark then times the client, not the proxy's KZG);
  * - `specSecondsPerSlot` serves `/eth/v1/config/spec` (anvil answers 404 there);
  * - `blobAnswer` answers the blob routes with a raw answer (truncated JSON, HTML, a huge body, a 500);
  * - `mode` 'down' closes every connection, 'hang' never answers.
@@ -57,11 +58,15 @@ const PASS: BeaconProxyBehaviour = {
 
 const BLOB_ROUTE = /^\/eth\/v1\/beacon\/(blobs|blob_sidecars)\/(\d+)$/;
 
+/** A blob's KZG commitment and proof, by the blob's hex. */
+type SidecarProofs = Map<string, { readonly commitment: Uint8Array; readonly proof: Uint8Array }>;
+
 export async function startBeaconProxy(upstreamUrl: string): Promise<BeaconProxy> {
   let behaviour = PASS;
+  const proofs: SidecarProofs = new Map();
   const server = await startTestHttpServer(
     () => behaviour.mode,
-    (request, response) => serve(upstreamUrl, behaviour, request, response),
+    (request, response) => serve(upstreamUrl, behaviour, proofs, request, response),
   );
   return {
     url: server.url,
@@ -75,6 +80,7 @@ export async function startBeaconProxy(upstreamUrl: string): Promise<BeaconProxy
 async function serve(
   upstream: string,
   behaviour: BeaconProxyBehaviour,
+  proofs: SidecarProofs,
   request: IncomingMessage,
   response: ServerResponse,
 ): Promise<void> {
@@ -90,7 +96,7 @@ async function serve(
   if (behaviour.missingSlots.has(slot)) return writeJson(response, 404, { code: 404, message: 'Block not found' });
   if (behaviour.routes === 'sidecarsOnly') {
     if (kind === 'blobs') return void response.writeHead(404).end();
-    const sidecars = await sidecarsOf(upstream, slot, behaviour);
+    const sidecars = await sidecarsOf(upstream, slot, behaviour, proofs);
     if (sidecars === undefined) return writeJson(response, 404, { code: 404, message: 'Block not found' });
     return writeJson(response, 200, { data: sidecars });
   }
@@ -136,6 +142,7 @@ async function sidecarsOf(
   upstream: string,
   slot: bigint,
   behaviour: BeaconProxyBehaviour,
+  proofs: SidecarProofs,
 ): Promise<unknown[] | undefined> {
   const answer = await fetch(`${upstream}/eth/v1/beacon/blobs/${slot}`);
   if (answer.status === 404) return undefined;
@@ -144,7 +151,13 @@ async function sidecarsOf(
   const kzg = getKzg();
   return data.flatMap((blobHex, index) => {
     const blob = hexToBytes(blobHex);
-    const commitment = kzg.blobToKzgCommitment(blob);
+    let kept = proofs.get(blobHex);
+    if (kept === undefined) {
+      const commitment = kzg.blobToKzgCommitment(blob);
+      kept = { commitment, proof: kzg.computeBlobKzgProof(blob, commitment) };
+      proofs.set(blobHex, kept);
+    }
+    const { commitment, proof } = kept;
     const hash = commitmentVersionedHash(commitment);
     if (behaviour.missingBlobs.has(hash)) return [];
     return [
@@ -152,7 +165,7 @@ async function sidecarsOf(
         index: String(index),
         blob: bytesToHex(corrupts(behaviour, hash) ? flipBlobBytes(blob) : blob),
         kzg_commitment: bytesToHex(commitment),
-        kzg_proof: bytesToHex(kzg.computeBlobKzgProof(blob, commitment)),
+        kzg_proof: bytesToHex(proof),
         signed_block_header: { message: { slot: String(slot) }, signature: `0x${'00'.repeat(96)}` },
         kzg_commitment_inclusion_proof: Array.from({ length: 17 }, () => `0x${'00'.repeat(32)}`),
       },
