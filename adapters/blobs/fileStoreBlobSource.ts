@@ -23,12 +23,19 @@ export interface BlobStoreChain {
   readonly rollupAddress: Hex;
 }
 
+/** Largest health file read back: it holds an ISO timestamp. */
+const HEALTH_FILE_BYTES_MAX = 1024;
 /** Read blobs of one checkpoint from a store this many at a time. */
 const FILE_STORE_BLOB_READS_PARALLEL_MAX = 6;
 
 /** The folder of a chain's blobs and health file in a store. */
 export function blobStoreFolder(chain: BlobStoreChain): string {
   return `svc-${chain.l1ChainId}-${chain.rollupVersion}-${chain.rollupAddress.toLowerCase()}`;
+}
+
+/** The file the startup check writes (an upload store) or reads (a read store). */
+function healthPath(chain: BlobStoreChain): string {
+  return `${blobStoreFolder(chain)}/.healthcheck`;
 }
 
 /** Where a blob lives in a store. */
@@ -54,14 +61,16 @@ export function createFileStoreBlobSource(store: ReadOnlyFileStore, chain: BlobS
       return found.map((blob) => ({ blob }));
     },
     async check() {
-      await store.exists(`${blobStoreFolder(chain)}/.healthcheck`);
+      // A read, not `exists`: S3 answers a HEAD in a missing bucket as a missing object (404 without a body, so
+      // without the NoSuchBucket code), and a misspelt bucket would pass. A GET there fails, naming NoSuchBucket.
+      await store.read(healthPath(chain), { maxBytes: HEALTH_FILE_BYTES_MAX });
     },
   };
 }
 
 /** A writable file store as the node's blob upload store. */
 export function createFileStoreBlobUpload(store: FileStore, chain: BlobStoreChain): BlobUploadPort {
-  const healthPath = `${blobStoreFolder(chain)}/.healthcheck`;
+  const health = healthPath(chain);
   return {
     name: store.name,
     async putBlobs(blobs) {
@@ -72,8 +81,8 @@ export function createFileStoreBlobUpload(store: FileStore, chain: BlobStoreChai
     },
     async check() {
       const stamp = new TextEncoder().encode(new Date().toISOString());
-      await store.write(healthPath, stamp);
-      const back = await store.read(healthPath);
+      await store.write(health, stamp);
+      const back = await store.read(health, { maxBytes: HEALTH_FILE_BYTES_MAX });
       if (back === undefined || Buffer.compare(Buffer.from(back), Buffer.from(stamp)) !== 0)
         throw new Error(`${store.name} did not read back the health file it was written`);
     },

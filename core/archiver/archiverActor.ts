@@ -1,5 +1,6 @@
 import { createActor, type Actor } from 'xstate';
 import type { L1RollupConstants } from '../../spec/chain.js';
+import { CodedError } from '../../spec/errors.js';
 import type { BlobSourceChain } from '../blobs/blobSourceChain.js';
 import type { Chain } from '../chain/chain.js';
 import type { InboxStore } from '../messages/inboxStore.js';
@@ -36,6 +37,7 @@ export function createArchiver(options: ArchiverOptions): Archiver {
   const { ports, blobs, chain, inbox, constants, logger, quorum } = options;
   // The sync step in flight, if any: a pause waits for it.
   let syncInFlight: Promise<unknown> = Promise.resolve();
+  let consecutiveFailures = 0;
   const actor = createActor(
     createArchiverMachine({
       runSyncStep: () => {
@@ -47,7 +49,18 @@ export function createArchiver(options: ArchiverOptions): Archiver {
           constants,
           logger,
           ...(quorum ? { quorum } : {}),
-        });
+        }).then(
+          (result) => {
+            consecutiveFailures = 0;
+            return result;
+          },
+          (error: unknown) => {
+            consecutiveFailures++;
+            // A step that fails once the archiver left `Following` (paused, stopped) is dropped by the machine.
+            if (actor.getSnapshot().matches('Following')) logSyncFailure(logger, error, consecutiveFailures);
+            throw error;
+          },
+        );
         syncInFlight = step.catch(() => undefined);
         return step;
       },
@@ -66,4 +79,17 @@ export function createArchiver(options: ArchiverOptions): Archiver {
     },
     resume: () => actor.send({ type: 'admin.resumeSync' }),
   };
+}
+
+/**
+ * Says why sync does not progress (L1 unreachable, a checkpoint's blobs in no source, ...): the machine retries after
+ * a backoff that grows with each consecutive failure, up to ARCHIVER_RETRY_BACKOFF_MS_MAX, so this logs at most
+ * one line per retry.
+ */
+function logSyncFailure(logger: LoggerPort, error: unknown, consecutiveFailures: number): void {
+  logger.warn('sync step failed; retrying after a backoff', {
+    ...(error instanceof CodedError ? { code: error.code } : {}),
+    error: error instanceof Error ? error.message : String(error),
+    consecutiveFailures,
+  });
 }

@@ -55,6 +55,23 @@ describe('the RPC proxy in front of anvil', () => {
     expect((await call(proxy.url, 'eth_getLogs', [{ fromBlock: '0x1', toBlock: '0x6' }])).result).toHaveLength(1);
   });
 
+  it('refuse: answers the requests it names with a JSON-RPC error, and forwards the others', async () => {
+    const refused: string[] = [];
+    const strict = await startRpcProxy(anvil.url, {
+      refuse: ({ method }) =>
+        method.startsWith('anvil_') ? (refused.push(method), 'no development methods') : undefined,
+    });
+    try {
+      expect(await call(strict.url, 'anvil_mine', ['0x1'])).toMatchObject({
+        error: { code: -32601, message: 'no development methods' },
+      });
+      expect(await call(strict.url, 'eth_blockNumber')).toMatchObject({ result: '0x6' });
+      expect(refused).toEqual(['anvil_mine']);
+    } finally {
+      await strict.stop();
+    }
+  });
+
   it('hang: takes requests and answers none; kill: refuses them; revive: forwards again', async () => {
     proxy.hang();
     await expect(call(proxy.url, 'eth_chainId', [], 300)).rejects.toThrow();

@@ -1,7 +1,8 @@
 /**
  * A JSON-RPC reverse proxy on loopback in front of an L1 node (anvil), for tests of what a node does when one of its
  * L1 endpoints fails: it forwards every request, and on demand refuses connections (kill), accepts requests and never
- * answers them (hang), or answers as an L1 node stuck at an older block would (stale).
+ * answers them (hang), or answers as an L1 node stuck at an older block would (stale). It can also refuse chosen
+ * requests with a JSON-RPC error (`refuse`), as a production L1 node refuses anvil's development methods.
  *
  * A stale proxy answers as anvil does at that head: `latest` and eth_blockNumber are the stuck block, a block past it
  * is null (by number, by hash, a receipt), a call or a read pinned past it is refused with anvil's
@@ -19,6 +20,11 @@ export interface RpcProxyRequest {
 export interface RpcProxyOptions {
   /** Called with every JSON-RPC request received, whatever the proxy then does with it. */
   readonly onRequest?: (request: RpcProxyRequest) => void;
+  /**
+   * Asked about every request (after onRequest): a message refuses it with a JSON-RPC error -32601 (method not
+   * found) carrying that message, whatever the mode; undefined lets the proxy handle it.
+   */
+  readonly refuse?: (request: RpcProxyRequest) => string | undefined;
 }
 
 export interface RpcProxy {
@@ -56,7 +62,10 @@ export async function startRpcProxy(target: string, options: RpcProxyOptions = {
   const sockets = new Set<Socket>();
   const forward = (request: JsonRpcRequest) => post(target, request);
   const handle = async (request: JsonRpcRequest): Promise<JsonRpcResponse | undefined> => {
-    options.onRequest?.({ method: request.method, params: request.params ?? [] });
+    const seen = { method: request.method, params: request.params ?? [] };
+    options.onRequest?.(seen);
+    const refusal = options.refuse?.(seen);
+    if (refusal !== undefined) return { jsonrpc: '2.0', id: request.id, error: { code: -32601, message: refusal } };
     if (mode.kind === 'hang') return undefined;
     if (mode.kind === 'stale') return staleAnswer(request, mode.at, forward);
     return forward(request);
