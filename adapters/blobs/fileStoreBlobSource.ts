@@ -11,6 +11,7 @@
  * chains and rollups side by side. A blob read back is checked against its versioned hash like any other, so a store
  * that serves wrong bytes is skipped, never trusted.
  */
+import { randomUUID } from 'node:crypto';
 import type { BlobSourcePort, BlobUploadPort } from '../../core/ports.js';
 import type { Hex } from '../../spec/chain.js';
 import { BLOB_SIZE_BYTES } from '../../spec/constants.js';
@@ -80,11 +81,16 @@ export function createFileStoreBlobUpload(store: FileStore, chain: BlobStoreChai
       }
     },
     async check() {
+      // The read-back goes through a file of this check's own: nodes sharing the store may check at the same time.
+      const probe = `${health}-${randomUUID()}`;
       const stamp = new TextEncoder().encode(new Date().toISOString());
-      await store.write(health, stamp);
-      const back = await store.read(health, { maxBytes: HEALTH_FILE_BYTES_MAX });
+      await store.write(probe, stamp);
+      const back = await store.read(probe, { maxBytes: HEALTH_FILE_BYTES_MAX });
+      await store.delete(probe);
       if (back === undefined || Buffer.compare(Buffer.from(back), Buffer.from(stamp)) !== 0)
         throw new Error(`${store.name} did not read back the health file it was written`);
+      // What the read stores' check reads: the store holds this chain's folder.
+      await store.write(health, stamp);
     },
   };
 }

@@ -14,6 +14,7 @@ import { bytesToHex } from '../../spec/codec/bytes.js';
 import { capturingLogger, silentLogger, type LogLine } from '../../test/helpers/testLogger.js';
 import {
   BLOB_NEAR_TIP_L1_BLOCKS,
+  BLOB_SOURCE_FAILURE_COOLDOWN_MS,
   BLOB_RETRY_DELAYS_HISTORICAL_MS,
   BLOB_RETRY_DELAYS_NEAR_TIP_MS,
   blobUrgency,
@@ -181,6 +182,30 @@ describe('blob source chain', () => {
       expect(clock.now()).toBe(sum(delaysOf(urgency)));
     }
     expect(sum(BLOB_RETRY_DELAYS_NEAR_TIP_MS)).toBeGreaterThan(sum(BLOB_RETRY_DELAYS_HISTORICAL_MS));
+  });
+
+  it('skips a source that failed in the rounds before the last for a while, so a hanging one costs little', async () => {
+    const { chain, calls, clock } = setup([
+      { kind: 'consensus', fails: true, holdings: ['hold'] },
+      { kind: 'fileStore', fails: false, holdings: [{ afterMs: 1_500 }] },
+    ]);
+    await chain.getBlobs(requestFor(1), 'nearTip');
+    // Round 0 at 0 ms asks both; rounds at 1 s and 2 s skip the failed client; the store has it at 2 s.
+    expect(calls).toEqual(['consensus-0', 'fileStore-1', 'fileStore-1', 'fileStore-1']);
+    calls.length = 0;
+    clock.current += BLOB_SOURCE_FAILURE_COOLDOWN_MS - 2_000 - 1;
+    await chain.getBlobs(requestFor(1), 'nearTip');
+    expect(calls).toEqual(['fileStore-1']);
+    clock.current += 1;
+    calls.length = 0;
+    await chain.getBlobs(requestFor(1), 'nearTip');
+    expect(calls).toEqual(['consensus-0', 'fileStore-1']);
+  });
+
+  it('asks a failed source again in the last round', async () => {
+    const { chain, calls } = setup([{ kind: 'consensus', fails: true, holdings: ['hold'] }]);
+    await expect(chain.getBlobs(requestFor(1), 'historical')).rejects.toMatchObject({ code: 'L1_BLOBS_UNAVAILABLE' });
+    expect(calls).toEqual(['consensus-0', 'consensus-0']);
   });
 
   it('near the tip means at most BLOB_NEAR_TIP_L1_BLOCKS below the L1 head', () => {

@@ -32,6 +32,13 @@ export const BLOB_RETRY_DELAYS_HISTORICAL_MS: readonly number[] = [1_000, 1_000]
 /** A proposal at most this many L1 blocks below the L1 head is fetched with the near-tip delays (about 6 minutes). */
 export const BLOB_NEAR_TIP_L1_BLOCKS = 32n;
 
+/**
+ * A source that failed (threw: down, hanging until its timeout, answering errors) is skipped for this long in every
+ * round but the last, so a hanging consensus client costs its timeout once rather than once per checkpoint while a
+ * store has the blobs. The last round asks every source, so a source that recovered is never missed for good.
+ */
+export const BLOB_SOURCE_FAILURE_COOLDOWN_MS = 30_000;
+
 export type BlobUrgency = 'nearTip' | 'historical';
 
 /** Served: blobs a source gave that matched. Missed: asked for, not in its answer. Failed: it threw, or a wrong blob. */
@@ -90,6 +97,9 @@ export function createBlobSourceChain(deps: BlobSourceChainDeps): BlobSourceChai
   const rounds = ordered.filter((s) => s.kind !== 'archive');
   const archives = ordered.filter((s) => s.kind === 'archive');
   const counters = new Map<BlobSourcePort, Counters>(ordered.map((s) => [s, { served: 0, missed: 0, failed: 0 }]));
+  /** Until when (clock ms) each source that failed is skipped in rounds before the last. */
+  const coolingUntil = new Map<BlobSourcePort, number>();
+  const cooling = (source: BlobSourcePort) => (coolingUntil.get(source) ?? 0) > deps.clock.now();
 
   const missing = (fetch: Fetch): Hex[] => fetch.request.versionedHashes.filter((h) => !fetch.found.has(h));
 
@@ -101,11 +111,13 @@ export function createBlobSourceChain(deps: BlobSourceChainDeps): BlobSourceChai
     try {
       candidates = await source.getBlobs({ ...fetch.request, versionedHashes: wanted });
     } catch (error) {
+      coolingUntil.set(source, deps.clock.now() + BLOB_SOURCE_FAILURE_COOLDOWN_MS);
       count.failed += wanted.length;
       fetch.outcomes.set(source, `failed: ${messageOf(error)}`);
       logger.debug('blob source failed', { source: source.name, error: messageOf(error) });
       return;
     }
+    coolingUntil.delete(source);
     const wrong = await keepMatching(source, candidates, wanted, fetch);
     const stillMissing = missing(fetch).length;
     const served = wanted.length - stillMissing;
@@ -144,10 +156,11 @@ export function createBlobSourceChain(deps: BlobSourceChainDeps): BlobSourceChai
 
   const upload = (verified: readonly VerifiedBlob[]) => uploadInBackground(blobs.upload, verified, logger);
 
-  const askArchives = async (fetch: Fetch): Promise<void> => {
-    for (const source of archives) {
+  /** Asks each of `sources` in turn for what is still missing; `all` also asks those cooling down after a failure. */
+  const askEach = async (sources: readonly BlobSourcePort[], fetch: Fetch, all: boolean): Promise<void> => {
+    for (const source of sources) {
       if (missing(fetch).length === 0) return;
-      await ask(source, fetch);
+      if (all || !cooling(source)) await ask(source, fetch);
     }
   };
 
@@ -156,15 +169,12 @@ export function createBlobSourceChain(deps: BlobSourceChainDeps): BlobSourceChai
     for (let round = 0; round <= delays.length && rounds.length > 0; round++) {
       if (missing(fetch).length === 0) return;
       if (round > 0) await sleep(delays[round - 1]!);
-      for (const source of rounds) {
-        if (missing(fetch).length === 0) return;
-        await ask(source, fetch);
-      }
+      await askEach(rounds, fetch, round === delays.length);
       // In historical sync a blob every consensus client and store lacks is not coming: the archive is asked
       // before any wait (and again after the last round), so a chain older than the clients keep syncs at speed.
-      if (round === 0 && urgency === 'historical') await askArchives(fetch);
+      if (round === 0 && urgency === 'historical') await askEach(archives, fetch, false);
     }
-    await askArchives(fetch);
+    await askEach(archives, fetch, true);
   };
 
   return {
