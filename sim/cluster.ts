@@ -15,6 +15,7 @@ import {
   type RollupNode,
 } from '../core/node/node.js';
 import type { SimBlobStores } from './simBlobStores.js';
+import type { SimSnapshots } from './simSnapshots.js';
 import type { KeystoreSourcePort, NodePorts, StoragePort } from '../core/ports.js';
 import { devKeystoreFile, type DevValidator } from '../core/validators/devValidators.js';
 import type { MemorySigningDatabase } from '../adapters/signing/memorySigningDatabase.js';
@@ -76,6 +77,8 @@ export interface ClusterContext {
   readonly l1: SimL1;
   /** The team's blob file store and the blob archive every node reads after its consensus client. */
   readonly blobStores: SimBlobStores;
+  /** The team's snapshot store every node's svcAdmin_startSnapshotUpload writes to. */
+  readonly snapshots: SimSnapshots;
   /** The validator gossip network; undefined without validators. */
   readonly network: SimNetwork | undefined;
   /** The registered validators with their keys, in registration order. */
@@ -235,7 +238,7 @@ export class Cluster {
   private async startIncarnation(
     slot: Omit<SimNodeSlot, 'current' | 'clock' | 'link'>,
   ): Promise<{ node: SimNode; clock: SimClock; link: SimL1Link }> {
-    const { options, scheduler, trace, l1, blobStores, network, haSigningDatabase, monitor, coverage, io } =
+    const { options, scheduler, trace, l1, blobStores, snapshots, network, haSigningDatabase, monitor, coverage, io } =
       this.context;
     const label = slot.incarnation === 0 ? slot.name : `${slot.name}#${slot.incarnation}`;
     const prng = this.context.prng.fork(label);
@@ -252,6 +255,8 @@ export class Cluster {
     const proofPublisher = slot.proofPublisher
       ? link.createPublisher(slot.proofPublisher, logger.child({ component: 'l1ProofPublisher' }))
       : undefined;
+    /** The node, once built: its snapshot port reads its checkpointed tip for the checkers. */
+    const built: { node?: RollupNode } = {};
     const ports: NodePorts = {
       clock,
       randomness: createSimRandomness(prng.fork('randomness')),
@@ -259,6 +264,12 @@ export class Cluster {
       storage: slot.storage,
       l1: link.reader,
       blobs: blobStores.portsFor(label, link),
+      snapshots: snapshots.portFor(label, clock, slot.storage, {
+        checkpointedTip: () => {
+          const tips = built.node?.chain.tips.checkpointed;
+          return tips === undefined ? 'none' : `${tips.checkpoint.number}@${tips.block.number}`;
+        },
+      }),
       ...(publisher ? { l1Publisher: publisher } : {}),
       ...(proofPublisher ? { l1ProofPublisher: proofPublisher } : {}),
       ...(network ? { network: network.connect(label, clock) } : {}),
@@ -284,6 +295,7 @@ export class Cluster {
       ? { ...slot.config, ...validatorSettings }
       : initialConfig(options, publisher?.publisherAddress, proofPublisher !== undefined, validatorSettings);
     const node = await createNode(ports, config);
+    built.node = node;
     node.onActivity((activity) => {
       if (clock.isHalted()) return;
       traceActivity((kind, fields) => trace.record(kind, fields), label, activity);

@@ -27,12 +27,16 @@ import type { SimFailure } from './checkers/simFailure.js';
 import type { TxLedgerEntry, TxWorkload } from './txWorkload.js';
 import type { SimNetwork } from './simNetwork.js';
 import type { SimBlobStores } from './simBlobStores.js';
+import type { SimSnapshots } from './simSnapshots.js';
+import { checkSnapshotUpload } from './checkers/snapshotUploads.js';
 
 /** What the injector acts on (runSimulation's SimWorld provides it). */
 export interface FaultWorld {
   readonly l1: SimL1;
   /** The team's blob file store and the blob archive. */
   readonly blobStores: SimBlobStores;
+  /** The team's snapshot store (svcAdmin_startSnapshotUpload). */
+  readonly snapshots: SimSnapshots;
   readonly sequencerName: string;
   nodeNames(): readonly string[];
   node(name: string): RollupNode;
@@ -276,6 +280,8 @@ class FaultInjector {
         return this.pauseSequencer(step);
       case 'admin.overlap':
         return this.overlap(step);
+      case 'admin.snapshotUpload':
+        return this.snapshotUpload(step);
       case 'network.partition':
         return this.partition(step);
       default:
@@ -358,6 +364,42 @@ class FaultInjector {
     return { detail: `${first}; then at once ${step.second}: ${secondOutcome}` };
   }
 
+  /**
+   * A snapshot upload to the team's store, checked against the state table: the call answers at once with the node in
+   * `UploadingSnapshot`; a second upload meanwhile is refused with OPERATION_REFUSED; the node syncs no checkpoint
+   * while the upload reads its database and the index lists the snapshot whole (checkers/snapshotUploads.ts); the
+   * node then returns to the state it left (`Syncing`, or `SyncPaused` under a pauseSync fault). A broken rule is a
+   * snapshotUploadRuleBroken failure.
+   */
+  private async snapshotUpload(step: SimStepOf<'admin.snapshotUpload'>): Promise<Applied> {
+    const { world } = this;
+    const node = world.node(step.node);
+    const admin = node.service.admin;
+    const before = admin.operationalState();
+    const uploadsBefore = world.snapshots.uploads().length;
+    const outcome = await this.admin(step.node, () => admin.startSnapshotUpload(SIM_SNAPSHOT_LOCATION));
+    if (outcome !== 'done') return { detail: `upload from ${before}: ${outcome}` };
+    const problems: string[] = [];
+    const during = admin.operationalState();
+    if (during !== 'UploadingSnapshot') problems.push(`state ${during} right after the call, not UploadingSnapshot`);
+    const second = await this.admin(step.node, () => admin.startSnapshotUpload(SIM_SNAPSHOT_LOCATION));
+    if (second !== 'refused OPERATION_REFUSED') problems.push(`a second upload during the first: ${second}`);
+    const after = await settledOperationalState(node);
+    if (after !== before) problems.push(`state ${after} after the upload, where it started in ${before}`);
+    const uploads = world.snapshots.uploads().slice(uploadsBefore);
+    if (uploads.length !== 1) problems.push(`${uploads.length} uploads started instead of one`);
+    const failures = [
+      ...problems.map((detail) => ({ kind: 'snapshotUploadRuleBroken' as const, node: step.node, detail })),
+      ...uploads.flatMap((upload) => checkSnapshotUpload(world.snapshots, upload)),
+    ];
+    for (const failure of failures) this.observer.failure(failure);
+    const listed = uploads.map((u) => world.snapshots.index(u.location).find((e) => e.name === u.name));
+    const counts = listed.map((e) => (e === undefined ? 'unlisted' : `${e.entryCount} entries`)).join(', ');
+    return {
+      detail: `uploaded from ${before} (${counts}), second call ${second}${failures.length > 0 ? `; ${failures.length} rules broken` : ''}`,
+    };
+  }
+
   private overlapCall(name: string, call: SimOverlapAdminCall, blocksBack: number): Promise<void> {
     const node = this.world.node(name);
     if (call === 'pauseSync') return node.service.admin.pauseSync();
@@ -437,6 +479,24 @@ class FaultInjector {
         return { detail: describe(await this.workload.drain(step)) };
     }
   }
+}
+
+/** Where the admin.snapshotUpload step uploads: the team's simulated store. */
+export const SIM_SNAPSHOT_LOCATION = 'sim://team';
+
+/** The node's operational state once no operation is in progress (an upload and the resume after it have ended). */
+function settledOperationalState(node: RollupNode): Promise<string> {
+  const settled = (state: string) => !OPERATION_IN_PROGRESS_STATES.includes(state);
+  const now = String(node.operationsActor.getSnapshot().value);
+  if (settled(now)) return Promise.resolve(now);
+  return new Promise((resolve) => {
+    const subscription = node.operationsActor.subscribe((snapshot) => {
+      const state = String(snapshot.value);
+      if (!settled(state)) return;
+      subscription.unsubscribe();
+      resolve(state);
+    });
+  });
 }
 
 /** Hashes of the txs in the node's blocks above `target`. */

@@ -19,6 +19,10 @@
  * `admin.overlap` issues a second admin call on a node before the first has settled, as two operators (or a retrying
  * script) might: when the first left an operation in progress, the node must refuse the second.
  *
+ * `admin.snapshotUpload` has a node upload a snapshot to the team's simulated store (sim/simSnapshots.ts) and checks
+ * the state table's rules: the call answers at once with the node in `UploadingSnapshot`, a second upload meanwhile is
+ * refused, no checkpoint is synced while it runs, the index lists it whole, and the node returns to the state it left.
+ *
  * Faults with a duration heal on their own after it; the liveness phase heals whatever is still active. A network
  * partition cuts one node's validator gossip (sim/simNetwork.ts) off from the others; blocks still come from L1, so
  * it matters only in runs with validators, and it is skipped in runs without a gossip network. A swarm draws it as a
@@ -52,6 +56,7 @@ export const SIM_STEP_KINDS = [
   'blobs.lost',
   'blobs.delayed',
   'blobs.corrupted',
+  'admin.snapshotUpload',
 ] as const;
 
 export type SimStepKind = (typeof SIM_STEP_KINDS)[number];
@@ -115,6 +120,8 @@ export type SimStep = At &
     | { readonly kind: 'blobs.delayed'; readonly delayMs: number; readonly durationMs: number }
     /** The team's blob file store serves corrupted blobs until the fault heals. */
     | { readonly kind: 'blobs.corrupted'; readonly durationMs: number }
+    /** `node` uploads a snapshot of its database to the team's simulated store (sim/simSnapshots.ts). */
+    | { readonly kind: 'admin.snapshotUpload'; readonly node: string }
   );
 
 export type SimStepOf<K extends SimStepKind> = Extract<SimStep, { kind: K }>;
@@ -252,6 +259,7 @@ export function stepFieldRanges(limits: SimStepLimits): SimStepFieldRanges {
     'blobs.lost': { node, durationMs: duration },
     'blobs.delayed': { delayMs: { int: [SIM_BLOB_DELAY_MS_MIN, SIM_BLOB_DELAY_MS_MAX] }, durationMs: duration },
     'blobs.corrupted': { durationMs: duration },
+    'admin.snapshotUpload': { node },
   };
 }
 

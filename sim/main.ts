@@ -41,6 +41,7 @@ export const SIM_EXIT_CODE = {
   upgradeMishandled: 32,
   txLifecycleViolated: 33,
   adminOverlapAccepted: 34,
+  snapshotUploadRuleBroken: 35,
 } as const satisfies Record<'ok' | SimFailure['kind'], number>;
 
 /**

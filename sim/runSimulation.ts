@@ -11,6 +11,8 @@ import type { SimFailure } from './checkers/simFailure.js';
 import { SimBlobStores } from './simBlobStores.js';
 import { createCluster, SEQUENCER_NAME, type Cluster, type SimNode, type SimNodeRole } from './cluster.js';
 import { installSchedule, type FaultWorld } from './faultInjector.js';
+import { checkSnapshotIndexes } from './checkers/snapshotUploads.js';
+import { SimSnapshots } from './simSnapshots.js';
 import type { SimEvent, SimSchedule } from './faults.js';
 import { MachineCoverage, type MachineCoverageReport } from './machineCoverage.js';
 import { createPrng, type Prng } from './prng.js';
@@ -191,7 +193,7 @@ export interface SimHooks {
  */
 export async function runSimulation(options: SimOptions, io: SimHooks = {}): Promise<SimResult> {
   const environment = createEnvironment(options);
-  const { scheduler, startMs, trace, l1, network, validators, blobStores } = environment;
+  const { scheduler, startMs, trace, l1, network, validators, blobStores, snapshots } = environment;
   const haSigningDatabase = options.redundantSequencer?.haSigning === true ? createMemorySigningDatabase() : undefined;
   const events: SimEvent[] = [];
   const elapsedMs = () => scheduler.now() - startMs;
@@ -215,6 +217,7 @@ export async function runSimulation(options: SimOptions, io: SimHooks = {}): Pro
     trace,
     l1,
     blobStores,
+    snapshots,
     network,
     validators,
     prng: environment.nodesPrng,
@@ -241,6 +244,7 @@ export async function runSimulation(options: SimOptions, io: SimHooks = {}): Pro
   cluster.startAll();
   await runPhases(scheduler, interventions, startMs + options.simulatedSeconds * 1000, monitor);
   const nodes = await cluster.stopAll();
+  for (const failure of checkSnapshotIndexes(snapshots)) monitor.failure(failure);
   const failures = await monitor.finish(options, workload.ledger);
   return {
     options,
@@ -267,6 +271,8 @@ interface SimEnvironment {
   readonly l1: SimL1;
   /** The team's blob file store and the blob archive, shared by the nodes. */
   readonly blobStores: SimBlobStores;
+  /** The team's snapshot store, shared by the nodes. */
+  readonly snapshots: SimSnapshots;
   /** The nodes' stream, forked last. */
   readonly nodesPrng: Prng;
 }
@@ -299,7 +305,18 @@ function createEnvironment(options: SimOptions): SimEnvironment {
     trace,
   });
   const blobStores = new SimBlobStores(l1, scheduler);
-  return { scheduler, startMs, trace, validators, network, l1, blobStores, nodesPrng: root.fork('nodes') };
+  const snapshots = new SimSnapshots(() => scheduler.now() - startMs);
+  return {
+    scheduler,
+    startMs,
+    trace,
+    validators,
+    network,
+    l1,
+    blobStores,
+    snapshots,
+    nodesPrng: root.fork('nodes'),
+  };
 }
 
 /** An action a scenario or the schedule set for a simulated time, run outside any event; `seq` keeps ties in order. */
@@ -316,11 +333,12 @@ function createWorld(
   interventions: Intervention[],
   elapsedMs: () => number,
 ): SimWorld {
-  const { scheduler, startMs, trace, l1, network, validators, blobStores } = environment;
+  const { scheduler, startMs, trace, l1, network, validators, blobStores, snapshots } = environment;
   return {
     scheduler,
     l1,
     blobStores,
+    snapshots,
     sequencerName: SEQUENCER_NAME,
     at: (offsetMs, action) => interventions.push({ atMs: startMs + offsetMs, seq: interventions.length, action }),
     nodeNames: () => cluster.names(),

@@ -111,6 +111,7 @@ export const SWARM_LATE_STEP_KINDS: readonly SimStepKind[] = [
   'blobs.lost',
   'blobs.delayed',
   'blobs.corrupted',
+  'admin.snapshotUpload',
 ];
 /** Fee-spike factors a seed may cap its spikes at: mild (some first attempts still land), strong, the widest. */
 const SWARM_FEE_SPIKE_FACTORS_MAX = [3, 8, SIM_FEE_SPIKE_FACTOR_MAX] as const;
@@ -236,10 +237,12 @@ function drawLateClasses(prng: Prng): { kinds: SimStepKind[]; limits: Pick<SimSt
   const blobFaults = (['blobs.lost', 'blobs.delayed', 'blobs.corrupted'] as const).filter(() =>
     prng.bool(FAULT_CLASS_ON_PROBABILITY),
   );
+  const snapshotUploads = prng.bool(FAULT_CLASS_ON_PROBABILITY);
   const kinds: SimStepKind[] = [
     ...(feeSpikes ? ['l1.feeSpike' as const] : []),
     ...(adminOverlaps ? ['admin.overlap' as const] : []),
     ...blobFaults,
+    ...(snapshotUploads ? ['admin.snapshotUpload' as const] : []),
   ];
   return { kinds, limits: { feeSpikeFactorMax } };
 }

@@ -17,6 +17,7 @@ export const SIM_NODE_FAILURE_KINDS = [
   'upgradeMishandled',
   'txLifecycleViolated',
   'adminOverlapAccepted',
+  'snapshotUploadRuleBroken',
 ] as const;
 
 /** Failures about the run. */
