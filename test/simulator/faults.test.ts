@@ -105,7 +105,10 @@ function everyKindOnce(): { options: SimOptions; schedule: SimSchedule } {
     { atMs: 60_000, kind: 'node.pause', node: 'follower-1', durationMs: 15_000 },
     { atMs: 61_000, kind: 'node.clockSkew', node: 'prover-1', skewMs: -1_500, durationMs: 10_000 },
     { atMs: 70_000, kind: 'admin.pauseSync', node: 'prover-1', durationMs: 5_000 },
+    // An upload while a pauseSync fault holds the node (it stays paused after), and one from Syncing.
+    { atMs: 72_000, kind: 'admin.snapshotUpload', node: 'prover-1' },
     { atMs: 80_000, kind: 'admin.pauseSequencer', durationMs: 30_000 },
+    { atMs: 99_000, kind: 'admin.snapshotUpload', node: 'follower-1' },
     { atMs: 90_000, kind: 'node.crash', node: 'follower-1' },
     { atMs: 95_000, kind: 'admin.rollback', node: 'follower-1', blocksBack: 2, force: false },
     { atMs: 96_000, kind: 'admin.overlap', node: 'follower-1', first: 'rollback', second: 'pauseSync', blocksBack: 1 },
@@ -147,6 +150,10 @@ describe('applying a schedule', () => {
     expect(unexplainedFailures(result.failures)).toEqual([]);
     const applied = new Set(result.events.map((e) => e.kind));
     for (const kind of SIM_STEP_KINDS) expect(applied).toContain(kind);
+    expect(result.events.filter((e) => e.kind === 'admin.snapshotUpload').map((e) => e.detail)).toEqual([
+      expect.stringMatching(/^uploaded from SyncPaused \(\d+ entries\), second call refused OPERATION_REFUSED$/),
+      expect.stringMatching(/^uploaded from Syncing \(\d+ entries\), second call refused OPERATION_REFUSED$/),
+    ]);
     for (const lasting of [
       'l1.flakyRpc',
       'l1.staleRpc',
