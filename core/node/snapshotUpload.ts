@@ -76,7 +76,7 @@ async function snapshotMetadata(
   const chain: SnapshotChain = {
     l1ChainId: head.identity.l1ChainId,
     rollupVersion: head.identity.rollupVersion,
-    rollupAddress: head.identity.rollupAddress.toLowerCase() as SnapshotChain['rollupAddress'],
+    rollupAddress: head.identity.rollupAddress.toLowerCase(),
     schemaVersion: NODE_DATABASE_SCHEMA_VERSION,
   };
   const point: SnapshotPoint = {
