@@ -94,7 +94,8 @@ export function createNodeOperations(deps: NodeOperationsDeps): NodeOperations {
     startSnapshotUpload(location) {
       if (ports.snapshots === undefined) throw subsystemUnavailable('snapshots', 'notEnabled');
       const problem = ports.snapshots.locationProblem(location);
-      if (problem !== undefined) throw new NodeError('INVALID_PARAMS', `location: ${problem}`, { location });
+      // The problem names the store without credentials; the location itself may hold them, so it is not echoed.
+      if (problem !== undefined) throw new NodeError('INVALID_PARAMS', `location: ${problem}`, {});
       return request((settle) => ({ type: 'admin.startSnapshotUpload', location, settle }));
     },
     state: () => String(actor.getSnapshot().value),

@@ -217,7 +217,8 @@ function createFakeAdmin(state: FakeAdminState): NodeAdmin {
     },
     startSnapshotUpload: async (location) => {
       const problem = createFileStoreSnapshots().locationProblem(location);
-      if (problem !== undefined) throw new NodeError('INVALID_PARAMS', `location: ${problem}`, { location });
+      // The problem names the store without credentials; the location itself may hold them, so it is not echoed.
+      if (problem !== undefined) throw new NodeError('INVALID_PARAMS', `location: ${problem}`, {});
     },
     operationalState: () => (state.syncPaused ? 'SyncPaused' : 'Syncing'),
     getConfig: () => state.config,
