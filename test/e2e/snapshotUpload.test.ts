@@ -2,9 +2,9 @@
  * svcAdmin_startSnapshotUpload on a running local network (anvil L1, one node that syncs, sequences and proves) to a
  * file:// store: the call answers at once; while the upload runs the node is in UploadingSnapshot with sync paused and
  * a second call is refused; then the store's index lists the snapshot, its data file holds the very block its header
- * names, and the node syncs again. The production port is wrapped in a gate so the test sees the upload in progress.
+ * names, and the node syncs again; a failed upload leaves the index as it was and the node syncing. The production port is wrapped in a gate so the test sees the upload in progress.
  */
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -135,5 +135,23 @@ describe('svcAdmin_startSnapshotUpload on a running node', () => {
       async () => node.chain.tips.checkpointed.checkpoint.number > checkpointed,
       60_000,
     );
+
+    // A failed upload (the store's index is not one the node may rewrite) leaves that index as it was and the node
+    // syncing again.
+    const brokenFolder = path.join(root, 'broken', path.relative(path.join(root, 'store'), folder));
+    await mkdir(brokenFolder, { recursive: true });
+    await writeFile(path.join(brokenFolder, 'index.json'), 'not an index');
+    const brokenLocation = pathToFileURL(path.join(root, 'broken')).href;
+    expect(await adminCall(net.adminUrl, 'svcAdmin_startSnapshotUpload', [brokenLocation])).toMatchObject({
+      result: null,
+    });
+    await waitFor(
+      'sync to resume after the failure',
+      async () => node.service.admin.operationalState() === 'Syncing',
+      30_000,
+    );
+    expect(await readFile(path.join(brokenFolder, 'index.json'), 'utf8')).toBe('not an index');
+    expect(await readdir(brokenFolder)).toEqual(['index.json']);
+    await waitFor('the archiver following again', async () => node.machineStates().archiver !== 'Paused', 30_000);
   });
 });
