@@ -147,7 +147,10 @@ export async function runNode(options: RunNodeOptions): Promise<RunningNode> {
     storage,
     l1,
     blobs,
-    snapshots: options.snapshots ?? createFileStoreSnapshots(),
+    // Beside the database: a snapshot's data file can be as large as it, which a small /tmp may not hold.
+    snapshots:
+      options.snapshots ??
+      createFileStoreSnapshots(values.dataDirectory !== undefined ? { temporaryDirectory: values.dataDirectory } : {}),
     ...(l1Publisher ? { l1Publisher } : {}),
     ...(l1ProofPublisher ? { l1ProofPublisher } : {}),
     ...(network ? { network } : {}),

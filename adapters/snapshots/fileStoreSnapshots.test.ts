@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { mkdir, mkdtemp, readdir, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -15,7 +15,7 @@ import {
 } from '../../spec/snapshots/snapshotFormat.js';
 import { startS3Server, type S3Server } from '../../test/helpers/s3Server.js';
 import { createFileStore } from '../fileStore/fileStore.js';
-import { createFileStoreSnapshots } from './fileStoreSnapshots.js';
+import { createFileStoreSnapshots, SNAPSHOT_WORK_DIRECTORY } from './fileStoreSnapshots.js';
 
 const chain: SnapshotChain = {
   l1ChainId: 31337,
@@ -121,6 +121,18 @@ describe.each([
     );
     expect(await readIndex()).toBe(before);
     expect(await readdir(temporaryDirectory)).toEqual([]);
+  });
+
+  it('in a directory it owns, removes what a killed upload left before writing', async () => {
+    const owned = path.join(root, `owned-${Math.random().toString(16).slice(2)}`);
+    await mkdir(path.join(owned, SNAPSHOT_WORK_DIRECTORY), { recursive: true });
+    await writeFile(path.join(owned, SNAPSHOT_WORK_DIRECTORY, 'left-by-a-crash.snapshot.gz'), 'partial');
+    const ownedSnapshots = createFileStoreSnapshots({
+      fileStore: { s3Credentials: s3.credentials },
+      temporaryDirectory: owned,
+    });
+    await ownedSnapshots.upload(location, upload(pointAt(10, '125'), 10));
+    expect(await readdir(owned)).toEqual([]);
   });
 
   it('refuses to overwrite an index it cannot parse', async () => {

@@ -7,7 +7,7 @@
  */
 import { createHash } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Readable, Transform, type TransformCallback } from 'node:stream';
@@ -38,11 +38,17 @@ export const SNAPSHOT_PROGRESS_ENTRIES = 100_000;
 /** Characters of lines handed to gzip at once. */
 const SNAPSHOT_WRITE_CHUNK_CHARS = 256 * 1024;
 const INDEX_FILE = 'index.json';
+/** The upload's own directory inside an owned temporary directory. */
+export const SNAPSHOT_WORK_DIRECTORY = 'snapshot-upload';
 
 export interface FileStoreSnapshotsOptions {
   /** How the stores are reached (s3 credentials, endpoints, timeouts). */
   readonly fileStore?: FileStoreOptions;
-  /** Where data files are written before the upload; default os.tmpdir(). */
+  /**
+   * A directory this port owns (the node's data directory): data files are written in its `snapshot-upload/`, which
+   * is emptied first, so what an upload killed midway left there goes with the next one. Default: a fresh directory
+   * under os.tmpdir().
+   */
   readonly temporaryDirectory?: string;
 }
 
@@ -54,7 +60,7 @@ export function createFileStoreSnapshots(options: FileStoreSnapshotsOptions = {}
       const folder = snapshotFolder(snapshot.chain);
       // Refused before any work when the index there is not one this node may rewrite.
       await readIndex(store, `${folder}/${INDEX_FILE}`);
-      const directory = await mkdtemp(path.join(options.temporaryDirectory ?? tmpdir(), 'svc-snapshot-'));
+      const directory = await workDirectory(options.temporaryDirectory);
       try {
         const dataFile = snapshotDataFileName(snapshot.point);
         const localFile = path.join(directory, dataFile);
@@ -73,6 +79,15 @@ export function createFileStoreSnapshots(options: FileStoreSnapshotsOptions = {}
       }
     },
   };
+}
+
+/** Where one upload writes its data file; removed when it ends. */
+async function workDirectory(owned: string | undefined): Promise<string> {
+  if (owned === undefined) return mkdtemp(path.join(tmpdir(), 'svc-snapshot-'));
+  const directory = path.join(owned, SNAPSHOT_WORK_DIRECTORY);
+  await rm(directory, { recursive: true, force: true });
+  await mkdir(directory, { recursive: true });
+  return directory;
 }
 
 /** A location as a store URL: a plain absolute path is a `file://` one. */
