@@ -135,6 +135,13 @@ describe.each([
     expect(await readdir(owned)).toEqual([]);
   });
 
+  it('refuses metadata readers would refuse, before writing anything', async () => {
+    const before = await readIndex();
+    const badPoint = { ...pointAt(13, '150'), blockHash: `0x${'AB'.repeat(32)}` };
+    await expect(snapshots().upload(location, upload(badPoint, 10))).rejects.toThrow(/lowercase 0x hex/);
+    expect(await readIndex()).toBe(before);
+  });
+
   it('refuses to overwrite an index it cannot parse', async () => {
     const store = createFileStore(location, { s3Credentials: s3.credentials });
     await store.write(`${folder}/index.json`, new TextEncoder().encode('{"not": "an index"'));

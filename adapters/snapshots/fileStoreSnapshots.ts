@@ -22,6 +22,7 @@ import {
   SNAPSHOT_FORMAT_VERSION,
   SNAPSHOT_INDEX_BYTES_MAX,
   SNAPSHOT_LINE_CHARS_MAX,
+  snapshotHeaderSchema,
   snapshotDataFileName,
   snapshotFolder,
   withSnapshot,
@@ -56,6 +57,13 @@ export function createFileStoreSnapshots(options: FileStoreSnapshotsOptions = {}
   return {
     locationProblem: (location) => locationProblem(location, options.fileStore),
     async upload(location, snapshot, onProgress = () => undefined) {
+      // Checked as readers will check it, before any work: an index must never list what they refuse.
+      const header = snapshotHeaderSchema.parse({
+        format: 'svc-snapshot',
+        version: SNAPSHOT_FORMAT_VERSION,
+        ...snapshot.chain,
+        ...snapshot.point,
+      });
       const store = createFileStore(storeUrlOf(location), options.fileStore);
       const folder = snapshotFolder(snapshot.chain);
       // Refused before any work when the index there is not one this node may rewrite.
@@ -64,7 +72,7 @@ export function createFileStoreSnapshots(options: FileStoreSnapshotsOptions = {}
       try {
         const dataFile = snapshotDataFileName(snapshot.point);
         const localFile = path.join(directory, dataFile);
-        const written = await writeDataFile(localFile, snapshot, onProgress);
+        const written = await writeDataFile(localFile, header, snapshot.entries, onProgress);
         onProgress({ stage: 'written', entries: written.entries, bytes: written.sizeBytes, dataFile });
         await store.uploadFile(localFile, `${folder}/${dataFile}`);
         onProgress({ stage: 'uploaded', store: store.name, dataFile });
@@ -136,7 +144,8 @@ function encodeIndex(index: SnapshotIndex): Uint8Array {
 /** Writes the gzip data file; answers its SHA-256, size and entry count. */
 async function writeDataFile(
   localFile: string,
-  snapshot: SnapshotUpload,
+  header: SnapshotHeader,
+  snapshotEntries: SnapshotUpload['entries'],
   onProgress: (progress: SnapshotUploadProgress) => void,
 ): Promise<{ sha256: string; sizeBytes: number; entries: number }> {
   const hash = createHash('sha256');
@@ -151,14 +160,8 @@ async function writeDataFile(
   });
   /** The file's lines, joined into chunks of about SNAPSHOT_WRITE_CHUNK_CHARS: a stream chunk per line is slow. */
   async function* chunks(): AsyncIterable<string> {
-    const header: SnapshotHeader = {
-      format: 'svc-snapshot',
-      version: SNAPSHOT_FORMAT_VERSION,
-      ...snapshot.chain,
-      ...snapshot.point,
-    };
     let chunk = `${JSON.stringify(header)}\n`;
-    for await (const [key, value] of snapshot.entries) {
+    for await (const [key, value] of snapshotEntries) {
       const line = encodeSnapshotEntry(key, value);
       if (line.length > SNAPSHOT_LINE_CHARS_MAX) {
         throw new Error(`the entry ${JSON.stringify(key.slice(0, 80))} is over ${SNAPSHOT_LINE_CHARS_MAX} characters`);
