@@ -7,6 +7,7 @@ import type { AbstractBatchOptions, AbstractLevel } from 'abstract-level';
 import type { Hex, L1RollupConstants } from '../spec/chain.js';
 import type { BlockProposalPayload, CheckpointProposalPayload } from '../spec/validators/signingPayloads.js';
 import type { TxValue } from '../spec/wire/tx.js';
+import type { SnapshotChain, SnapshotIndexEntry, SnapshotPoint } from '../spec/snapshots/snapshotFormat.js';
 
 // ---------------------------------------------------------------------------------------------------------------
 // Clock
@@ -490,12 +491,34 @@ export interface SigningGuardPort {
 // ---------------------------------------------------------------------------------------------------------------
 // Snapshots
 
-/** Where svcAdmin_startSnapshotUpload sends a backup of the node's database. */
+/** One snapshot to upload: what chain and where in it, and the database entries, in key order. */
+export interface SnapshotUpload {
+  readonly chain: SnapshotChain;
+  readonly point: SnapshotPoint;
+  /** A consistent view of the database at `point`, already without the keys snapshots leave out (isSnapshotKey). */
+  readonly entries: AsyncIterable<readonly [string, string]>;
+}
+
+/** How far an upload has come, reported as it goes (for the logs). */
+export type SnapshotUploadProgress =
+  | { readonly stage: 'writing'; readonly entries: number; readonly bytes: number }
+  | { readonly stage: 'written'; readonly entries: number; readonly bytes: number; readonly dataFile: string }
+  | { readonly stage: 'uploaded'; readonly store: string; readonly dataFile: string }
+  | { readonly stage: 'indexed'; readonly store: string; readonly indexFile: string };
+
+/** Where svcAdmin_startSnapshotUpload sends a backup of the node's database (spec/snapshots/snapshotFormat.ts). */
 export interface SnapshotPort {
-  /** Why a location cannot be used (checked before the upload starts), or undefined. */
+  /** Why a location cannot be used (checked before the upload starts), or undefined. Never shows a credential. */
   locationProblem(location: string): string | undefined;
-  /** Writes every entry (a consistent view of the database) to the location. */
-  upload(location: string, entries: AsyncIterable<readonly [string, string]>): Promise<void>;
+  /**
+   * Writes the snapshot's data file to the location, then adds it to the location's index; answers the index entry.
+   * A failure at any step leaves the index as it was.
+   */
+  upload(
+    location: string,
+    snapshot: SnapshotUpload,
+    onProgress?: (progress: SnapshotUploadProgress) => void,
+  ): Promise<SnapshotIndexEntry>;
 }
 
 // ---------------------------------------------------------------------------------------------------------------

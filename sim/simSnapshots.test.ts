@@ -1,3 +1,4 @@
+import type { SnapshotUpload } from '../core/ports.js';
 import { describe, expect, it } from 'vitest';
 import { createScheduler } from './scheduler.js';
 import { createNodeClock } from './simClock.js';
@@ -27,6 +28,18 @@ async function setUp() {
 }
 
 describe('sim snapshot store', () => {
+  /** What the node hands an upload: the entries, and metadata the simulated store only echoes back. */
+  const snapshotOf = (entries: AsyncIterable<readonly [string, string]>): SnapshotUpload => ({
+    chain: { l1ChainId: 31337, rollupVersion: 1, rollupAddress: `0x${'01'.repeat(20)}`, schemaVersion: 1 },
+    point: {
+      blockNumber: 1,
+      blockHash: `0x${'02'.repeat(32)}`,
+      l1BlockNumber: '3',
+      createdAt: '2026-11-26T00:00:00.000Z',
+    },
+    entries,
+  });
+
   it('accepts sim://<name> locations only', async () => {
     const { port } = await setUp();
     expect(port.locationProblem('sim://team')).toBeUndefined();
@@ -36,7 +49,7 @@ describe('sim snapshot store', () => {
   it('takes simulated time and lists a snapshot only once its data is complete', async () => {
     const { scheduler, store, port, entries } = await setUp();
     let done = false;
-    void port.upload('sim://team', entries()).then(() => (done = true));
+    void port.upload('sim://team', snapshotOf(entries())).then(() => (done = true));
     await scheduler.runUntil(scheduler.now() + SIM_SNAPSHOT_SLEEP_MS);
     expect(done).toBe(false);
     expect(store.index('sim://team')).toEqual([]);
@@ -49,7 +62,7 @@ describe('sim snapshot store', () => {
 
   it('an upload whose node crashed (its clock halted) never completes', async () => {
     const { scheduler, clock, store, port, entries } = await setUp();
-    void port.upload('sim://team', entries());
+    void port.upload('sim://team', snapshotOf(entries()));
     await scheduler.runUntil(scheduler.now() + SIM_SNAPSHOT_SLEEP_MS);
     clock.halt();
     await scheduler.runUntil(scheduler.now() + 100 * SIM_SNAPSHOT_SLEEP_MS);

@@ -10,7 +10,8 @@
  * it started and when its data was complete (no checkpoint may be synced meanwhile), and the entries of the node's
  * database as a second iterator, opened beside the upload's own, saw them.
  */
-import type { ClockPort, SnapshotPort, StoragePort } from '../core/ports.js';
+import type { ClockPort, SnapshotPort, SnapshotUpload, StoragePort } from '../core/ports.js';
+import { isSnapshotKey, snapshotDataFileName, type SnapshotIndexEntry } from '../spec/snapshots/snapshotFormat.js';
 
 /** Entries read between two sleeps of an upload. */
 export const SIM_SNAPSHOT_ENTRIES_PER_SLEEP = 50;
@@ -94,7 +95,7 @@ export class SimSnapshots {
     return {
       locationProblem: (location) =>
         LOCATION_RE.test(location) ? undefined : 'the simulator stores snapshots at sim://<name> only',
-      upload: (location, entries) => this.upload({ label, clock, storage, observer }, location, entries),
+      upload: (location, snapshot) => this.upload({ label, clock, storage, observer }, location, snapshot),
     };
   }
 
@@ -110,8 +111,9 @@ export class SimSnapshots {
   private async upload(
     node: { label: string; clock: ClockPort; storage: StoragePort; observer: SimSnapshotObserver },
     location: string,
-    entries: AsyncIterable<readonly [string, string]>,
-  ): Promise<void> {
+    snapshot: SnapshotUpload,
+  ): Promise<SnapshotIndexEntry> {
+    const { entries } = snapshot;
     const target = this.locationOf(location);
     const name = `${node.label}-${++this.uploadCount}`;
     const record: SimSnapshotUpload = {
@@ -142,6 +144,14 @@ export class SimSnapshots {
     target.index = [...target.index, { ...entry, completedAtMs: record.completedAtMs }].slice(
       -SIM_SNAPSHOT_INDEX_ENTRIES_MAX,
     );
+    return {
+      ...snapshot.chain,
+      ...snapshot.point,
+      dataFile: snapshotDataFileName(snapshot.point),
+      sha256: `0x${entry.checksum.padStart(64, '0')}`,
+      sizeBytes: 0,
+      entries: written.length,
+    };
   }
 }
 
@@ -154,6 +164,7 @@ async function readAll(storage: StoragePort): Promise<{ entryCount: number; chec
   let entryCount = 0;
   let checksum = CHECKSUM_SEED;
   for await (const [key, value] of storage.iterator()) {
+    if (!isSnapshotKey(String(key))) continue;
     entryCount++;
     checksum = checksumStep(checksum, [String(key), value]);
   }

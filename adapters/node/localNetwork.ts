@@ -175,6 +175,7 @@ export async function runLocalNetwork(options: LocalNetworkOptions): Promise<Run
       logger: options.logger,
       print: options.print,
       network: createInProcessBus().connect(),
+      ...(options.snapshots !== undefined ? { snapshots: options.snapshots } : {}),
     });
     return {
       ...running,

@@ -1,10 +1,10 @@
 import { mkdir } from 'node:fs/promises';
 import { assert } from '../../core/assert.js';
 import { createNode, type RollupNode } from '../../core/node/node.js';
-import type { LoggerPort, NetworkPort, NodePorts, StoragePort } from '../../core/ports.js';
+import type { LoggerPort, NetworkPort, NodePorts, SnapshotPort, StoragePort } from '../../core/ports.js';
+import { createFileStoreSnapshots } from '../snapshots/fileStoreSnapshots.js';
 import { createFileKeystore } from '../keystore/fileKeystore.js';
 import { startNodeP2p, type NodeP2p } from './p2pNetwork.js';
-import { createLevelSnapshots } from '../storage/levelSnapshots.js';
 import { configSchema } from '../../spec/config/schema.js';
 import { createSystemClock } from '../clock/systemClock.js';
 import { createConfigAdmin, type ConfigAdmin } from '../config/configAdmin.js';
@@ -39,6 +39,8 @@ export interface RunNodeIo {
   readonly print: (line: string) => void;
   /** The network to talk on (the single-process local network's in-process bus); absent: libp2p with --p2p-enabled, else none. */
   readonly network?: NetworkPort;
+  /** Where svcAdmin_startSnapshotUpload writes (tests wrap it); absent: file stores (createFileStoreSnapshots). */
+  readonly snapshots?: SnapshotPort;
 }
 
 /**
@@ -145,7 +147,10 @@ export async function runNode(options: RunNodeOptions): Promise<RunningNode> {
     storage,
     l1,
     blobs,
-    snapshots: createLevelSnapshots(),
+    // Beside the database: a snapshot's data file can be as large as it, which a small /tmp may not hold.
+    snapshots:
+      options.snapshots ??
+      createFileStoreSnapshots(values.dataDirectory !== undefined ? { temporaryDirectory: values.dataDirectory } : {}),
     ...(l1Publisher ? { l1Publisher } : {}),
     ...(l1ProofPublisher ? { l1ProofPublisher } : {}),
     ...(network ? { network } : {}),

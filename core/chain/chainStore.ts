@@ -76,6 +76,29 @@ function checkpointOfStored(stored: StoredCheckpoint): Checkpoint {
   return stored.attestations === undefined ? { ...stored, attestations: [] } : (stored as Checkpoint);
 }
 
+/** The chain's identity, tips and L1 sync position as stored: what a database snapshot says it holds. */
+export interface StoredChainHead {
+  readonly identity: ChainIdentity;
+  readonly tips: L2Tips;
+  readonly l1Sync: L1SyncPosition | undefined;
+}
+
+/**
+ * Reads the stored chain head through `get` (a read of one storage snapshot, so it matches the entries read from that
+ * snapshot); undefined when the store holds no chain yet.
+ */
+export async function readStoredChainHead(
+  get: (key: string) => Promise<string | undefined>,
+): Promise<StoredChainHead | undefined> {
+  const [identity, tips, l1Sync] = await Promise.all([get(KEY.identity), get(KEY.tips), get(KEY.l1Sync)]);
+  if (identity === undefined || tips === undefined) return undefined;
+  return {
+    identity: fromStoredJson<ChainIdentity>(identity),
+    tips: fromStoredJson<L2Tips>(tips),
+    l1Sync: l1Sync === undefined ? undefined : fromStoredJson<L1SyncPosition>(l1Sync),
+  };
+}
+
 /** Decoded blocks and checkpoints kept in memory, most recently written or read: the chain's top is read all the time. */
 export const CHAIN_STORE_DECODED_KEPT = 128;
 

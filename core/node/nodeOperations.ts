@@ -7,7 +7,7 @@ import type { L1RollupConstants } from '../../spec/chain.js';
 import type { Chain } from '../chain/chain.js';
 import { NodeError, subsystemUnavailable } from '../errors.js';
 import type { Archiver } from '../archiver/archiverActor.js';
-import type { LoggerPort, NodePorts, StoragePort } from '../ports.js';
+import type { LoggerPort, NodePorts } from '../ports.js';
 import type { NodeTxPool } from '../txPool/nodeTxPool.js';
 import {
   BUSY_REASON,
@@ -16,6 +16,7 @@ import {
   type RollbackRequest,
 } from './operationsMachine.js';
 import { checkRollback, rollback, type RollbackDeps } from './rollback.js';
+import { uploadDatabaseSnapshot } from './snapshotUpload.js';
 import type { InboxStore } from '../messages/inboxStore.js';
 
 export interface NodeOperationsDeps {
@@ -38,11 +39,6 @@ export interface NodeOperations {
   state(): string;
 }
 
-/** Every entry of the database, read from one iterator (a consistent view). */
-async function* databaseEntries(storage: StoragePort): AsyncIterable<readonly [string, string]> {
-  for await (const [key, value] of storage.iterator()) yield [String(key), value] as const;
-}
-
 export function createNodeOperations(deps: NodeOperationsDeps): NodeOperations {
   const { ports, archiver, logger } = deps;
   const rollbackDeps: RollbackDeps = {
@@ -63,16 +59,11 @@ export function createNodeOperations(deps: NodeOperationsDeps): NodeOperations {
       },
       uploadSnapshot: async (location) => {
         await archiver.pause();
-        await ports.snapshots!.upload(location, databaseEntries(ports.storage));
+        const snapshotDeps = { storage: ports.storage, snapshots: ports.snapshots!, clock: ports.clock, logger };
+        await uploadDatabaseSnapshot(snapshotDeps, location);
       },
-      onUploadFinished: (location, error) => {
-        if (error === undefined) logger.info('snapshot uploaded', { location });
-        else
-          logger.error('snapshot upload failed', {
-            location,
-            error: error instanceof Error ? error.message : String(error),
-          });
-      },
+      // uploadDatabaseSnapshot logs the outcome, with its duration.
+      onUploadFinished: () => undefined,
     }),
     { clock: ports.clock },
   );
@@ -103,7 +94,8 @@ export function createNodeOperations(deps: NodeOperationsDeps): NodeOperations {
     startSnapshotUpload(location) {
       if (ports.snapshots === undefined) throw subsystemUnavailable('snapshots', 'notEnabled');
       const problem = ports.snapshots.locationProblem(location);
-      if (problem !== undefined) throw new NodeError('INVALID_PARAMS', `location: ${problem}`, { location });
+      // The problem names the store without credentials; the location itself may hold them, so it is not echoed.
+      if (problem !== undefined) throw new NodeError('INVALID_PARAMS', `location: ${problem}`, {});
       return request((settle) => ({ type: 'admin.startSnapshotUpload', location, settle }));
     },
     state: () => String(actor.getSnapshot().value),

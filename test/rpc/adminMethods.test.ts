@@ -125,11 +125,15 @@ describe('rollback and snapshots', () => {
   });
 
   test('startSnapshotUpload refuses a location it cannot write, naming it', async () => {
-    expect((await admin('svcAdmin_startSnapshotUpload', ['s3://bucket/path'])).error).toMatchObject({
+    expect((await admin('svcAdmin_startSnapshotUpload', ['https://example.com/snapshots'])).error).toMatchObject({
       code: -32602,
-      message: expect.stringMatching(/location/),
+      message: expect.stringMatching(/location: https:\/\/ stores are read-only/),
     });
+    const withSecret = await admin('svcAdmin_startSnapshotUpload', ['s3://AKIA:hunter2@bucket/path']);
+    expect(withSecret.error).toMatchObject({ code: -32602, message: expect.stringMatching(/credentials do not go/) });
+    expect(JSON.stringify(withSecret)).not.toContain('hunter2');
     expect(await admin('svcAdmin_startSnapshotUpload', ['/tmp/snapshot'])).toMatchObject({ result: null });
+    expect(await admin('svcAdmin_startSnapshotUpload', ['s3://bucket/path'])).toMatchObject({ result: null });
   });
 });
 

@@ -4,6 +4,7 @@
  * yet on L1. The admin side keeps a small configuration and pause flags, and runs a sequencer. Any method can be
  * overridden, part by part (`{ chain: { getBlocks } }`, `{ admin: { getConfig } }`).
  */
+import { createFileStoreSnapshots } from '../../adapters/snapshots/fileStoreSnapshots.js';
 import { NodeError } from '../../core/errors.js';
 import { minimalTxEffect } from '../../spec/codec/txEffect.js';
 import { fakeContracts } from './fakes/fakeContracts.js';
@@ -215,8 +216,9 @@ function createFakeAdmin(state: FakeAdminState): NodeAdmin {
         });
     },
     startSnapshotUpload: async (location) => {
-      if (!location.startsWith('/'))
-        throw new NodeError('INVALID_PARAMS', 'location: expected an absolute path', { location });
+      const problem = createFileStoreSnapshots().locationProblem(location);
+      // The problem names the store without credentials; the location itself may hold them, so it is not echoed.
+      if (problem !== undefined) throw new NodeError('INVALID_PARAMS', `location: ${problem}`, {});
     },
     operationalState: () => (state.syncPaused ? 'SyncPaused' : 'Syncing'),
     getConfig: () => state.config,
