@@ -7,6 +7,9 @@ import { createHash } from 'node:crypto';
 import { gzipSync } from 'node:zlib';
 import { ClassicLevel } from 'classic-level';
 import type { FileStore } from '../../adapters/fileStore/fileStore.js';
+import type { L1SyncPosition } from '../../core/chain/chainStore.js';
+import { fromStoredJson } from '../../core/chain/serde.js';
+import type { L2Tips } from '../../spec/chain.js';
 import {
   EMPTY_SNAPSHOT_INDEX,
   NODE_DATABASE_SCHEMA_VERSION,
@@ -122,4 +125,33 @@ export async function writeDatabase(directory: string, entries: SnapshotEntries)
   } finally {
     await database.close();
   }
+}
+
+/**
+ * A snapshot of a stopped node's database (`<data directory>/node-db`), as the uploading node would write it: the
+ * snapshot's keys, at the database's proposed tip and L1 sync position.
+ */
+export async function writeSnapshotOfDatabase(
+  store: FileStore,
+  databaseDirectory: string,
+  chain: SnapshotChain,
+): Promise<SnapshotIndexEntry> {
+  const entries = await readDatabaseEntries(databaseDirectory, true);
+  const valueOf = (key: string): string => {
+    const value = entries.find(([k]) => k === key)?.[1];
+    if (value === undefined) throw new Error(`the database at ${databaseDirectory} has no ${key}`);
+    return value;
+  };
+  const tips = fromStoredJson<L2Tips>(valueOf('meta:tips'));
+  const l1Sync = fromStoredJson<L1SyncPosition>(valueOf('meta:l1Sync'));
+  return writeSnapshotFixture(store, {
+    chain,
+    entries,
+    point: {
+      blockNumber: tips.proposed.number,
+      blockHash: tips.proposed.hash,
+      l1BlockNumber: String(l1Sync.blockNumber),
+      createdAt: new Date().toISOString(),
+    },
+  });
 }
