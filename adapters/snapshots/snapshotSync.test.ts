@@ -113,9 +113,10 @@ describe('installing a snapshot', () => {
     await writeSnapshotFixture(store, { entries: ENTRIES });
     const broken = createFileStore(pathToFileURL(join(root, 'broken')).href);
     await broken.write(`${snapshotFolder(FIXTURE_CHAIN)}/index.json`, Buffer.from('{ not json'));
-    const urls = ['http://127.0.0.1:1/snapshots', pathToFileURL(join(root, 'broken')).href, storeUrl];
+    const urls = ['http://user:hunter2@127.0.0.1:1/snapshots', pathToFileURL(join(root, 'broken')).href, storeUrl];
     expect((await sync({ urls })).outcome).toBe('installed');
     expect(logged()).toMatch(/skipping snapshot store http:\/\/127\.0\.0\.1:1\/snapshots/);
+    expect(JSON.stringify(lines)).not.toContain('hunter2');
     expect(logged()).toMatch(/index is unparsable/);
   });
 
@@ -196,6 +197,14 @@ describe('refusals leave node-db as it was and no temporary directory', () => {
       expect(logged()).toMatch(/refused snapshot: .*; syncing from L1 instead/);
     });
   }
+
+  it('a data file missing from the store: SNAPSHOT_DOWNLOAD_FAILED', async () => {
+    const entry = await writeSnapshotFixture(store, { entries: ENTRIES });
+    await store.delete(`${snapshotFolder(FIXTURE_CHAIN)}/${entry.dataFile}`);
+    expect(await sync()).toMatchObject({ outcome: 'refused', code: 'SNAPSHOT_DOWNLOAD_FAILED' });
+    expect(await nodeDbNames()).toBeUndefined();
+    expect(await leftoverDownloads()).toEqual([]);
+  });
 
   it('an undecodable line: SNAPSHOT_MALFORMED', async () => {
     await writeSnapshotFixture(store, { entries: [['a', 'b']], entryLines: ['[1,2]'] });

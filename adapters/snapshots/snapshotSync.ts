@@ -53,7 +53,10 @@ interface Candidate {
   readonly entry: SnapshotIndexEntry;
 }
 
-/** Installs the newest usable snapshot when the mode asks for one; never throws for a bad snapshot or store. */
+/**
+ * Installs the newest usable snapshot when the mode asks for one. Never throws for a bad snapshot, a failing store or
+ * a failed install (those are logged and answered); only when the data directory itself cannot be read.
+ */
 export async function syncFromSnapshot(options: SnapshotSyncOptions): Promise<SnapshotSyncResult> {
   const { dataDirectory, mode, urls, logger } = options;
   await mkdir(dataDirectory, { recursive: true });
@@ -78,9 +81,17 @@ export async function syncFromSnapshot(options: SnapshotSyncOptions): Promise<Sn
     });
     return { outcome: 'installed', store: store.name, snapshot: entry };
   } catch (error) {
-    if (!(error instanceof SnapshotRefusedError)) throw error;
-    log.warn(`refused snapshot: ${error.shortMessage}; syncing from L1 instead`, { code: error.code });
-    return { outcome: 'refused', code: error.code, reason: error.shortMessage };
+    const refusal =
+      error instanceof SnapshotRefusedError
+        ? error
+        : new SnapshotRefusedError(
+            'SNAPSHOT_INSTALL_FAILED',
+            `install failed: ${messageOf(error)}`,
+            {},
+            { cause: error },
+          );
+    log.warn(`refused snapshot: ${refusal.shortMessage}; syncing from L1 instead`, { code: refusal.code });
+    return { outcome: 'refused', code: refusal.code, reason: refusal.shortMessage };
   }
 }
 

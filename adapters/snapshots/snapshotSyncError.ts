@@ -15,7 +15,9 @@ export type SnapshotRefusalCode =
   /** The snapshot is not newer than the data the node already has (force-snapshot). */
   | 'SNAPSHOT_OLDER_THAN_LOCAL'
   /** The node's own database could not be read or replaced. */
-  | 'SNAPSHOT_LOCAL_DATABASE';
+  | 'SNAPSHOT_LOCAL_DATABASE'
+  /** Anything else failed while installing it (the local disk, say). */
+  | 'SNAPSHOT_INSTALL_FAILED';
 
 export interface SnapshotRefusalDetails {
   /** The store's redacted name. */
