@@ -2,7 +2,7 @@
  * A new node starts from a snapshot: node A follows the local network from L1 and stops; its database is written as
  * a snapshot (test/helpers/snapshotFixtures.ts, the format of spec/snapshots/snapshotFormat.ts) into a file:// store;
  * node B starts with --sync-mode snapshot and that store, installs the snapshot, serves the same blocks as the
- * sequencer and syncs the rest from L1. A corrupted snapshot is refused and the node syncs from L1 alone.
+ * sequencer and syncs the rest from L1; node D does the same from an S3-compatible store. A corrupted snapshot is refused and the node syncs from L1 alone.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -17,6 +17,7 @@ import { runNode, type RunningNode } from '../../adapters/node/runNode.js';
 import type { L1RollupConstants, L2Tips } from '../../spec/chain.js';
 import type { ConfigValues } from '../../spec/config/schema.js';
 import { NODE_DATABASE_SCHEMA_VERSION } from '../../spec/snapshots/snapshotFormat.js';
+import { startS3Server } from '../helpers/s3Server.js';
 import { writeSnapshotFixture, writeSnapshotOfDatabase } from '../helpers/snapshotFixtures.js';
 import { capturingLogger, type LogLine } from '../helpers/testLogger.js';
 import { rpc, waitFor } from './rpc.js';
@@ -32,9 +33,12 @@ const common = {
 describe('a new node started from a snapshot of another node', () => {
   const stops: (() => Promise<void>)[] = [];
   let root = '';
+  const savedEnv = { id: process.env.AWS_ACCESS_KEY_ID, secret: process.env.AWS_SECRET_ACCESS_KEY };
   afterAll(async () => {
     for (const stop of stops.reverse()) await stop().catch(() => undefined);
     if (root) await rm(root, { recursive: true, force: true });
+    restoreEnv('AWS_ACCESS_KEY_ID', savedEnv.id);
+    restoreEnv('AWS_SECRET_ACCESS_KEY', savedEnv.secret);
   });
 
   it('installs it, serves the same blocks as the sequencer and syncs the rest from L1', async () => {
@@ -112,6 +116,26 @@ describe('a new node started from a snapshot of another node', () => {
     ]);
     expect(theirs).toEqual(ours);
 
+    // Node D starts from the same database snapshotted into an S3-compatible store (credentials from the environment,
+    // as in production).
+    const s3 = await startS3Server();
+    stops.push(() => s3.stop());
+    process.env.AWS_ACCESS_KEY_ID = s3.credentials.accessKeyId;
+    process.env.AWS_SECRET_ACCESS_KEY = s3.credentials.secretAccessKey;
+    const bucketUrl = await s3.bucket('snapshots');
+    await writeSnapshotOfDatabase(
+      createFileStore(bucketUrl, { s3Credentials: s3.credentials }),
+      path.join(root, 'a', 'node-db'),
+      chain,
+    );
+    const linesD: LogLine[] = [];
+    const nodeD = await startFollower('d', { syncMode: 'snapshot', snapshotsUrls: [bucketUrl] }, linesD);
+    expect(linesD.some((line) => line.message.startsWith('installed snapshot'))).toBe(true);
+    expect(await rpc(nodeD.publicUrl, 'svc_getBlockData', [snapshot.blockNumber])).toEqual(
+      await rpc(net.publicUrl, 'svc_getBlockData', [snapshot.blockNumber]),
+    );
+    expect(JSON.stringify(linesD)).not.toContain(s3.credentials.secretAccessKey);
+
     // Node C is offered a corrupted snapshot: it refuses it and syncs from L1 alone.
     const corruptUrl = pathToFileURL(path.join(root, 'corrupt-store')).href;
     await writeSnapshotFixture(createFileStore(corruptUrl), {
@@ -126,3 +150,8 @@ describe('a new node started from a snapshot of another node', () => {
     await waitFor('node C to sync from L1', async () => (await checkpointOf(nodeC.publicUrl)) >= 1, 60_000);
   }, 180_000);
 });
+
+function restoreEnv(name: string, value: string | undefined): void {
+  if (value === undefined) delete process.env[name];
+  else process.env[name] = value;
+}
