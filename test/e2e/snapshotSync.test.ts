@@ -2,7 +2,8 @@
  * A new node starts from a snapshot: node A follows the local network from L1 and stops; its database is written as
  * a snapshot (test/helpers/snapshotFixtures.ts, the format of spec/snapshots/snapshotFormat.ts) into a file:// store;
  * node B starts with --sync-mode snapshot and that store, installs the snapshot, serves the same blocks as the
- * sequencer and syncs the rest from L1; node D does the same from an S3-compatible store. A corrupted snapshot is refused and the node syncs from L1 alone.
+ * sequencer and syncs the rest from L1; node D does the same from an S3-compatible store. A corrupted snapshot is
+ * refused and the node syncs from L1 alone.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
