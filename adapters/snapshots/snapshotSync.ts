@@ -61,8 +61,9 @@ export async function syncFromSnapshot(options: SnapshotSyncOptions): Promise<Sn
   const { dataDirectory, mode, urls, logger } = options;
   await mkdir(dataDirectory, { recursive: true });
   await removeLeftoverDownloads(dataDirectory, logger);
-  if (mode === 'full') return skipped(logger, 'the sync mode is full');
-  if (urls.length === 0) return skipped(logger, 'no snapshot store is configured');
+  // Every start without snapshots comes this way: said at debug level only.
+  if (mode === 'full') return skipped(logger, 'the sync mode is full', 'debug');
+  if (urls.length === 0) return skipped(logger, 'no snapshot store is configured', 'debug');
   const hasData = await hasLocalData(dataDirectory);
   if (hasData && mode === 'snapshot') return skipped(logger, 'the node already has data (sync mode snapshot)');
   const candidate = await newestCandidate(options);
@@ -95,8 +96,8 @@ export async function syncFromSnapshot(options: SnapshotSyncOptions): Promise<Sn
   }
 }
 
-function skipped(logger: LoggerPort, reason: string): SnapshotSyncResult {
-  logger.info(`not starting from a snapshot: ${reason}`);
+function skipped(logger: LoggerPort, reason: string, level: 'debug' | 'info' = 'info'): SnapshotSyncResult {
+  logger[level](`not starting from a snapshot: ${reason}`);
   return { outcome: 'skipped', reason };
 }
 
