@@ -1,8 +1,11 @@
 import { mkdir } from 'node:fs/promises';
 import { assert } from '../../core/assert.js';
 import { createNode, type RollupNode } from '../../core/node/node.js';
-import type { LoggerPort, NetworkPort, NodePorts, SnapshotPort, StoragePort } from '../../core/ports.js';
+import type { L1ReaderPort, LoggerPort, NetworkPort, NodePorts, SnapshotPort, StoragePort } from '../../core/ports.js';
+import type { Hex } from '../../spec/chain.js';
+import { NODE_DATABASE_SCHEMA_VERSION } from '../../spec/snapshots/snapshotFormat.js';
 import { createFileStoreSnapshots } from '../snapshots/fileStoreSnapshots.js';
+import { syncFromSnapshot } from '../snapshots/snapshotSync.js';
 import { createFileKeystore } from '../keystore/fileKeystore.js';
 import { startNodeP2p, type NodeP2p } from './p2pNetwork.js';
 import { configSchema } from '../../spec/config/schema.js';
@@ -66,6 +69,29 @@ async function openStorage(dataDirectory: string | undefined): Promise<StoragePo
 }
 
 /**
+ * Installs a snapshot into the data directory when the sync mode asks for one (adapters/snapshots/snapshotSync.ts),
+ * before the database is opened. A refused snapshot is logged there and the node syncs from L1.
+ */
+async function startFromSnapshot(
+  values: ResolvedConfig['values'],
+  l1ChainId: number,
+  l1: L1ReaderPort,
+  rollupAddress: Hex,
+  logger: LoggerPort,
+): Promise<void> {
+  // Run in every mode: it also cleans up after an install a crash interrupted.
+  if (values.dataDirectory === undefined) return;
+  const { rollupVersion } = await l1.getRollupConstants();
+  await syncFromSnapshot({
+    dataDirectory: values.dataDirectory,
+    mode: values.syncMode,
+    urls: values.snapshotsUrls,
+    chain: { l1ChainId, rollupVersion, rollupAddress, schemaVersion: NODE_DATABASE_SCHEMA_VERSION },
+    logger: logger.child({ module: 'snapshotSync' }),
+  });
+}
+
+/**
  * The HA signing guard when VALIDATOR_HA_SIGNING_ENABLED is set: refuses to start on a database it cannot reach or
  * whose schema is missing (the message says to run `svc migrate-ha-db up`), so a node never signs unguarded.
  */
@@ -121,6 +147,7 @@ export async function runNode(options: RunNodeOptions): Promise<RunningNode> {
           logger: logger.child({ component: 'l1ProofPublisher' }),
         })
       : undefined;
+  if (values.dataDirectory !== undefined) await startFromSnapshot(values, chainId, l1, start.rollupAddress, logger);
   const signing = await openSigningGuard(start.haSigning, logger, values.validatorKeystorePath !== undefined);
   let storage: StoragePort;
   try {

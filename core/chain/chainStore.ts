@@ -23,6 +23,15 @@ export interface L1SyncPosition {
   readonly timestamp: bigint;
 }
 
+/**
+ * The L1 position a stored chain has synced to, read without opening the chain (a snapshot install compares it with a
+ * snapshot's before replacing the database); undefined when the store has none.
+ */
+export async function readStoredL1SyncPosition(storage: StoragePort): Promise<L1SyncPosition | undefined> {
+  const text = await storage.get(KEY.l1Sync);
+  return text === undefined ? undefined : fromStoredJson<L1SyncPosition>(text);
+}
+
 /** One atomic change of the chain: everything is written in a single storage batch or not at all. */
 export interface ChainChange {
   /** Remove blocks (and their indexes) above this number first. */

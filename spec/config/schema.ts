@@ -185,6 +185,10 @@ const privateKey = hexKind(32, 'a 32-byte private key');
 const httpUrls = ['http', 'https', 'ws', 'wss'] as const;
 const storeUrls = ['http', 'https', 'gs', 's3', 'file'] as const;
 const LOG_LEVELS = ['debug', 'info', 'warn', 'error', 'silent'] as const;
+const snapshotStoreUrls = ['http', 'https', 's3', 'file'] as const;
+/** How a node starts with snapshot stores configured (adapters/snapshots/snapshotSync.ts). */
+export const SYNC_MODES = ['full', 'snapshot', 'force-snapshot'] as const;
+export type SyncMode = (typeof SYNC_MODES)[number];
 
 export const configSchema = {
   // The node process
@@ -559,6 +563,33 @@ export const configSchema = {
       description: 'time between two reads of L1 by the archiver',
     },
     ARCHIVER_POLL_INTERVAL_MS_DEFAULT,
+  ),
+  syncMode: defaulted(
+    {
+      flag: '--sync-mode',
+      valueName: 'mode',
+      env: 'SYNC_MODE',
+      kind: enumKind(SYNC_MODES),
+      mutability: 'restart',
+      scope: 'local',
+      group: 'archiver',
+      description:
+        'how a node with --snapshots-urls starts: full (always from L1), snapshot (from a snapshot when it has no data), force-snapshot (from a newer snapshot even over its data)',
+    },
+    'snapshot' as SyncMode,
+  ),
+  snapshotsUrls: defaulted(
+    {
+      flag: '--snapshots-urls',
+      valueName: 'urls',
+      env: 'SYNC_SNAPSHOTS_URLS',
+      kind: urlListKind(snapshotStoreUrls),
+      mutability: 'restart',
+      scope: 'network',
+      group: 'archiver',
+      description: 'file stores whose snapshots a new node may start from (newest usable one wins), comma-separated',
+    },
+    [] as readonly string[],
   ),
   worldStateHistoricCheckpointCount: defaulted(
     {

@@ -33,7 +33,8 @@ function entry(blockNumber: number, l1BlockNumber: number, overrides: Partial<Sn
   return {
     ...chain,
     ...point,
-    dataFile: snapshotDataFileName(point),
+    // A data file per (L2 block, L1 block): the same block snapshotted at two L1 heights is two files.
+    dataFile: `${l1BlockNumber}-${snapshotDataFileName(point)}`,
     sha256: `0x${'11'.repeat(32)}`,
     sizeBytes: 10,
     entries: 1,
@@ -93,7 +94,7 @@ describe('snapshot format', () => {
 
   it('names folders by chain and rollup, and leaves the pool and validator records out', () => {
     expect(snapshotFolder(chain)).toBe(`svc-31337-1-0x${'ab'.repeat(20)}/snapshots`);
-    expect(entry(7, 1).dataFile).toMatch(/^000000000007-\d{14}-0{16}\.snapshot\.gz$/);
+    expect(snapshotDataFileName(entry(7, 1))).toMatch(/^000000000007-\d{14}-0{16}\.snapshot\.gz$/);
     expect(isSnapshotKey('ws:page:1')).toBe(true);
     expect(isSnapshotKey('txPool:tx:0x01')).toBe(false);
     expect(isSnapshotKey('validators:offense:1')).toBe(false);
