@@ -1,6 +1,6 @@
 /**
- * A new node starts from a snapshot: node A follows the local network from L1 and stops; its database is written as
- * a snapshot (test/helpers/snapshotFixtures.ts, the format of spec/snapshots/snapshotFormat.ts) into a file:// store;
+ * A new node starts from a snapshot: node A follows the local network from L1 and uploads a snapshot of itself with
+ * svcAdmin_startSnapshotUpload to a file:// store and to an S3-compatible one (s3rver);
  * node B starts with --sync-mode snapshot and that store, installs the snapshot, serves the same blocks as the
  * sequencer and syncs the rest from L1; node D does the same from an S3-compatible store. A corrupted snapshot is
  * refused and the node syncs from L1 alone.
@@ -17,9 +17,14 @@ import { configFromSettings } from '../../adapters/node/nodeConfig.js';
 import { runNode, type RunningNode } from '../../adapters/node/runNode.js';
 import type { L1RollupConstants, L2Tips } from '../../spec/chain.js';
 import type { ConfigValues } from '../../spec/config/schema.js';
-import { NODE_DATABASE_SCHEMA_VERSION } from '../../spec/snapshots/snapshotFormat.js';
+import {
+  NODE_DATABASE_SCHEMA_VERSION,
+  parseSnapshotIndex,
+  snapshotFolder,
+  type SnapshotIndexEntry,
+} from '../../spec/snapshots/snapshotFormat.js';
 import { startS3Server } from '../helpers/s3Server.js';
-import { writeSnapshotFixture, writeSnapshotOfDatabase } from '../helpers/snapshotFixtures.js';
+import { writeSnapshotFixture } from '../helpers/snapshotFixtures.js';
 import { capturingLogger, type LogLine } from '../helpers/testLogger.js';
 import { rpc, waitFor } from './rpc.js';
 
@@ -76,21 +81,42 @@ describe('a new node started from a snapshot of another node', () => {
     const checkpointOf = async (url: string) =>
       (await rpc<L2Tips>(url, 'svc_getChainTips')).checkpointed.checkpoint.number;
 
-    // Node A follows from L1, then stops: its database is the snapshot.
+    // Node A follows from L1 and uploads a snapshot of itself through the admin API, to a directory and to an
+    // S3-compatible store (credentials from the environment, as in production).
     const nodeA = await startFollower('a', {});
     await waitFor('two checkpoints on node A', async () => (await checkpointOf(nodeA.publicUrl)) >= 2, 60_000);
     const constants = await rpc<L1RollupConstants>(nodeA.publicUrl, 'svc_getL1Constants');
-    await nodeA.stop();
-    stops.pop();
-    const storeUrl = pathToFileURL(path.join(root, 'store')).href;
     const chain = {
       l1ChainId: constants.l1ChainId,
       rollupVersion: constants.rollupVersion,
       rollupAddress: net.rollupAddress,
       schemaVersion: NODE_DATABASE_SCHEMA_VERSION,
     };
-    const snapshot = await writeSnapshotOfDatabase(createFileStore(storeUrl), path.join(root, 'a', 'node-db'), chain);
+    const s3 = await startS3Server();
+    stops.push(() => s3.stop());
+    process.env.AWS_ACCESS_KEY_ID = s3.credentials.accessKeyId;
+    process.env.AWS_SECRET_ACCESS_KEY = s3.credentials.secretAccessKey;
+    const bucketUrl = await s3.bucket('snapshots');
+    const storeUrl = pathToFileURL(path.join(root, 'store')).href;
+    const uploaded = async (url: string) => {
+      await rpc(nodeA.adminUrl, 'svcAdmin_startSnapshotUpload', [url]);
+      const store = createFileStore(url, { s3Credentials: s3.credentials });
+      let listed: SnapshotIndexEntry | undefined;
+      await waitFor(
+        `node A's snapshot listed in ${url}`,
+        async () => {
+          const index = await store.read(`${snapshotFolder(chain)}/index.json`);
+          listed =
+            index === undefined ? undefined : parseSnapshotIndex(Buffer.from(index).toString('utf8')).snapshots.at(-1);
+          return listed !== undefined && nodeA.node.service.admin.operationalState() === 'Syncing';
+        },
+        60_000,
+      );
+      return listed!;
+    };
+    const snapshot = await uploaded(storeUrl);
     expect(snapshot.blockNumber).toBeGreaterThan(0);
+    await uploaded(bucketUrl);
 
     // Node B starts from it: the snapshot's blocks are there at once, the same as the sequencer's.
     const linesB: LogLine[] = [];
@@ -117,18 +143,7 @@ describe('a new node started from a snapshot of another node', () => {
     ]);
     expect(theirs).toEqual(ours);
 
-    // Node D starts from the same database snapshotted into an S3-compatible store (credentials from the environment,
-    // as in production).
-    const s3 = await startS3Server();
-    stops.push(() => s3.stop());
-    process.env.AWS_ACCESS_KEY_ID = s3.credentials.accessKeyId;
-    process.env.AWS_SECRET_ACCESS_KEY = s3.credentials.secretAccessKey;
-    const bucketUrl = await s3.bucket('snapshots');
-    await writeSnapshotOfDatabase(
-      createFileStore(bucketUrl, { s3Credentials: s3.credentials }),
-      path.join(root, 'a', 'node-db'),
-      chain,
-    );
+    // Node D starts from node A's snapshot in the S3-compatible store.
     const linesD: LogLine[] = [];
     const nodeD = await startFollower('d', { syncMode: 'snapshot', snapshotsUrls: [bucketUrl] }, linesD);
     expect(linesD.some((line) => line.message.startsWith('installed snapshot'))).toBe(true);
