@@ -2,8 +2,8 @@
  * A new node starts from a snapshot: node A follows the local network from L1 and uploads a snapshot of itself with
  * svcAdmin_startSnapshotUpload to a file:// store and to an S3-compatible one (s3rver);
  * node B starts with --sync-mode snapshot and that store, installs the snapshot, serves the same blocks as the
- * sequencer and syncs the rest from L1; node D does the same from an S3-compatible store. A corrupted snapshot is
- * refused and the node syncs from L1 alone.
+ * sequencer and syncs the rest from L1; node D does the same from an S3-compatible store. A corrupted snapshot, one
+ * of another rollup, and (forced) one older than the node's own data are refused, and those nodes sync from L1.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -164,10 +164,66 @@ describe('a new node started from a snapshot of another node', () => {
     const nodeC = await startFollower('c', { syncMode: 'snapshot', snapshotsUrls: [corruptUrl] }, linesC);
     expect(linesC.some((line) => /refused snapshot: bad checksum/.test(line.message))).toBe(true);
     await waitFor('node C to sync from L1', async () => (await checkpointOf(nodeC.publicUrl)) >= 1, 60_000);
-  }, 180_000);
+
+    // Node E is offered a snapshot of another rollup only: it skips it, says why, and syncs from L1.
+    const foreignUrl = pathToFileURL(path.join(root, 'foreign-store')).href;
+    await writeSnapshotFixture(createFileStore(foreignUrl), {
+      chain: { ...chain, rollupAddress: `0x${'ee'.repeat(20)}` },
+      entries: [['meta:tips', '{}']],
+    });
+    // The foreign snapshot sits in this chain's folder of the store, as a misconfigured uploader would leave it.
+    await moveFixtureIndex(foreignUrl, { ...chain, rollupAddress: `0x${'ee'.repeat(20)}` }, chain);
+    const linesE: LogLine[] = [];
+    const nodeE = await startFollower('e', { syncMode: 'snapshot', snapshotsUrls: [foreignUrl] }, linesE);
+    expect(linesE.some((line) => /skipping snapshot .*another rollup/.test(line.message))).toBe(true);
+    expect(linesE.some((line) => line.message.startsWith('installed snapshot'))).toBe(false);
+    await waitFor('node E to sync from L1', async () => (await checkpointOf(nodeE.publicUrl)) >= 1, 60_000);
+
+    // Node C again, forced to take node A's snapshot, which is older than what C has synced since: refused.
+    await waitFor(
+      'node C past the snapshot',
+      async () => (await checkpointOf(nodeC.publicUrl)) > snapshot.blockNumber,
+      60_000,
+    );
+    await nodeC.stop();
+    const linesC2: LogLine[] = [];
+    const nodeC2 = await startFollower('c', { syncMode: 'force-snapshot', snapshotsUrls: [storeUrl] }, linesC2);
+    expect(linesC2.some((line) => /refused snapshot: older than this node's data/.test(line.message))).toBe(true);
+    await checkpointOf(nodeC2.publicUrl);
+
+    // Node B from the snapshot and node A from L1 agree on the tips they share and on the blocks (state roots in
+    // their headers) at the checkpointed height.
+    await waitFor(
+      'nodes A and B on the same checkpointed block',
+      async () => {
+        const [a, b] = await Promise.all([
+          rpc<L2Tips>(nodeA.publicUrl, 'svc_getChainTips'),
+          rpc<L2Tips>(nodeB.publicUrl, 'svc_getChainTips'),
+        ]);
+        return a.checkpointed.block.hash === b.checkpointed.block.hash;
+      },
+      60_000,
+    );
+  }, 240_000);
 });
 
 function restoreEnv(name: string, value: string | undefined): void {
   if (value === undefined) delete process.env[name];
   else process.env[name] = value;
+}
+
+/** Moves a fixture's index from the folder of `from` to the folder of `to` in the store at `url`. */
+async function moveFixtureIndex(
+  url: string,
+  from: Parameters<typeof snapshotFolder>[0],
+  to: Parameters<typeof snapshotFolder>[0],
+): Promise<void> {
+  const store = createFileStore(url);
+  const index = await store.read(`${snapshotFolder(from)}/index.json`);
+  const parsed = parseSnapshotIndex(Buffer.from(index!).toString('utf8'));
+  for (const entry of parsed.snapshots) {
+    const data = await store.read(`${snapshotFolder(from)}/${entry.dataFile}`);
+    await store.write(`${snapshotFolder(to)}/${entry.dataFile}`, data!);
+  }
+  await store.write(`${snapshotFolder(to)}/index.json`, index!);
 }
