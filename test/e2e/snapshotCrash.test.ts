@@ -7,13 +7,14 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { readdir, readFile, rm, stat, mkdtemp } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm, stat, watch } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createPinoLogger } from '../../adapters/logger/pinoLogger.js';
 import { runLocalNetwork, type RunningLocalNetwork } from '../../adapters/node/localNetwork.js';
+import { SNAPSHOT_WORK_DIRECTORY } from '../../adapters/snapshots/fileStoreSnapshots.js';
 import { SNAPSHOT_DOWNLOAD_DIRECTORY_PREFIX } from '../../adapters/snapshots/snapshotSync.js';
 import type { L1RollupConstants, L2Tips } from '../../spec/chain.js';
 import {
@@ -25,10 +26,13 @@ import {
 import { rpc, waitFor } from './rpc.js';
 
 const repositoryRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
-/** Milliseconds after svcAdmin_startSnapshotUpload answers at which the uploading node is killed. */
-const UPLOAD_KILL_DELAYS_MS = [0, 5, 20, 100] as const;
-/** Milliseconds after a node logs "installing snapshot" at which it is killed (-1: as soon as it is spawned). */
-const DOWNLOAD_KILL_DELAYS_MS = [-1, 0, 10, 50, 150, 400] as const;
+/**
+ * Milliseconds after the upload's work directory appears at which the uploading node is killed. A test snapshot is
+ * small: its upload takes a few milliseconds, so these cover writing, uploading and indexing.
+ */
+const UPLOAD_KILL_DELAYS_MS = [0, 3, 15] as const;
+/** Milliseconds after the download directory appears at which an installing node is killed (-1: at once on spawn). */
+const DOWNLOAD_KILL_DELAYS_MS = [-1, 0, 5, 25, 100] as const;
 const NODE_START_TIMEOUT_MS = 30_000;
 
 /** A `svc start --node` child process and what it printed. */
@@ -112,8 +116,9 @@ describe('a crash at any moment of a snapshot upload or download', () => {
     };
     const killMoments: (() => Promise<void>)[] = [
       ...UPLOAD_KILL_DELAYS_MS.map((delayMs) => async () => {
+        const killed = killWhenCreated(follower.node, followerDirectory, SNAPSHOT_WORK_DIRECTORY, delayMs);
         await rpc(follower.adminUrl, 'svcAdmin_startSnapshotUpload', [storeUrl]);
-        await sleep(delayMs);
+        await killed;
       }),
       // Just after the index lists the new snapshot.
       () => uploadListed(follower.adminUrl),
@@ -124,6 +129,8 @@ describe('a crash at any moment of a snapshot upload or download', () => {
       60_000,
     );
     for (const killAtMoment of killMoments) {
+      // A data file is named by block and second: an upload in the same second as the last is refused.
+      await new Promise((resolve) => setTimeout(resolve, 1_100));
       await killAtMoment();
       await follower.node.kill();
       await expectCompleteSnapshotsListed(indexFile);
@@ -147,22 +154,19 @@ describe('a crash at any moment of a snapshot upload or download', () => {
     await Promise.all(
       DOWNLOAD_KILL_DELAYS_MS.map(async (delayMs, index) => {
         const dataDirectory = path.join(root, `download-${index}`);
+        await mkdir(dataDirectory);
         const node = start(dataDirectory, downloadArgs);
-        if (delayMs >= 0) {
-          await waitFor('the install to start', async () => node.messages().includes('installing snapshot'), 20_000);
-          await sleep(delayMs);
-        }
-        await node.kill();
+        await (delayMs < 0
+          ? node.kill()
+          : killWhenCreated(node, dataDirectory, SNAPSHOT_DOWNLOAD_DIRECTORY_PREFIX, delayMs));
         const restarted = await startCleanly(dataDirectory, downloadArgs);
         const leftovers = (await readdir(dataDirectory)).filter((name) =>
           name.startsWith(SNAPSHOT_DOWNLOAD_DIRECTORY_PREFIX),
         );
         expect(leftovers).toEqual([]);
         for (let n = 1; n <= snapshot.blockNumber; n++) {
-          const [ours, theirs] = await Promise.all([
-            rpc(net.publicUrl, 'svc_getBlockData', [n]),
-            rpc(restarted.publicUrl, 'svc_getBlockData', [n]),
-          ]);
+          const ours = await rpcRetried(net.publicUrl, 'svc_getBlockData', [n]);
+          const theirs = await rpcRetried(restarted.publicUrl, 'svc_getBlockData', [n]);
           expect(theirs, `block ${n} after a kill ${delayMs} ms into the install`).toEqual(ours);
         }
         await restarted.node.kill();
@@ -250,6 +254,34 @@ function collectLines(stream: NodeJS.ReadableStream | null, onLine: (line: strin
   });
 }
 
-function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
+/**
+ * Kills `node` `delayMs` after an entry named `prefix...` appears in `directory` (inotify: within the millisecond),
+ * or at once if it exits first or nothing appears within 20 s.
+ */
+async function killWhenCreated(node: NodeProcess, directory: string, prefix: string, delayMs: number): Promise<void> {
+  const stopWatching = new AbortController();
+  const deadline = setTimeout(() => void node.kill(), 20_000);
+  try {
+    const appeared = (async () => {
+      for await (const event of watch(directory, { signal: stopWatching.signal })) {
+        if (event.filename?.startsWith(prefix)) return;
+      }
+    })().catch(() => undefined);
+    await Promise.race([appeared, node.exited]);
+    if (delayMs === 0) node.child.kill('SIGKILL');
+    else await new Promise((resolve) => setTimeout(resolve, delayMs));
+    await node.kill();
+  } finally {
+    clearTimeout(deadline);
+    stopWatching.abort();
+  }
+}
+
+/** rpc, tried again once after a connection reset (a kept-alive connection the server had just closed). */
+async function rpcRetried(url: string, method: string, params: unknown[]): Promise<unknown> {
+  try {
+    return await rpc(url, method, params);
+  } catch {
+    return rpc(url, method, params);
+  }
 }
