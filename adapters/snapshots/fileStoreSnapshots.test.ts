@@ -135,6 +135,20 @@ describe.each([
     expect(await readdir(owned)).toEqual([]);
   });
 
+  it('refuses to replace a listed data file (same block, same second), before writing anything', async () => {
+    const listed = parseSnapshotIndex((await readIndex())!).snapshots[0]!;
+    const before = await readIndex();
+    const sameSecond = { ...pointAt(listed.blockNumber, listed.l1BlockNumber), createdAt: '2026-11-26T05:00:00.999Z' };
+    await expect(snapshots().upload(location, upload(sameSecond, 10))).rejects.toMatchObject({
+      code: 'FILE_STORE_FAILED',
+      message: expect.stringMatching(/is already listed/),
+    });
+    expect(await readIndex()).toBe(before);
+    const store = createFileStore(location, { s3Credentials: s3.credentials });
+    const data = await store.read(`${folder}/${listed.dataFile}`);
+    expect(`0x${createHash('sha256').update(data!).digest('hex')}`).toBe(listed.sha256);
+  });
+
   it('refuses metadata readers would refuse, before writing anything', async () => {
     const before = await readIndex();
     const badPoint = { ...pointAt(13, '150'), blockHash: `0x${'AB'.repeat(32)}` };

@@ -67,10 +67,10 @@ export function createFileStoreSnapshots(options: FileStoreSnapshotsOptions = {}
       const store = createFileStore(storeUrlOf(location), options.fileStore);
       const folder = snapshotFolder(snapshot.chain);
       // Refused before any work when the index there is not one this node may rewrite.
-      await readIndex(store, `${folder}/${INDEX_FILE}`);
+      const dataFile = snapshotDataFileName(snapshot.point);
+      refuseListedDataFile(store, await readIndex(store, `${folder}/${INDEX_FILE}`), `${folder}/${dataFile}`);
       const directory = await workDirectory(options.temporaryDirectory);
       try {
-        const dataFile = snapshotDataFileName(snapshot.point);
         const localFile = path.join(directory, dataFile);
         const written = await writeDataFile(localFile, header, snapshot.entries, onProgress);
         onProgress({ stage: 'written', entries: written.entries, bytes: written.sizeBytes, dataFile });
@@ -87,6 +87,21 @@ export function createFileStoreSnapshots(options: FileStoreSnapshotsOptions = {}
       }
     },
   };
+}
+
+/**
+ * Refuses an upload whose data file name (block and time to the second) an index entry already has: uploading would
+ * replace a listed file with one of another SHA-256 (its header's time differs in the milliseconds), and a crash
+ * before the index is rewritten would leave the index listing a file that no longer matches it.
+ */
+function refuseListedDataFile(store: FileStore, index: SnapshotIndex, dataPath: string): void {
+  const dataFile = path.posix.basename(dataPath);
+  if (!index.snapshots.some((entry) => entry.dataFile === dataFile)) return;
+  throw new FileStoreError(
+    'FILE_STORE_FAILED',
+    `File store ${store.name}: ${dataPath} is already listed (a snapshot of the same block taken in the same second); it was left as it is`,
+    { store: store.name, path: dataPath },
+  );
 }
 
 /** Where one upload writes its data file; removed when it ends. */
