@@ -82,10 +82,7 @@ export class SimBlobStores {
       name: 'archive/blobscan',
       getBlobs: async (request) => {
         await this.scheduler.sleep(SIM_BLOB_ARCHIVE_LATENCY_MS, { owner: `archive/${label}`, label: 'getBlobs' });
-        return this.l1
-          .archivedBlobsOf(request.l1.txHash)
-          .filter((blob) => request.versionedHashes.includes(simVersionedHash(blob)))
-          .map((blob) => ({ blob }));
+        return this.l1.archivedBlobsOf(request.l1.txHash, request.versionedHashes).map((blob) => ({ blob }));
       },
       check: async () => undefined,
     };

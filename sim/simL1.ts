@@ -324,13 +324,13 @@ export class SimL1 {
   }
 
   /** The blobs of the proposal at `ref`, as L1's consensus clients serve them (sim/l1/blobs.ts). */
-  blobsOf(ref: BlobTxRef): Uint8Array[] {
-    return this.blobs.blobsOf(ref, this.mempool.tx(ref.txHash), this.chain, this.scheduler.now());
+  blobsOf(ref: BlobTxRef, wanted?: readonly Hex[]): Uint8Array[] {
+    return this.blobs.blobsOf(ref, this.mempool.tx(ref.txHash), this.chain, this.scheduler.now(), wanted);
   }
 
   /** The blobs of the proposal `txHash` if it was ever included: what a blob archive serves. */
-  archivedBlobsOf(txHash: Hex): Uint8Array[] {
-    return this.blobs.archivedBlobsOf(this.mempool.tx(txHash));
+  archivedBlobsOf(txHash: Hex, wanted?: readonly Hex[]): Uint8Array[] {
+    return this.blobs.archivedBlobsOf(this.mempool.tx(txHash), wanted);
   }
 
   txStatus(txHash: Hex, visibleHead: bigint): L1TxStatus {

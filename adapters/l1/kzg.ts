@@ -53,25 +53,3 @@ export function commitmentVersionedHash(commitment: Uint8Array): Hex {
 export function blobVersionedHashes(blobs: readonly Uint8Array[]): Hex[] {
   return blobs.map((blob) => commitmentVersionedHash(blobCommitment(blob)));
 }
-
-/**
- * Picks, for each wanted versioned hash in order, the candidate blob that has it (undefined where none does).
- * Candidates are untrusted: each one's hash is computed here, never taken from the source.
- */
-export function matchBlobsToVersionedHashes(
-  candidates: readonly Uint8Array[],
-  versionedHashes: readonly Hex[],
-): (Uint8Array | undefined)[] {
-  const byHash = new Map<string, Uint8Array>();
-  for (const blob of candidates) {
-    if (blob.length !== BLOB_SIZE_BYTES) continue;
-    let commitment: Uint8Array;
-    try {
-      commitment = blobCommitment(blob);
-    } catch {
-      continue; // not a valid blob (a field element at or above the BLS modulus): it matches nothing
-    }
-    byHash.set(commitmentVersionedHash(commitment), blob);
-  }
-  return versionedHashes.map((hash) => byHash.get(hash.toLowerCase()));
-}

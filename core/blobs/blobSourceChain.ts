@@ -191,13 +191,16 @@ export function createBlobSourceChain(deps: BlobSourceChainDeps): BlobSourceChai
       return request.versionedHashes.map((hash) => fetch.found.get(hash)!.blob);
     },
     keepPublished: upload,
-    checkSources: () => checkSources(blobs),
+    checkSources: () => checkSources(ordered, blobs.upload),
     stats: () => ordered.map((s) => ({ kind: s.kind, name: s.name, ...counters.get(s)! })),
   };
 }
 
 /** Asks every source (and the upload store) whether it answers. */
-async function checkSources(blobs: BlobsPort): Promise<BlobSourceCheck[]> {
+async function checkSources(
+  sources: readonly BlobSourcePort[],
+  store: BlobUploadPort | undefined,
+): Promise<BlobSourceCheck[]> {
   const probe = async (kind: BlobSourceCheck['kind'], name: string, check: () => Promise<void>) => {
     try {
       await check();
@@ -206,10 +209,7 @@ async function checkSources(blobs: BlobsPort): Promise<BlobSourceCheck[]> {
       return { kind, name, ok: false, reason: messageOf(error) } as const;
     }
   };
-  const checks = KIND_ORDER.flatMap((kind) => blobs.sources.filter((s) => s.kind === kind)).map((s) =>
-    probe(s.kind, s.name, () => s.check()),
-  );
-  const store = blobs.upload;
+  const checks = sources.map((s) => probe(s.kind, s.name, () => s.check()));
   if (store !== undefined) checks.push(probe('upload', store.name, () => store.check()));
   return Promise.all(checks);
 }

@@ -69,7 +69,13 @@ export class BlobStore {
    * The blobs of the proposal `tx` at `ref`, if it succeeded on the current chain and its blobs are served at
    * `nowMs`; else L1_BLOBS_UNAVAILABLE.
    */
-  blobsOf(ref: BlobTxRef, tx: TxRecord | undefined, chain: L1Chain, nowMs: number): Uint8Array[] {
+  blobsOf(
+    ref: BlobTxRef,
+    tx: TxRecord | undefined,
+    chain: L1Chain,
+    nowMs: number,
+    wanted?: readonly Hex[],
+  ): Uint8Array[] {
     const block = tx?.inclusion === undefined ? undefined : chain.block(tx.inclusion.blockNumber);
     const canonical =
       tx?.state === 'included' &&
@@ -82,12 +88,25 @@ export class BlobStore {
     if (!canonical || tx.call.kind !== 'propose' || !served) {
       throw new L1Error('L1_BLOBS_UNAVAILABLE', `blobs of L1 tx ${ref.txHash} are not available`);
     }
-    return tx.call.request.blobs.map((blob) => blob.slice());
+    return blobsWanted(tx.call, wanted);
   }
 
   /** The blobs of `tx` if it was ever a proposal included on some chain (what a blob archive keeps), else none. */
-  archivedBlobsOf(tx: TxRecord | undefined): Uint8Array[] {
+  archivedBlobsOf(tx: TxRecord | undefined, wanted?: readonly Hex[]): Uint8Array[] {
     if (tx?.call.kind !== 'propose' || tx.inclusion === undefined) return [];
-    return tx.call.request.blobs.map((blob) => blob.slice());
+    return blobsWanted(tx.call, wanted);
   }
+}
+
+/**
+ * Copies of a proposal's blobs whose versioned hash (recorded at submission) is `wanted` (all when undefined): a
+ * server finds blobs by the hash it stored, without hashing them again.
+ */
+function blobsWanted(
+  call: { readonly request: ProposeCheckpointRequest; readonly versionedHashes: readonly Hex[] },
+  wanted: readonly Hex[] | undefined,
+): Uint8Array[] {
+  return call.request.blobs.flatMap((blob, i) =>
+    wanted === undefined || wanted.includes(call.versionedHashes[i]!) ? [blob.slice()] : [],
+  );
 }

@@ -168,12 +168,12 @@ function consensusBlobSource(
     if (lost()) return [];
     let blobs: Uint8Array[];
     try {
-      blobs = l1.blobsOf(request.l1);
+      blobs = l1.blobsOf(request.l1, request.versionedHashes);
     } catch (error) {
       if (error instanceof L1Error && error.code === 'L1_BLOBS_UNAVAILABLE') return []; // a slot without them
       throw error;
     }
-    return blobs.filter((blob) => request.versionedHashes.includes(simVersionedHash(blob))).map((blob) => ({ blob }));
+    return blobs.map((blob) => ({ blob }));
   };
   return {
     kind: 'consensus',
