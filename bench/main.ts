@@ -157,6 +157,7 @@ const benches: Record<string, () => Promise<BenchResult>> = {
   'world-state': async () => (await import('./worldState/bench.js')).benchWorldState(),
   p2p: async () => (await import('./p2p/bench.js')).benchP2p(),
   blobs: async () => (await import('./blobs/bench.js')).benchBlobs(),
+  snapshot: async () => (await import('./snapshot/bench.js')).benchSnapshot(),
 };
 
 async function main(): Promise<void> {
