@@ -55,6 +55,8 @@ export interface FileStoreOptions {
   readonly env?: Readonly<Record<string, string | undefined>>;
   /** Credentials for `s3://` stores; default the AWS SDK's default chain (AWS_ACCESS_KEY_ID and the rest). */
   readonly s3Credentials?: S3Credentials;
+  /** Files larger than this go to `s3://` stores as multipart uploads; default S3_MULTIPART_THRESHOLD_BYTES. */
+  readonly s3MultipartThresholdBytes?: number;
 }
 
 export type { S3Credentials };

@@ -25,8 +25,23 @@ export const FILE_STORE_CONNECT_TIMEOUT_MS = 10_000;
 /** The longest object path, in UTF-8 bytes: S3's limit on a key (the URL's prefix counts against it too). */
 export const FILE_STORE_PATH_BYTES_MAX = 1024;
 
-/** S3 takes at most 5 GiB in one PutObject; larger uploads would need a multipart upload, which we do not do yet. */
+/** S3 takes at most 5 GiB in one PutObject. */
 export const S3_PUT_OBJECT_MAX_BYTES = 5 * 1024 * 1024 * 1024;
+
+/** Files larger than this go up as a multipart upload (parts sent in parallel, each retried alone). */
+export const S3_MULTIPART_THRESHOLD_BYTES = 64 * 1024 * 1024;
+
+/** The smallest part of a multipart upload we send; S3 refuses parts under 5 MiB but the last. */
+export const S3_MULTIPART_PART_BYTES_MIN = 16 * 1024 * 1024;
+
+/** S3's most parts in one multipart upload; parts grow past S3_MULTIPART_PART_BYTES_MIN to stay under it. */
+export const S3_MULTIPART_PARTS_MAX = 10_000;
+
+/** Parts in flight at once: memory held is about this many parts. */
+export const S3_MULTIPART_PARTS_IN_FLIGHT = 4;
+
+/** S3's largest object: 5 TiB. */
+export const S3_OBJECT_MAX_BYTES = 5 * 1024 * 1024 * 1024 * 1024;
 
 /** Attempts the S3 client makes for one request whose body can be sent again (the SDK's standard retry). */
 export const S3_REQUEST_ATTEMPTS_MAX = 3;

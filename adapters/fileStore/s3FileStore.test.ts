@@ -1,13 +1,16 @@
-import { mkdtemp, open, rm } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
+import { mkdtemp, open, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import fc from 'fast-check';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { expectFileStoreError } from '../../test/helpers/expectFileStoreError.js';
 import { closedPort, startRawTcpServer } from '../../test/helpers/rawTcpServer.js';
 import { startS3Server, type S3Server } from '../../test/helpers/s3Server.js';
 import { createFileStore } from './fileStore.js';
 import type { FileStoreError } from './fileStoreError.js';
-import { S3_PUT_OBJECT_MAX_BYTES } from './fileStoreLimits.js';
+import { S3_MULTIPART_PARTS_MAX, S3_MULTIPART_PART_BYTES_MIN, S3_OBJECT_MAX_BYTES } from './fileStoreLimits.js';
+import { multipartPartBytes } from './s3FileStore.js';
 
 /** A closed port or a silent server must fail within this, retries included, not after the SDK's defaults. */
 const UNREACHABLE_WITHIN_MS = 5_000;
@@ -111,15 +114,61 @@ describe('the s3:// store', () => {
     expect(error.message).toContain('NoSuchBucket');
   });
 
-  it('refuses to upload a file over the single PutObject limit before reading it', async () => {
+  it('uploads a file over the multipart threshold in parts and reads back the same bytes', async () => {
+    const directory = await mkdtemp(join(tmpdir(), 's3-upload-'));
+    const file = join(directory, 'big.bin');
+    // Two parts and a short last one: S3_MULTIPART_PART_BYTES_MIN * 2 + 1 MiB of bytes that differ along the file.
+    const size = S3_MULTIPART_PART_BYTES_MIN * 2 + 1024 * 1024;
+    const bytes = Buffer.alloc(size);
+    for (let offset = 0; offset < size; offset += 32) {
+      createHash('sha256').update(String(offset)).digest().copy(bytes, offset);
+    }
+    await writeFile(file, bytes);
+    const store = createFileStore(bucketUrl, { s3Credentials: s3.credentials, s3MultipartThresholdBytes: 1024 * 1024 });
+    await store.uploadFile(file, 'multipart/big.bin');
+    const back = join(directory, 'back.bin');
+    await store.downloadToFile('multipart/big.bin', back, { maxBytes: size });
+    expect(
+      createHash('sha256')
+        .update(await readFile(back))
+        .digest('hex'),
+    ).toBe(createHash('sha256').update(bytes).digest('hex'));
+    await rm(directory, { recursive: true, force: true });
+  });
+
+  it('fails a multipart upload into a missing bucket and leaves no object', async () => {
+    const directory = await mkdtemp(join(tmpdir(), 's3-upload-'));
+    const file = join(directory, 'big.bin');
+    await writeFile(file, Buffer.alloc(3 * 1024 * 1024, 7));
+    const missing = bucketUrl.replace('adapter-tests', 'no-such-bucket');
+    const store = createFileStore(missing, { s3Credentials: s3.credentials, s3MultipartThresholdBytes: 1024 * 1024 });
+    await expectFileStoreError(store.uploadFile(file, 'big.bin'), 'FILE_STORE_FAILED');
+    const listed = createFileStore(bucketUrl, { s3Credentials: s3.credentials });
+    expect(await listed.exists('big.bin')).toBe(false);
+    await rm(directory, { recursive: true, force: true });
+  });
+
+  it("refuses to upload a file over S3's largest object before reading it", async () => {
     const directory = await mkdtemp(join(tmpdir(), 's3-upload-'));
     const sparse = join(directory, 'sparse.bin');
     const handle = await open(sparse, 'w');
-    await handle.truncate(S3_PUT_OBJECT_MAX_BYTES + 1);
+    await handle.truncate(S3_OBJECT_MAX_BYTES + 1);
     await handle.close();
     const store = createFileStore(bucketUrl, { s3Credentials: s3.credentials });
     await expectFileStoreError(store.uploadFile(sparse, 'huge.bin'), 'FILE_STORE_TOO_LARGE');
     await rm(directory, { recursive: true, force: true });
+  });
+});
+
+describe('the multipart part size', () => {
+  it('is at least the minimum and never needs more parts than S3 takes, for any size up to the largest object', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: S3_OBJECT_MAX_BYTES }), (size) => {
+        const part = multipartPartBytes(size);
+        expect(part).toBeGreaterThanOrEqual(S3_MULTIPART_PART_BYTES_MIN);
+        expect(Math.ceil(size / part)).toBeLessThanOrEqual(S3_MULTIPART_PARTS_MAX);
+      }),
+    );
   });
 });
 

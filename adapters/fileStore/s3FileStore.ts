@@ -14,6 +14,7 @@ import {
   S3Client,
   type GetObjectCommandOutput,
 } from '@aws-sdk/client-s3';
+import { Upload } from '@aws-sdk/lib-storage';
 import { collectBounded, streamToFileAtomically } from './boundedStreams.js';
 import type { FileStore, FileStoreOptions, ReadOptions } from './fileStore.js';
 import { FileStoreError, tooLargeError } from './fileStoreError.js';
@@ -22,7 +23,11 @@ import {
   FILE_STORE_DOWNLOAD_MAX_BYTES_DEFAULT,
   FILE_STORE_IDLE_TIMEOUT_MS,
   FILE_STORE_READ_MAX_BYTES_DEFAULT,
-  S3_PUT_OBJECT_MAX_BYTES,
+  S3_MULTIPART_PARTS_IN_FLIGHT,
+  S3_MULTIPART_PARTS_MAX,
+  S3_MULTIPART_PART_BYTES_MIN,
+  S3_MULTIPART_THRESHOLD_BYTES,
+  S3_OBJECT_MAX_BYTES,
   S3_REQUEST_ATTEMPTS_MAX,
 } from './fileStoreLimits.js';
 import { isUnreachable, networkErrorCode } from './networkErrors.js';
@@ -51,6 +56,7 @@ interface S3Context {
   /** Makes one attempt, for streamed uploads; the caller retries with a fresh stream. */
   readonly streamingClient: S3Client;
   readonly keyOf: (path: string) => string;
+  readonly multipartThresholdBytes: number;
 }
 
 const URL_PARAMETERS = new Set(['endpoint', 'region']);
@@ -69,6 +75,7 @@ export function createS3FileStore(url: URL, options: FileStoreOptions): FileStor
     client: createS3Client(location, options, S3_REQUEST_ATTEMPTS_MAX),
     streamingClient: createS3Client(location, options, 1),
     keyOf,
+    multipartThresholdBytes: options.s3MultipartThresholdBytes ?? S3_MULTIPART_THRESHOLD_BYTES,
   };
   return {
     name,
@@ -203,19 +210,55 @@ async function writeS3(context: S3Context, path: string, data: Uint8Array): Prom
   await context.client.send(command);
 }
 
-/** A streamed PutObject with its ContentLength known up front, so the SDK signs it whole instead of chunking it. */
+/** Streams a local file up: one PutObject up to the multipart threshold, a multipart upload above it. */
 async function uploadS3(context: S3Context, localFile: string, path: string): Promise<void> {
-  const key = context.keyOf(path);
   const { size } = await stat(localFile);
-  if (size > S3_PUT_OBJECT_MAX_BYTES) throw tooLargeError(context.name, path, S3_PUT_OBJECT_MAX_BYTES);
+  if (size > S3_OBJECT_MAX_BYTES) throw tooLargeError(context.name, path, S3_OBJECT_MAX_BYTES);
+  if (size > context.multipartThresholdBytes) await uploadS3Multipart(context, localFile, path, size);
+  else await uploadS3Whole(context, localFile, path, size);
+}
+
+/** A streamed PutObject with its ContentLength known up front, so the SDK signs it whole instead of chunking it. */
+async function uploadS3Whole(context: S3Context, localFile: string, path: string, size: number): Promise<void> {
   const body = createReadStream(localFile);
-  const command = new PutObjectCommand({ Bucket: context.bucket, Key: key, Body: body, ContentLength: size });
+  const command = new PutObjectCommand({
+    Bucket: context.bucket,
+    Key: context.keyOf(path),
+    Body: body,
+    ContentLength: size,
+  });
   try {
     await context.streamingClient.send(command);
   } finally {
     // A request that failed part way leaves the stream unread, and its file descriptor open.
     body.destroy();
   }
+}
+
+/**
+ * A multipart upload (@aws-sdk/lib-storage): parts read from the file into buffers, S3_MULTIPART_PARTS_IN_FLIGHT at a
+ * time, each retried alone by the retrying client. A failure aborts the upload, so no orphaned parts stay billed, and
+ * the object appears only when every part is in.
+ */
+async function uploadS3Multipart(context: S3Context, localFile: string, path: string, size: number): Promise<void> {
+  const body = createReadStream(localFile);
+  const upload = new Upload({
+    client: context.client,
+    params: { Bucket: context.bucket, Key: context.keyOf(path), Body: body },
+    partSize: multipartPartBytes(size),
+    queueSize: S3_MULTIPART_PARTS_IN_FLIGHT,
+    leavePartsOnError: false,
+  });
+  try {
+    await upload.done();
+  } finally {
+    body.destroy();
+  }
+}
+
+/** The part size of a `size`-byte upload: S3_MULTIPART_PART_BYTES_MIN, or more to stay within S3's part count. */
+export function multipartPartBytes(size: number): number {
+  return Math.max(S3_MULTIPART_PART_BYTES_MIN, Math.ceil(size / S3_MULTIPART_PARTS_MAX));
 }
 
 /** The body as chunks. In Node the SDK answers a Readable (an IncomingMessage), which is async-iterable. */
