@@ -44,12 +44,22 @@ export async function collectBounded(
  * Writes `localFile` through a temporary file beside it, synced and then renamed over it: a crash or a failure leaves
  * the old file or none, never a torn one. The rename is atomic only within one file system, hence "beside it".
  */
+/** The temporary file an atomic write of `name` goes through, beside it: hidden, unique, ending in `.tmp`. */
+export function temporaryNameOf(name: string): string {
+  return `.${name}.${randomUUID()}.tmp`;
+}
+
+/** Whether a file name is one temporaryNameOf made. */
+export function isTemporaryName(name: string): boolean {
+  return /^\..+\.[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\.tmp$/.test(name);
+}
+
 export async function replaceFileAtomically(
   localFile: string,
   writeTemp: (temp: string) => Promise<void>,
 ): Promise<void> {
   await mkdir(dirname(localFile), { recursive: true });
-  const temp = join(dirname(localFile), `.${basename(localFile)}.${randomUUID()}.tmp`);
+  const temp = join(dirname(localFile), temporaryNameOf(basename(localFile)));
   try {
     await writeTemp(temp);
     await syncFile(temp);

@@ -25,6 +25,12 @@ export const FILE_STORE_CONNECT_TIMEOUT_MS = 10_000;
 /** The longest object path, in UTF-8 bytes: S3's limit on a key (the URL's prefix counts against it too). */
 export const FILE_STORE_PATH_BYTES_MAX = 1024;
 
+/**
+ * A local store's temporary file (an atomic write in progress) untouched for this long was left by a killed writer
+ * and is removed by the next file upload into its directory. A live copy writes far more often than this.
+ */
+export const LOCAL_STORE_STALE_TEMPORARY_MS = 60 * 60_000;
+
 /** S3 takes at most 5 GiB in one PutObject. */
 export const S3_PUT_OBJECT_MAX_BYTES = 5 * 1024 * 1024 * 1024;
 

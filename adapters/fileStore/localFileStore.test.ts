@@ -1,10 +1,12 @@
-import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { expectFileStoreError } from '../../test/helpers/expectFileStoreError.js';
+import { temporaryNameOf } from './boundedStreams.js';
 import { createFileStore } from './fileStore.js';
+import { LOCAL_STORE_STALE_TEMPORARY_MS } from './fileStoreLimits.js';
 
 let directory: string;
 beforeEach(async () => {
@@ -32,6 +34,22 @@ describe('the file:// store', () => {
       'svc-1/snapshots',
       'svc-1/snapshots/1.bin',
     ]);
+  });
+
+  it("removes a killed writer's stale temporary file at the next upload, and leaves a live one", async () => {
+    const store = storeAt(join(directory, 'base'));
+    const folder = join(directory, 'base/svc-1/snapshots');
+    await mkdir(folder, { recursive: true });
+    const stale = temporaryNameOf('1.bin');
+    const live = temporaryNameOf('2.bin');
+    await writeFile(join(folder, stale), 'half a snapshot');
+    await writeFile(join(folder, live), 'a copy in progress');
+    const old = new Date(Date.now() - LOCAL_STORE_STALE_TEMPORARY_MS - 60_000);
+    await utimes(join(folder, stale), old, old);
+    const local = join(directory, 'upload.bin');
+    await writeFile(local, 'snapshot');
+    await store.uploadFile(local, 'svc-1/snapshots/3.bin');
+    expect((await readdir(folder)).sort()).toEqual([live, '3.bin'].sort());
   });
 
   it('is named by its URL, with the trailing slash or without', () => {

@@ -1,11 +1,15 @@
 /** The `file:///absolute/directory` store: objects are files under the directory, written atomically. */
-import { copyFile, open, rm, stat, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { copyFile, open, readdir, rm, stat, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { collectBounded, replaceFileAtomically } from './boundedStreams.js';
+import { collectBounded, isTemporaryName, replaceFileAtomically } from './boundedStreams.js';
 import type { FileStore, ReadOptions } from './fileStore.js';
 import { FileStoreError, tooLargeError } from './fileStoreError.js';
-import { FILE_STORE_DOWNLOAD_MAX_BYTES_DEFAULT, FILE_STORE_READ_MAX_BYTES_DEFAULT } from './fileStoreLimits.js';
+import {
+  FILE_STORE_DOWNLOAD_MAX_BYTES_DEFAULT,
+  FILE_STORE_READ_MAX_BYTES_DEFAULT,
+  LOCAL_STORE_STALE_TEMPORARY_MS,
+} from './fileStoreLimits.js';
 import { objectPathSegments } from './objectPath.js';
 import { redactedUrlName } from './storeUrl.js';
 
@@ -29,11 +33,28 @@ export function createLocalFileStore(url: URL): FileStore {
     write: async (path, data) =>
       guard('write', path, () => replaceFileAtomically(fileOf(path), (temp) => writeFile(temp, data))),
     uploadFile: async (localFile, path) =>
-      guard(`upload ${localFile} to`, path, () =>
-        replaceFileAtomically(fileOf(path), (temp) => copyFile(localFile, temp)),
-      ),
+      guard(`upload ${localFile} to`, path, async () => {
+        await removeStaleTemporaries(dirname(fileOf(path)));
+        await replaceFileAtomically(fileOf(path), (temp) => copyFile(localFile, temp));
+      }),
     delete: async (path) => guard('delete', path, () => deleteLocal(fileOf(path))),
   };
+}
+
+/**
+ * Removes the temporary files of atomic writes in `directory` that nothing has written to for
+ * LOCAL_STORE_STALE_TEMPORARY_MS: left by a writer that was killed (a snapshot's copy can be gigabytes). Done before
+ * each file upload (rare, and into few directories), never before a blob write (a blob directory is huge).
+ */
+async function removeStaleTemporaries(directory: string): Promise<void> {
+  const names = await readdir(directory).catch(() => [] as string[]);
+  for (const name of names.filter(isTemporaryName)) {
+    const file = join(directory, name);
+    const stats = await stat(file).catch(() => undefined);
+    if (stats !== undefined && Date.now() - stats.mtimeMs > LOCAL_STORE_STALE_TEMPORARY_MS) {
+      await rm(file, { force: true });
+    }
+  }
 }
 
 /** The directory a `file:` URL names: an absolute local path, so the host must be empty and there is no query. */
