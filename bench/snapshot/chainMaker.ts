@@ -11,7 +11,7 @@
  * effects, and these give the world state and the archive the content a busy chain has.
  */
 import { createHash } from 'node:crypto';
-import type { PublicClient } from 'viem';
+import { TransactionReceiptNotFoundError, type PublicClient, type TransactionReceipt } from 'viem';
 import { createL1PublicClient } from '../../adapters/l1/l1Rpc.js';
 import { createViemL1Publisher } from '../../adapters/l1/viemL1Publisher.js';
 import { createViemL1Reader } from '../../adapters/l1/viemL1Reader.js';
@@ -71,6 +71,7 @@ const FEE_RECIPIENT: Hex = `0x${'00'.repeat(31)}fe`;
 const PROPOSAL_OFFSET_IN_SLOT_SECONDS = 20n;
 const MANA_PER_TX = 120_000n;
 const RECEIPT_POLL_INTERVAL_MS = 20;
+const RECEIPT_TIMEOUT_MS = 120_000;
 
 /** A field element (a leading zero byte) derived from `label`. */
 function field(label: string): Hex {
@@ -178,10 +179,7 @@ async function publishNextCheckpoint(ctx: MakerContext): Promise<number> {
     blobs,
     attestations: EMPTY_CHECKPOINT_ATTESTATIONS,
   });
-  const receipt = await ctx.client.waitForTransactionReceipt({
-    hash: txHash,
-    pollingInterval: RECEIPT_POLL_INTERVAL_MS,
-  });
+  const receipt = await receiptOf(ctx.client, txHash);
   if (receipt.status !== 'success') throw new Error(`checkpoint ${checkpointNumber} reverted on L1 (${txHash})`);
   await markCheckpointed(ctx, receipt.blockNumber, blobs);
   await proveClosedEpoch(ctx, slotStart + PROPOSAL_OFFSET_IN_SLOT_SECONDS + 1n);
@@ -279,11 +277,26 @@ async function proveClosedEpoch(ctx: MakerContext, timestamp: bigint): Promise<v
   if (plan.kind !== 'ready') return;
   await setNextL1Timestamp(ctx.client, timestamp);
   const { txHash } = await submitEpochProof(deps, plan.job);
-  const receipt = await ctx.client.waitForTransactionReceipt({
-    hash: txHash,
-    pollingInterval: RECEIPT_POLL_INTERVAL_MS,
-  });
+  const receipt = await receiptOf(ctx.client, txHash);
   if (receipt.status !== 'success') throw new Error(`the proof of epoch ${plan.job.inputs.epoch} reverted (${txHash})`);
+}
+
+/**
+ * The receipt of a transaction anvil mines on arrival, polled for. Not viem's waitForTransactionReceipt: that waits for
+ * the next block once a first look finds no receipt, and under load anvil can answer that look before it has mined
+ * the block, after which no other block comes.
+ */
+async function receiptOf(client: PublicClient, hash: Hex): Promise<TransactionReceipt> {
+  const deadline = Date.now() + RECEIPT_TIMEOUT_MS;
+  for (;;) {
+    const receipt = await client.getTransactionReceipt({ hash }).catch((error: unknown) => {
+      if (error instanceof TransactionReceiptNotFoundError) return undefined;
+      throw error;
+    });
+    if (receipt !== undefined) return receipt;
+    if (Date.now() > deadline) throw new Error(`no receipt of ${hash} after ${RECEIPT_TIMEOUT_MS} ms`);
+    await new Promise((resolve) => setTimeout(resolve, RECEIPT_POLL_INTERVAL_MS));
+  }
 }
 
 async function setNextL1Timestamp(client: PublicClient, timestamp: bigint): Promise<void> {
