@@ -72,6 +72,8 @@ const PROPOSAL_OFFSET_IN_SLOT_SECONDS = 20n;
 const MANA_PER_TX = 120_000n;
 const RECEIPT_POLL_INTERVAL_MS = 20;
 const RECEIPT_TIMEOUT_MS = 120_000;
+/** The node's L1 requests give up after 10 s; the maker is set-up, not measured, so it waits out a loaded machine. */
+const MAKER_L1_REQUEST_TIMEOUT_MS = 60_000;
 
 /** A field element (a leading zero byte) derived from `label`. */
 function field(label: string): Hex {
@@ -99,17 +101,20 @@ export function syntheticTxEffect(blockNumber: number, index: number, shape: Cha
 }
 
 export async function createChainMaker(options: ChainMakerOptions, shape: ChainShape): Promise<ChainMaker> {
-  const l1 = createViemL1Reader({ l1RpcUrl: options.l1RpcUrl, rollupAddress: options.rollupAddress });
-  const client = createL1PublicClient(options.l1RpcUrl);
+  const requestTimeoutMs = MAKER_L1_REQUEST_TIMEOUT_MS;
+  const l1 = createViemL1Reader({ l1RpcUrl: options.l1RpcUrl, rollupAddress: options.rollupAddress, requestTimeoutMs });
+  const client = createL1PublicClient(options.l1RpcUrl, { requestTimeoutMs });
   const publisher = createViemL1Publisher({
     l1RpcUrl: options.l1RpcUrl,
     rollupAddress: options.rollupAddress,
     publisherPrivateKey: options.publisherPrivateKey,
+    requestTimeoutMs,
   });
   const prover = createViemL1Publisher({
     l1RpcUrl: options.l1RpcUrl,
     rollupAddress: options.rollupAddress,
     publisherPrivateKey: options.proverPrivateKey,
+    requestTimeoutMs,
   });
   const constants = await l1.getRollupConstants();
   const chain = await openMakerChain(constants, options.rollupAddress);
