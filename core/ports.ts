@@ -544,7 +544,7 @@ export interface VerifierPort {
 export type MetricsEvent =
   /** A chain update that added blocks was applied to the world state and committed. */
   | { readonly kind: 'worldStateApplied'; readonly blocks: number; readonly durationMs: number }
-  /** The pool refused a tx: a pool rejection code (core/txPool/txRejection.ts), or INVALID_TX when it failed validation. */
+  /** The pool refused a tx: a rejection code (core/txPool/txRejection.ts), or INVALID_TX when it failed validation. */
   | { readonly kind: 'txRejected'; readonly code: string }
   /** The sequencer built (and committed) one block. */
   | { readonly kind: 'blockBuilt'; readonly durationMs: number; readonly manaUsed: number; readonly txCount: number }

@@ -49,7 +49,7 @@ export interface NodeMetrics {
   readonly rpcCalls: RpcCallObserver;
   /** The node's network port, with its gossip counted. */
   countGossip(network: NetworkPort): NetworkPort;
-  /** Observes the node and opens the `/metrics` listener (when a port is set); resolves with its URL. */
+  /** Observes the node and the runtime, and opens the `/metrics` listener (when a port is set); answers its URL. */
   start(node: RollupNode): Promise<string | undefined>;
   /** Closes the listener, pushes the last figures (OTLP) and stops measuring. Calling it again does nothing. */
   stop(): Promise<void>;
@@ -82,7 +82,7 @@ export function createNodeMetrics(settings: MetricsSettings, logger: LoggerPort)
     readers: readersOf(settings, prometheus),
   });
   const meter = provider.getMeter(METRICS_SERVICE_NAME);
-  const stopRuntime = observeRuntime(meter);
+  let stopRuntime: (() => void) | undefined;
   let server: Server | undefined;
   let stopNode: (() => void) | undefined;
   let stopping: Promise<void> | undefined;
@@ -92,6 +92,7 @@ export function createNodeMetrics(settings: MetricsSettings, logger: LoggerPort)
     countGossip: (network) => countGossip(network, meter),
     async start(node) {
       stopNode = observeNode(meter, node);
+      stopRuntime = observeRuntime(meter);
       if (prometheus === undefined || settings.port === undefined) return undefined;
       server = await listen(prometheus, settings.port, settings.host, logger);
       const url = `${urlOf(server)}${METRICS_PATH}`;
@@ -101,7 +102,7 @@ export function createNodeMetrics(settings: MetricsSettings, logger: LoggerPort)
     stop: () =>
       (stopping ??= (async () => {
         stopNode?.();
-        stopRuntime();
+        stopRuntime?.();
         if (server !== undefined) await closeServer(server);
         await provider
           .shutdown()
