@@ -166,7 +166,10 @@ function childEnvironment(
 }
 
 /** Each child's metrics: the configured port plus its index (0 stays 0: a free one), the same host and collector. */
-function childMetricsSettings(values: ResolvedConfig['values'], index: number): Partial<Record<ConfigKey, string>> {
+export function childMetricsSettings(
+  values: ResolvedConfig['values'],
+  index: number,
+): Partial<Record<ConfigKey, string>> {
   const { metricsPort, otelExporterOtlpMetricsEndpoint } = values;
   return {
     ...(metricsPort !== undefined
