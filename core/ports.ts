@@ -534,6 +534,59 @@ export interface VerifierPort {
 }
 
 // ---------------------------------------------------------------------------------------------------------------
+// Metrics
+
+/**
+ * What the core measures that only the core can see, one event per occurrence (docs/running.md, Metrics). Counts and
+ * gauges the edges can read from the node's service or its activity feed (tips, pool size, chain events, blob source
+ * stats) are not here. Durations are milliseconds of the node's clock.
+ */
+export type MetricsEvent =
+  /** A chain update that added blocks was applied to the world state and committed. */
+  | { readonly kind: 'worldStateApplied'; readonly blocks: number; readonly durationMs: number }
+  /** The pool refused a tx: a rejection code (core/txPool/txRejection.ts), or INVALID_TX when it failed validation. */
+  | { readonly kind: 'txRejected'; readonly code: string }
+  /** The sequencer built (and committed) one block. */
+  | { readonly kind: 'blockBuilt'; readonly durationMs: number; readonly manaUsed: number; readonly txCount: number }
+  /** A proposer's wait for its committee's attestations ended: with a quorum, or at the deadline without one. */
+  | {
+      readonly kind: 'attestationsCollected';
+      readonly collected: number;
+      readonly required: number;
+      readonly quorumReached: boolean;
+    }
+  /** The L1 node accepted one of the publisher's transactions; `replaced` when it took the nonce of a pending one. */
+  | {
+      readonly kind: 'l1TxSent';
+      /** What the transaction does: 'propose', 'submitEpochProof'. */
+      readonly what: string;
+      readonly replaced: boolean;
+      readonly maxFeePerGasWei: bigint;
+      readonly maxPriorityFeePerGasWei: bigint;
+      /** Blob transactions only. */
+      readonly maxFeePerBlobGasWei?: bigint;
+    }
+  /** A snapshot upload moved on (SnapshotUploadProgress). */
+  | { readonly kind: 'snapshotUploadProgress'; readonly progress: SnapshotUploadProgress }
+  /** A snapshot upload ended. */
+  | {
+      readonly kind: 'snapshotUploadFinished';
+      readonly outcome: 'succeeded' | 'failed';
+      readonly durationMs: number;
+      /** The data file's size, when it succeeded. */
+      readonly sizeBytes?: number;
+    };
+
+/**
+ * Where the core reports its measurements. `report` returns at once and never throws; it must not schedule work, so a
+ * node with metrics runs exactly as one without (the simulator's traces do not change). Production: OpenTelemetry
+ * instruments exported to Prometheus and OTLP (adapters/metrics/); simulator: an in-memory tally (sim/simMetrics.ts).
+ */
+export interface MetricsPort {
+  report(event: MetricsEvent): void;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
 // All ports of one node
 
 export interface NodePorts {
@@ -558,4 +611,6 @@ export interface NodePorts {
   readonly keystore?: KeystoreSourcePort;
   /** Claims each signing duty before a validator signs it (HA signing); absent: every claim is granted. */
   readonly signingGuard?: SigningGuardPort;
+  /** Where the core reports what it measures; absent: nothing is measured. */
+  readonly metrics?: MetricsPort;
 }

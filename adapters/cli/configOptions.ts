@@ -23,6 +23,7 @@ export const CONFIG_GROUP_HEADINGS: Readonly<Record<ConfigGroup, string>> = {
   blobs: 'Blob options:',
   bot: 'Transaction bot options:',
   prover: 'Prover options:',
+  metrics: 'Metrics options:',
   localNetwork: 'Local network options (start --local-network):',
 };
 

@@ -28,6 +28,7 @@ import { L1TxTracker, type L1AccountNonces, type L1TxSendOperations } from '../.
 import type { L1FeeMarket, L1TxFees, L1TxKind } from '../../core/l1/l1TxFees.js';
 import {
   type LoggerPort,
+  type MetricsPort,
   type L1PublisherPort,
   type L1TxStatus,
   type ProposeCheckpointRequest,
@@ -64,6 +65,8 @@ export type ViemL1PublisherOptions = ViemL1PublisherEndpoints & {
   readonly requestTimeoutMs?: number;
   /** Where replacements, fee-cap refusals and switches between URLs are logged. */
   readonly logger?: LoggerPort;
+  /** Told of every transaction sent, with its fees (adapters/metrics/). */
+  readonly metrics?: MetricsPort;
 };
 
 /** Gas limit = estimate + 20%: the estimate is taken on the pending block, which can differ from the including one. */
@@ -87,7 +90,7 @@ export function createViemL1Publisher(options: ViemL1PublisherOptions): L1Publis
     onFailover: (from, to, error) =>
       options.logger?.warn('L1 publisher switches endpoint', { from, to, reason: detailsOf(error) }),
   });
-  const tracker = new L1TxTracker(options.logger);
+  const tracker = new L1TxTracker(options.logger, options.metrics);
   let chainId: Promise<number> | undefined;
   const getChainId = () => {
     chainId ??= client.getChainId().catch((error: unknown) => {

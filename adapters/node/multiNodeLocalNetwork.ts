@@ -158,10 +158,27 @@ function childEnvironment(
     p2pPrivateKey: plan.p2pPrivateKey,
     p2pBootstrapNodes: others.map((other) => other.multiaddr).join(','),
     ...(plan.index === 0 ? { proverNode: 'true', proverPublisherPrivateKey: LOCAL_PROVER_PRIVATE_KEY } : {}),
+    ...childMetricsSettings(values, plan.index),
   };
   return Object.fromEntries(
     Object.entries(settings).map(([key, value]) => [configSchema[key as ConfigKey].env, value as string]),
   );
+}
+
+/** Each child's metrics: the configured port plus its index (0 stays 0: a free one), the same host and collector. */
+export function childMetricsSettings(
+  values: ResolvedConfig['values'],
+  index: number,
+): Partial<Record<ConfigKey, string>> {
+  const { metricsPort, otelExporterOtlpMetricsEndpoint } = values;
+  return {
+    ...(metricsPort !== undefined
+      ? { metricsPort: String(metricsPort === 0 ? 0 : metricsPort + index), metricsHost: values.metricsHost }
+      : {}),
+    ...(otelExporterOtlpMetricsEndpoint !== undefined
+      ? { otelExporterOtlpMetricsEndpoint, otelMetricExportIntervalMs: String(values.otelMetricExportIntervalMs) }
+      : {}),
+  };
 }
 
 /** `svc` itself, as this process runs it: TypeScript through tsx in development, compiled JavaScript in a build. */

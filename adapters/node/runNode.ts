@@ -17,6 +17,7 @@ import { createViemL1Publisher } from '../l1/viemL1Publisher.js';
 import { checkNodeBlobSources, logBlobSourceStats, openNodeBlobPorts } from './nodeBlobs.js';
 import { createL1Reader } from '../l1/l1Endpoints.js';
 import { shownUrls } from '../l1/l1Rpc.js';
+import { createNodeMetrics, metricsSettingsOf } from '../metrics/metricsExport.js';
 import { createCryptoRandomness } from '../randomness/cryptoRandomness.js';
 import { resolveAdminApiKey } from '../rpc/adminApiKey.js';
 import { startRpcServers } from '../rpc/jsonRpcServer.js';
@@ -56,6 +57,8 @@ export interface RunningNode {
   readonly node: RollupNode;
   readonly publicUrl: string;
   readonly adminUrl: string;
+  /** Where Prometheus scrapes the node (`--metrics-port`); absent without one. */
+  readonly metricsUrl?: string;
   /** svcAdmin_getConfig / svcAdmin_setConfig of this node, and its current effective configuration. */
   readonly configAdmin: ConfigAdmin;
   stop(): Promise<void>;
@@ -128,6 +131,8 @@ export async function runNode(options: RunNodeOptions): Promise<RunningNode> {
       `${configSchema.l1ChainId.flag} is ${values.l1ChainId} but the L1 at ${shownUrls(start.l1RpcUrls)} reports chain id ${chainId}`,
     );
   }
+  // Undefined when metrics are off (no port, no OTLP endpoint).
+  const metrics = createNodeMetrics(metricsSettingsOf(values), logger.child({ module: 'metrics' }));
   const blobs = await openNodeBlobPorts(values, l1, start.rollupAddress, logger.child({ module: 'blobs' }));
   const l1Publisher = start.sequencerPrivateKey
     ? createViemL1Publisher({
@@ -135,6 +140,7 @@ export async function runNode(options: RunNodeOptions): Promise<RunningNode> {
         rollupAddress: start.rollupAddress,
         publisherPrivateKey: start.sequencerPrivateKey,
         logger: logger.child({ component: 'l1Publisher' }),
+        ...(metrics !== undefined ? { metrics: metrics.port } : {}),
       })
     : undefined;
   // A prover with the sequencer's key shares its publisher (one nonce sequence); with its own key it gets its own.
@@ -145,6 +151,7 @@ export async function runNode(options: RunNodeOptions): Promise<RunningNode> {
           rollupAddress: start.rollupAddress,
           publisherPrivateKey: start.proverPrivateKey,
           logger: logger.child({ component: 'l1ProofPublisher' }),
+          ...(metrics !== undefined ? { metrics: metrics.port } : {}),
         })
       : undefined;
   if (values.dataDirectory !== undefined) await startFromSnapshot(values, chainId, l1, start.rollupAddress, logger);
@@ -163,10 +170,12 @@ export async function runNode(options: RunNodeOptions): Promise<RunningNode> {
     } catch (error) {
       await storage.close();
       await signing?.close();
+      await metrics?.stop();
       throw error;
     }
   }
-  const network = options.network ?? p2p?.network;
+  const uncountedNetwork = options.network ?? p2p?.network;
+  const network = uncountedNetwork && metrics ? metrics.countGossip(uncountedNetwork) : uncountedNetwork;
   const ports: NodePorts = {
     clock: createSystemClock(),
     randomness: createCryptoRandomness(),
@@ -185,6 +194,7 @@ export async function runNode(options: RunNodeOptions): Promise<RunningNode> {
       ? { keystore: createFileKeystore(values.validatorKeystorePath) }
       : {}),
     ...(signing !== undefined ? { signingGuard: signing.guard } : {}),
+    ...(metrics !== undefined ? { metrics: metrics.port } : {}),
   };
   let node: RollupNode | undefined;
   const configAdmin = createConfigAdmin(config, (change, next) => {
@@ -192,6 +202,7 @@ export async function runNode(options: RunNodeOptions): Promise<RunningNode> {
     node.updateConfig(coreConfigUpdateOf(change, next, l1Publisher?.publisherAddress));
   });
   let servers;
+  let metricsUrl: string | undefined;
   try {
     node = await createNode(ports, coreNodeConfigOf(values, start.rollupAddress, l1Publisher?.publisherAddress), {
       configAdmin,
@@ -213,7 +224,9 @@ export async function runNode(options: RunNodeOptions): Promise<RunningNode> {
       adminLimits: rpcLimitsOf(values, 'admin'),
       corsOrigins: values.rpcCorsAllowedOrigins,
       logger: logger.child({ module: 'rpc' }),
+      ...(metrics !== undefined ? { calls: metrics.rpcCalls } : {}),
     });
+    metricsUrl = await metrics?.start(node);
     if (adminAuth.mode === 'enabled' && adminAuth.newKey) {
       const lasting =
         values.dataDirectory !== undefined
@@ -223,6 +236,8 @@ export async function runNode(options: RunNodeOptions): Promise<RunningNode> {
     }
     if (adminAuth.mode === 'disabled') options.print('admin API key: disabled (the admin port accepts every caller)');
   } catch (error) {
+    await servers?.close();
+    await metrics?.stop();
     await p2p?.stop();
     await storage.close();
     await signing?.close();
@@ -233,15 +248,18 @@ export async function runNode(options: RunNodeOptions): Promise<RunningNode> {
   const stopBlobStats = logBlobSourceStats(running.blobSources, logger.child({ module: 'blobs' }));
   options.print(`public JSON-RPC: ${servers.publicUrl}`);
   options.print(`admin JSON-RPC: ${servers.adminUrl}`);
+  if (metricsUrl !== undefined) options.print(`metrics: ${metricsUrl}`);
   const rpc = servers;
   return {
     node: running,
     publicUrl: rpc.publicUrl,
     adminUrl: rpc.adminUrl,
+    ...(metricsUrl !== undefined ? { metricsUrl } : {}),
     configAdmin,
     async stop() {
       stopBlobStats();
       await rpc.close();
+      await metrics?.stop();
       await running.stop();
       await p2p?.stop();
       await storage.close();

@@ -27,7 +27,24 @@ export interface RpcDispatcherOptions {
   /** The envelope bounds the dispatcher enforces, and the list bounds handed to every handler. */
   readonly limits: Pick<RpcLimits, 'batchCallsMax' | 'requestTimeoutMs'> & RpcListLimits;
   readonly logger: LoggerPort;
+  /** Told of every call answered, notifications included (adapters/metrics/rpcMetrics.ts); absent: none. */
+  readonly calls?: RpcCallObserver;
 }
+
+/** One answered call, as metrics see it. */
+export interface RpcCallRecord {
+  /** A method the listener serves, or `rpc.discover`; undefined for any other name and for invalid requests. */
+  readonly method: string | undefined;
+  /** The JSON-RPC error code of the answer; undefined for a result. */
+  readonly errorCode: number | undefined;
+  readonly durationSeconds: number;
+}
+
+export interface RpcCallObserver {
+  onCall(record: RpcCallRecord): void;
+}
+
+const MS_PER_SECOND = 1_000;
 
 /** Answers one parsed body: a response, an array of them, or undefined when only notifications were sent. */
 export type RpcDispatcher = (payload: unknown) => Promise<JsonRpcReply>;
@@ -143,16 +160,32 @@ export function createRpcDispatcher(options: RpcDispatcherOptions): RpcDispatche
     return encodeResult(route, value);
   }
 
-  async function answer(request: unknown): Promise<JsonRpcResponse | undefined> {
+  /** The method name as metrics may label it: only names this listener knows, so labels stay few. */
+  const knownMethod = (method: string): string | undefined =>
+    routes.has(method) || method === RPC_DISCOVER_METHOD ? method : undefined;
+
+  /** The response to one request object (a notification's too, which is not sent), and its method when known. */
+  async function respond(request: unknown): Promise<{ response: JsonRpcResponse; call: Call | undefined }> {
     const call = readCall(request);
-    if (!('method' in call)) return call;
+    if (!('method' in call)) return { response: call, call: undefined };
     try {
       const result = await execute(call);
-      return call.notification ? undefined : { jsonrpc: JSON_RPC_VERSION, id: call.id, result };
+      return { response: { jsonrpc: JSON_RPC_VERSION, id: call.id, result }, call };
     } catch (error) {
       const errorObject = toRpcErrorObject(error, logger, echoName(call.method));
-      return call.notification ? undefined : { jsonrpc: JSON_RPC_VERSION, id: call.id, error: errorObject };
+      return { response: { jsonrpc: JSON_RPC_VERSION, id: call.id, error: errorObject }, call };
     }
+  }
+
+  async function answer(request: unknown): Promise<JsonRpcResponse | undefined> {
+    const startedAtMs = options.calls === undefined ? 0 : performance.now();
+    const { response, call } = await respond(request);
+    options.calls?.onCall({
+      method: call === undefined ? undefined : knownMethod(call.method),
+      errorCode: 'error' in response ? response.error.code : undefined,
+      durationSeconds: (performance.now() - startedAtMs) / MS_PER_SECOND,
+    });
+    return call?.notification === true ? undefined : response;
   }
 
   return async (payload) => {

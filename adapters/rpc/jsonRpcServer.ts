@@ -19,7 +19,7 @@ import {
 import type { RpcNamespace } from '../../spec/rpc/methodDefinition.js';
 import { createAdminAuthMiddleware, type AdminApiKey } from './adminApiKey.js';
 import { createCorsMiddleware } from './cors.js';
-import { createRpcDispatcher, type RpcDispatcher } from './dispatcher.js';
+import { createRpcDispatcher, type RpcCallObserver, type RpcDispatcher } from './dispatcher.js';
 import { sendJson } from './httpReply.js';
 
 export interface RpcAppOptions {
@@ -31,6 +31,8 @@ export interface RpcAppOptions {
   /** Origins allowed by CORS; none (the default) sends no CORS headers. */
   readonly corsOrigins?: readonly string[];
   readonly logger?: LoggerPort;
+  /** Told of every call answered (metrics); absent: none. */
+  readonly calls?: RpcCallObserver;
 }
 
 export const silentLogger: LoggerPort = {
@@ -131,6 +133,7 @@ export function createRpcApp(options: RpcAppOptions): Express {
     namespace: options.namespace,
     limits: options.limits,
     logger,
+    ...(options.calls !== undefined ? { calls: options.calls } : {}),
   });
   const app = express();
   app.disable('x-powered-by');
@@ -213,6 +216,7 @@ export function createRpcRequestListener(options: RpcAppOptions): RequestListene
     namespace: options.namespace,
     limits: options.limits,
     logger,
+    ...(options.calls !== undefined ? { calls: options.calls } : {}),
   });
   return (req, res) => {
     if (isPlainRpcPost(req, options.limits.bodyBytesMax)) answerPlainRpcPost(req, res, dispatch, logger);
@@ -236,6 +240,8 @@ export interface StartRpcServersOptions {
   /** CORS allow-list of the public listener; the admin listener never sends CORS headers. */
   readonly corsOrigins?: readonly string[];
   readonly logger?: LoggerPort;
+  /** Told of every call either listener answered (adapters/metrics/rpcMetrics.ts); absent: none. */
+  readonly calls?: RpcCallObserver;
 }
 
 export interface RpcServers {
@@ -294,6 +300,7 @@ export async function startRpcServers(options: StartRpcServersOptions): Promise<
     limits: limitsOf(PUBLIC_RPC_LIMITS_DEFAULT, options.publicLimits),
     corsOrigins: options.corsOrigins,
     logger,
+    ...(options.calls !== undefined ? { calls: options.calls } : {}),
   });
   const adminApp = createRpcRequestListener({
     node: options.node,
@@ -301,6 +308,7 @@ export async function startRpcServers(options: StartRpcServersOptions): Promise<
     limits: limitsOf(ADMIN_RPC_LIMITS_DEFAULT, options.adminLimits),
     auth: options.adminAuth,
     logger,
+    ...(options.calls !== undefined ? { calls: options.calls } : {}),
   });
   const publicServer = await listen(publicApp, options.publicPort, options.publicHost ?? '0.0.0.0');
   let adminServer: Server;

@@ -11,7 +11,7 @@ import type {
 } from '../../spec/chain.js';
 import { assert } from '../assert.js';
 import type { AppendOnlyTree } from '../merkle/appendOnlyTree.js';
-import type { ClockPort, StorageOp } from '../ports.js';
+import type { ClockPort, MetricsPort, StorageOp } from '../ports.js';
 import type { PreparedBlock, PreparedWrite, WorldState } from '../worldState/worldState.js';
 import type { ChainStore, L1SyncPosition } from './chainStore.js';
 import { createChainTipsMachine } from './chainTipsMachine.js';
@@ -206,7 +206,9 @@ export class Chain {
   constructor(
     readonly store: ChainStore,
     readonly worldState: WorldState,
-    clock: ClockPort,
+    private readonly clock: ClockPort,
+    /** Told how long each update that adds blocks takes to apply and commit; absent: nothing is timed. */
+    private readonly metrics?: MetricsPort,
   ) {
     assert(
       worldState.latestBlockNumber === store.tips.proposed.number,
@@ -236,6 +238,7 @@ export class Chain {
   /** Runs `build` exclusively against the current chain and commits what it staged, atomically. */
   update<T>(build: (u: ChainUpdate) => Promise<T>): Promise<T> {
     const run = this.queue.then(async () => {
+      const startedAtMs = this.metrics === undefined ? 0 : this.clock.now();
       const u = new ChainUpdate(this.store, this.worldState);
       const result = await build(u);
       if (u.events.length === 0 && u.l1Sync === undefined && u.syncedIndexOps.length === 0) return result;
@@ -250,6 +253,10 @@ export class Chain {
         syncedIndexOps: u.syncedIndexOps,
       });
       u.worldStateWrite?.markCommitted();
+      if (this.metrics !== undefined && u.addBlocks.length > 0) {
+        const durationMs = this.clock.now() - startedAtMs;
+        this.metrics.report({ kind: 'worldStateApplied', blocks: u.addBlocks.length, durationMs });
+      }
       assert(this.worldState.latestBlockNumber === u.tips.proposed.number, 'world state follows the proposed tip');
       for (const event of u.events) {
         this.tipsActor.send(event);

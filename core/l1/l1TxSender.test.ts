@@ -11,6 +11,7 @@ import {
   type L1TxKind,
 } from './l1TxFees.js';
 import { L1TxTracker, planL1Tx, type L1AccountNonces, type L1TxSendOperations } from './l1TxSender.js';
+import { createSimMetrics } from '../../sim/simMetrics.js';
 
 const gwei = (n: number) => BigInt(n) * WEI_PER_GWEI;
 const MARKET: L1FeeMarket = { baseFeePerGas: gwei(10), blobBaseFeePerGas: gwei(3), priorityFeePerGas: gwei(1) };
@@ -75,13 +76,17 @@ describe('L1 transaction sender', () => {
     await before.send(account.operations('blob'));
     account.market.baseFeePerGas = gwei(100); // the spike: the tx at nonce 0 is stuck
     account.mine();
-    const restarted = new L1TxTracker();
+    const metrics = createSimMetrics();
+    const restarted = new L1TxTracker(undefined, metrics.port);
     await expect(restarted.send(account.operations('blob'))).rejects.toMatchObject({ code: 'L1_TX_UNDERPRICED' });
     // The fresh fees did not double the old tip; the floor makes the next attempt do so.
     const { txHash } = await restarted.send(account.operations('blob'));
     expect(account.pool.get(0)!.txHash).toBe(txHash);
     account.mine();
     expect(account.mined()).toBe(1);
+    // Metrics count what L1 accepted: the one replacement, not the refused attempt.
+    const what = account.operations('blob').what;
+    expect(metrics.reading()).toMatchObject({ l1TxsSent: { [what]: 1 }, l1TxsReplaced: { [what]: 1 } });
   });
 
   test('a pending nonce of the other kind we hold no record of is learned from the refusal and passed by', async () => {

@@ -13,7 +13,7 @@
 import { L1_TRACKED_TXS_MAX } from '../../spec/constants.js';
 import type { Hex } from '../../spec/chain.js';
 import { assert } from '../assert.js';
-import type { LoggerPort } from '../ports.js';
+import type { LoggerPort, MetricsEvent, MetricsPort } from '../ports.js';
 import { L1Error } from './l1Error.js';
 import {
   firstAttemptFees,
@@ -123,7 +123,11 @@ export class L1TxTracker {
   private txs: TrackedL1Tx[] = [];
   private queue: Promise<unknown> = Promise.resolve();
 
-  constructor(private readonly logger?: LoggerPort) {}
+  constructor(
+    private readonly logger?: LoggerPort,
+    /** Told of every transaction the L1 node accepted, with its fees; absent: nothing is counted. */
+    private readonly metrics?: MetricsPort,
+  ) {}
 
   /** The transactions we know of that were not mined at the last send (tests, status). */
   inFlight(): readonly TrackedL1Tx[] {
@@ -187,6 +191,7 @@ export class L1TxTracker {
     try {
       const txHash = await operations.send(plan.nonce, plan.fees);
       this.recordSent(plan.nonce, kind, plan.fees, txHash);
+      this.metrics?.report(sentEvent(what, plan.replaces !== undefined, plan.fees));
       if (plan.replaces !== undefined) {
         const replaced = plan.replaces === 'unknown' ? 'unknown' : plan.replaces.txHash;
         this.logger?.info(`${what} replaced the transaction pending at its nonce`, {
@@ -214,6 +219,18 @@ function asKind(fees: L1TxFees, kind: L1TxKind): L1TxFees {
   return kind === 'blob'
     ? { maxFeePerGas, maxPriorityFeePerGas, maxFeePerBlobGas: fees.maxFeePerBlobGas ?? 0n }
     : { maxFeePerGas, maxPriorityFeePerGas };
+}
+
+/** What the metrics port is told of a transaction the L1 node accepted. */
+function sentEvent(what: string, replaced: boolean, fees: L1TxFees): MetricsEvent {
+  return {
+    kind: 'l1TxSent',
+    what,
+    replaced,
+    maxFeePerGasWei: fees.maxFeePerGas,
+    maxPriorityFeePerGasWei: fees.maxPriorityFeePerGas,
+    ...(fees.maxFeePerBlobGas !== undefined ? { maxFeePerBlobGasWei: fees.maxFeePerBlobGas } : {}),
+  };
 }
 
 /** Fees as decimal strings, for logs. */

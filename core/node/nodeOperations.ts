@@ -20,7 +20,7 @@ import { uploadDatabaseSnapshot } from './snapshotUpload.js';
 import type { InboxStore } from '../messages/inboxStore.js';
 
 export interface NodeOperationsDeps {
-  readonly ports: Pick<NodePorts, 'l1' | 'storage' | 'snapshots' | 'clock'>;
+  readonly ports: Pick<NodePorts, 'l1' | 'storage' | 'snapshots' | 'clock' | 'metrics'>;
   readonly chain: Chain;
   readonly inbox: InboxStore;
   readonly txPool: NodeTxPool;
@@ -59,7 +59,13 @@ export function createNodeOperations(deps: NodeOperationsDeps): NodeOperations {
       },
       uploadSnapshot: async (location) => {
         await archiver.pause();
-        const snapshotDeps = { storage: ports.storage, snapshots: ports.snapshots!, clock: ports.clock, logger };
+        const snapshotDeps = {
+          storage: ports.storage,
+          snapshots: ports.snapshots!,
+          clock: ports.clock,
+          logger,
+          ...(ports.metrics !== undefined ? { metrics: ports.metrics } : {}),
+        };
         await uploadDatabaseSnapshot(snapshotDeps, location);
       },
       // uploadDatabaseSnapshot logs the outcome, with its duration.

@@ -52,6 +52,6 @@ export async function openChain(ports: NodePorts, rollupAddress: Hex): Promise<O
   const worldState = await WorldState.open(ports.storage, { genesisBlockHash: genesis.block.hash });
   const inbox = new InboxStore(ports.storage);
   await reconcileWorldState(store, worldState, inbox, ports.logger.child({ module: 'worldState' }));
-  const chain = new Chain(store, worldState, ports.clock);
+  const chain = new Chain(store, worldState, ports.clock, ports.metrics);
   return { constants, messageBoxAddresses, store, worldState, inbox, chain };
 }

@@ -5,7 +5,8 @@ import { ManualClock } from '../../test/helpers/manualClock.js';
 import { capturingLogger, type LogLine } from '../../test/helpers/testLogger.js';
 import type { L2Tips } from '../../spec/chain.js';
 import { toStoredJson } from '../chain/serde.js';
-import type { SnapshotPort, SnapshotUpload } from '../ports.js';
+import type { MetricsEvent, SnapshotPort, SnapshotUpload } from '../ports.js';
+import { createSimMetrics } from '../../sim/simMetrics.js';
 import { isoUtcTimestamp, uploadDatabaseSnapshot } from './snapshotUpload.js';
 
 const hash = (n: number) => `0x${n.toString(16).padStart(64, '0')}` as const;
@@ -102,6 +103,42 @@ describe('uploadDatabaseSnapshot', () => {
       level: 'error',
       message: 'snapshot upload failed',
       fields: { location: 's3://b/p', error: 'store refused' },
+    });
+  });
+});
+
+describe('uploadDatabaseSnapshot metrics', () => {
+  test('an upload reports its progress, then its outcome with its duration and size', async () => {
+    const storage = await storageWithChain();
+    const clock = new ManualClock();
+    const metrics = createSimMetrics();
+    const { port } = recordingPort(() => clock.advance(2_500));
+    const deps = { storage, snapshots: port, clock, logger: capturingLogger(() => undefined), metrics: metrics.port };
+    await uploadDatabaseSnapshot(deps, 'file:///backups');
+    expect(metrics.reading()).toMatchObject({
+      snapshotUploadStages: { uploaded: 1 },
+      snapshotUploads: { succeeded: 1 },
+    });
+    const events: MetricsEvent[] = [];
+    const failing = recordingPort(() => clock.advance(100), new Error('store refused')).port;
+    const recording = { report: (event: MetricsEvent) => void events.push(event) };
+    await expect(
+      uploadDatabaseSnapshot({ ...deps, snapshots: failing, metrics: recording }, 'file:///backups'),
+    ).rejects.toThrow('store refused');
+    expect(events.at(-1)).toEqual({ kind: 'snapshotUploadFinished', outcome: 'failed', durationMs: 100 });
+  });
+
+  test('a successful upload reports the data file size it answered', async () => {
+    const storage = await storageWithChain();
+    const events: MetricsEvent[] = [];
+    const { port } = recordingPort(async () => undefined);
+    const deps = { storage, snapshots: port, clock: new ManualClock(), logger: capturingLogger(() => undefined) };
+    await uploadDatabaseSnapshot({ ...deps, metrics: { report: (event) => void events.push(event) } }, '/b');
+    expect(events.at(-1)).toEqual({
+      kind: 'snapshotUploadFinished',
+      outcome: 'succeeded',
+      durationMs: 0,
+      sizeBytes: 10,
     });
   });
 });

@@ -14,13 +14,22 @@ import {
 } from '../../spec/snapshots/snapshotFormat.js';
 import { readStoredChainHead } from '../chain/chainStore.js';
 import { NodeError } from '../errors.js';
-import type { ClockPort, LoggerPort, SnapshotPort, SnapshotUploadProgress, StoragePort } from '../ports.js';
+import type {
+  ClockPort,
+  LoggerPort,
+  MetricsPort,
+  SnapshotPort,
+  SnapshotUploadProgress,
+  StoragePort,
+} from '../ports.js';
 
 export interface SnapshotUploadDeps {
   readonly storage: StoragePort;
   readonly snapshots: SnapshotPort;
   readonly clock: ClockPort;
   readonly logger: LoggerPort;
+  /** Told of the upload's progress and outcome; absent: nothing is counted. */
+  readonly metrics?: MetricsPort;
 }
 
 type StorageSnapshot = ReturnType<StoragePort['snapshot']>;
@@ -42,22 +51,34 @@ export async function uploadDatabaseSnapshot(deps: SnapshotUploadDeps, location:
     const entry = await deps.snapshots.upload(
       location,
       { chain, point, entries: snapshotEntries(storage, view) },
-      (progress) => logProgress(logger, location, progress),
+      (progress) => {
+        logProgress(logger, location, progress);
+        deps.metrics?.report({ kind: 'snapshotUploadProgress', progress });
+      },
     );
+    const durationMs = deps.clock.now() - startedAtMs;
+    deps.metrics?.report({
+      kind: 'snapshotUploadFinished',
+      outcome: 'succeeded',
+      durationMs,
+      sizeBytes: entry.sizeBytes,
+    });
     logger.info('snapshot upload finished', {
       location,
       dataFile: entry.dataFile,
       blockNumber: entry.blockNumber,
       entries: entry.entries,
       sizeBytes: entry.sizeBytes,
-      durationMs: deps.clock.now() - startedAtMs,
+      durationMs,
     });
     return entry;
   } catch (error) {
+    const durationMs = deps.clock.now() - startedAtMs;
+    deps.metrics?.report({ kind: 'snapshotUploadFinished', outcome: 'failed', durationMs });
     logger.error('snapshot upload failed', {
       location,
       error: error instanceof Error ? error.message : String(error),
-      durationMs: deps.clock.now() - startedAtMs,
+      durationMs,
     });
     throw error;
   } finally {

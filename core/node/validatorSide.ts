@@ -103,6 +103,7 @@ export async function createValidatorSide(
     ...(ports.signingGuard !== undefined ? { signingGuard: ports.signingGuard } : {}),
     store: await ValidatorStore.open(ports.storage, logger),
     requestHandlers: nodeRequestHandlers({ chain, constants, txPool: context.txPool }),
+    ...(ports.metrics !== undefined ? { metrics: ports.metrics } : {}),
   });
   client.onEvent((event) => emit({ kind: 'validator', event }));
   const quorum = {

@@ -1,5 +1,5 @@
 import { createActor, type Actor } from 'xstate';
-import type { L1RollupConstants } from '../../spec/chain.js';
+import type { Block, L1RollupConstants } from '../../spec/chain.js';
 import type { TxValue } from '../../spec/wire/tx.js';
 import type { Chain } from '../chain/chain.js';
 import type { Timetable } from '../chain/timetable.js';
@@ -74,7 +74,7 @@ export function createSequencerActor(options: SequencerActorOptions): SequencerA
       return config().pollIntervalMs;
     },
     planSlot: () => planSlot(deps),
-    buildBlock: (plan) => buildNextBlock(deps, plan),
+    buildBlock: (plan) => buildAndMeasure(ports, () => buildNextBlock(deps, plan)),
     publishCheckpoint: (plan) => publishCheckpoint(deps, plan),
     checkInclusion: (txHash) => checkInclusion(deps, txHash),
     slotStartMs: (slot) => timetable.slotStartMs(slot),
@@ -84,4 +84,19 @@ export function createSequencerActor(options: SequencerActorOptions): SequencerA
     },
   });
   return createActor(machine, { clock: ports.clock });
+}
+
+/** Builds a block and, on a node with metrics, reports how long it took and the mana it holds. */
+async function buildAndMeasure(ports: NodePorts, build: () => Promise<Block>): Promise<Block> {
+  const { metrics, clock } = ports;
+  if (metrics === undefined) return build();
+  const startedAtMs = clock.now();
+  const block = await build();
+  metrics.report({
+    kind: 'blockBuilt',
+    durationMs: clock.now() - startedAtMs,
+    manaUsed: Number(block.header.totalManaUsed),
+    txCount: block.body.txEffects.length,
+  });
+  return block;
 }

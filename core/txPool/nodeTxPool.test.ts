@@ -11,13 +11,17 @@ import { buildTx } from '../../spec/txBuilder.js';
 import type { TxValue } from '../../spec/wire/tx.js';
 import { MEMORY_CHAIN_CONSTANTS, memoryGenesis, openMemoryChain } from '../../test/helpers/memoryChain.js';
 import { silentLogger } from '../../test/helpers/testLogger.js';
-import type { GossipMessage } from '../ports.js';
+import type { GossipMessage, MetricsPort } from '../ports.js';
+import { createSimMetrics } from '../../sim/simMetrics.js';
 import { commitmentVerifier } from '../verifier/commitmentVerifier.js';
-import { NodeTxPool } from './nodeTxPool.js';
+import { NodeTxPool, TX_INVALID_METRICS_CODE } from './nodeTxPool.js';
 
 const hex32 = (n: number): Hex => `0x${n.toString(16).padStart(64, '0')}`;
 
-async function openPool(capacity = 100): Promise<{ pool: NodeTxPool; published: GossipMessage[] }> {
+async function openPool(
+  capacity = 100,
+  metrics?: MetricsPort,
+): Promise<{ pool: NodeTxPool; published: GossipMessage[] }> {
   const { chain, storage, clock } = await openMemoryChain();
   const published: GossipMessage[] = [];
   const pool = await NodeTxPool.open({
@@ -30,6 +34,7 @@ async function openPool(capacity = 100): Promise<{ pool: NodeTxPool; published: 
     settings: () => ({ priceBumpPercentage: 10, capacity, setupAllowList: SETUP_ALLOW_LIST_DEFAULTS }),
     contractClassOf: async () => undefined,
     network: { publish: (message) => void published.push(message) },
+    ...(metrics !== undefined ? { metrics } : {}),
   });
   return { pool, published };
 }
@@ -120,5 +125,24 @@ describe('tx gossip', () => {
     const tx = await txOf(pool, 1);
     await pool.sendTx(tx);
     expect(pool.pooledTxs([hex32(5), tx.txHash, tx.txHash])).toEqual([tx]);
+  });
+});
+
+describe('tx pool metrics', () => {
+  it('counts each refused tx by its rejection code, from RPC and from gossip alike', async () => {
+    const metrics = createSimMetrics();
+    const { pool } = await openPool(1, metrics.port);
+    await pool.sendTx(await txOf(pool, 1));
+    // Same nullifier without the bump, over RPC then from gossip; a full pool at the same fee; an invalid tx.
+    const conflicting = await txOf(pool, 1, { expirationTimestamp: 2n ** 40n + 1n });
+    await expect(pool.sendTx(conflicting)).rejects.toThrow();
+    expect(await pool.receiveGossipTx(conflicting)).toBe('ignore');
+    await expect(pool.sendTx(await txOf(pool, 2))).rejects.toThrow();
+    await expect(pool.sendTx(await txOf(pool, 3, { chainId: 1 }))).rejects.toThrow();
+    expect(metrics.reading().txRejections).toEqual({
+      NULLIFIER_CONFLICT: 2,
+      LOW_PRIORITY_FEE: 1,
+      [TX_INVALID_METRICS_CODE]: 1,
+    });
   });
 });

@@ -24,6 +24,7 @@ import {
   type ClockPort,
   type GossipVerdict,
   type LoggerPort,
+  type MetricsPort,
   type NetworkPort,
   type NodePorts,
   type StoragePort,
@@ -64,6 +65,8 @@ export interface NodeTxPoolDeps {
   readonly contractClassOf: (address: Hex) => Promise<Hex | undefined>;
   /** Where txs admitted from the node's own RPC are published; absent: the node has no network. */
   readonly network?: Pick<NetworkPort, 'publish'>;
+  /** Told of every tx the pool refuses; absent: nothing is counted. */
+  readonly metrics?: MetricsPort;
 }
 
 /**
@@ -71,7 +74,7 @@ export interface NodeTxPoolDeps {
  * the ports give none). Loads the stored pool and follows the chain from now on (NodeTxPool.open).
  */
 export function openNodeTxPool(
-  ports: Pick<NodePorts, 'storage' | 'clock' | 'verifier' | 'network'>,
+  ports: Pick<NodePorts, 'storage' | 'clock' | 'verifier' | 'network' | 'metrics'>,
   options: Pick<NodeTxPoolDeps, 'chain' | 'constants' | 'logger' | 'settings' | 'contractClassOf'>,
 ): Promise<NodeTxPool> {
   return NodeTxPool.open({
@@ -80,8 +83,12 @@ export function openNodeTxPool(
     clock: ports.clock,
     verifier: ports.verifier ?? commitmentVerifier,
     ...(ports.network ? { network: ports.network } : {}),
+    ...(ports.metrics ? { metrics: ports.metrics } : {}),
   });
 }
+
+/** The code a refused tx is counted under (MetricsPort) when it failed validation rather than the pool's rules. */
+export const TX_INVALID_METRICS_CODE = 'INVALID_TX';
 
 /** What the pool reports of its changes (logs, tests, the simulator's checkers). */
 export type TxPoolActivity =
@@ -173,6 +180,7 @@ export class NodeTxPool {
       // The pool's balance walk decides balance questions (with the payer's other pending txs), so validation skips it.
       const validation = await this.validate(tx, { skipBalance: true });
       if (!validation.valid) {
+        this.deps.metrics?.report({ kind: 'txRejected', code: TX_INVALID_METRICS_CODE });
         throw new NodeError('INVALID_PARAMS', `the tx is invalid: ${validation.reasons.join('; ')}`, {
           reasons: [...validation.reasons],
         });
@@ -234,6 +242,7 @@ export class NodeTxPool {
       feePayerBalance: await this.feePayerBalance(tx.feePayer),
       priceBumpPercentage: this.deps.settings().priceBumpPercentage,
     });
+    if (decision.kind === 'rejected') this.deps.metrics?.report({ kind: 'txRejected', code: decision.rejection.code });
     if (decision.kind !== 'accepted') return decision;
     await this.commit(decision.change);
     this.deps.logger.info('tx accepted', { txHash: tx.txHash, replaced: decision.removed.length });

@@ -43,6 +43,7 @@ import type {
   GossipMessage,
   GossipVerdict,
   LoggerPort,
+  MetricsPort,
   NetworkPort,
   NetworkRequestHandlers,
   SigningGuardPort,
@@ -85,6 +86,8 @@ export interface ValidatorClientDeps {
    * runs; absent: the client serves nothing.
    */
   readonly requestHandlers?: Pick<NetworkRequestHandlers, 'status' | 'txsByHash'>;
+  /** Told how many attestations each of our proposals collected, of how many required; absent: nothing is counted. */
+  readonly metrics?: MetricsPort;
 }
 
 /** One block of a checkpoint to attest: the payload its proposer signs and the content gossiped beside it. */
@@ -602,10 +605,20 @@ export class ValidatorClient {
     const { clock } = this.deps;
     for (;;) {
       const list = this.quorumList(duties, payloadHash);
-      if (list !== undefined) return bytesToHex(encodeCheckpointAttestations(list));
+      const required = duties.committee.quorum;
+      if (list !== undefined) {
+        this.deps.metrics?.report({
+          kind: 'attestationsCollected',
+          collected: list.length,
+          required,
+          quorumReached: true,
+        });
+        return bytesToHex(encodeCheckpointAttestations(list));
+      }
       const now = clock.now();
       if (now >= deadlineMs || this.stopped) {
         const count = this.pool.checkpointAttestationsForSlot(duties.slot, payloadHash).length;
+        this.deps.metrics?.report({ kind: 'attestationsCollected', collected: count, required, quorumReached: false });
         throw new NodeError(
           'OPERATION_REFUSED',
           `slot ${duties.slot}: ${count} attestations by the deadline, the committee of ${duties.committee.members.length} needs ${duties.committee.quorum}`,

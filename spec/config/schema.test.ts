@@ -89,6 +89,17 @@ describe('configuration schema', () => {
     expect([d.maxL2BlockGas, d.validateMaxTxsPerBlock, d.disableAdminApiKey]).toEqual([undefined, undefined, false]);
   });
 
+  it('keeps metrics off unless asked, and on loopback when asked without a host', () => {
+    const d = defaultConfigValues();
+    expect([d.metricsPort, d.otelExporterOtlpMetricsEndpoint]).toEqual([undefined, undefined]);
+    expect(d.metricsHost).toBe('127.0.0.1');
+    // OpenTelemetry's own variable names, so a collector's usual environment configures the push.
+    expect([configSchema.otelExporterOtlpMetricsEndpoint.env, configSchema.otelMetricExportIntervalMs.env]).toEqual([
+      'OTEL_EXPORTER_OTLP_METRICS_ENDPOINT',
+      'OTEL_METRIC_EXPORT_INTERVAL',
+    ]);
+  });
+
   it('holds defaults its own kinds accept, and prints them back to the same value', () => {
     for (const option of configOptions) {
       if (option.default === undefined) continue;

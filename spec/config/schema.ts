@@ -92,6 +92,8 @@ export const INITIAL_ETH_PER_FEE_ASSET_DEFAULT = 10_000_000n;
 export const ETH_PER_FEE_ASSET_DECIMALS = 12;
 /** Fee padding of the transaction bot: it offers min fee * (1 + padding). */
 export const BOT_MIN_FEE_PADDING_DEFAULT = 3;
+/** Time between two OTLP pushes of the metrics: OpenTelemetry's own default. */
+export const OTEL_METRIC_EXPORT_INTERVAL_MS_DEFAULT = 60_000;
 /** Anvil's usual port for the local network's L1. */
 export const LOCAL_NETWORK_L1_PORT_DEFAULT = 8545;
 
@@ -116,6 +118,7 @@ export type ConfigGroup =
   | 'blobs'
   | 'bot'
   | 'prover'
+  | 'metrics'
   | 'localNetwork';
 
 export type ConfigMutability = 'runtime' | 'restart';
@@ -1082,6 +1085,56 @@ export const configSchema = {
       description: 'time between two checks by the prover for an epoch to prove or for its proof on L1',
     },
     PROVER_POLL_INTERVAL_MS_DEFAULT,
+  ),
+
+  // Metrics (adapters/metrics/)
+  metricsPort: optional({
+    flag: '--metrics-port',
+    valueName: 'port',
+    env: 'METRICS_PORT',
+    kind: port,
+    mutability: 'restart',
+    scope: 'local',
+    group: 'metrics',
+    description:
+      'TCP port of the Prometheus listener (GET /metrics); without one the node serves no metrics; 0 picks a free one',
+  }),
+  metricsHost: defaulted(
+    {
+      flag: '--metrics-host',
+      valueName: 'host',
+      env: 'METRICS_HOST',
+      kind: patternKind('a host name or IP address', /^[A-Za-z0-9.:_[\]-]+$/, 253),
+      mutability: 'restart',
+      scope: 'local',
+      group: 'metrics',
+      description: 'address the metrics listener binds to; 0.0.0.0 lets a Prometheus server on another host scrape it',
+    },
+    '127.0.0.1',
+  ),
+  otelExporterOtlpMetricsEndpoint: optional({
+    flag: '--otel-exporter-otlp-metrics-endpoint',
+    valueName: 'url',
+    env: 'OTEL_EXPORTER_OTLP_METRICS_ENDPOINT',
+    kind: urlKind(['http', 'https']),
+    mutability: 'restart',
+    scope: 'local',
+    group: 'metrics',
+    description:
+      'OTLP/HTTP metrics URL of an OpenTelemetry collector (http://collector:4318/v1/metrics) the node pushes its metrics to',
+  }),
+  otelMetricExportIntervalMs: defaulted(
+    {
+      flag: '--otel-metric-export-interval',
+      valueName: 'ms',
+      env: 'OTEL_METRIC_EXPORT_INTERVAL',
+      kind: integerKind(100, HOUR_MS),
+      mutability: 'restart',
+      scope: 'local',
+      group: 'metrics',
+      description: 'time between two OTLP pushes of the metrics',
+    },
+    OTEL_METRIC_EXPORT_INTERVAL_MS_DEFAULT,
   ),
 
   // Local network (svc start --local-network)
