@@ -1,7 +1,15 @@
 import { mkdir } from 'node:fs/promises';
 import { assert } from '../../core/assert.js';
 import { createNode, type RollupNode } from '../../core/node/node.js';
-import type { L1ReaderPort, LoggerPort, NetworkPort, NodePorts, SnapshotPort, StoragePort } from '../../core/ports.js';
+import type {
+  L1PublisherPort,
+  L1ReaderPort,
+  LoggerPort,
+  NetworkPort,
+  NodePorts,
+  SnapshotPort,
+  StoragePort,
+} from '../../core/ports.js';
 import type { Hex } from '../../spec/chain.js';
 import { NODE_DATABASE_SCHEMA_VERSION } from '../../spec/snapshots/snapshotFormat.js';
 import { createFileStoreSnapshots } from '../snapshots/fileStoreSnapshots.js';
@@ -113,6 +121,32 @@ async function openSigningGuard(
   return opened;
 }
 
+/**
+ * One L1 publisher per key the node starts with, each with its own nonces and fees: the sequencer's, the further ones
+ * the keystore's validators may name, and the prover's. A prover whose key is one of the others shares that
+ * account's publisher (one nonce sequence per account); with a key of its own it gets its own.
+ */
+function createL1Publishers(start: NodeStartValues, logger: LoggerPort) {
+  const publisherOf = (privateKey: Hex, component: string): L1PublisherPort =>
+    createViemL1Publisher({
+      l1RpcUrls: start.l1RpcUrls,
+      rollupAddress: start.rollupAddress,
+      publisherPrivateKey: privateKey,
+      logger: logger.child({ component }),
+    });
+  const l1Publisher = start.sequencerPrivateKey ? publisherOf(start.sequencerPrivateKey, 'l1Publisher') : undefined;
+  const furtherKeys = start.validatorPublisherPrivateKeys ?? [];
+  const l1ValidatorPublishers = furtherKeys.map((key, i) => publisherOf(key, `l1ValidatorPublisher${i + 1}`));
+  const proverKey = start.proverPrivateKey?.toLowerCase() as Hex | undefined;
+  // Absent: the prover submits from `l1Publisher` (core/ports.ts).
+  let l1ProofPublisher: L1PublisherPort | undefined;
+  if (proverKey !== undefined && proverKey !== start.sequencerPrivateKey?.toLowerCase()) {
+    const index = furtherKeys.indexOf(proverKey);
+    l1ProofPublisher = index >= 0 ? l1ValidatorPublishers[index] : publisherOf(proverKey, 'l1ProofPublisher');
+  }
+  return { l1Publisher, l1ValidatorPublishers, l1ProofPublisher };
+}
+
 /** Starts a production node: real clock, LevelDB (or memory) storage, viem L1, JSON-RPC on two ports. */
 export async function runNode(options: RunNodeOptions): Promise<RunningNode> {
   const config = 'config' in options ? options.config : configFromSettings(options);
@@ -129,24 +163,7 @@ export async function runNode(options: RunNodeOptions): Promise<RunningNode> {
     );
   }
   const blobs = await openNodeBlobPorts(values, l1, start.rollupAddress, logger.child({ module: 'blobs' }));
-  const l1Publisher = start.sequencerPrivateKey
-    ? createViemL1Publisher({
-        l1RpcUrls: start.l1RpcUrls,
-        rollupAddress: start.rollupAddress,
-        publisherPrivateKey: start.sequencerPrivateKey,
-        logger: logger.child({ component: 'l1Publisher' }),
-      })
-    : undefined;
-  // A prover with the sequencer's key shares its publisher (one nonce sequence); with its own key it gets its own.
-  const l1ProofPublisher =
-    start.proverPrivateKey !== undefined && start.proverPrivateKey !== start.sequencerPrivateKey
-      ? createViemL1Publisher({
-          l1RpcUrls: start.l1RpcUrls,
-          rollupAddress: start.rollupAddress,
-          publisherPrivateKey: start.proverPrivateKey,
-          logger: logger.child({ component: 'l1ProofPublisher' }),
-        })
-      : undefined;
+  const { l1Publisher, l1ValidatorPublishers, l1ProofPublisher } = createL1Publishers(start, logger);
   if (values.dataDirectory !== undefined) await startFromSnapshot(values, chainId, l1, start.rollupAddress, logger);
   const signing = await openSigningGuard(start.haSigning, logger, values.validatorKeystorePath !== undefined);
   let storage: StoragePort;
@@ -179,6 +196,7 @@ export async function runNode(options: RunNodeOptions): Promise<RunningNode> {
       options.snapshots ??
       createFileStoreSnapshots(values.dataDirectory !== undefined ? { temporaryDirectory: values.dataDirectory } : {}),
     ...(l1Publisher ? { l1Publisher } : {}),
+    ...(l1ValidatorPublishers.length > 0 ? { l1ValidatorPublishers } : {}),
     ...(l1ProofPublisher ? { l1ProofPublisher } : {}),
     ...(network ? { network } : {}),
     ...(values.validatorKeystorePath !== undefined
@@ -193,9 +211,12 @@ export async function runNode(options: RunNodeOptions): Promise<RunningNode> {
   });
   let servers;
   try {
-    node = await createNode(ports, coreNodeConfigOf(values, start.rollupAddress, l1Publisher?.publisherAddress), {
-      configAdmin,
-    });
+    const validatorPublisherAddresses = l1ValidatorPublishers.map((p) => p.publisherAddress);
+    node = await createNode(
+      ports,
+      coreNodeConfigOf(values, start.rollupAddress, l1Publisher?.publisherAddress, validatorPublisherAddresses),
+      { configAdmin },
+    );
     await checkNodeBlobSources(node.blobSources, values.blobAllowEmptySources, logger.child({ module: 'blobs' }));
     const adminAuth = await resolveAdminApiKey({
       ...(values.dataDirectory !== undefined ? { dataDirectory: values.dataDirectory } : {}),
