@@ -95,7 +95,7 @@ export function nodeStartValues(values: ConfigValues): NodeStartValues {
     ...(values.sequencerEnabled && values.sequencerPublisherPrivateKey !== undefined
       ? {
           sequencerPrivateKey: values.sequencerPublisherPrivateKey,
-          ...furtherPublisherKeys(values.sequencerPublisherPrivateKey, values.sequencerPublisherPrivateKeys),
+          ...furtherPublisherKeys(values.sequencerPublisherPrivateKey, values.sequencerPublisherPrivateKeys ?? []),
         }
       : {}),
     ...(proverPrivateKey !== undefined ? { proverPrivateKey } : {}),

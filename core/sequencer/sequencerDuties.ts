@@ -122,12 +122,7 @@ export type PlanOutcome =
 
 /** Why the sequencer does not propose in a slot; `noPublisher`: the proposer's publisher has no key on this node. */
 export type SkipReason =
-  | 'tooLateInSlot'
-  | 'beforeGenesis'
-  | 'l1AheadOfNode'
-  | 'archiveMismatch'
-  | 'notProposer'
-  | 'noPublisher';
+  'tooLateInSlot' | 'beforeGenesis' | 'l1AheadOfNode' | 'archiveMismatch' | 'notProposer' | 'noPublisher';
 
 /**
  * Decides whether to propose in the current slot: only while the slot's build window is open and only when the

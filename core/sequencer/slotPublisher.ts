@@ -10,8 +10,7 @@
 import type { Hex } from '../../spec/chain.js';
 
 export type SlotPublisherChoice =
-  | { readonly kind: 'publisher'; readonly address: Hex }
-  | { readonly kind: 'noSigner'; readonly publisher: Hex };
+  { readonly kind: 'publisher'; readonly address: Hex } | { readonly kind: 'noSigner'; readonly publisher: Hex };
 
 /**
  * The publisher of a slot: the proposer's when the node holds its key, `noSigner` when it does not, and

@@ -105,6 +105,7 @@ describe('configuration schema', () => {
       'l1ConsensusHostApiKeys',
       'adminApiKeyHash',
       'sequencerPublisherPrivateKey',
+      'sequencerPublisherPrivateKeys',
       'validatorHaDatabaseUrl',
       'p2pPrivateKey',
       'proverPublisherPrivateKey',

@@ -630,21 +630,18 @@ export const configSchema = {
     group: 'sequencer',
     description: 'key of the funded L1 account the sequencer publishes checkpoints from',
   }),
-  sequencerPublisherPrivateKeys: defaulted(
-    {
-      flag: '--sequencer.publisherPrivateKeys',
-      valueName: 'keys',
-      env: 'SEQ_PUBLISHER_PRIVATE_KEYS',
-      kind: privateKeyListKind,
-      secret: true,
-      mutability: 'restart',
-      scope: 'local',
-      group: 'sequencer',
-      description:
-        "keys of further funded L1 accounts, comma-separated, that the keystore's validators may name as publisher; each sends its validators' checkpoints with its own nonces and fees",
-    },
-    [] as readonly string[],
-  ),
+  sequencerPublisherPrivateKeys: optional({
+    flag: '--sequencer.publisherPrivateKeys',
+    valueName: 'keys',
+    env: 'SEQ_PUBLISHER_PRIVATE_KEYS',
+    kind: privateKeyListKind,
+    secret: true,
+    mutability: 'restart',
+    scope: 'local',
+    group: 'sequencer',
+    description:
+      "keys of further funded L1 accounts, comma-separated, that the keystore's validators may name as publisher; each sends its validators' checkpoints with its own nonces and fees",
+  }),
   sequencerCoinbase: optional({
     flag: '--sequencer.coinbase',
     valueName: 'address',
