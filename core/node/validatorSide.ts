@@ -58,9 +58,12 @@ interface ValidatorSideContext {
 
 const EMPTY_KEYSTORE: KeystoreState = { validators: [] };
 
-/** Validators whose publisher (their attester address) has no key on this node attest, but skip their own slots. */
-function warnPublishersWithoutSigner(publishers: readonly Hex[], logger: LoggerPort): void {
-  if (publishers.length === 0) return;
+/**
+ * Validators whose publisher (their attester address) has no key on this node attest, but the sequencer skips their
+ * slots; said only on a node that runs a sequencer (without one, no validator of the node publishes).
+ */
+function warnPublishersWithoutSigner(publishers: readonly Hex[], config: NodeConfig, logger: LoggerPort): void {
+  if (publishers.length === 0 || config.sequencer === undefined) return;
   logger.warn('some validators fall back to a publisher this node holds no key for: their slots will be skipped', {
     publishersWithoutSigner: publishers,
   });
@@ -81,7 +84,7 @@ async function initialKeystore(ports: NodePorts, config: NodeConfig, logger: Log
       { reason: loaded.rejection.reason },
     );
   }
-  warnPublishersWithoutSigner(loaded.publishersWithoutSigner, logger);
+  warnPublishersWithoutSigner(loaded.publishersWithoutSigner, config, logger);
   return loaded.state;
 }
 
@@ -158,7 +161,7 @@ export async function createValidatorSide(
       if (result.kind === 'rejected') throw keystoreReloadRefused(result.rejection);
       keystore = result.next;
       logger.info('keystore reloaded', { ...result.changes, publishersWithoutSigner: result.publishersWithoutSigner });
-      warnPublishersWithoutSigner(result.publishersWithoutSigner, logger);
+      warnPublishersWithoutSigner(result.publishersWithoutSigner, config, logger);
     },
   };
   return { duties, client, quorum, sequencerValidator, service };
