@@ -29,6 +29,7 @@ import { devValidators } from '../../core/validators/devValidators.js';
 import type { Hex } from '../../spec/chain.js';
 import { bytesToHex, zeroHex } from '../../spec/codec/bytes.js';
 import { KEYSTORE_SCHEMA_VERSION } from '../../spec/validators/constants.js';
+import { capturingLogger, type LogLine } from '../helpers/testLogger.js';
 import { quietNodeOptions } from './quietNodeOptions.js';
 import { rpc, waitFor } from './rpc.js';
 
@@ -109,7 +110,11 @@ describe("validators' checkpoints go out from their keystore publishers", () => 
       },
       'programmatic',
     );
-    node = await runNode({ ...quietNodeOptions, config, network: createInProcessBus().connect() });
+    const warnings: LogLine[] = [];
+    const logger = capturingLogger((line) => {
+      if (line.level === 'warn') warnings.push(line);
+    });
+    node = await runNode({ ...quietNodeOptions, logger, config, network: createInProcessBus().connect() });
     const outcomes: SlotOutcome[] = [];
     node.node.onActivity((activity) => {
       if (activity.kind === 'slot') outcomes.push(activity.outcome);
@@ -168,5 +173,11 @@ describe("validators' checkpoints go out from their keystore publishers", () => 
       expect(checkpoint.proposer).not.toBe(validators[3]!.address.toLowerCase());
       expect(checkpoint.from).toBe(publisherOf(checkpoint.proposer, after));
     }
+    // The operator was told: at the reload, which account has no key; at each skipped slot, which one it lacked.
+    const keyless = validators[3]!.address.toLowerCase();
+    expect(warnings.map((w) => w.fields?.['publishersWithoutSigner'])).toContainEqual([keyless]);
+    expect(
+      warnings.filter((w) => w.message.startsWith('skipping the slot')).map((w) => w.fields?.['publisher']),
+    ).toContain(keyless);
   }, 330_000);
 });
