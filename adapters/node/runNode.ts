@@ -1,15 +1,7 @@
 import { mkdir } from 'node:fs/promises';
 import { assert } from '../../core/assert.js';
 import { createNode, type RollupNode } from '../../core/node/node.js';
-import type {
-  L1PublisherPort,
-  L1ReaderPort,
-  LoggerPort,
-  NetworkPort,
-  NodePorts,
-  SnapshotPort,
-  StoragePort,
-} from '../../core/ports.js';
+import type { L1ReaderPort, LoggerPort, NetworkPort, NodePorts, SnapshotPort, StoragePort } from '../../core/ports.js';
 import type { Hex } from '../../spec/chain.js';
 import { NODE_DATABASE_SCHEMA_VERSION } from '../../spec/snapshots/snapshotFormat.js';
 import { createFileStoreSnapshots } from '../snapshots/fileStoreSnapshots.js';
@@ -21,7 +13,7 @@ import { createSystemClock } from '../clock/systemClock.js';
 import { createConfigAdmin, type ConfigAdmin } from '../config/configAdmin.js';
 import { configSummary } from '../config/redactConfig.js';
 import type { ResolvedConfig } from '../config/resolveConfig.js';
-import { createViemL1Publisher } from '../l1/viemL1Publisher.js';
+import { createNodePublishers } from './nodePublishers.js';
 import { checkNodeBlobSources, logBlobSourceStats, openNodeBlobPorts } from './nodeBlobs.js';
 import { createL1Reader } from '../l1/l1Endpoints.js';
 import { shownUrls } from '../l1/l1Rpc.js';
@@ -121,32 +113,6 @@ async function openSigningGuard(
   return opened;
 }
 
-/**
- * One L1 publisher per key the node starts with, each with its own nonces and fees: the sequencer's, the further ones
- * the keystore's validators may name, and the prover's. A prover whose key is one of the others shares that
- * account's publisher (one nonce sequence per account); with a key of its own it gets its own.
- */
-function createL1Publishers(start: NodeStartValues, logger: LoggerPort) {
-  const publisherOf = (privateKey: Hex, component: string): L1PublisherPort =>
-    createViemL1Publisher({
-      l1RpcUrls: start.l1RpcUrls,
-      rollupAddress: start.rollupAddress,
-      publisherPrivateKey: privateKey,
-      logger: logger.child({ component }),
-    });
-  const l1Publisher = start.sequencerPrivateKey ? publisherOf(start.sequencerPrivateKey, 'l1Publisher') : undefined;
-  const furtherKeys = start.validatorPublisherPrivateKeys ?? [];
-  const l1ValidatorPublishers = furtherKeys.map((key, i) => publisherOf(key, `l1ValidatorPublisher${i + 1}`));
-  const proverKey = start.proverPrivateKey?.toLowerCase() as Hex | undefined;
-  // Absent: the prover submits from `l1Publisher` (core/ports.ts).
-  let l1ProofPublisher: L1PublisherPort | undefined;
-  if (proverKey !== undefined && proverKey !== start.sequencerPrivateKey?.toLowerCase()) {
-    const index = furtherKeys.indexOf(proverKey);
-    l1ProofPublisher = index >= 0 ? l1ValidatorPublishers[index] : publisherOf(proverKey, 'l1ProofPublisher');
-  }
-  return { l1Publisher, l1ValidatorPublishers, l1ProofPublisher };
-}
-
 /** Starts a production node: real clock, LevelDB (or memory) storage, viem L1, JSON-RPC on two ports. */
 export async function runNode(options: RunNodeOptions): Promise<RunningNode> {
   const config = 'config' in options ? options.config : configFromSettings(options);
@@ -163,7 +129,7 @@ export async function runNode(options: RunNodeOptions): Promise<RunningNode> {
     );
   }
   const blobs = await openNodeBlobPorts(values, l1, start.rollupAddress, logger.child({ module: 'blobs' }));
-  const { l1Publisher, l1ValidatorPublishers, l1ProofPublisher } = createL1Publishers(start, logger);
+  const { l1Publisher, l1ValidatorPublishers, l1ProofPublisher } = createNodePublishers(start, logger);
   if (values.dataDirectory !== undefined) await startFromSnapshot(values, chainId, l1, start.rollupAddress, logger);
   const signing = await openSigningGuard(start.haSigning, logger, values.validatorKeystorePath !== undefined);
   let storage: StoragePort;
