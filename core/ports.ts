@@ -601,8 +601,17 @@ export interface NodePorts {
   readonly verifier?: VerifierPort;
   /** Absent: svcAdmin_startSnapshotUpload answers that snapshots are not enabled. */
   readonly snapshots?: SnapshotPort;
-  /** Present only on nodes that run a sequencer. */
+  /**
+   * Present only on nodes that run a sequencer: its own account, which publishes the slots no keystore proposer
+   * names a publisher for.
+   */
   readonly l1Publisher?: L1PublisherPort;
+  /**
+   * The further publisher accounts the node started with (each its own port: its own nonces and fees), which the
+   * keystore's validators may name; a slot's checkpoint goes out from the one its proposer names
+   * (core/sequencer/slotPublisher.ts). Absent: `l1Publisher` is the only one.
+   */
+  readonly l1ValidatorPublishers?: readonly L1PublisherPort[];
   /** The account a prover submits epoch proofs from; `l1Publisher` when absent. */
   readonly l1ProofPublisher?: L1PublisherPort;
   /** Validator gossip; absent: the node neither attests nor collects attestations (and cannot propose with a committee). */

@@ -144,6 +144,29 @@ describe('what a node needs to start', () => {
     expect(nodeStartValues(resolveConfig({ env: { ...base, SEQ_ENABLED: '1' } }).values).sequencerPrivateKey).toBe(KEY);
   });
 
+  it('takes further publisher keys with a sequencer: without repeats or its own key, and none shown in an error', () => {
+    const other = `0x${'33'.repeat(32)}`;
+    const base = {
+      ETHEREUM_HOSTS: 'http://a:8545',
+      ROLLUP_CONTRACT_ADDRESS: ROLLUP,
+      SEQ_PUBLISHER_PRIVATE_KEY: KEY,
+      SEQ_PUBLISHER_PRIVATE_KEYS: `${other.toUpperCase().replace('0X', '0x')}, ${KEY}, ${other}`,
+    };
+    expect(
+      nodeStartValues(resolveConfig({ env: { ...base, SEQ_ENABLED: '1' } }).values).validatorPublisherPrivateKeys,
+    ).toEqual([other]);
+    expect(nodeStartValues(resolveConfig({ env: base }).values).validatorPublisherPrivateKeys).toBeUndefined();
+    const secret = `0x${'44'.repeat(31)}`;
+    expect(() => resolveConfig({ env: { SEQ_PUBLISHER_PRIVATE_KEYS: `${other},${secret}` } })).toThrow(/item 2 is not/);
+    expect(() => resolveConfig({ env: { SEQ_PUBLISHER_PRIVATE_KEYS: `${other},${secret}` } })).not.toThrow(
+      new RegExp(secret.slice(2)),
+    );
+    // The keystore may name every publisher the node holds: the sequencer's and the further ones.
+    const values = resolveConfig({ env: { VALIDATOR_KEYSTORE_PATH: '/tmp/keys.json' } }).values;
+    const further = `0x${'98'.repeat(20)}` as const;
+    expect(coreNodeConfigOf(values, ROLLUP, PUBLISHER, [further]).validator?.publishers).toEqual([PUBLISHER, further]);
+  });
+
   it('runs a prover with --prover-node, from its own key or else the sequencer publisher key', () => {
     const base = { ETHEREUM_HOSTS: 'http://a:8545', ROLLUP_CONTRACT_ADDRESS: ROLLUP, SVC_PROVER_NODE: 'true' };
     const proverKey = `0x${'22'.repeat(32)}`;

@@ -35,6 +35,11 @@ export interface NodeStartValues {
   readonly rollupAddress: Hex;
   /** Set when this node runs a sequencer. */
   readonly sequencerPrivateKey?: Hex;
+  /**
+   * With a sequencer, the further publisher keys the keystore's validators may name (SEQ_PUBLISHER_PRIVATE_KEYS), in
+   * the configured order, without repeats and without the sequencer's own key; absent when there are none.
+   */
+  readonly validatorPublisherPrivateKeys?: readonly Hex[];
   /** Set when this node runs a prover: the key it submits epoch proofs from. */
   readonly proverPrivateKey?: Hex;
   /** Set when HA signing is enabled: the shared database and this node's id among the redundant nodes. */
@@ -88,7 +93,10 @@ export function nodeStartValues(values: ConfigValues): NodeStartValues {
     l1RpcUrls,
     rollupAddress: values.rollupAddress,
     ...(values.sequencerEnabled && values.sequencerPublisherPrivateKey !== undefined
-      ? { sequencerPrivateKey: values.sequencerPublisherPrivateKey }
+      ? {
+          sequencerPrivateKey: values.sequencerPublisherPrivateKey,
+          ...furtherPublisherKeys(values.sequencerPublisherPrivateKey, values.sequencerPublisherPrivateKeys ?? []),
+        }
       : {}),
     ...(proverPrivateKey !== undefined ? { proverPrivateKey } : {}),
     ...(values.validatorHaSigningEnabled &&
@@ -97,6 +105,17 @@ export function nodeStartValues(values: ConfigValues): NodeStartValues {
       ? { haSigning: { databaseUrl: values.validatorHaDatabaseUrl, nodeId: values.validatorHaNodeId } }
       : {}),
   };
+}
+
+/** The further publisher keys, lowercase, without repeats and without the sequencer's own; nothing when none. */
+function furtherPublisherKeys(
+  sequencerKey: Hex,
+  keys: readonly string[],
+): { validatorPublisherPrivateKeys?: readonly Hex[] } {
+  const further = [...new Set(keys.map((key) => key.toLowerCase() as Hex))].filter(
+    (key) => key !== sequencerKey.toLowerCase(),
+  );
+  return further.length > 0 ? { validatorPublisherPrivateKeys: further } : {};
 }
 
 /** The sequencer's settings; the coinbase defaults to the publisher's address, the fee recipient to zero. */
@@ -123,11 +142,15 @@ export function txPoolSettingsOf(values: ConfigValues): TxPoolSettings {
   };
 }
 
-/** The core's configuration; `publisherAddress` is set exactly when the node runs a sequencer. */
+/**
+ * The core's configuration; `publisherAddress` is set exactly when the node runs a sequencer, and
+ * `validatorPublisherAddresses` are the addresses of its further publisher keys (the keystore may name any of them).
+ */
 export function coreNodeConfigOf(
   values: ConfigValues,
   rollupAddress: Hex,
   publisherAddress: Hex | undefined,
+  validatorPublisherAddresses: readonly Hex[] = [],
 ): NodeConfig {
   return {
     rollupAddress,
@@ -140,7 +163,7 @@ export function coreNodeConfigOf(
       ? {
           validator: {
             limits: validatorLimitsOf(values),
-            publishers: publisherAddress !== undefined ? [publisherAddress] : [],
+            publishers: publisherAddress !== undefined ? [publisherAddress, ...validatorPublisherAddresses] : [],
           },
         }
       : {}),

@@ -13,7 +13,7 @@ import { createSystemClock } from '../clock/systemClock.js';
 import { createConfigAdmin, type ConfigAdmin } from '../config/configAdmin.js';
 import { configSummary } from '../config/redactConfig.js';
 import type { ResolvedConfig } from '../config/resolveConfig.js';
-import { createViemL1Publisher } from '../l1/viemL1Publisher.js';
+import { createNodePublishers } from './nodePublishers.js';
 import { checkNodeBlobSources, logBlobSourceStats, openNodeBlobPorts } from './nodeBlobs.js';
 import { createL1Reader } from '../l1/l1Endpoints.js';
 import { shownUrls } from '../l1/l1Rpc.js';
@@ -134,26 +134,7 @@ export async function runNode(options: RunNodeOptions): Promise<RunningNode> {
   // Undefined when metrics are off (no port, no OTLP endpoint).
   const metrics = createNodeMetrics(metricsSettingsOf(values), logger.child({ module: 'metrics' }));
   const blobs = await openNodeBlobPorts(values, l1, start.rollupAddress, logger.child({ module: 'blobs' }));
-  const l1Publisher = start.sequencerPrivateKey
-    ? createViemL1Publisher({
-        l1RpcUrls: start.l1RpcUrls,
-        rollupAddress: start.rollupAddress,
-        publisherPrivateKey: start.sequencerPrivateKey,
-        logger: logger.child({ component: 'l1Publisher' }),
-        ...(metrics !== undefined ? { metrics: metrics.port } : {}),
-      })
-    : undefined;
-  // A prover with the sequencer's key shares its publisher (one nonce sequence); with its own key it gets its own.
-  const l1ProofPublisher =
-    start.proverPrivateKey !== undefined && start.proverPrivateKey !== start.sequencerPrivateKey
-      ? createViemL1Publisher({
-          l1RpcUrls: start.l1RpcUrls,
-          rollupAddress: start.rollupAddress,
-          publisherPrivateKey: start.proverPrivateKey,
-          logger: logger.child({ component: 'l1ProofPublisher' }),
-          ...(metrics !== undefined ? { metrics: metrics.port } : {}),
-        })
-      : undefined;
+  const { l1Publisher, l1ValidatorPublishers, l1ProofPublisher } = createNodePublishers(start, logger, metrics?.port);
   if (values.dataDirectory !== undefined) await startFromSnapshot(values, chainId, l1, start.rollupAddress, logger);
   const signing = await openSigningGuard(start.haSigning, logger, values.validatorKeystorePath !== undefined);
   let storage: StoragePort;
@@ -188,6 +169,7 @@ export async function runNode(options: RunNodeOptions): Promise<RunningNode> {
       options.snapshots ??
       createFileStoreSnapshots(values.dataDirectory !== undefined ? { temporaryDirectory: values.dataDirectory } : {}),
     ...(l1Publisher ? { l1Publisher } : {}),
+    ...(l1ValidatorPublishers.length > 0 ? { l1ValidatorPublishers } : {}),
     ...(l1ProofPublisher ? { l1ProofPublisher } : {}),
     ...(network ? { network } : {}),
     ...(values.validatorKeystorePath !== undefined
@@ -204,9 +186,12 @@ export async function runNode(options: RunNodeOptions): Promise<RunningNode> {
   let servers;
   let metricsUrl: string | undefined;
   try {
-    node = await createNode(ports, coreNodeConfigOf(values, start.rollupAddress, l1Publisher?.publisherAddress), {
-      configAdmin,
-    });
+    const validatorPublisherAddresses = l1ValidatorPublishers.map((p) => p.publisherAddress);
+    node = await createNode(
+      ports,
+      coreNodeConfigOf(values, start.rollupAddress, l1Publisher?.publisherAddress, validatorPublisherAddresses),
+      { configAdmin },
+    );
     await checkNodeBlobSources(node.blobSources, values.blobAllowEmptySources, logger.child({ module: 'blobs' }));
     const adminAuth = await resolveAdminApiKey({
       ...(values.dataDirectory !== undefined ? { dataDirectory: values.dataDirectory } : {}),

@@ -7,7 +7,7 @@ import type { Hex, L1RollupConstants } from '../../spec/chain.js';
 import type { Chain } from '../chain/chain.js';
 import type { Timetable } from '../chain/timetable.js';
 import { NodeError } from '../errors.js';
-import type { CheckpointProposedLog, NodePorts } from '../ports.js';
+import type { CheckpointProposedLog, LoggerPort, NodePorts } from '../ports.js';
 import type { SequencerValidator } from '../sequencer/sequencerDuties.js';
 import type { CheckpointAttestationValue, ProposalsForSlotValue } from '../validators/attestationPool.js';
 import { keystoreReloadRefused, loadKeystore, reloadKeystore, type KeystoreState } from '../validators/keystore.js';
@@ -58,8 +58,19 @@ interface ValidatorSideContext {
 
 const EMPTY_KEYSTORE: KeystoreState = { validators: [] };
 
+/**
+ * Validators whose publisher (their attester address) has no key on this node attest, but the sequencer skips their
+ * slots; said only on a node that runs a sequencer (without one, no validator of the node publishes).
+ */
+function warnPublishersWithoutSigner(publishers: readonly Hex[], config: NodeConfig, logger: LoggerPort): void {
+  if (publishers.length === 0 || config.sequencer === undefined) return;
+  logger.warn('some validators fall back to a publisher this node holds no key for: their slots will be skipped', {
+    publishersWithoutSigner: publishers,
+  });
+}
+
 /** Reads and checks the keystore at startup; a node whose keystore is unusable does not start. */
-async function initialKeystore(ports: NodePorts, config: NodeConfig): Promise<KeystoreState> {
+async function initialKeystore(ports: NodePorts, config: NodeConfig, logger: LoggerPort): Promise<KeystoreState> {
   if (config.validator === undefined) return EMPTY_KEYSTORE;
   if (ports.keystore === undefined)
     throw new NodeError('SUBSYSTEM_DISABLED', 'validators are configured but no keystore file is given', {
@@ -73,6 +84,7 @@ async function initialKeystore(ports: NodePorts, config: NodeConfig): Promise<Ke
       { reason: loaded.rejection.reason },
     );
   }
+  warnPublishersWithoutSigner(loaded.publishersWithoutSigner, config, logger);
   return loaded.state;
 }
 
@@ -88,7 +100,7 @@ export async function createValidatorSide(
   }
   const { chain, constants, timetable, emit } = context;
   const logger = ports.logger.child({ module: 'validator' });
-  let keystore = await initialKeystore(ports, config);
+  let keystore = await initialKeystore(ports, config, logger);
   const duties = new ValidatorDuties({ l1: ports.l1, chain, constants, logger });
   const client = new ValidatorClient({
     chain,
@@ -125,7 +137,9 @@ export async function createValidatorSide(
     proposerSettings(slot) {
       const slotDuties = duties.cachedDuties(slot);
       const ours = slotDuties === undefined ? undefined : client.ourProposer(slotDuties);
-      return ours === undefined ? undefined : { coinbase: ours.coinbase, feeRecipient: ours.feeRecipient };
+      return ours === undefined
+        ? undefined
+        : { coinbase: ours.coinbase, feeRecipient: ours.feeRecipient, publisher: ours.publisher };
     },
     collectAttestations: (checkpoint, deadlineMs) => client.collectAttestations(checkpoint, deadlineMs),
   };
@@ -148,6 +162,7 @@ export async function createValidatorSide(
       if (result.kind === 'rejected') throw keystoreReloadRefused(result.rejection);
       keystore = result.next;
       logger.info('keystore reloaded', { ...result.changes, publishersWithoutSigner: result.publishersWithoutSigner });
+      warnPublishersWithoutSigner(result.publishersWithoutSigner, config, logger);
     },
   };
   return { duties, client, quorum, sequencerValidator, service };

@@ -5,7 +5,9 @@ import type { Chain } from '../chain/chain.js';
 import type { Timetable } from '../chain/timetable.js';
 import { NodeError } from '../errors.js';
 import type { InboxStore } from '../messages/inboxStore.js';
-import type { LoggerPort, NodePorts, VerifiedBlob } from '../ports.js';
+import type { Hex } from '../../spec/chain.js';
+import { assert } from '../assert.js';
+import type { L1PublisherPort, LoggerPort, NodePorts, VerifiedBlob } from '../ports.js';
 import type { PublicStateView } from '../publicVm/stateView.js';
 import {
   buildNextBlock,
@@ -40,9 +42,23 @@ export interface SequencerActorOptions {
   readonly keepPublishedBlobs?: (blobs: readonly VerifiedBlob[]) => void;
 }
 
+/** The node's publishers by lowercase address; one port per account, so each account has one nonce sequence. */
+function publishersByAddress(
+  own: L1PublisherPort,
+  others: readonly L1PublisherPort[],
+): ReadonlyMap<Hex, L1PublisherPort> {
+  const publishers = new Map<Hex, L1PublisherPort>();
+  for (const publisher of [own, ...others]) {
+    const address = publisher.publisherAddress.toLowerCase() as Hex;
+    assert(!publishers.has(address), `the node holds one publisher per account (${address} is given twice)`);
+    publishers.set(address, publisher);
+  }
+  return publishers;
+}
+
 /**
  * The node's sequencer subsystem (not started): the sequencer machine bound to the node's chain, its pool, the L1
- * reader and the account it publishes checkpoints from (`l1Publisher`, required).
+ * reader and the accounts it publishes checkpoints from (`l1Publisher`, required, and `l1ValidatorPublishers`).
  */
 export function createSequencerActor(options: SequencerActorOptions): SequencerActor {
   const { ports, timetable, config } = options;
@@ -51,6 +67,7 @@ export function createSequencerActor(options: SequencerActorOptions): SequencerA
     clock: ports.clock,
     l1: ports.l1,
     publisher: ports.l1Publisher,
+    publishers: publishersByAddress(ports.l1Publisher, ports.l1ValidatorPublishers ?? []),
     chain: options.chain,
     constants: options.constants,
     timetable,
@@ -76,7 +93,7 @@ export function createSequencerActor(options: SequencerActorOptions): SequencerA
     planSlot: () => planSlot(deps),
     buildBlock: (plan) => buildAndMeasure(ports, () => buildNextBlock(deps, plan)),
     publishCheckpoint: (plan) => publishCheckpoint(deps, plan),
-    checkInclusion: (txHash) => checkInclusion(deps, txHash),
+    checkInclusion: (plan, txHash) => checkInclusion(deps, plan, txHash),
     slotStartMs: (slot) => timetable.slotStartMs(slot),
     onSlotOutcome: (outcome) => {
       deps.logger.info('slot outcome', { ...outcome });

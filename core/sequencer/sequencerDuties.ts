@@ -18,6 +18,7 @@ import type { InboxStore } from '../messages/inboxStore.js';
 import { outTreeRoot } from '../../spec/messages/outbox.js';
 import { blockBudget, type CheckpointUsage } from './blockBudget.js';
 import { selectTxs } from './txSelection.js';
+import { slotPublisher } from './slotPublisher.js';
 import type { PublicStateView } from '../publicVm/stateView.js';
 import type { TxValue } from '../../spec/wire/tx.js';
 import { txEffectsDaGas } from '../../spec/codec/txEffect.js';
@@ -43,7 +44,13 @@ export interface SequencerConfig {
 export interface SequencerDeps {
   readonly clock: ClockPort;
   readonly l1: L1ReaderPort;
+  /** The sequencer's own account: it publishes the slots no keystore proposer names a publisher for. */
   readonly publisher: L1PublisherPort;
+  /**
+   * Every publisher the node started with, by lowercase address (`publisher` among them), each with its own nonces
+   * and fees: a keystore proposer's checkpoints go out from the one it names (core/sequencer/slotPublisher.ts).
+   */
+  readonly publishers: ReadonlyMap<Hex, L1PublisherPort>;
   readonly chain: Chain;
   readonly constants: L1RollupConstants;
   readonly timetable: Timetable;
@@ -68,10 +75,21 @@ export interface SequencerDeps {
 export interface SequencerValidator {
   /** Undefined when this node may propose in `slot` (its keystore holds the proposer, or the epoch has no committee). */
   proposerRefusal(slot: number): Promise<'notProposer' | undefined>;
-  /** The keystore's coinbase and fee recipient of the slot's proposer, when it is ours (after proposerRefusal). */
-  proposerSettings(slot: number): { readonly coinbase: Hex; readonly feeRecipient: Hex } | undefined;
+  /**
+   * The keystore's coinbase, fee recipient and publisher of the slot's proposer, when it is ours (after
+   * proposerRefusal); read when the slot is planned, so a keystore reload applies from the next slot planned.
+   */
+  proposerSettings(slot: number): ProposerSettings | undefined;
   /** The encoded attestation list for the checkpoint; rejects when the quorum does not come by `deadlineMs`. */
   collectAttestations(checkpoint: CheckpointToAttest, deadlineMs: number): Promise<Hex>;
+}
+
+/** What the keystore says of the proposer of a slot this node proposes in. */
+export interface ProposerSettings {
+  readonly coinbase: Hex;
+  readonly feeRecipient: Hex;
+  /** The L1 account that sends its checkpoints (the keystore's, or its attester address). */
+  readonly publisher: Hex;
 }
 
 /** What the sequencer decided to do in one slot. */
@@ -84,6 +102,8 @@ export interface SlotPlan {
   readonly nextBlockIndex: number;
   /** The proposing validator's coinbase and fee recipient (keystore); the sequencer's configured ones when absent. */
   readonly proposer?: { readonly coinbase: Hex; readonly feeRecipient: Hex };
+  /** The lowercase address of the publisher that sends the slot's checkpoint and watches for its inclusion. */
+  readonly publisher: Hex;
 }
 
 /** How many blocks fit before the publishing allowance, at least one and at most BLOCKS_PER_CHECKPOINT_MAX. */
@@ -97,8 +117,12 @@ export type PlanOutcome =
   | {
       readonly kind: 'skipped';
       readonly slot: number;
-      readonly reason: 'tooLateInSlot' | 'beforeGenesis' | 'l1AheadOfNode' | 'archiveMismatch' | 'notProposer';
+      readonly reason: SkipReason;
     };
+
+/** Why the sequencer does not propose in a slot; `noPublisher`: the proposer's publisher has no key on this node. */
+export type SkipReason =
+  'tooLateInSlot' | 'beforeGenesis' | 'l1AheadOfNode' | 'archiveMismatch' | 'notProposer' | 'noPublisher';
 
 /**
  * Decides whether to propose in the current slot: only while the slot's build window is open and only when the
@@ -124,6 +148,15 @@ export async function planSlot(deps: SequencerDeps): Promise<PlanOutcome> {
   const refusal = await deps.validator?.proposerRefusal(slot);
   if (refusal !== undefined) return { kind: 'skipped', slot, reason: refusal };
   const proposer = deps.validator?.proposerSettings(slot);
+  const publisher = slotPublisher(proposer, deps.publisher.publisherAddress, new Set(deps.publishers.keys()));
+  if (publisher.kind === 'noSigner') {
+    deps.logger.warn('skipping the slot: its proposer names a publisher this node holds no key for', {
+      slot,
+      publisher: publisher.publisher,
+      fix: 'name a publisher the node started with in the keystore and reload it, or restart with that key',
+    });
+    return { kind: 'skipped', slot, reason: 'noPublisher' };
+  }
 
   await chain.update(async (u) => {
     const top = await u.getBlock(u.tips.proposed.number);
@@ -135,7 +168,14 @@ export async function planSlot(deps: SequencerDeps): Promise<PlanOutcome> {
   });
   return {
     kind: 'planned',
-    plan: { slot, slotStartMs, blockCount, nextBlockIndex, ...(proposer ? { proposer } : {}) },
+    plan: {
+      slot,
+      slotStartMs,
+      blockCount,
+      nextBlockIndex,
+      ...(proposer ? { proposer: { coinbase: proposer.coinbase, feeRecipient: proposer.feeRecipient } } : {}),
+      publisher: publisher.address,
+    },
   };
 }
 
@@ -236,7 +276,8 @@ export async function publishCheckpoint(
   deps: SequencerDeps,
   plan: SlotPlan,
 ): Promise<{ txHash: Hex; checkpointNumber: number }> {
-  const { chain, publisher, config, timetable } = deps;
+  const { chain, config, timetable } = deps;
+  const publisher = planPublisher(deps, plan);
   const blocks = await blocksOfSlot(chain, plan.slot);
   assert(blocks.length > 0, `slot ${plan.slot} has blocks to publish`);
   const lastArchive = await chain.store.getBlock(chain.tips.checkpointed.block.number);
@@ -319,6 +360,14 @@ function attestationDeadlineMs(deps: SequencerDeps, plan: SlotPlan): number {
   return slotEndMs - allowanceMs + Math.floor((allowanceMs * ATTESTATION_WAIT_SHARE_OF_ALLOWANCE_PERCENT) / 100);
 }
 
-export function checkInclusion(deps: SequencerDeps, txHash: Hex): Promise<L1TxStatus> {
-  return deps.publisher.getTxStatus(txHash);
+/** The publisher the plan names; the node holds it (planSlot chose it among them). */
+function planPublisher(deps: SequencerDeps, plan: SlotPlan): L1PublisherPort {
+  const publisher = deps.publishers.get(plan.publisher);
+  assert(publisher !== undefined, `slot ${plan.slot}'s publisher ${plan.publisher} is one the node holds`);
+  return publisher;
+}
+
+/** Asks the publisher that sent the slot's checkpoint (its own record of replacements) where the tx stands. */
+export function checkInclusion(deps: SequencerDeps, plan: SlotPlan, txHash: Hex): Promise<L1TxStatus> {
+  return planPublisher(deps, plan).getTxStatus(txHash);
 }

@@ -12,6 +12,7 @@ const SLOT_MS = 36_000;
 const BLOCK_MS = 6_000;
 const POLL_MS = 500;
 const TX: Hex = '0xabcd';
+const PUBLISHER: Hex = `0x${'a1'.repeat(20)}`;
 const coverage = new TransitionCoverage();
 
 interface Script {
@@ -26,10 +27,11 @@ function harness(script: Script, startOffsetMs = SLOT_MS) {
   const outcomes: SlotOutcome[] = [];
   const built: number[] = [];
   let inclusionCalls = 0;
+  const inclusionAskedOf: Hex[] = [];
   const slotOf = () => Math.floor((clock.now() - GENESIS_MS) / SLOT_MS);
   const planned = (slot: number): PlanOutcome => ({
     kind: 'planned',
-    plan: { slot, slotStartMs: GENESIS_MS + slot * SLOT_MS, blockCount: 2, nextBlockIndex: 0 },
+    plan: { slot, slotStartMs: GENESIS_MS + slot * SLOT_MS, blockCount: 2, nextBlockIndex: 0, publisher: PUBLISHER },
   });
   const orThrow = <T>(v: T | Error): T => {
     if (v instanceof Error) throw v;
@@ -47,20 +49,22 @@ function harness(script: Script, startOffsetMs = SLOT_MS) {
       built.push(plan.nextBlockIndex);
     },
     publishCheckpoint: async () => orThrow(script.publish?.() ?? { txHash: TX, checkpointNumber: 1 }),
-    checkInclusion: async () =>
-      orThrow(
+    checkInclusion: async (plan) => {
+      inclusionAskedOf.push(plan.publisher);
+      return orThrow(
         script.inclusion?.(inclusionCalls++) ?? {
           status: 'included',
           success: true,
           blockNumber: 5n,
           blockHash: '0x05',
         },
-      ),
+      );
+    },
     slotStartMs: (slot) => GENESIS_MS + slot * SLOT_MS,
     onSlotOutcome: (o) => outcomes.push(o),
   };
   const actor = createActor(createSequencerMachine(deps), { clock, inspect: coverage.inspect }).start();
-  return { actor, clock, outcomes, built, deps };
+  return { actor, clock, outcomes, built, deps, inclusionAskedOf };
 }
 
 describe('sequencer machine', () => {
@@ -79,6 +83,8 @@ describe('sequencer machine', () => {
     expect(h.outcomes).toEqual([]);
     await h.clock.advance(POLL_MS);
     expect(h.outcomes).toEqual([{ kind: 'included', slot: 1, txHash: TX, success: true }]);
+    // Both inclusion checks went to the publisher that sent the checkpoint.
+    expect(h.inclusionAskedOf).toEqual([PUBLISHER, PUBLISHER]);
     expect(h.actor.getSnapshot().value).toBe('Idle');
     expect(h.actor.getSnapshot().context).toMatchObject({
       blocksBuilt: 2,
@@ -103,6 +109,23 @@ describe('sequencer machine', () => {
     await h.clock.advance(POLL_MS);
     expect(h.outcomes[1]).toMatchObject({ kind: 'failed', stage: 'plan', error: 'L1 timeout' });
     expect(h.actor.getSnapshot().value).toBe('Idle');
+  });
+
+  it('reports a slot whose proposer has no publisher key once, and plans again only in the next slot', async () => {
+    const planned: number[] = [];
+    const h = harness({
+      plan: (slot) => {
+        planned.push(slot);
+        return { kind: 'skipped', slot, reason: 'noPublisher' };
+      },
+    });
+    await h.clock.advance(POLL_MS);
+    await h.clock.advance(10 * POLL_MS);
+    expect(h.outcomes).toEqual([{ kind: 'skipped', slot: 1, reason: 'noPublisher' }]);
+    expect(planned).toEqual([1]);
+    expect(h.actor.getSnapshot().context.lastPlannedSlot).toBe(1);
+    await h.clock.advance(SLOT_MS);
+    expect(planned).toEqual([1, 2]);
   });
 
   it('gives up on the slot when too late, when building or publishing fails', async () => {

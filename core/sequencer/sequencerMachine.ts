@@ -1,7 +1,7 @@
 import { assign, fromPromise, setup } from 'xstate';
 import type { Hex } from '../../spec/chain.js';
 import type { L1TxStatus } from '../ports.js';
-import type { PlanOutcome, SlotPlan } from './sequencerDuties.js';
+import type { PlanOutcome, SkipReason, SlotPlan } from './sequencerDuties.js';
 
 export interface SequencerMachineDeps {
   readonly now: () => number;
@@ -11,7 +11,8 @@ export interface SequencerMachineDeps {
   readonly planSlot: () => Promise<PlanOutcome>;
   readonly buildBlock: (plan: SlotPlan) => Promise<unknown>;
   readonly publishCheckpoint: (plan: SlotPlan) => Promise<{ txHash: Hex; checkpointNumber: number }>;
-  readonly checkInclusion: (txHash: Hex) => Promise<L1TxStatus>;
+  /** Asks the publisher that sent the plan's checkpoint. */
+  readonly checkInclusion: (plan: SlotPlan, txHash: Hex) => Promise<L1TxStatus>;
   readonly slotStartMs: (slot: number) => number;
   /** Reports what happened to a slot's checkpoint (for logs and the simulator's trace). */
   readonly onSlotOutcome: (outcome: SlotOutcome) => void;
@@ -40,6 +41,9 @@ export interface SequencerContext {
 export type SequencerEvent =
   { type: 'admin.pauseSequencer' } | { type: 'admin.resumeSequencer' } | { type: 'sequencer.stop' };
 
+/** Skips that settle the slot: planning it again would give the same answer until the next slot. */
+const SLOT_DONE_REASONS: ReadonlySet<SkipReason> = new Set(['tooLateInSlot', 'notProposer', 'noPublisher']);
+
 const errorText = (error: unknown): string => (error instanceof Error ? error.message : String(error));
 
 /** The sequencer machine's actors, delays, guards and actions over its deps; the state config below names them. */
@@ -57,7 +61,9 @@ function sequencerMachineSetup(deps: SequencerMachineDeps) {
       publish: fromPromise<{ txHash: Hex; checkpointNumber: number }, SlotPlan>(({ input }) =>
         deps.publishCheckpoint(input),
       ),
-      inclusion: fromPromise<L1TxStatus, Hex>(({ input }) => deps.checkInclusion(input)),
+      inclusion: fromPromise<L1TxStatus, { plan: SlotPlan; txHash: Hex }>(({ input }) =>
+        deps.checkInclusion(input.plan, input.txHash),
+      ),
     },
     delays: {
       untilWake: ({ context }) => {
@@ -92,9 +98,8 @@ function sequencerMachineSetup(deps: SequencerMachineDeps) {
       },
       markTooLate: assign(({ context }, params: { outcome: PlanOutcome }) => {
         const outcome = params.outcome;
-        // Too late, or another validator's slot: nothing more to plan in it.
-        const done =
-          outcome.kind === 'skipped' && (outcome.reason === 'tooLateInSlot' || outcome.reason === 'notProposer');
+        // Too late, another validator's slot, or ours without a publisher key: nothing more to plan in it.
+        const done = outcome.kind === 'skipped' && SLOT_DONE_REASONS.has(outcome.reason);
         return { lastPlannedSlot: done ? Math.max(context.lastPlannedSlot, outcome.slot) : context.lastPlannedSlot };
       }),
       advanceBlock: assign(({ context }) => ({
@@ -193,7 +198,7 @@ function checkingInclusionState(machine: SequencerMachineSetup) {
   return machine.createStateConfig({
     invoke: {
       src: 'inclusion',
-      input: ({ context }) => context.txHash!,
+      input: ({ context }) => ({ plan: context.plan!, txHash: context.txHash! }),
       onDone: [
         {
           guard: { type: 'included', params: ({ event }) => ({ status: event.output }) },

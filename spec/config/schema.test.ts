@@ -116,6 +116,7 @@ describe('configuration schema', () => {
       'l1ConsensusHostApiKeys',
       'adminApiKeyHash',
       'sequencerPublisherPrivateKey',
+      'sequencerPublisherPrivateKeys',
       'validatorHaDatabaseUrl',
       'p2pPrivateKey',
       'proverPublisherPrivateKey',

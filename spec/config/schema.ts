@@ -57,6 +57,7 @@ import {
   originListKind,
   patternKind,
   tokenListKind,
+  privateKeyListKind,
   sha256HexKind,
   urlKind,
   urlListKind,
@@ -631,6 +632,18 @@ export const configSchema = {
     scope: 'local',
     group: 'sequencer',
     description: 'key of the funded L1 account the sequencer publishes checkpoints from',
+  }),
+  sequencerPublisherPrivateKeys: optional({
+    flag: '--sequencer.publisherPrivateKeys',
+    valueName: 'keys',
+    env: 'SEQ_PUBLISHER_PRIVATE_KEYS',
+    kind: privateKeyListKind,
+    secret: true,
+    mutability: 'restart',
+    scope: 'local',
+    group: 'sequencer',
+    description:
+      "keys of further funded L1 accounts, comma-separated, that the keystore's validators may name as publisher; each sends its validators' checkpoints with its own nonces and fees",
   }),
   sequencerCoinbase: optional({
     flag: '--sequencer.coinbase',

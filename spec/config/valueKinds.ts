@@ -3,7 +3,7 @@
  * (trimmed first), reads a JSON value (network configuration, svcAdmin_setConfig), prints a value back to text
  * (parsing the text gives the same value) and shows it as JSON (the admin view: bigints become decimal strings).
  * Error messages say what was expected and do not repeat the whole value (the caller decides whether it may be shown:
- * secrets never are); list kinds name the bad item, and are never used for secrets.
+ * secrets never are); list kinds name the bad item, by its value except in a list of secrets (privateKeyListKind).
  */
 import { z } from 'zod';
 import type { Hex } from '../chain.js';
@@ -192,6 +192,7 @@ function listKind(
   itemLabel: string,
   itemsLabel: string,
   item: (value: string) => boolean,
+  itemsAreSecret = false,
 ): ValueKind<readonly string[]> {
   const label = `a comma-separated list of at most ${CONFIG_LIST_ITEMS_MAX} ${itemsLabel}`;
   const items = z
@@ -199,7 +200,9 @@ function listKind(
     .max(CONFIG_LIST_ITEMS_MAX, expected(label))
     .superRefine((list, ctx) => {
       const bad = list.findIndex((v) => !item(v));
-      if (bad >= 0) ctx.addIssue({ code: 'custom', message: `item ${bad + 1} "${list[bad]}" is not ${itemLabel}` });
+      if (bad < 0) return;
+      const shown = itemsAreSecret ? '' : ` "${list[bad]}"`;
+      ctx.addIssue({ code: 'custom', message: `item ${bad + 1}${shown} is not ${itemLabel}` });
     });
   const text = z
     .string()
@@ -226,6 +229,19 @@ export function tokenListKind(itemLabel: string, pattern: RegExp, maxLength: num
     return v.length <= maxLength && pattern.test(v);
   });
 }
+
+/** Private keys (32 bytes as 0x and 64 hex digits), comma-separated; a bad one is named by its position only. */
+export const privateKeyListKind: ValueKind<readonly string[]> = (() => {
+  const pattern = /^0x[0-9a-fA-F]{64}$/;
+  const itemLabel = 'a 32-byte private key (0x and 64 hex digits)';
+  return listKind(
+    { type: 'tokenList', pattern, maxLength: 66 },
+    itemLabel,
+    '32-byte private keys (0x and 64 hex digits)',
+    (v) => pattern.test(v),
+    true,
+  );
+})();
 
 /** CORS origins: `*`, or exact origins such as `https://app.example` (scheme, host, optional port, nothing else). */
 export const originListKind: ValueKind<readonly string[]> = listKind(

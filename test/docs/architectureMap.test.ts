@@ -57,8 +57,11 @@ function nodePortsFieldTypes(source: ts.SourceFile): string[] {
   const nodePorts = source.statements.find(
     (node): node is ts.InterfaceDeclaration => ts.isInterfaceDeclaration(node) && node.name.text === 'NodePorts',
   );
+  // A list of ports (`readonly L1PublisherPort[]`) counts as its element's port.
   return (nodePorts?.members ?? []).flatMap((member) =>
-    ts.isPropertySignature(member) && member.type ? [member.type.getText(source)] : [],
+    ts.isPropertySignature(member) && member.type
+      ? [member.type.getText(source).replace(/^readonly\s+(\w+)\[\]$/, '$1')]
+      : [],
   );
 }
 
