@@ -123,6 +123,9 @@ describe('the packed tarball, installed with production dependencies only', () =
   });
 
   it('installs no dev dependency, and the installed svc reports the package version', async () => {
+    expect(await readFile(path.join(root, 'Dockerfile'), 'utf8'), 'the install stage runs the same install').toContain(
+      `npm install ${INSTALL_FLAGS.join(' ')} `,
+    );
     for (const name of DEV_ONLY_PACKAGES) {
       expect(existsSync(path.join(installDir, 'node_modules', name)), `${name} is installed`).toBe(false);
     }
