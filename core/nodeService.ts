@@ -64,6 +64,8 @@ export interface NodeService {
 }
 
 export interface NodeServiceDeps {
+  /** What svc_getNodeVersion and svc_getNodeInfo answer. */
+  readonly nodeVersion: string;
   readonly chain: Chain;
   readonly constants: L1RollupConstants;
   readonly rollupAddress: Hex;
@@ -103,6 +105,7 @@ export function createNodeService(deps: NodeServiceDeps): NodeService {
     messages,
     fees: createFeeService(chain, constants),
     info: createNodeInfoService({
+      nodeVersion: deps.nodeVersion,
       constants,
       rollupAddress: deps.rollupAddress,
       messageBoxAddresses: deps.messageBoxAddresses,

@@ -34,6 +34,8 @@ import { upgradeConfiguration } from './upgrade.js';
 
 /** The simulated rollup contract's address (the simulated L1 has one contract, so any fixed value works). */
 const ROLLUP_ADDRESS: Hex = `0x${'00'.repeat(19)}01`;
+/** What the simulator's nodes answer to svc_getNodeVersion: the simulator reads no package.json. */
+export const SIM_NODE_VERSION = '0.0.0-sim';
 /** The one node that runs a sequencer (and takes the tx workload). */
 export const SEQUENCER_NAME = 'sequencer-0';
 /** The redundant sequencer holding sequencer-0's validator keys, when `redundantSequencer` is set. */
@@ -294,7 +296,7 @@ export class Cluster {
     const config = slot.config
       ? { ...slot.config, ...validatorSettings }
       : initialConfig(options, publisher?.publisherAddress, proofPublisher !== undefined, validatorSettings);
-    const node = await createNode(ports, config);
+    const node = await createNode(ports, config, { nodeVersion: SIM_NODE_VERSION });
     built.node = node;
     node.onActivity((activity) => {
       if (clock.isHalted()) return;

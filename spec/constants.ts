@@ -137,8 +137,6 @@ export const SEQ_L1_PUBLISHING_TIME_ALLOWANCE_IN_SLOT_SECONDS_DEFAULT = 24;
 /** Target seconds between L2 blocks inside one slot. */
 export const SEQ_BLOCK_DURATION_SECONDS_DEFAULT = 6;
 
-/** Node package version served by svc_getNodeVersion. */
-export const NODE_VERSION = '4.0.0-dev.1';
 /** Compatible contract-language version reported in NodeInfo. */
 export const CONTRACT_LANGUAGE_VERSION = '4.0.0';
 /** Protocol version reported in NodeInfo. */

@@ -5,7 +5,6 @@
  * (the schema of the HA signing database).
  */
 import { Command } from 'commander';
-import { NODE_VERSION } from '../../spec/constants.js';
 import { ConfigError } from '../../spec/config/configError.js';
 import { loadConfig } from '../config/loadConfig.js';
 import type { ResolvedConfig } from '../config/resolveConfig.js';
@@ -13,6 +12,7 @@ import { createPinoLogger } from '../logger/pinoLogger.js';
 import { runLocalNetwork } from '../node/localNetwork.js';
 import { runMultiNodeLocalNetwork } from '../node/multiNodeLocalNetwork.js';
 import { nodeStartValues } from '../node/nodeConfig.js';
+import { readPackageVersion } from '../node/packageVersion.js';
 import { runNode, type RunNodeIo } from '../node/runNode.js';
 import { addConfigOptions, configHelpTable, flagsOf } from './configOptions.js';
 import { migrateHaDbCommand } from './migrateHaDbCommand.js';
@@ -56,7 +56,7 @@ function stopOnSignals(running: { stop(): Promise<void> }, io: RunNodeIo): void 
 }
 
 export function buildProgram(): Command {
-  const program = new Command('svc').description('Rollup node (4.x JSON-RPC service)').version(NODE_VERSION);
+  const program = new Command('svc').description('Rollup node (4.x JSON-RPC service)').version(readPackageVersion());
   program.addHelpText('after', configHelpTable());
   const start = program
     .command('start')

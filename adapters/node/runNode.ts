@@ -7,6 +7,7 @@ import { NODE_DATABASE_SCHEMA_VERSION } from '../../spec/snapshots/snapshotForma
 import { createFileStoreSnapshots } from '../snapshots/fileStoreSnapshots.js';
 import { syncFromSnapshot } from '../snapshots/snapshotSync.js';
 import { createFileKeystore } from '../keystore/fileKeystore.js';
+import { readPackageVersion } from './packageVersion.js';
 import { startNodeP2p, type NodeP2p } from './p2pNetwork.js';
 import { configSchema } from '../../spec/config/schema.js';
 import { createSystemClock } from '../clock/systemClock.js';
@@ -190,7 +191,7 @@ export async function runNode(options: RunNodeOptions): Promise<RunningNode> {
     node = await createNode(
       ports,
       coreNodeConfigOf(values, start.rollupAddress, l1Publisher?.publisherAddress, validatorPublisherAddresses),
-      { configAdmin },
+      { nodeVersion: readPackageVersion(), configAdmin },
     );
     await checkNodeBlobSources(node.blobSources, values.blobAllowEmptySources, logger.child({ module: 'blobs' }));
     const adminAuth = await resolveAdminApiKey({

@@ -148,7 +148,7 @@ export function createRpcDispatcher(options: RpcDispatcherOptions): RpcDispatche
     if (call.method === RPC_DISCOVER_METHOD) {
       if (!hasNoParams(call.params))
         throw new RpcError(RpcErrorCode.INVALID_PARAMS, `Invalid params: ${RPC_DISCOVER_METHOD} takes no params`);
-      discoverDocument ??= buildDiscoverDocument(options.namespace);
+      discoverDocument ??= buildDiscoverDocument(options.namespace, node.info.getNodeVersion());
       return discoverDocument;
     }
     const route = routes.get(call.method);

@@ -12,6 +12,7 @@ import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ADMIN_PORT_DEFAULT, PUBLIC_PORT_DEFAULT } from '../../spec/constants.js';
 import { RpcErrorCode } from '../../spec/rpc/errorCodes.js';
+import { readPackageVersion } from '../node/packageVersion.js';
 import { ARCHITECTURE_PATH, architectureWithMethodMap } from './writeMethodMap.js';
 import { NAMESPACE_PREFIX, type RpcNamespace } from '../../spec/rpc/methodDefinition.js';
 import {
@@ -220,7 +221,7 @@ async function writeIfChanged(path: string, text: string): Promise<boolean> {
 
 /** Regenerates the three generated texts under `root` (the repository root). */
 export async function writeOpenRpc(root: string): Promise<void> {
-  const document = buildOpenRpcDocument();
+  const document = buildOpenRpcDocument(readPackageVersion());
   const documentPath = resolve(root, OPENRPC_DOCUMENT_PATH);
   const referencePath = resolve(root, API_REFERENCE_PATH);
   const wroteDocument = await writeIfChanged(documentPath, renderOpenRpcJson(document));

@@ -36,6 +36,7 @@ import { genesisTestAccounts } from '../../spec/genesis.js';
 import { PUBLIC_RPC_LIMITS_DEFAULT } from '../../spec/rpc/limits.js';
 import { buildTx, txToWire } from '../../spec/txBuilder.js';
 import type { TxValue } from '../../spec/wire/tx.js';
+import { SIM_NODE_VERSION } from '../../sim/cluster.js';
 import { createScheduler } from '../../sim/scheduler.js';
 import { createNodeClock } from '../../sim/simClock.js';
 import { createSimL1 } from '../../sim/simL1.js';
@@ -130,7 +131,11 @@ async function openNode(dir: string) {
   };
   const txPool = { priceBumpPercentage: 10, capacity: PENDING + MEASURED, setupAllowList: SETUP_ALLOW_LIST_DEFAULTS };
   return {
-    node: await createNode(ports, { rollupAddress: `0x${'00'.repeat(19)}01`, archiverPollIntervalMs: 1_000, txPool }),
+    node: await createNode(
+      ports,
+      { rollupAddress: `0x${'00'.repeat(19)}01`, archiverPollIntervalMs: 1_000, txPool },
+      { nodeVersion: SIM_NODE_VERSION },
+    ),
     ports,
     genesis,
   };

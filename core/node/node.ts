@@ -122,6 +122,17 @@ export interface RollupNode {
   readonly blobSources: BlobSourceChain;
 }
 
+/** What the node's host (production's wiring, the simulator, a test) gives it besides its ports and configuration. */
+export interface NodeHost {
+  /**
+   * The node's release, answered by svc_getNodeVersion and svc_getNodeInfo. The core cannot read files: production
+   * passes the package's version (adapters/node/packageVersion.ts), the simulator its own.
+   */
+  readonly nodeVersion: string;
+  /** Where svcAdmin_getConfig / svcAdmin_setConfig go; absent: the core's own view of its tunables. */
+  readonly configAdmin?: ConfigAdmin;
+}
+
 /**
  * Opens the node's chain over its ports and builds its parts (not yet started), in this order: the chain, the tx
  * pool, the world state's history pruning, the validator side, the archiver, the sequencer and the prover, the admin
@@ -130,11 +141,7 @@ export interface RollupNode {
  */
 const HISTORIC_CHECKPOINTS_DEFAULT = WORLD_STATE_HISTORIC_CHECKPOINT_COUNT_DEFAULT;
 
-export async function createNode(
-  ports: NodePorts,
-  initialConfig: NodeConfig,
-  options: { configAdmin?: ConfigAdmin } = {},
-): Promise<RollupNode> {
+export async function createNode(ports: NodePorts, initialConfig: NodeConfig, host: NodeHost): Promise<RollupNode> {
   let config = initialConfig;
   const logger = ports.logger;
   const { constants, messageBoxAddresses, store, worldState, inbox, chain } = await openChain(
@@ -197,9 +204,10 @@ export async function createNode(
     sequencerActor,
     proverActor,
   });
-  const configAdmin = options.configAdmin ?? coreConfigAdmin(() => config, updateConfig);
+  const configAdmin = host.configAdmin ?? coreConfigAdmin(() => config, updateConfig);
   const admin = createNodeAdmin({ operations, sequencerActor, configAdmin, emit });
   const service: NodeService = createNodeService({
+    nodeVersion: host.nodeVersion,
     chain,
     constants,
     rollupAddress: config.rollupAddress,

@@ -1,6 +1,6 @@
 /** The info part of NodeService: what the node says about itself (versions, the rollup it follows, readiness). */
 import type { Hex, L1ContractAddresses, L1RollupConstants, NodeInfo } from '../../spec/chain.js';
-import { CONTRACT_LANGUAGE_VERSION, NODE_VERSION, PROTOCOL_VERSION } from '../../spec/constants.js';
+import { CONTRACT_LANGUAGE_VERSION, PROTOCOL_VERSION } from '../../spec/constants.js';
 
 export interface NodeInfoService {
   getL1Constants(): L1RollupConstants;
@@ -16,6 +16,8 @@ export interface NodeInfoService {
 }
 
 export interface NodeInfoServiceDeps {
+  /** The node's release, given by its host (production: the package's version). */
+  readonly nodeVersion: string;
   readonly constants: L1RollupConstants;
   readonly rollupAddress: Hex;
   /** The inbox and outbox the rollup deployed, read from L1 at startup. */
@@ -29,14 +31,14 @@ export function createNodeInfoService(deps: NodeInfoServiceDeps): NodeInfoServic
   return {
     getL1Constants: () => constants,
     getNodeInfo: () => ({
-      nodeVersion: NODE_VERSION,
+      nodeVersion: deps.nodeVersion,
       contractLanguageVersion: CONTRACT_LANGUAGE_VERSION,
       l1ChainId: constants.l1ChainId,
       rollupVersion: constants.rollupVersion,
       protocolVersion: PROTOCOL_VERSION,
       l1ContractAddresses,
     }),
-    getNodeVersion: () => NODE_VERSION,
+    getNodeVersion: () => deps.nodeVersion,
     getVersion: () => constants.rollupVersion,
     getChainId: () => constants.l1ChainId,
     getL1ContractAddresses: () => l1ContractAddresses,

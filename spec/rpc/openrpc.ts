@@ -5,11 +5,11 @@
  * codec (a `bigint` is a decimal string or a safe integer, a hash is a hex string), as JSON Schema draft 7, the
  * dialect OpenRPC 1.2.6 uses.
  *
- * `buildOpenRpcDocument()` is the whole service (written to spec/openrpc.json by adapters/rpc/writeOpenRpc.ts);
- * `buildDiscoverDocument(namespace)` is what `rpc.discover` answers on one listener.
+ * `buildOpenRpcDocument(version)` is the whole service (written to spec/openrpc.json by adapters/rpc/writeOpenRpc.ts);
+ * `buildDiscoverDocument(namespace, version)` is what `rpc.discover` answers on one listener. The version is the
+ * node's release, which the caller reads (spec/ reads no files): the package's version.
  */
 import { z } from 'zod';
-import { NODE_VERSION } from '../constants.js';
 import { RpcErrorCode, type RpcErrorName } from './errorCodes.js';
 import {
   NAMESPACE_PREFIX,
@@ -160,11 +160,11 @@ function infoDescription(namespaces: readonly RpcNamespace[]): string {
 
 const NAMESPACES: readonly RpcNamespace[] = ['public', 'admin'];
 
-function documentOf(namespaces: readonly RpcNamespace[], title: string): OpenRpcDocument {
+function documentOf(namespaces: readonly RpcNamespace[], title: string, version: string): OpenRpcDocument {
   const errorNames = Object.keys(RpcErrorCode) as RpcErrorName[];
   return {
     openrpc: OPENRPC_VERSION,
-    info: { title, version: NODE_VERSION, description: infoDescription(namespaces) },
+    info: { title, version, description: infoDescription(namespaces) },
     methods: rpcMethodList
       .filter((definition) => namespaces.includes(definition.namespace))
       .map((definition) => methodOf(definition.name, definition)),
@@ -180,8 +180,8 @@ function documentOf(namespaces: readonly RpcNamespace[], title: string): OpenRpc
 const SERVICE_TITLE = 'svc rollup node JSON-RPC';
 
 /** The document of the whole service, both listeners, every method of the table in table order. */
-export function buildOpenRpcDocument(): OpenRpcDocument {
-  return documentOf(NAMESPACES, SERVICE_TITLE);
+export function buildOpenRpcDocument(version: string): OpenRpcDocument {
+  return documentOf(NAMESPACES, SERVICE_TITLE, version);
 }
 
 /**
@@ -189,6 +189,6 @@ export function buildOpenRpcDocument(): OpenRpcDocument {
  * lists the `svc_` methods, the admin port the `svcAdmin_` ones). The document depends on the table alone, so a
  * caller may build it once and answer every `rpc.discover` with it.
  */
-export function buildDiscoverDocument(namespace: RpcNamespace): OpenRpcDocument {
-  return documentOf([namespace], `${SERVICE_TITLE} (${namespace} listener)`);
+export function buildDiscoverDocument(namespace: RpcNamespace, version: string): OpenRpcDocument {
+  return documentOf([namespace], `${SERVICE_TITLE} (${namespace} listener)`, version);
 }

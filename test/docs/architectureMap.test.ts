@@ -84,14 +84,16 @@ export function machineFactories(): { readonly name: string; readonly path: stri
  * root file, hold no placeholder (`<method>`) or wildcard, and have no spaces.
  */
 export function backtickedPaths(markdown: string): string[] {
-  const roots = ['spec/', 'core/', 'adapters/', 'sim/', 'test/', 'bench/', 'contracts/', 'docs/', '.ci/'];
+  const roots = ['spec/', 'core/', 'adapters/', 'sim/', 'test/', 'bench/', 'contracts/', 'docs/', '.ci/', 'deploy/'];
   const rootFiles = [
     'README.md',
     'ARCHITECTURE.md',
     'package.json',
     'eslint.config.js',
     'tsconfig.json',
+    'tsconfig.build.json',
     'vitest.config.ts',
+    'Dockerfile',
   ];
   const candidates = [...markdown.matchAll(/`([^`\n]+)`/g)].map((match) => match[1] ?? '');
   return [...new Set(candidates)].filter(

@@ -10,26 +10,29 @@ import {
   renderOpenRpcJson,
   replaceApiReference,
 } from '../../adapters/rpc/writeOpenRpc.js';
-import { NODE_VERSION } from '../../spec/constants.js';
+import { readPackageVersion } from '../../adapters/node/packageVersion.js';
 import { RpcErrorCode } from '../../spec/rpc/errorCodes.js';
 import { NAMESPACE_PREFIX, type RpcNamespace } from '../../spec/rpc/methodDefinition.js';
 import { rpcMethodList, rpcMethods } from '../../spec/rpc/methods.js';
 import { buildDiscoverDocument, buildOpenRpcDocument, wireJsonSchemaOf } from '../../spec/rpc/openrpc.js';
 import { bigUint, fr } from '../../spec/wire/scalars.js';
+import { nodeInfo } from './fakeNode.js';
 import { postJson, startTestServers, TEST_ADMIN_KEY } from './harness.js';
 
 const root = new URL('../../', import.meta.url);
+/** The generated document carries the package's version; a running node's `rpc.discover` carries the node's. */
+const version = readPackageVersion();
 const STALE = 'stale: run `npm run openrpc` (tsx adapters/rpc/writeOpenRpc.ts) and commit the result';
 
 describe('generated files', () => {
   test(`${OPENRPC_DOCUMENT_PATH} is what the table generates`, async () => {
     const onDisk = await readFile(new URL(OPENRPC_DOCUMENT_PATH, root), 'utf8');
-    expect(onDisk, `${OPENRPC_DOCUMENT_PATH} is ${STALE}`).toBe(renderOpenRpcJson(buildOpenRpcDocument()));
+    expect(onDisk, `${OPENRPC_DOCUMENT_PATH} is ${STALE}`).toBe(renderOpenRpcJson(buildOpenRpcDocument(version)));
   });
 
   test(`the API reference of ${API_REFERENCE_PATH} is what the table generates`, async () => {
     const page = await readFile(new URL(API_REFERENCE_PATH, root), 'utf8');
-    const regenerated = replaceApiReference(page, renderApiReference(buildOpenRpcDocument()));
+    const regenerated = replaceApiReference(page, renderApiReference(buildOpenRpcDocument(version)));
     expect(page, `the API reference in ${API_REFERENCE_PATH} is ${STALE}`).toBe(regenerated);
   });
 
@@ -43,16 +46,16 @@ describe('generated files', () => {
   });
 
   test('the document is the same on every build', () => {
-    expect(renderOpenRpcJson(buildOpenRpcDocument())).toBe(renderOpenRpcJson(buildOpenRpcDocument()));
+    expect(renderOpenRpcJson(buildOpenRpcDocument(version))).toBe(renderOpenRpcJson(buildOpenRpcDocument(version)));
   });
 });
 
 describe('the document follows the table', () => {
-  const document = buildOpenRpcDocument();
+  const document = buildOpenRpcDocument(version);
 
-  test('OpenRPC 1.2.6, the node version, every error code', () => {
+  test('OpenRPC 1.2.6, the package version, every error code', () => {
     expect(document.openrpc).toBe('1.2.6');
-    expect(document.info.version).toBe(NODE_VERSION);
+    expect(document.info.version).toBe(version);
     expect(Object.keys(document.components.errors).sort()).toEqual(Object.keys(RpcErrorCode).sort());
     for (const [name, error] of Object.entries(document.components.errors)) {
       expect(error.code).toBe(RpcErrorCode[name as keyof typeof RpcErrorCode]);
@@ -103,12 +106,12 @@ describe('the document follows the table', () => {
 
 describe('rpc.discover', () => {
   test.each(['public', 'admin'] as const)('the %s listener lists its own methods only', (namespace: RpcNamespace) => {
-    const discovered = buildDiscoverDocument(namespace);
+    const discovered = buildDiscoverDocument(namespace, version);
     const expected = rpcMethodList.filter((method) => method.namespace === namespace).map((method) => method.name);
     expect(discovered.methods.map((method) => method.name)).toEqual(expected);
     for (const method of discovered.methods) expect(method.name.startsWith(NAMESPACE_PREFIX[namespace])).toBe(true);
-    expect(discovered.info.version).toBe(NODE_VERSION);
-    expect(discovered.components).toEqual(buildOpenRpcDocument().components);
+    expect(discovered.info.version).toBe(version);
+    expect(discovered.components).toEqual(buildOpenRpcDocument(version).components);
   });
 
   test('each listener serves its own document; the admin one only with the key; no params accepted', async () => {
@@ -124,7 +127,7 @@ describe('rpc.discover', () => {
       expect(pub.json).toEqual({
         jsonrpc: '2.0',
         id: 7,
-        result: JSON.parse(JSON.stringify(buildDiscoverDocument('public'))),
+        result: JSON.parse(JSON.stringify(buildDiscoverDocument('public', nodeInfo.nodeVersion))),
       });
       const adminNoKey = await postJson(servers.adminUrl, discover([]));
       expect(adminNoKey.status).toBe(401);
@@ -132,7 +135,9 @@ describe('rpc.discover', () => {
       expect(admin.json).toMatchObject({
         id: 7,
         result: {
-          methods: buildDiscoverDocument('admin').methods.map(({ name }) => expect.objectContaining({ name })),
+          methods: buildDiscoverDocument('admin', nodeInfo.nodeVersion).methods.map(({ name }) =>
+            expect.objectContaining({ name }),
+          ),
         },
       });
       const withParams = await postJson(servers.publicUrl, discover([1]));
@@ -146,7 +151,10 @@ describe('rpc.discover', () => {
   });
 
   test('the two listeners together list the whole table', () => {
-    const both = [...buildDiscoverDocument('public').methods, ...buildDiscoverDocument('admin').methods];
+    const both = [
+      ...buildDiscoverDocument('public', nodeInfo.nodeVersion).methods,
+      ...buildDiscoverDocument('admin', nodeInfo.nodeVersion).methods,
+    ];
     expect(both.map((method) => method.name).sort()).toEqual(Object.keys(rpcMethods).sort());
   });
 });

@@ -1,3 +1,4 @@
+import { SIM_NODE_VERSION } from '../../sim/cluster.js';
 import { l1PortsOverLink } from '../../sim/simBlobStores.js';
 import { describe, expect, it } from 'vitest';
 import type { BlockRef, ChainPruneReason, Hex } from '../../spec/chain.js';
@@ -162,6 +163,7 @@ describe('proofs and finality on a simulated network', () => {
           ...l1PortsOverLink(link),
         },
         { rollupAddress: `0x${'00'.repeat(19)}01` as Hex, archiverPollIntervalMs: 1_000 },
+        { nodeVersion: SIM_NODE_VERSION },
       );
       const entry = { name, node, link, prunes: [] as { atMs: number; reason: ChainPruneReason }[] };
       node.onActivity((a) => {
