@@ -16,6 +16,7 @@ import { nodeStartValues } from '../node/nodeConfig.js';
 import { runNode, type RunNodeIo } from '../node/runNode.js';
 import { addConfigOptions, configHelpTable, flagsOf } from './configOptions.js';
 import { migrateHaDbCommand } from './migrateHaDbCommand.js';
+import { stopOnSignals } from './shutdown.js';
 import { txCommand } from './txCommand.js';
 import { UsageError } from './usageError.js';
 import { connectPostgres } from '../signing/postgresSigningGuard.js';
@@ -37,24 +38,6 @@ async function startLocalNetwork(config: ResolvedConfig, io: RunNodeIo): Promise
   return runMultiNodeLocalNetwork({ config, print: io.print });
 }
 
-function stopOnSignals(running: { stop(): Promise<void> }, io: RunNodeIo): void {
-  let stopping = false;
-  const shutdown = (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    io.logger.info('shutting down', { signal });
-    running.stop().then(
-      () => process.exit(0),
-      (error: unknown) => {
-        process.stderr.write(`error while stopping: ${(error as Error).message}\n`);
-        process.exit(EXIT_CODE_FAILURE);
-      },
-    );
-  };
-  process.on('SIGINT', () => shutdown('SIGINT'));
-  process.on('SIGTERM', () => shutdown('SIGTERM'));
-}
-
 export function buildProgram(): Command {
   const program = new Command('svc').description('Rollup node (4.x JSON-RPC service)').version(NODE_VERSION);
   program.addHelpText('after', configHelpTable());
@@ -72,8 +55,9 @@ export function buildProgram(): Command {
       logger: createPinoLogger({ level: config.values.logLevel }),
       print: (line) => process.stdout.write(`${line}\n`),
     };
-    const running = mode.localNetwork ? await startLocalNetwork(config, io) : await startNode(config, io);
-    stopOnSignals(running, io);
+    const running = mode.localNetwork ? startLocalNetwork(config, io) : startNode(config, io);
+    stopOnSignals(running, io.logger);
+    await running;
   });
   program.addCommand(
     txCommand(

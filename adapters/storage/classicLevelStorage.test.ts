@@ -67,8 +67,7 @@ describe('openClassicLevelStorage', () => {
   it('refuses a second open of the same data directory in this process with STORAGE_LOCKED', async () => {
     const storage = await openClassicLevelStorage(dataDirectory);
     const error = await expectStorageError(openClassicLevelStorage(dataDirectory), 'STORAGE_LOCKED');
-    expect(error.message).toContain(dataDirectory);
-    expect(error.message).toContain('locked by another process');
+    expect(error.message).toContain(`data directory ${dataDirectory} is in use by another node`);
     expect(error.details.dataDirectory).toBe(dataDirectory);
     await storage.close();
   });
@@ -77,7 +76,8 @@ describe('openClassicLevelStorage', () => {
     const holder = spawnWithStorage(`console.log('open'); setInterval(() => {}, 1000);`);
     try {
       await holder.printed('open');
-      await expectStorageError(openClassicLevelStorage(dataDirectory), 'STORAGE_LOCKED');
+      const error = await expectStorageError(openClassicLevelStorage(dataDirectory), 'STORAGE_LOCKED');
+      expect(error.message).toContain(`data directory ${dataDirectory} is in use by another node`);
     } finally {
       holder.child.kill('SIGKILL');
       await holder.exited;

@@ -43,8 +43,8 @@ export async function openClassicLevelStorage(dataDirectory: string): Promise<St
     if (isLockedError(error)) {
       throw new StorageError(
         'STORAGE_LOCKED',
-        `The database in ${location} is locked by another process: another node (or another open handle) is using ` +
-          `the data directory ${dataDirectory}. Stop it, or give this node its own data directory.`,
+        `data directory ${dataDirectory} is in use by another node (its database ${location} is locked): ` +
+          'stop that node, or give this one its own data directory',
         details,
         { cause: error },
       );
