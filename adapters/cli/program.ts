@@ -51,8 +51,10 @@ export function buildProgram(): Command {
     const mode = command.opts<{ localNetwork?: boolean; node?: boolean }>();
     if (mode.localNetwork === mode.node) throw new UsageError('choose exactly one of --local-network and --node');
     const config = await loadConfig({ flags: flagsOf(command, configFlags), env: process.env });
+    const logger = createPinoLogger({ level: config.values.logLevel, format: config.values.logFormat });
     const io: RunNodeIo = {
-      logger: createPinoLogger({ level: config.values.logLevel }),
+      logger,
+      setLogLevel: (level) => logger.setLevel(level),
       print: (line) => process.stdout.write(`${line}\n`),
     };
     const running = mode.localNetwork ? startLocalNetwork(config, io) : startNode(config, io);

@@ -24,6 +24,7 @@ describe('mapping the configuration onto the core', () => {
         WS_NUM_HISTORIC_CHECKPOINTS: '8',
         SVC_STATUS_MAX_SYNC_LAG_SLOTS: '6',
         SVC_STATUS_MAX_PEERLESS_SECONDS: '90',
+        P2P_ENABLED: 'true',
       },
     });
     const txPool = { priceBumpPercentage: 10, capacity: 1000, setupAllowList: SETUP_ALLOW_LIST_DEFAULTS };
@@ -105,7 +106,7 @@ describe('mapping the configuration onto the core', () => {
     expect(coreConfigUpdateOf({ botMinFeePadding: 1 }, values, undefined)).toEqual({});
     expect(
       coreConfigUpdateOf({ statusMaxSyncLagSlots: 9 }, { ...values, statusMaxSyncLagSlots: 9 }, undefined),
-    ).toEqual({ health: { syncLagSlotsMax: 9, peerlessMsMax: values.statusMaxPeerlessSeconds * 1000 } });
+    ).toEqual({ health: { syncLagSlotsMax: 9, peerlessMsMax: undefined } });
     expect(() => coreConfigUpdateOf({ sequencerBlockDurationMs: 1000 }, values, undefined)).toThrow(
       'no sequencer runs on this node, so sequencerBlockDurationMs cannot be changed',
     );

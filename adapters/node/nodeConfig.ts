@@ -149,11 +149,14 @@ export function coreNodeConfigOf(
   };
 }
 
-/** When GET /status calls the node unhealthy. */
+/**
+ * When GET /status calls the node unhealthy. Peers are required only with P2P on: the single-process local network's
+ * in-process bus has none.
+ */
 export function healthThresholdsOf(values: ConfigValues): NodeHealthThresholds {
   return {
     syncLagSlotsMax: values.statusMaxSyncLagSlots,
-    peerlessMsMax: values.statusMaxPeerlessSeconds * MS_PER_SECOND,
+    peerlessMsMax: values.p2pEnabled ? values.statusMaxPeerlessSeconds * MS_PER_SECOND : undefined,
   };
 }
 

@@ -8,7 +8,7 @@ import { createFileStoreSnapshots } from '../snapshots/fileStoreSnapshots.js';
 import { syncFromSnapshot } from '../snapshots/snapshotSync.js';
 import { createFileKeystore } from '../keystore/fileKeystore.js';
 import { startNodeP2p, type NodeP2p } from './p2pNetwork.js';
-import { configSchema } from '../../spec/config/schema.js';
+import { configSchema, type ConfigValues } from '../../spec/config/schema.js';
 import { createSystemClock } from '../clock/systemClock.js';
 import { createConfigAdmin, type ConfigAdmin } from '../config/configAdmin.js';
 import { configSummary } from '../config/redactConfig.js';
@@ -38,6 +38,8 @@ export type { NodeSettings } from './nodeConfig.js';
 
 export interface RunNodeIo {
   readonly logger: LoggerPort;
+  /** Changes the logger's level (svcAdmin_setConfig logLevel); absent: such a change is shown but not applied. */
+  readonly setLogLevel?: (level: ConfigValues['logLevel']) => void;
   /** Printed lines meant for the operator (banner, the admin key once). */
   readonly print: (line: string) => void;
   /** The network to talk on (the single-process local network's in-process bus); absent: libp2p with --p2p-enabled, else none. */
@@ -190,6 +192,7 @@ export async function runNode(options: RunNodeOptions): Promise<RunningNode> {
   const configAdmin = createConfigAdmin(config, (change, next) => {
     assert(node !== undefined, 'setConfig is served only once the node exists');
     node.updateConfig(coreConfigUpdateOf(change, next, l1Publisher?.publisherAddress));
+    if (Object.hasOwn(change, 'logLevel')) options.setLogLevel?.(next.logLevel);
   });
   let servers;
   try {

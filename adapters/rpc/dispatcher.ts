@@ -148,9 +148,11 @@ export function createRpcDispatcher(options: RpcDispatcherOptions): RpcDispatche
     if (!('method' in call)) return call;
     try {
       const result = await execute(call);
+      logger.debug('rpc call answered', { method: echoName(call.method) }); // never the params: they may hold secrets
       return call.notification ? undefined : { jsonrpc: JSON_RPC_VERSION, id: call.id, result };
     } catch (error) {
       const errorObject = toRpcErrorObject(error, logger, echoName(call.method));
+      logger.debug('rpc call failed', { method: echoName(call.method), code: errorObject.code });
       return call.notification ? undefined : { jsonrpc: JSON_RPC_VERSION, id: call.id, error: errorObject };
     }
   }

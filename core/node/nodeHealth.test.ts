@@ -14,7 +14,7 @@ const ERROR_CODES = ['L1_UNREACHABLE', 'L1_BLOBS_UNAVAILABLE', 'CHECKPOINT_INVAL
 
 const thresholdsArbitrary: fc.Arbitrary<NodeHealthThresholds> = fc.record({
   syncLagSlotsMax: fc.nat({ max: 50 }),
-  peerlessMsMax: fc.nat({ max: 600_000 }),
+  peerlessMsMax: fc.option(fc.nat({ max: 600_000 }), { nil: undefined }),
 });
 
 const factsArbitrary: fc.Arbitrary<NodeHealthFacts> = fc.record({
@@ -44,15 +44,14 @@ describe('the node health rule', () => {
         const kinds = health.reasons.map((reason) => reason.kind);
         const { sync, p2p } = facts;
         const failing = sync.consecutiveFailures > 0;
+        const peerlessMsMax = thresholds.peerlessMsMax ?? Infinity;
         const expected = new Set<NodeHealthReasonKind>([
           ...(failing && sync.lastErrorCode === 'L1_UNREACHABLE' ? (['l1Unreachable'] as const) : []),
           ...(failing && sync.lastErrorCode !== 'L1_UNREACHABLE' ? (['syncFailing'] as const) : []),
           ...(sync.archiverState === 'Stopped' ? (['syncStopped'] as const) : []),
           ...(syncLagSlots(sync) > thresholds.syncLagSlotsMax ? (['syncBehind'] as const) : []),
           ...(facts.databaseFailure !== undefined ? (['databaseFailed'] as const) : []),
-          ...(p2p !== undefined &&
-          p2p.connectedPeers === 0 &&
-          facts.nowMs - p2p.lastPeerSeenAtMs > thresholds.peerlessMsMax
+          ...(p2p !== undefined && p2p.connectedPeers === 0 && facts.nowMs - p2p.lastPeerSeenAtMs > peerlessMsMax
             ? (['noPeers'] as const)
             : []),
         ]);
@@ -72,7 +71,10 @@ describe('the node health rule', () => {
         fc.nat({ max: 20 }),
         fc.nat({ max: 60_000 }),
         (facts, t, a, b) => {
-          const looser = { syncLagSlotsMax: t.syncLagSlotsMax + a, peerlessMsMax: t.peerlessMsMax + b };
+          const looser = {
+            syncLagSlotsMax: t.syncLagSlotsMax + a,
+            peerlessMsMax: t.peerlessMsMax === undefined ? undefined : t.peerlessMsMax + b,
+          };
           const strict = kindsOf(facts, t);
           for (const kind of kindsOf(facts, looser)) expect(strict.has(kind)).toBe(true);
         },
@@ -80,12 +82,13 @@ describe('the node health rule', () => {
     );
   });
 
-  it('a connected peer, or a node without P2P, never has the no-peer reason', () => {
+  it('a connected peer, a node without P2P, or one that needs no peers never has the no-peer reason', () => {
     fc.assert(
       fc.property(factsArbitrary, thresholdsArbitrary, fc.integer({ min: 1, max: 5 }), (facts, thresholds, peers) => {
         const withPeers = facts.p2p ? { ...facts, p2p: { ...facts.p2p, connectedPeers: peers } } : facts;
         expect(kindsOf(withPeers, thresholds).has('noPeers')).toBe(false);
         expect(kindsOf({ ...facts, p2p: undefined }, thresholds).has('noPeers')).toBe(false);
+        expect(kindsOf(facts, { ...thresholds, peerlessMsMax: undefined }).has('noPeers')).toBe(false);
       }),
     );
   });

@@ -8,8 +8,11 @@
 export interface NodeHealthThresholds {
   /** Slots the synced L1 position may trail the L1 head the node last saw before the node is unhealthy. */
   readonly syncLagSlotsMax: number;
-  /** How long a node with P2P may go without a connected peer before it is unhealthy, in milliseconds. */
-  readonly peerlessMsMax: number;
+  /**
+   * How long a node with P2P may go without a connected peer before it is unhealthy, in milliseconds; undefined when
+   * the node needs no peers (P2P off, or the single-process local network's in-process bus).
+   */
+  readonly peerlessMsMax: number | undefined;
 }
 
 /** The node's L1 sync as the archiver last left it. */
@@ -94,16 +97,16 @@ function syncReasons(sync: SyncHealthFacts, thresholds: NodeHealthThresholds): N
 /**
  * Healthy, or every reason it is not: the last sync step failed (L1 unreachable, or another failure), the archiver
  * stopped, the synced position trails the L1 head by more than `syncLagSlotsMax` slots, the last database write
- * failed, or a node with P2P has had no connected peer for more than `peerlessMsMax`. A sync paused by the operator
- * is not a reason: the operator asked for it.
+ * failed, or a node that needs peers has had no connected peer for more than `peerlessMsMax`. A sync paused by the
+ * operator is not a reason: the operator asked for it.
  */
 export function assessNodeHealth(facts: NodeHealthFacts, thresholds: NodeHealthThresholds): NodeHealth {
   const reasons = syncReasons(facts.sync, thresholds);
   if (facts.databaseFailure !== undefined) reasons.push({ kind: 'databaseFailed', error: facts.databaseFailure });
-  if (facts.p2p !== undefined && facts.p2p.connectedPeers === 0) {
+  const { peerlessMsMax } = thresholds;
+  if (facts.p2p !== undefined && peerlessMsMax !== undefined && facts.p2p.connectedPeers === 0) {
     const peerlessMs = Math.max(0, facts.nowMs - facts.p2p.lastPeerSeenAtMs);
-    if (peerlessMs > thresholds.peerlessMsMax)
-      reasons.push({ kind: 'noPeers', peerlessMs, peerlessMsMax: thresholds.peerlessMsMax });
+    if (peerlessMs > peerlessMsMax) reasons.push({ kind: 'noPeers', peerlessMs, peerlessMsMax });
   }
   return { healthy: reasons.length === 0, reasons };
 }

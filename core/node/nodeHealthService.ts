@@ -61,7 +61,7 @@ export interface NodeHealthParts {
 
 const MS_PER_SECOND = 1_000;
 
-/** The health thresholds when the configuration gives none. */
+/** The health thresholds when the configuration gives none: a node given a network needs peers. */
 export const NODE_HEALTH_THRESHOLDS_DEFAULT: NodeHealthThresholds = {
   syncLagSlotsMax: STATUS_SYNC_LAG_SLOTS_MAX_DEFAULT,
   peerlessMsMax: STATUS_PEERLESS_SECONDS_MAX_DEFAULT * MS_PER_SECOND,
