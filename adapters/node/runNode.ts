@@ -22,7 +22,7 @@ import { resolveAdminApiKey } from '../rpc/adminApiKey.js';
 import { startRpcServers } from '../rpc/jsonRpcServer.js';
 import { openPostgresSigningGuard, type OpenSigningGuard } from '../signing/postgresSigningGuard.js';
 import { databaseLocation } from '../signing/sqlQueryable.js';
-import { openClassicLevelStorage } from '../storage/classicLevelStorage.js';
+import { assertDataDirectoryFree, openClassicLevelStorage } from '../storage/classicLevelStorage.js';
 import { createMemoryStorage } from '../storage/memoryStorage.js';
 import {
   configFromSettings,
@@ -83,6 +83,9 @@ async function startFromSnapshot(
 ): Promise<void> {
   // Run in every mode: it also cleans up after an install a crash interrupted.
   if (values.dataDirectory === undefined) return;
+  // An install replaces the database: never under another node that has it open.
+  if (values.syncMode !== 'full' && values.snapshotsUrls.length > 0)
+    await assertDataDirectoryFree(values.dataDirectory);
   const { rollupVersion } = await l1.getRollupConstants();
   await syncFromSnapshot({
     dataDirectory: values.dataDirectory,
