@@ -62,9 +62,10 @@ describe('createPinoLogger', () => {
       l1: { rpcUrl: 'http://localhost:8545', PrivateKey: '0x03', auth: [{ clientSecret: 's1' }] },
       SECRET_TOKEN: { nested: 'whole value hidden' },
       secretary: 'matches too: the rule is any key containing "secret"',
+      database: { user: 'signer', dbPassword: 'pw1' },
     });
     const line = JSON.stringify(lines[0]);
-    for (const leaked of ['k1', '0x01', '0x02', '0x03', 's1', 'whole value hidden', 'matches too']) {
+    for (const leaked of ['k1', '0x01', '0x02', '0x03', 's1', 'whole value hidden', 'matches too', 'pw1']) {
       expect(line).not.toContain(leaked);
     }
     expect(lines[0]).toMatchObject({

@@ -85,12 +85,12 @@ function wrap(logger: Logger, threshold: { level: LogLevel }): LoggerPort {
 
 export const REDACTED = '[Redacted]';
 
-/** Keys whose values never reach a log line, compared case-insensitively; also any key containing "secret". */
+/** Keys whose values never reach a log line, compared case-insensitively; also any containing "secret" or "password". */
 const CREDENTIAL_KEYS = new Set(['apikey', 'privatekey', 'publisherprivatekey']);
 
 const isCredentialKey = (key: string): boolean => {
   const lower = key.toLowerCase();
-  return CREDENTIAL_KEYS.has(lower) || lower.includes('secret');
+  return CREDENTIAL_KEYS.has(lower) || lower.includes('secret') || lower.includes('password');
 };
 
 /** How deep into nested fields values are converted; deeper values are replaced by a marker. */
