@@ -15,6 +15,7 @@ import { createLogService, type LogService } from './logs/logService.js';
 import type { InboxStore } from './messages/inboxStore.js';
 import { createMessageService, type MessageService } from './messages/messageService.js';
 import type { NodeAdmin } from './node/nodeAdmin.js';
+import type { NodeHealthService } from './node/nodeHealthService.js';
 import { createNodeInfoService, type NodeInfoService } from './node/nodeInfoService.js';
 import type { ValidatorService } from './node/validatorSide.js';
 import type { NodePorts } from './ports.js';
@@ -57,6 +58,8 @@ export interface NodeService {
   readonly info: NodeInfoService;
   /** Operator controls, served on the admin port only (core/node/nodeAdmin.ts). */
   readonly admin: NodeAdmin;
+  /** Healthy or why not, with the figures behind it, for `GET /status` (core/node/nodeHealthService.ts). */
+  readonly health: NodeHealthService;
   /** The validator subsystem's queries (core/node/validatorSide.ts); absent when the node ignores the L1 validator set. */
   readonly validators?: ValidatorService;
   /** Peers and the node's ENR (core/network/p2pService.ts); absent when the node has no network. */
@@ -71,7 +74,6 @@ export interface NodeServiceDeps {
   readonly rollupAddress: Hex;
   /** The inbox and outbox the rollup deployed, read from L1 at startup. */
   readonly messageBoxAddresses: { readonly inboxAddress: Hex; readonly outboxAddress: Hex };
-  readonly ready: () => boolean;
   readonly txPool: NodeTxPool;
   /** Public state as of the latest block, for simulation. */
   readonly latestPublicState: () => PublicStateView;
@@ -79,6 +81,7 @@ export interface NodeServiceDeps {
   readonly ports: Pick<NodePorts, 'l1' | 'logger' | 'network'>;
   readonly admin: NodeAdmin;
   readonly validators: ValidatorService | undefined;
+  readonly health: NodeHealthService;
 }
 
 /**
@@ -109,9 +112,10 @@ export function createNodeService(deps: NodeServiceDeps): NodeService {
       constants,
       rollupAddress: deps.rollupAddress,
       messageBoxAddresses: deps.messageBoxAddresses,
-      ready: deps.ready,
+      ready: deps.health.ready,
     }),
     admin: deps.admin,
+    health: deps.health,
     ...(deps.validators ? { validators: deps.validators } : {}),
     ...(deps.ports.network ? { p2p: createP2pService(deps.ports.network) } : {}),
   };

@@ -127,6 +127,12 @@ export const RPC_REQUEST_TIMEOUT_MS_DEFAULT = 30_000;
 export const ARCHIVER_L1_BLOCKS_PER_STEP_MAX = 1_000;
 export const ARCHIVER_POLL_INTERVAL_MS_DEFAULT = 1_000;
 export const ARCHIVER_RETRY_BACKOFF_MS_MAX = 30_000;
+/**
+ * How long `svc start` waits, after SIGTERM or SIGINT, for the node to stop (RPC listeners drained, machines stopped,
+ * database closed) before it gives up and exits 1. Above the RPC listeners' shutdown grace (5 s) with room for the
+ * rest; below the 30 s an orchestrator usually waits before it kills.
+ */
+export const NODE_SHUTDOWN_TIMEOUT_MS = 20_000;
 /** L1 blocks of history the archiver keeps hashes of, to detect reorgs. */
 export const ARCHIVER_L1_HASH_HISTORY_BLOCKS_MAX = 128;
 

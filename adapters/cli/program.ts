@@ -16,6 +16,7 @@ import { readPackageVersion } from '../node/packageVersion.js';
 import { runNode, type RunNodeIo } from '../node/runNode.js';
 import { addConfigOptions, configHelpTable, flagsOf } from './configOptions.js';
 import { migrateHaDbCommand } from './migrateHaDbCommand.js';
+import { stopOnSignals } from './shutdown.js';
 import { txCommand } from './txCommand.js';
 import { UsageError } from './usageError.js';
 import { connectPostgres } from '../signing/postgresSigningGuard.js';
@@ -37,24 +38,6 @@ async function startLocalNetwork(config: ResolvedConfig, io: RunNodeIo): Promise
   return runMultiNodeLocalNetwork({ config, print: io.print });
 }
 
-function stopOnSignals(running: { stop(): Promise<void> }, io: RunNodeIo): void {
-  let stopping = false;
-  const shutdown = (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    io.logger.info('shutting down', { signal });
-    running.stop().then(
-      () => process.exit(0),
-      (error: unknown) => {
-        process.stderr.write(`error while stopping: ${(error as Error).message}\n`);
-        process.exit(EXIT_CODE_FAILURE);
-      },
-    );
-  };
-  process.on('SIGINT', () => shutdown('SIGINT'));
-  process.on('SIGTERM', () => shutdown('SIGTERM'));
-}
-
 export function buildProgram(): Command {
   const program = new Command('svc').description('Rollup node (4.x JSON-RPC service)').version(readPackageVersion());
   program.addHelpText('after', configHelpTable());
@@ -68,12 +51,15 @@ export function buildProgram(): Command {
     const mode = command.opts<{ localNetwork?: boolean; node?: boolean }>();
     if (mode.localNetwork === mode.node) throw new UsageError('choose exactly one of --local-network and --node');
     const config = await loadConfig({ flags: flagsOf(command, configFlags), env: process.env });
+    const logger = createPinoLogger({ level: config.values.logLevel, format: config.values.logFormat });
     const io: RunNodeIo = {
-      logger: createPinoLogger({ level: config.values.logLevel }),
+      logger,
+      setLogLevel: (level) => logger.setLevel(level),
       print: (line) => process.stdout.write(`${line}\n`),
     };
-    const running = mode.localNetwork ? await startLocalNetwork(config, io) : await startNode(config, io);
-    stopOnSignals(running, io);
+    const running = mode.localNetwork ? startLocalNetwork(config, io) : startNode(config, io);
+    stopOnSignals(running, io.logger);
+    await running;
   });
   program.addCommand(
     txCommand(

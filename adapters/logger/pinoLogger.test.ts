@@ -62,9 +62,10 @@ describe('createPinoLogger', () => {
       l1: { rpcUrl: 'http://localhost:8545', PrivateKey: '0x03', auth: [{ clientSecret: 's1' }] },
       SECRET_TOKEN: { nested: 'whole value hidden' },
       secretary: 'matches too: the rule is any key containing "secret"',
+      database: { user: 'signer', dbPassword: 'pw1' },
     });
     const line = JSON.stringify(lines[0]);
-    for (const leaked of ['k1', '0x01', '0x02', '0x03', 's1', 'whole value hidden', 'matches too']) {
+    for (const leaked of ['k1', '0x01', '0x02', '0x03', 's1', 'whole value hidden', 'matches too', 'pw1']) {
       expect(line).not.toContain(leaked);
     }
     expect(lines[0]).toMatchObject({
@@ -126,5 +127,31 @@ describe('createPinoLogger', () => {
         .split('\n')
         .map((line) => JSON.parse(line)),
     ).toEqual([expect.objectContaining({ level: 'info', msg: 'started', port: 8080 })]);
+  });
+  it('changes its level at run time, for children made before the change too', () => {
+    const { logger, lines } = capture('info');
+    const child = logger.child({ module: 'rpc' });
+    child.debug('hidden');
+    logger.setLevel('debug');
+    expect(logger.level).toBe('debug');
+    child.debug('shown', { method: 'svc_getBlockNumber' });
+    logger.setLevel('error');
+    child.warn('hidden again');
+    child.error('still shown');
+    expect(lines.map((line) => line.msg)).toEqual(['shown', 'still shown']);
+  });
+
+  it('writes readable lines when asked, or on a terminal with auto; JSON otherwise', () => {
+    const written: string[] = [];
+    const destination = { write: (line: string) => void written.push(line) };
+    const pretty = createPinoLogger({ level: 'info', format: 'pretty', destination });
+    pretty.child({ module: 'archiver' }).info('checkpoint stored', { blocks: 2, note: 'two words', apiKey: 'k9' });
+    expect(written[0]).toMatch(
+      /^\d\d:\d\d:\d\d\.\d{3} INFO {2}\[archiver\] checkpoint stored blocks=2 note="two words" apiKey=\[Redacted\]\n$/,
+    );
+    createPinoLogger({ level: 'info', format: 'auto', isTerminal: true, destination }).warn('on a terminal');
+    expect(written[1]).toMatch(/ WARN {2}on a terminal\n$/);
+    createPinoLogger({ level: 'info', format: 'auto', isTerminal: false, destination }).warn('piped');
+    expect(JSON.parse(written[2] ?? '')).toMatchObject({ level: 'warn', msg: 'piped' });
   });
 });

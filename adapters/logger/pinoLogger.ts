@@ -1,5 +1,7 @@
 /**
- * The production logger: pino, one JSON object per line, to stdout unless told otherwise.
+ * The production logger: pino, one JSON object per line (or a readable line on a terminal, adapters/logger/
+ * prettyLogLines.ts), to stdout unless told otherwise. Its level can change while the node runs (svcAdmin_setConfig
+ * logLevel), for every child at once.
  *
  * Fields and child bindings are made safe for JSON before pino sees them: bigints become decimal strings (pino would
  * write them as bare numbers, which JSON readers round), errors become `{ type, message, stack, ... }` with their
@@ -9,6 +11,7 @@
  */
 import { pino, type DestinationStream, type Logger } from 'pino';
 import type { LogFields, LoggerPort } from '../../core/ports.js';
+import { prettyDestination } from './prettyLogLines.js';
 
 /** The levels an operator can choose, lowest first; 'silent' logs nothing. For the CLI's `choices`. */
 export const LOG_LEVELS = ['debug', 'info', 'warn', 'error', 'silent'] as const;
@@ -16,35 +19,65 @@ export type LogLevel = (typeof LOG_LEVELS)[number];
 
 export const isLogLevel = (value: string): value is LogLevel => (LOG_LEVELS as readonly string[]).includes(value);
 
+/** How lines are written: JSON, readable, or readable exactly when the destination is a terminal. */
+export type LogFormat = 'json' | 'pretty' | 'auto';
+
 export interface PinoLoggerOptions {
-  /** Lines below this level are dropped; 'silent' drops all. */
+  /** Lines below this level are dropped; 'silent' drops all. Changeable later with `setLevel`. */
   readonly level: LogLevel;
-  /** Human-readable output would need pino-pretty, which the node does not ship: JSON lines only. */
-  readonly pretty?: false;
+  /** Default 'json'. 'auto' is 'pretty' when standard output is a terminal (`isTerminal`), else 'json'. */
+  readonly format?: LogFormat;
+  /** Whether standard output is a terminal, for 'auto' (default: `process.stdout.isTTY`). */
+  readonly isTerminal?: boolean;
   /** Where the lines go. Default: stdout, written synchronously so that no line is lost when the process exits. */
   readonly destination?: DestinationStream;
 }
 
-export function createPinoLogger(options: PinoLoggerOptions): LoggerPort {
+/** The production logger: a LoggerPort whose level (shared by all its children) can change at run time. */
+export interface PinoLogger extends LoggerPort {
+  readonly level: LogLevel;
+  setLevel(level: LogLevel): void;
+}
+
+/** Numeric order of the levels; a line is written when its level is at least the logger's. */
+const LEVEL_RANK: Readonly<Record<LogLevel, number>> = { debug: 20, info: 30, warn: 40, error: 50, silent: Infinity };
+
+export function createPinoLogger(options: PinoLoggerOptions): PinoLogger {
+  const sink = options.destination ?? pino.destination({ dest: 1, sync: true });
+  const terminal = options.isTerminal ?? process.stdout.isTTY === true;
+  const format = options.format === 'auto' ? (terminal ? 'pretty' : 'json') : (options.format ?? 'json');
+  // pino itself writes every level; the shared threshold below filters, so that children follow setLevel too
+  // (a pino child keeps the level it was created with).
   const logger = pino(
     {
-      level: options.level,
+      level: 'debug',
       messageKey: 'msg',
       timestamp: pino.stdTimeFunctions.isoTime,
       formatters: { level: (label) => ({ level: label }) },
     },
-    options.destination ?? pino.destination({ dest: 1, sync: true }),
+    format === 'pretty' ? prettyDestination(sink) : sink,
   );
-  return wrap(logger);
+  const threshold = { level: options.level };
+  const port = wrap(logger, threshold);
+  return {
+    ...port,
+    get level() {
+      return threshold.level;
+    },
+    setLevel(level) {
+      threshold.level = level;
+    },
+  };
 }
 
-function wrap(logger: Logger): LoggerPort {
+function wrap(logger: Logger, threshold: { level: LogLevel }): LoggerPort {
+  const writes = (level: Exclude<LogLevel, 'silent'>) => LEVEL_RANK[level] >= LEVEL_RANK[threshold.level];
   return {
-    debug: (message, fields) => logger.debug(toLogObject(fields), message),
-    info: (message, fields) => logger.info(toLogObject(fields), message),
-    warn: (message, fields) => logger.warn(toLogObject(fields), message),
-    error: (message, fields) => logger.error(toLogObject(fields), message),
-    child: (bindings) => wrap(logger.child(toLogObject(bindings))),
+    debug: (message, fields) => void (writes('debug') && logger.debug(toLogObject(fields), message)),
+    info: (message, fields) => void (writes('info') && logger.info(toLogObject(fields), message)),
+    warn: (message, fields) => void (writes('warn') && logger.warn(toLogObject(fields), message)),
+    error: (message, fields) => void (writes('error') && logger.error(toLogObject(fields), message)),
+    child: (bindings) => wrap(logger.child(toLogObject(bindings)), threshold),
   };
 }
 
@@ -52,12 +85,12 @@ function wrap(logger: Logger): LoggerPort {
 
 export const REDACTED = '[Redacted]';
 
-/** Keys whose values never reach a log line, compared case-insensitively; also any key containing "secret". */
+/** Keys whose values never reach a log line, compared case-insensitively; also any containing "secret" or "password". */
 const CREDENTIAL_KEYS = new Set(['apikey', 'privatekey', 'publisherprivatekey']);
 
 const isCredentialKey = (key: string): boolean => {
   const lower = key.toLowerCase();
-  return CREDENTIAL_KEYS.has(lower) || lower.includes('secret');
+  return CREDENTIAL_KEYS.has(lower) || lower.includes('secret') || lower.includes('password');
 };
 
 /** How deep into nested fields values are converted; deeper values are replaced by a marker. */

@@ -173,6 +173,7 @@ export async function runLocalNetwork(options: LocalNetworkOptions): Promise<Run
     const running = await runNode({
       config: withLocalNetwork(config, l1.anvil.url, l1.rollupAddress, dataDirectory, validators.keystorePath),
       logger: options.logger,
+      ...(options.setLogLevel !== undefined ? { setLogLevel: options.setLogLevel } : {}),
       print: options.print,
       network: createInProcessBus().connect(),
       ...(options.snapshots !== undefined ? { snapshots: options.snapshots } : {}),

@@ -147,6 +147,8 @@ function childEnvironment(
     port: String(plan.publicPort),
     adminPort: String(plan.adminPort),
     logLevel: values.logLevel,
+    // The children write to a pipe: 'auto' there would always be JSON, whatever this process writes to.
+    logFormat: values.logFormat === 'auto' ? (process.stdout.isTTY ? 'pretty' : 'json') : values.logFormat,
     validatorKeystorePath: path.join(plan.dataDirectory, 'keystore.json'),
     sequencerEnabled: 'true',
     sequencerPublisherPrivateKey: plan.publisherPrivateKey,

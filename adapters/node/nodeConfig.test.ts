@@ -22,14 +22,19 @@ describe('mapping the configuration onto the core', () => {
         SEQ_POLLING_INTERVAL_MS: '100',
         SEQ_L1_PUBLISHING_TIME_ALLOWANCE_IN_SLOT: '12',
         WS_NUM_HISTORIC_CHECKPOINTS: '8',
+        SVC_STATUS_MAX_SYNC_LAG_SLOTS: '6',
+        SVC_STATUS_MAX_PEERLESS_SECONDS: '90',
+        P2P_ENABLED: 'true',
       },
     });
     const txPool = { priceBumpPercentage: 10, capacity: 1000, setupAllowList: SETUP_ALLOW_LIST_DEFAULTS };
+    const health = { syncLagSlotsMax: 6, peerlessMsMax: 90_000 };
     expect(coreNodeConfigOf(values, ROLLUP, PUBLISHER)).toEqual({
       rollupAddress: ROLLUP,
       archiverPollIntervalMs: 750,
       worldStateHistoricCheckpointCount: 8,
       txPool,
+      health,
       sequencer: {
         blockDurationMs: 6000,
         l1PublishingTimeAllowanceInSlotSeconds: 12,
@@ -44,6 +49,7 @@ describe('mapping the configuration onto the core', () => {
       archiverPollIntervalMs: 750,
       worldStateHistoricCheckpointCount: 8,
       txPool,
+      health,
     });
   });
 
@@ -98,6 +104,9 @@ describe('mapping the configuration onto the core', () => {
       },
     });
     expect(coreConfigUpdateOf({ botMinFeePadding: 1 }, values, undefined)).toEqual({});
+    expect(
+      coreConfigUpdateOf({ statusMaxSyncLagSlots: 9 }, { ...values, statusMaxSyncLagSlots: 9 }, undefined),
+    ).toEqual({ health: { syncLagSlotsMax: 9, peerlessMsMax: undefined } });
     expect(() => coreConfigUpdateOf({ sequencerBlockDurationMs: 1000 }, values, undefined)).toThrow(
       'no sequencer runs on this node, so sequencerBlockDurationMs cannot be changed',
     );

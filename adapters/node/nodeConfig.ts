@@ -4,6 +4,7 @@
  * form of runNode (a flat object, for tests and embedding), turned into a configuration like any other source.
  */
 import type { NodeConfig, NodeConfigUpdate } from '../../core/node/node.js';
+import type { NodeHealthThresholds } from '../../core/node/nodeHealth.js';
 import { NodeError } from '../../core/errors.js';
 import type { SequencerConfig } from '../../core/sequencer/sequencerDuties.js';
 import type { Hex } from '../../spec/chain.js';
@@ -157,6 +158,7 @@ export function coreNodeConfigOf(
     archiverPollIntervalMs: values.archiverPollingIntervalMs,
     worldStateHistoricCheckpointCount: values.worldStateHistoricCheckpointCount,
     txPool: txPoolSettingsOf(values),
+    health: healthThresholdsOf(values),
     ...(publisherAddress !== undefined ? { sequencer: sequencerConfigOf(values, publisherAddress) } : {}),
     ...(values.proverNode ? { prover: { pollIntervalMs: values.proverPollingIntervalMs } } : {}),
     ...(values.validatorKeystorePath !== undefined
@@ -169,6 +171,19 @@ export function coreNodeConfigOf(
       : {}),
   };
 }
+
+/**
+ * When GET /status calls the node unhealthy. Peers are required only with P2P on: the single-process local network's
+ * in-process bus has none.
+ */
+export function healthThresholdsOf(values: ConfigValues): NodeHealthThresholds {
+  return {
+    syncLagSlotsMax: values.statusMaxSyncLagSlots,
+    peerlessMsMax: values.p2pEnabled ? values.statusMaxPeerlessSeconds * MS_PER_SECOND : undefined,
+  };
+}
+
+const MS_PER_SECOND = 1_000;
 
 /** VALIDATOR_MAX_*: independent of the sequencer's SEQ_ limits, and unset means no limit (no fallback to SEQ_). */
 export function validatorLimitsOf(values: ConfigValues): ValidatorLimits {
@@ -188,6 +203,8 @@ const VALIDATOR_LIMIT_KEYS = [
   'validateMaxTxsPerBlock',
   'validateMaxTxsPerCheckpoint',
 ] as const;
+
+const HEALTH_KEYS = ['statusMaxSyncLagSlots', 'statusMaxPeerlessSeconds'] as const;
 
 /** Runtime options the core's SequencerConfig holds, by the field they set. */
 const SEQUENCER_FIELDS = {
@@ -234,6 +251,7 @@ export function coreConfigUpdateOf(
     ...(VALIDATOR_LIMIT_KEYS.some((key) => Object.hasOwn(change, key))
       ? { validatorLimits: validatorLimitsOf(next) }
       : {}),
+    ...(HEALTH_KEYS.some((key) => Object.hasOwn(change, key)) ? { health: healthThresholdsOf(next) } : {}),
   };
 }
 

@@ -9,7 +9,7 @@ import { syncFromSnapshot } from '../snapshots/snapshotSync.js';
 import { createFileKeystore } from '../keystore/fileKeystore.js';
 import { readPackageVersion } from './packageVersion.js';
 import { startNodeP2p, type NodeP2p } from './p2pNetwork.js';
-import { configSchema } from '../../spec/config/schema.js';
+import { configSchema, type ConfigValues } from '../../spec/config/schema.js';
 import { createSystemClock } from '../clock/systemClock.js';
 import { createConfigAdmin, type ConfigAdmin } from '../config/configAdmin.js';
 import { configSummary } from '../config/redactConfig.js';
@@ -24,7 +24,7 @@ import { resolveAdminApiKey } from '../rpc/adminApiKey.js';
 import { startRpcServers } from '../rpc/jsonRpcServer.js';
 import { openPostgresSigningGuard, type OpenSigningGuard } from '../signing/postgresSigningGuard.js';
 import { databaseLocation } from '../signing/sqlQueryable.js';
-import { openClassicLevelStorage } from '../storage/classicLevelStorage.js';
+import { assertDataDirectoryFree, openClassicLevelStorage } from '../storage/classicLevelStorage.js';
 import { createMemoryStorage } from '../storage/memoryStorage.js';
 import {
   configFromSettings,
@@ -40,6 +40,8 @@ export type { NodeSettings } from './nodeConfig.js';
 
 export interface RunNodeIo {
   readonly logger: LoggerPort;
+  /** Changes the logger's level (svcAdmin_setConfig logLevel); absent: such a change is shown but not applied. */
+  readonly setLogLevel?: (level: ConfigValues['logLevel']) => void;
   /** Printed lines meant for the operator (banner, the admin key once). */
   readonly print: (line: string) => void;
   /** The network to talk on (the single-process local network's in-process bus); absent: libp2p with --p2p-enabled, else none. */
@@ -85,6 +87,9 @@ async function startFromSnapshot(
 ): Promise<void> {
   // Run in every mode: it also cleans up after an install a crash interrupted.
   if (values.dataDirectory === undefined) return;
+  // An install replaces the database: never under another node that has it open.
+  if (values.syncMode !== 'full' && values.snapshotsUrls.length > 0)
+    await assertDataDirectoryFree(values.dataDirectory);
   const { rollupVersion } = await l1.getRollupConstants();
   await syncFromSnapshot({
     dataDirectory: values.dataDirectory,
@@ -183,6 +188,7 @@ export async function runNode(options: RunNodeOptions): Promise<RunningNode> {
   const configAdmin = createConfigAdmin(config, (change, next) => {
     assert(node !== undefined, 'setConfig is served only once the node exists');
     node.updateConfig(coreConfigUpdateOf(change, next, l1Publisher?.publisherAddress));
+    if (Object.hasOwn(change, 'logLevel')) options.setLogLevel?.(next.logLevel);
   });
   let servers;
   let metricsUrl: string | undefined;

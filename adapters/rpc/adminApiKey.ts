@@ -12,6 +12,7 @@ import { CodedError, type NoDetails } from '../../spec/errors.js';
 import { RpcErrorCode } from '../../spec/rpc/errorCodes.js';
 import { JSON_RPC_VERSION } from '../../spec/rpc/jsonRpc.js';
 import { ADMIN_API_KEY_BYTES } from '../../spec/rpc/limits.js';
+import { PROBE_PATHS } from './statusRoutes.js';
 
 export type AdminApiKey =
   | { readonly mode: 'disabled' }
@@ -121,14 +122,14 @@ function presentedKeys(headers: Record<string, string | string[] | undefined>): 
 const keyMatches = (key: string, keyHash: Buffer): boolean => timingSafeEqual(hashAdminApiKey(key), keyHash);
 
 /**
- * Guards every route of the admin listener except `GET /status` and CORS preflights. A missing or wrong key is
+ * Guards every route of the admin listener except the probes (`GET /status`, `GET /live`) and CORS preflights. A missing or wrong key is
  * HTTP 401 with a JSON-RPC error -32001.
  */
 export function createAdminAuthMiddleware(auth: AdminApiKey): RequestHandler {
   return (req, res, next) => {
     if (auth.mode === 'disabled') return next();
     const exempt =
-      req.method === 'OPTIONS' || ((req.method === 'GET' || req.method === 'HEAD') && req.path === '/status');
+      req.method === 'OPTIONS' || ((req.method === 'GET' || req.method === 'HEAD') && PROBE_PATHS.includes(req.path));
     if (exempt) return next();
     const keys = presentedKeys(req.headers);
     if (keys.some((key) => keyMatches(key, auth.keyHash))) return next();

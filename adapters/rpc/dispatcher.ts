@@ -170,9 +170,11 @@ export function createRpcDispatcher(options: RpcDispatcherOptions): RpcDispatche
     if (!('method' in call)) return { response: call, call: undefined };
     try {
       const result = await execute(call);
+      logger.debug('rpc call answered', { method: echoName(call.method) }); // never the params: they may hold secrets
       return { response: { jsonrpc: JSON_RPC_VERSION, id: call.id, result }, call };
     } catch (error) {
       const errorObject = toRpcErrorObject(error, logger, echoName(call.method));
+      logger.debug('rpc call failed', { method: echoName(call.method), code: errorObject.code });
       return { response: { jsonrpc: JSON_RPC_VERSION, id: call.id, error: errorObject }, call };
     }
   }

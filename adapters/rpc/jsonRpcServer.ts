@@ -1,7 +1,8 @@
 /**
- * The two JSON-RPC listeners over HTTP (docs/protocol.md, Wire encoding): `POST /` with a JSON body, `GET /status` for
- * probes. HTTP 200 answers every JSON-RPC response, errors included; the exceptions are 401 (admin key), 413 (body
- * over the limit), 415 (not JSON), 204 (only notifications) and 404/405 for other paths and verbs.
+ * The two JSON-RPC listeners over HTTP (docs/protocol.md, Wire encoding): `POST /` with a JSON body, `GET /status` and
+ * `GET /live` for probes (adapters/rpc/statusRoutes.ts). HTTP 200 answers every JSON-RPC response, errors included;
+ * the exceptions are 401 (admin key), 413 (body over the limit), 415 (not JSON), 204 (only notifications), 503 from
+ * `GET /status` on an unhealthy node, and 404/405 for other paths and verbs.
  */
 import { createServer, type IncomingMessage, type RequestListener, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -21,12 +22,13 @@ import { createAdminAuthMiddleware, type AdminApiKey } from './adminApiKey.js';
 import { createCorsMiddleware } from './cors.js';
 import { createRpcDispatcher, type RpcCallObserver, type RpcDispatcher } from './dispatcher.js';
 import { sendJson } from './httpReply.js';
+import { addProbeRoutes } from './statusRoutes.js';
 
 export interface RpcAppOptions {
   readonly node: NodeService;
   readonly namespace: RpcNamespace;
   readonly limits: RpcLimits;
-  /** Authentication of every route but `GET /status`; the admin listener always has one. */
+  /** Authentication of every route but the probes (`GET /status`, `GET /live`); the admin listener always has one. */
   readonly auth?: AdminApiKey;
   /** Origins allowed by CORS; none (the default) sends no CORS headers. */
   readonly corsOrigins?: readonly string[];
@@ -139,12 +141,7 @@ export function createRpcApp(options: RpcAppOptions): Express {
   app.disable('x-powered-by');
   app.set('etag', false);
   app.use(createCorsMiddleware(options.corsOrigins ?? []));
-  app.get('/status', (_req, res) => {
-    res.status(200).json({
-      status: 'ok',
-      ...(options.node.p2p !== undefined ? { peers: options.node.p2p.connectedPeerCount() } : {}),
-    });
-  });
+  addProbeRoutes(app, options.node);
   if (options.auth !== undefined) app.use(createAdminAuthMiddleware(options.auth));
   app.post('/', requireJson, express.raw({ type: () => true, limit: options.limits.bodyBytesMax }), rpcRoute(dispatch));
   app.all('/', (_req, res) => {
@@ -160,7 +157,7 @@ export function createRpcApp(options: RpcAppOptions): Express {
 /**
  * Whether a request is the common case the fast path answers without Express: `POST /` with a JSON content type,
  * a declared Content-Length within the body limit, and no content coding. Everything else (413, 415, 405, 404,
- * compressed or chunked bodies, `/status`) goes to the Express app, which owns those rules.
+ * compressed or chunked bodies, the probes) goes to the Express app, which owns those rules.
  */
 function isPlainRpcPost(req: IncomingMessage, bodyBytesMax: number): boolean {
   const { headers } = req;

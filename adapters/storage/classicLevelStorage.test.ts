@@ -7,7 +7,11 @@ import { fileURLToPath } from 'node:url';
 import { ClassicLevel } from 'classic-level';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { StoragePort } from '../../core/ports.js';
-import { NODE_DATABASE_DIRECTORY_NAME, openClassicLevelStorage } from './classicLevelStorage.js';
+import {
+  assertDataDirectoryFree,
+  NODE_DATABASE_DIRECTORY_NAME,
+  openClassicLevelStorage,
+} from './classicLevelStorage.js';
 import { StorageError } from './storageError.js';
 
 const projectRoot = fileURLToPath(new URL('../..', import.meta.url));
@@ -45,7 +49,10 @@ function spawnWithStorage(body: string) {
   return { child, exited, printed };
 }
 
-async function expectStorageError(opening: Promise<StoragePort>, code: StorageError['code']): Promise<StorageError> {
+async function expectStorageError(
+  opening: Promise<StoragePort | void>,
+  code: StorageError['code'],
+): Promise<StorageError> {
   const error = await opening.then(
     () => expect.fail('opening should have failed'),
     (failure: unknown) => failure,
@@ -67,17 +74,27 @@ describe('openClassicLevelStorage', () => {
   it('refuses a second open of the same data directory in this process with STORAGE_LOCKED', async () => {
     const storage = await openClassicLevelStorage(dataDirectory);
     const error = await expectStorageError(openClassicLevelStorage(dataDirectory), 'STORAGE_LOCKED');
-    expect(error.message).toContain(dataDirectory);
-    expect(error.message).toContain('locked by another process');
+    expect(error.message).toContain(`data directory ${dataDirectory} is in use by another node`);
     expect(error.details.dataDirectory).toBe(dataDirectory);
     await storage.close();
+  });
+
+  it('tells a data directory in use from a free one without creating a database', async () => {
+    const empty = path.join(dataDirectory, 'empty');
+    await assertDataDirectoryFree(empty);
+    await expect(stat(path.join(empty, NODE_DATABASE_DIRECTORY_NAME))).rejects.toMatchObject({ code: 'ENOENT' });
+    const storage = await openClassicLevelStorage(dataDirectory);
+    await expectStorageError(assertDataDirectoryFree(dataDirectory), 'STORAGE_LOCKED');
+    await storage.close();
+    await assertDataDirectoryFree(dataDirectory);
   });
 
   it('refuses a data directory that another process has open with STORAGE_LOCKED', async () => {
     const holder = spawnWithStorage(`console.log('open'); setInterval(() => {}, 1000);`);
     try {
       await holder.printed('open');
-      await expectStorageError(openClassicLevelStorage(dataDirectory), 'STORAGE_LOCKED');
+      const error = await expectStorageError(openClassicLevelStorage(dataDirectory), 'STORAGE_LOCKED');
+      expect(error.message).toContain(`data directory ${dataDirectory} is in use by another node`);
     } finally {
       holder.child.kill('SIGKILL');
       await holder.exited;

@@ -14,7 +14,7 @@
  * storage contract's model test). The subclass clears instead with a key iterator and synced batches. Like LevelDB's,
  * a clear is atomic per batch of CLEAR_KEYS_PER_BATCH keys, not as a whole.
  */
-import { mkdir } from 'node:fs/promises';
+import { mkdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { AbstractChainedBatch } from 'abstract-level';
 import { ClassicLevel } from 'classic-level';
@@ -43,8 +43,8 @@ export async function openClassicLevelStorage(dataDirectory: string): Promise<St
     if (isLockedError(error)) {
       throw new StorageError(
         'STORAGE_LOCKED',
-        `The database in ${location} is locked by another process: another node (or another open handle) is using ` +
-          `the data directory ${dataDirectory}. Stop it, or give this node its own data directory.`,
+        `data directory ${dataDirectory} is in use by another node (its database ${location} is locked): ` +
+          'stop that node, or give this one its own data directory',
         details,
         { cause: error },
       );
@@ -56,6 +56,22 @@ export async function openClassicLevelStorage(dataDirectory: string): Promise<St
       { cause: error },
     );
   }
+}
+
+/**
+ * Refuses (STORAGE_LOCKED, as openClassicLevelStorage) a data directory whose database another node has open, by
+ * opening and closing it; a data directory without a database passes, and none is created. For work done in the data
+ * directory before the node opens its database (a snapshot install), which must not touch a running node's files.
+ */
+export async function assertDataDirectoryFree(dataDirectory: string): Promise<void> {
+  const location = path.join(dataDirectory, NODE_DATABASE_DIRECTORY_NAME);
+  try {
+    await stat(location);
+  } catch {
+    return;
+  }
+  const storage = await openClassicLevelStorage(dataDirectory);
+  await storage.close();
 }
 
 // ---------------------------------------------------------------------------------------------------------------

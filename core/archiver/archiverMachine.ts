@@ -1,5 +1,6 @@
 import { assign, fromCallback, setup } from 'xstate';
 import { ARCHIVER_RETRY_BACKOFF_MS_MAX } from '../../spec/constants.js';
+import { CodedError } from '../../spec/errors.js';
 import type { ClockPort, TimerId } from '../ports.js';
 import type { SyncStepResult } from './syncStep.js';
 
@@ -15,6 +16,8 @@ export interface ArchiverContext {
   readonly lastStep: SyncStepResult | undefined;
   readonly consecutiveFailures: number;
   readonly lastError: string | undefined;
+  /** The code of the last failure when it was a coded error (`L1_UNREACHABLE`, ...), while failures last. */
+  readonly lastErrorCode: string | undefined;
   /** True once a step has reached the L1 head it saw. */
   readonly everCaughtUp: boolean;
 }
@@ -105,16 +108,24 @@ export function createArchiverMachine(deps: ArchiverMachineDeps) {
         lastStep: params.step,
         consecutiveFailures: 0,
         lastError: undefined,
+        lastErrorCode: undefined,
         everCaughtUp: context.everCaughtUp || params.step.caughtUp,
       })),
       recordFailure: assign(({ context }, params: { error: unknown }) => ({
         consecutiveFailures: context.consecutiveFailures + 1,
         lastError: params.error instanceof Error ? params.error.message : String(params.error),
+        lastErrorCode: params.error instanceof CodedError ? params.error.code : undefined,
       })),
     },
   }).createMachine({
     id: 'archiver',
-    context: { lastStep: undefined, consecutiveFailures: 0, lastError: undefined, everCaughtUp: false },
+    context: {
+      lastStep: undefined,
+      consecutiveFailures: 0,
+      lastError: undefined,
+      lastErrorCode: undefined,
+      everCaughtUp: false,
+    },
     initial: 'Following',
     on: {
       'admin.pauseSync': { target: '.Paused' },

@@ -202,6 +202,7 @@ export class Chain {
   private readonly tipsActor: Actor<ReturnType<typeof createChainTipsMachine>>;
   private readonly listeners: ChainEventListener[] = [];
   private queue: Promise<unknown> = Promise.resolve();
+  private lastCommitFailure: string | undefined;
 
   constructor(
     readonly store: ChainStore,
@@ -242,16 +243,7 @@ export class Chain {
       const u = new ChainUpdate(this.store, this.worldState);
       const result = await build(u);
       if (u.events.length === 0 && u.l1Sync === undefined && u.syncedIndexOps.length === 0) return result;
-      await this.store.commit({
-        worldStateOps: u.worldStateWrite?.ops ?? [],
-        ...(u.removeBlocksAbove !== undefined ? { removeBlocksAbove: u.removeBlocksAbove } : {}),
-        ...(u.removeCheckpointsAbove !== undefined ? { removeCheckpointsAbove: u.removeCheckpointsAbove } : {}),
-        addBlocks: u.addBlocks,
-        putCheckpoints: u.putCheckpoints,
-        tips: u.tips,
-        ...(u.l1Sync ? { l1Sync: u.l1Sync } : {}),
-        syncedIndexOps: u.syncedIndexOps,
-      });
+      await this.commit(u);
       u.worldStateWrite?.markCommitted();
       if (this.metrics !== undefined && u.addBlocks.length > 0) {
         const durationMs = this.clock.now() - startedAtMs;
@@ -269,7 +261,32 @@ export class Chain {
     return run;
   }
 
+  /** Why the last commit to storage failed, until a later one succeeds; undefined when none failed. */
+  get commitFailure(): string | undefined {
+    return this.lastCommitFailure;
+  }
+
   stop(): void {
     this.tipsActor.stop();
+  }
+
+  /** Writes what `u` staged in one batch, and remembers whether the write failed (the node's health says so). */
+  private async commit(u: ChainUpdate): Promise<void> {
+    try {
+      await this.store.commit({
+        worldStateOps: u.worldStateWrite?.ops ?? [],
+        ...(u.removeBlocksAbove !== undefined ? { removeBlocksAbove: u.removeBlocksAbove } : {}),
+        ...(u.removeCheckpointsAbove !== undefined ? { removeCheckpointsAbove: u.removeCheckpointsAbove } : {}),
+        addBlocks: u.addBlocks,
+        putCheckpoints: u.putCheckpoints,
+        tips: u.tips,
+        ...(u.l1Sync ? { l1Sync: u.l1Sync } : {}),
+        syncedIndexOps: u.syncedIndexOps,
+      });
+    } catch (error) {
+      this.lastCommitFailure = error instanceof Error ? error.message : String(error);
+      throw error;
+    }
+    this.lastCommitFailure = undefined;
   }
 }

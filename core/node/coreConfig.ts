@@ -30,6 +30,7 @@ export function applyConfigUpdate(config: NodeConfig, update: NodeConfigUpdate):
     ...(update.validatorLimits && config.validator
       ? { validator: { ...config.validator, limits: update.validatorLimits } }
       : {}),
+    ...(update.health ? { health: update.health } : {}),
   };
 }
 

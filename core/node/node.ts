@@ -27,6 +27,8 @@ import type { ValidatorClient, ValidatorEvent } from '../validators/validatorCli
 import type { ValidatorLimits } from '../validators/validatorLimits.js';
 import { applyConfigUpdate, coreConfigAdmin } from './coreConfig.js';
 import { createNodeAdmin, type AdminConfigView } from './nodeAdmin.js';
+import type { NodeHealthThresholds } from './nodeHealth.js';
+import { createNodeHealthService } from './nodeHealthService.js';
 import { createNodeLifecycle, type GossipPart } from './nodeLifecycle.js';
 import { createNodeOperations, type NodeOperations } from './nodeOperations.js';
 import { openChain } from './openChain.js';
@@ -53,6 +55,8 @@ export interface NodeConfig {
   readonly validatorSet?: 'enforced' | 'ignored';
   /** Runs the node's validators from the keystore (ports.keystore) when set; requires `validatorSet` enforced. */
   readonly validator?: ValidatorConfig;
+  /** When `GET /status` calls the node unhealthy (default: NODE_HEALTH_THRESHOLDS_DEFAULT of nodeHealthService.ts). */
+  readonly health?: NodeHealthThresholds;
 }
 
 /** The validator subsystem's settings. */
@@ -70,6 +74,7 @@ export interface NodeConfigUpdate {
   readonly txPool?: TxPoolSettings;
   /** Takes effect for the next proposal the node's validators check; ignored on a node without validators. */
   readonly validatorLimits?: ValidatorLimits;
+  readonly health?: NodeHealthThresholds;
 }
 
 /** Where svcAdmin_getConfig / svcAdmin_setConfig are answered (the adapters own the full configuration). */
@@ -212,7 +217,7 @@ export async function createNode(ports: NodePorts, initialConfig: NodeConfig, ho
     constants,
     rollupAddress: config.rollupAddress,
     messageBoxAddresses,
-    ready: () => lifecycle.started && archiver.actor.getSnapshot().context.everCaughtUp,
+    health: createNodeHealthService(ports, { chain, timetable, archiver, lifecycle }, () => config.health),
     txPool,
     latestPublicState,
     inbox,

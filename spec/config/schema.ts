@@ -95,6 +95,10 @@ export const ETH_PER_FEE_ASSET_DECIMALS = 12;
 export const BOT_MIN_FEE_PADDING_DEFAULT = 3;
 /** Time between two OTLP pushes of the metrics: OpenTelemetry's own default. */
 export const OTEL_METRIC_EXPORT_INTERVAL_MS_DEFAULT = 60_000;
+/** Slots L1 sync may trail the L1 head it saw before `GET /status` calls the node unhealthy. */
+export const STATUS_SYNC_LAG_SLOTS_MAX_DEFAULT = 4;
+/** Seconds a node with P2P may go without a connected peer before `GET /status` calls it unhealthy. */
+export const STATUS_PEERLESS_SECONDS_MAX_DEFAULT = 300;
 /** Anvil's usual port for the local network's L1. */
 export const LOCAL_NETWORK_L1_PORT_DEFAULT = 8545;
 
@@ -189,6 +193,8 @@ const privateKey = hexKind(32, 'a 32-byte private key');
 const httpUrls = ['http', 'https', 'ws', 'wss'] as const;
 const storeUrls = ['http', 'https', 'gs', 's3', 'file'] as const;
 const LOG_LEVELS = ['debug', 'info', 'warn', 'error', 'silent'] as const;
+/** JSON lines, readable lines, or readable lines exactly when standard output is a terminal. */
+export const LOG_FORMATS = ['json', 'pretty', 'auto'] as const;
 const snapshotStoreUrls = ['http', 'https', 's3', 'file'] as const;
 /** How a node starts with snapshot stores configured (adapters/snapshots/snapshotSync.ts). */
 export const SYNC_MODES = ['full', 'snapshot', 'force-snapshot'] as const;
@@ -262,12 +268,51 @@ export const configSchema = {
       valueName: 'level',
       env: 'LOG_LEVEL',
       kind: enumKind(LOG_LEVELS),
+      mutability: 'runtime',
+      scope: 'local',
+      group: 'node',
+      description: 'lowest level of log lines written; svcAdmin_setConfig changes it on a running node',
+    },
+    'info',
+  ),
+  logFormat: defaulted(
+    {
+      flag: '--log-format',
+      valueName: 'format',
+      env: 'LOG_FORMAT',
+      kind: enumKind(LOG_FORMATS),
       mutability: 'restart',
       scope: 'local',
       group: 'node',
-      description: 'lowest level of log lines written',
+      description: 'json: one JSON object per line; pretty: readable lines; auto: pretty on a terminal, else json',
     },
-    'info',
+    'auto',
+  ),
+  statusMaxSyncLagSlots: defaulted(
+    {
+      flag: '--status.maxSyncLagSlots',
+      valueName: 'slots',
+      env: 'SVC_STATUS_MAX_SYNC_LAG_SLOTS',
+      kind: integerKind(0, COUNT_MAX),
+      mutability: 'runtime',
+      scope: 'local',
+      group: 'node',
+      description: 'GET /status answers 503 when L1 sync trails the L1 head by more slots than this',
+    },
+    STATUS_SYNC_LAG_SLOTS_MAX_DEFAULT,
+  ),
+  statusMaxPeerlessSeconds: defaulted(
+    {
+      flag: '--status.maxPeerlessSeconds',
+      valueName: 'seconds',
+      env: 'SVC_STATUS_MAX_PEERLESS_SECONDS',
+      kind: integerKind(0, HOUR_MS / MS_PER_SECOND),
+      mutability: 'runtime',
+      scope: 'local',
+      group: 'node',
+      description: 'with P2P on, GET /status answers 503 after this long without a connected peer',
+    },
+    STATUS_PEERLESS_SECONDS_MAX_DEFAULT,
   ),
 
   // L1

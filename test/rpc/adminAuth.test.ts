@@ -48,10 +48,12 @@ describe('admin listener with a key', () => {
     expect(missing.text).not.toContain(TEST_ADMIN_KEY);
   });
 
-  test('GET /status needs no key', async () => {
-    const reply = await rawRequest(servers.adminUrl, { method: 'GET', path: '/status' });
-    expect(reply.status).toBe(200);
-    expect(reply.json).toEqual({ status: 'ok' });
+  test('GET /status and GET /live need no key', async () => {
+    const status = await rawRequest(servers.adminUrl, { method: 'GET', path: '/status' });
+    expect(status.status).toBe(200);
+    expect(status.json).toMatchObject({ status: 'ok' });
+    const live = await rawRequest(servers.adminUrl, { method: 'GET', path: '/live' });
+    expect(live.status).toBe(200);
   });
 
   test('the public listener never asks for the key', async () => {

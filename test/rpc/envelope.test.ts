@@ -25,7 +25,15 @@ describe('HTTP layer', () => {
     for (const url of [servers.publicUrl, servers.adminUrl]) {
       const reply = await rawRequest(url, { method: 'GET', path: '/status' });
       expect(reply.status).toBe(200);
-      expect(reply.json).toEqual({ status: 'ok' });
+      expect(reply.json).toMatchObject({ status: 'ok', reasons: [] });
+    }
+  });
+
+  test('GET /live answers 200 on both ports, with no key', async () => {
+    for (const url of [servers.publicUrl, servers.adminUrl]) {
+      const reply = await rawRequest(url, { method: 'GET', path: '/live' });
+      expect(reply.status).toBe(200);
+      expect(reply.json).toEqual({ status: 'alive' });
     }
   });
 

@@ -11,6 +11,7 @@ import { fakeContracts } from './fakes/fakeContracts.js';
 import { fakeLogs } from './fakes/fakeLogs.js';
 import { fakeTxs } from './fakes/fakeTxs.js';
 import type { P2pService } from '../../core/network/p2pService.js';
+import type { NodeHealthService } from '../../core/node/nodeHealthService.js';
 import type { BlockWithContext, ChainService } from '../../core/chain/chainService.js';
 import type { FeeService } from '../../core/fees/feeService.js';
 import type { MessageService } from '../../core/messages/messageService.js';
@@ -328,6 +329,25 @@ const fakeInfo: NodeInfoService = {
   isReady: () => true,
 };
 
+/** A healthy node at genesis, alone (no P2P). */
+const fakeHealth: NodeHealthService = {
+  ready: () => true,
+  check: () => ({
+    healthy: true,
+    reasons: [],
+    tips: { proposed: 0, checkpointed: 0, proven: 0, finalized: 0 },
+    l1: {
+      syncedBlock: undefined,
+      syncedBlockHash: undefined,
+      syncedSlot: undefined,
+      headBlock: undefined,
+      headSlot: undefined,
+      lagSlots: 0,
+    },
+    subsystems: { archiver: 'Following', sequencer: undefined, chainTips: 'Genesis' },
+  }),
+};
+
 /** The parts a test may override method by method (the fake runs no validators unless given some). */
 type FakePartName = Exclude<keyof NodeService, 'validators' | 'p2p'>;
 
@@ -378,6 +398,7 @@ export function createFakeNode(overrides: FakeNodeOverrides = {}): FakeNode {
     fees: part('fees', fakeFees),
     info: part('info', fakeInfo),
     admin: part('admin', createFakeAdmin(adminState)),
+    health: part('health', fakeHealth),
     ...(overrides.validators ? { validators: overrides.validators } : {}),
     ...(overrides.p2p ? { p2p: overrides.p2p } : {}),
     calls,
