@@ -87,9 +87,9 @@ async function startFromSnapshot(
 ): Promise<void> {
   // Run in every mode: it also cleans up after an install a crash interrupted.
   if (values.dataDirectory === undefined) return;
-  // An install replaces the database: never under another node that has it open.
-  if (values.syncMode !== 'full' && values.snapshotsUrls.length > 0)
-    await assertDataDirectoryFree(values.dataDirectory);
+  // An install replaces the database, and the clean-up removes download directories: neither may run under another
+  // node that has the database open.
+  await assertDataDirectoryFree(values.dataDirectory);
   const { rollupVersion } = await l1.getRollupConstants();
   await syncFromSnapshot({
     dataDirectory: values.dataDirectory,
