@@ -14,7 +14,7 @@ const CRASH_KILLS_DEFAULT = 100;
 const CRASH_SEED_DEFAULT = 1n;
 /** Kills land up to this long after the follower opens its database: its startup, a sync of its backlog, the tip. */
 const CRASH_RUN_MS_MAX = 10_000;
-/** The follower is down up to this long after a kill (the sequencer makes a checkpoint every 2 s meanwhile). */
+/** The follower is down up to this long after a kill (the sequencer makes a checkpoint every 4 s meanwhile). */
 const CRASH_DOWN_MS_MAX = 4_000;
 /** Warning messages listed in the results at most (each with its count). */
 const WARNINGS_LISTED_MAX = 10;

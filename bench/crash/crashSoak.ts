@@ -26,11 +26,11 @@ import { blockHashProblems, rpcRetried as rpc, tipsOrderProblems, tipsRegression
 import { spawnFollower, type FollowerProcess } from './followerProcess.js';
 
 /** Short slots on fast L1 blocks: a checkpoint every slot, so a follower that is down falls behind quickly. */
-export const CRASH_SOAK_SLOT_DURATION_SECONDS = 2;
+export const CRASH_SOAK_SLOT_DURATION_SECONDS = 4;
 export const CRASH_SOAK_L1_BLOCK_TIME_SECONDS = 1;
 /** Checkpoints on L1 before the first follower starts, so the first run has a chain to sync. */
 const CHECKPOINTS_BEFORE_FIRST_RUN = 3;
-const SEQUENCER_START_TIMEOUT_MS = 60_000;
+const SEQUENCER_START_TIMEOUT_MS = 120_000;
 /** A restarted follower must serve JSON-RPC within this, unless it is killed first. */
 const REOPEN_TIMEOUT_MS = 30_000;
 /** A serving follower must reach its target within this, unless it is killed first. */
@@ -353,10 +353,17 @@ function numbersOf(tips: L2Tips | undefined): TipNumbers | undefined {
   };
 }
 
+/** One line per kill: when it landed and what the killed run had shown (it was the restart after the kill before). */
 function describeKill(kill: KillRecord, previous: KillRecord | undefined): string {
-  const restart = previous?.restart;
-  const reopened = restart?.reopenMs !== undefined ? `reopened in ${Math.round(restart.reopenMs)} ms` : 'not reopened';
-  return `kill ${kill.index}: ${kill.afterOpenMs} ms after opening (${kill.atMs} ms after spawn, ${kill.phase}), checkpointed tip ${kill.tipsBefore?.checkpointed ?? '-'}; the run before it ${previous === undefined ? 'was the first' : reopened}`;
+  const reopenMs = previous?.restart?.reopenMs;
+  const run =
+    previous === undefined
+      ? 'the first run'
+      : reopenMs !== undefined
+        ? `a restart that served after ${Math.round(reopenMs)} ms`
+        : 'a restart that never served';
+  const tip = kill.tipsBefore?.checkpointed ?? '-';
+  return `kill ${kill.index}: ${kill.afterOpenMs} ms after opening (${kill.atMs} ms after spawn), ${kill.phase}, checkpointed block ${tip}; ${run}`;
 }
 
 function sleep(ms: number): Promise<void> {
