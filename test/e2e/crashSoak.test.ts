@@ -9,10 +9,10 @@ import { describe, expect, it } from 'vitest';
 import { runCrashSoak } from '../../bench/crash/crashSoak.js';
 
 const CRASH_SOAK_SEED = 7n;
-const CRASH_SOAK_KILLS = 6;
+const CRASH_SOAK_KILLS = 5;
 /** Shorter runs and down times than the bench's, so the soak fits in about a minute and a half. */
-const CRASH_SOAK_RUN_MS_MAX = 5_000;
-const CRASH_SOAK_DOWN_MS_MAX = 2_000;
+const CRASH_SOAK_RUN_MS_MAX = 4_000;
+const CRASH_SOAK_DOWN_MS_MAX = 1_500;
 
 describe('a follower killed with SIGKILL at random moments', () => {
   it('comes back consistent with the sequencer after every kill and catches up', async () => {
