@@ -210,28 +210,35 @@ async function soakFollower(
   const warnings: string[] = [];
   let lastTips: L2Tips | undefined;
   await mkdir(dataDirectory, { recursive: true });
-  for (let index = 0; index <= plan.length; index++) {
-    const observation = await startRun(net, dataDirectory);
-    const watching = watchRun(observation, net.publicUrl, lastTips);
-    const kill = plan[index];
-    if (kill === undefined) await untilCaughtUp(observation);
-    else await untilKillMoment(observation, kill.afterOpenMs);
-    const phase = phaseOf(observation);
-    const atMs = performance.now() - observation.run.spawnedAtMs;
-    observation.killing = true;
-    await observation.run.kill();
-    await watching;
-    observation.problems.push(...logProblems(observation.run));
-    warnings.push(...observation.run.warnings());
-    const tipsBefore = observation.lastTips ?? lastTips;
-    if (index > 0) kills[index - 1]!.restart = restartRecord(observation);
-    if (observation.problems.length > 0)
-      return { kills, warnings, failure: failureOf(options.seed, index - 1, observation) };
-    lastTips = tipsBefore;
-    if (kill === undefined) break;
-    kills.push({ index, ...kill, atMs: Math.round(atMs), phase, tipsBefore: numbersOf(tipsBefore) });
-    options.progress?.(describeKill(kills[index]!, kills[index - 1]));
-    await sleep(kill.downMs);
+  let current: FollowerProcess | undefined;
+  try {
+    for (let index = 0; index <= plan.length; index++) {
+      const observation = await startRun(net, dataDirectory);
+      current = observation.run;
+      const watching = watchRun(observation, net.publicUrl, lastTips);
+      const kill = plan[index];
+      if (kill === undefined) await untilCaughtUp(observation);
+      else await untilKillMoment(observation, kill.afterOpenMs);
+      const phase = phaseOf(observation);
+      const atMs = performance.now() - observation.run.spawnedAtMs;
+      observation.killing = true;
+      await observation.run.kill();
+      await watching;
+      observation.problems.push(...logProblems(observation.run));
+      warnings.push(...observation.run.warnings());
+      const tipsBefore = observation.lastTips ?? lastTips;
+      if (index > 0) kills[index - 1]!.restart = restartRecord(observation);
+      if (observation.problems.length > 0)
+        return { kills, warnings, failure: failureOf(options.seed, index - 1, observation) };
+      lastTips = tipsBefore;
+      if (kill === undefined) break;
+      kills.push({ index, ...kill, atMs: Math.round(atMs), phase, tipsBefore: numbersOf(tipsBefore) });
+      options.progress?.(describeKill(kills[index]!, kills[index - 1]));
+      await sleep(kill.downMs);
+    }
+  } finally {
+    // Whatever went wrong, no follower is left running.
+    await current?.kill();
   }
   return { kills, warnings, failure: undefined };
 }
