@@ -310,12 +310,12 @@ async function untilKillMoment(observation: RunObservation, afterOpenMs: number)
   if (openedAtMs !== undefined) await sleep(Math.max(0, openedAtMs + afterOpenMs - performance.now()));
 }
 
-/** Waits until the run has caught up, found a problem or exited. */
+/** Waits until the run has been checked and has caught up, or has found a problem, or has exited. */
 async function untilCaughtUp(observation: RunObservation): Promise<void> {
-  while (observation.catchUpMs === undefined && observation.problems.length === 0 && !observation.run.hasExited())
+  const done = () => observation.checked && observation.catchUpMs !== undefined;
+  while (!done() && observation.problems.length === 0 && !observation.run.hasExited())
     await sleep(TIPS_POLL_INTERVAL_MS);
-  if (observation.catchUpMs === undefined && observation.problems.length === 0)
-    observation.problems.push('it exited before catching up');
+  if (!done() && observation.problems.length === 0) observation.problems.push('it exited before catching up');
 }
 
 function phaseOf(observation: RunObservation): KillPhase {
