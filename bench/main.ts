@@ -158,6 +158,7 @@ const benches: Record<string, () => Promise<BenchResult>> = {
   p2p: async () => (await import('./p2p/bench.js')).benchP2p(),
   blobs: async () => (await import('./blobs/bench.js')).benchBlobs(),
   snapshot: async () => (await import('./snapshot/bench.js')).benchSnapshot(),
+  crash: async () => (await import('./crash/bench.js')).benchCrash(),
 };
 
 async function main(): Promise<void> {

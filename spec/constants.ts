@@ -125,6 +125,12 @@ export const RPC_REQUEST_TIMEOUT_MS_DEFAULT = 30_000;
 
 /** Sync: how many L1 blocks one archiver step reads at most, and how often it polls. */
 export const ARCHIVER_L1_BLOCKS_PER_STEP_MAX = 1_000;
+/**
+ * Checkpoints one archiver step fetches the blobs of, at most: a step applies nothing until it has fetched them all,
+ * so a node that crashes (or is stopped) during its first step after a long absence loses that whole step's work.
+ * Bounding the step lets a node that is restarted again and again still move forward, and bounds the blobs it holds.
+ */
+export const ARCHIVER_CHECKPOINTS_PER_STEP_MAX = 16;
 export const ARCHIVER_POLL_INTERVAL_MS_DEFAULT = 1_000;
 export const ARCHIVER_RETRY_BACKOFF_MS_MAX = 30_000;
 /**

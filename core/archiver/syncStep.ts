@@ -1,5 +1,5 @@
 import type { CommitteeSignature, Hex, L1RollupConstants, StateReference } from '../../spec/chain.js';
-import { ARCHIVER_L1_BLOCKS_PER_STEP_MAX } from '../../spec/constants.js';
+import { ARCHIVER_CHECKPOINTS_PER_STEP_MAX, ARCHIVER_L1_BLOCKS_PER_STEP_MAX } from '../../spec/constants.js';
 import type { Chain, ChainUpdate } from '../chain/chain.js';
 import type { L1SyncPosition } from '../chain/chainStore.js';
 import { NodeError } from '../errors.js';
@@ -88,8 +88,10 @@ export async function runSyncStep(deps: SyncStepDeps): Promise<SyncStepResult> {
     return { l1Head: head, syncedTo: last ?? toPosition(head), checkpointsAdded: 0, caughtUp: true };
   }
   const lastInStep = from + BigInt(ARCHIVER_L1_BLOCKS_PER_STEP_MAX) - 1n;
-  const to = lastInStep < head.number ? await l1.getBlock(lastInStep) : head;
-  const events = await fetchContractEvents(deps, from, to.number, head.number);
+  const stepEnd = lastInStep < head.number ? await l1.getBlock(lastInStep) : head;
+  const listed = await listContractEvents(deps, from, stepEnd.number);
+  const to = listed.to === stepEnd.number ? stepEnd : await l1.getBlock(listed.to);
+  const events = await fetchBlobs(deps, listed.events, head.number);
   const messages = await l1.getInboxMessageLogs(from, to.number);
   const settlement = await readL1Settlement(l1, constants, to);
   await syncInboxMessages(deps, from - 1n, messages);
@@ -103,32 +105,56 @@ export async function runSyncStep(deps: SyncStepDeps): Promise<SyncStepResult> {
 }
 
 /**
- * The proposals and prunes in `[from, to]` in L1 order, with blobs and block timestamps for the proposals the node
- * will apply: those above its checkpointed tip as it will stand when their turn comes (a prune lowers it).
+ * The proposals and prunes from `from` in L1 order, up to `to` or, when more than ARCHIVER_CHECKPOINTS_PER_STEP_MAX
+ * of the proposals there are ones the node will apply, up to the L1 block before the first one past that bound.
  */
-async function fetchContractEvents(
+async function listContractEvents(
   deps: SyncStepDeps,
   from: bigint,
   to: bigint,
-  l1Head: bigint,
-): Promise<ContractEvent[]> {
-  const { l1, chain } = deps;
+): Promise<{ readonly events: ContractEvent[]; readonly to: bigint }> {
   const [proposed, pruned] = await Promise.all([
-    l1.getCheckpointProposedLogs(from, to),
-    l1.getChainPrunedLogs(from, to),
+    deps.l1.getCheckpointProposedLogs(from, to),
+    deps.l1.getChainPrunedLogs(from, to),
   ]);
   const events: ContractEvent[] = [
     ...pruned.map((log) => ({ kind: 'pruned' as const, log })),
     ...proposed.map((log) => ({ kind: 'proposed' as const, log })),
   ];
   events.sort((a, b) => l1Order(a.log.l1, b.log.l1));
-  let checkpointed = chain.tips.checkpointed.checkpoint.number;
+  const beyond = eventsToApply(deps, events)[ARCHIVER_CHECKPOINTS_PER_STEP_MAX];
+  const end = beyond === undefined ? to : beyond.log.l1.blockNumber - 1n;
+  // A step always moves: it keeps every event of its first L1 block, however many.
+  if (end < from) return { events, to };
+  return { events: events.filter((event) => event.log.l1.blockNumber <= end), to: end };
+}
+
+/** The proposals among `events` the node will apply: those above its checkpointed tip as it will stand then. */
+function eventsToApply(deps: SyncStepDeps, events: readonly ContractEvent[]): ContractEvent[] {
+  let checkpointed = deps.chain.tips.checkpointed.checkpoint.number;
+  const applied: ContractEvent[] = [];
+  for (const event of events) {
+    if (event.kind === 'pruned') checkpointed = Math.min(checkpointed, event.log.provenCheckpointNumber);
+    else if (event.log.checkpointNumber > checkpointed) {
+      applied.push(event);
+      checkpointed = event.log.checkpointNumber;
+    }
+  }
+  return applied;
+}
+
+/** `events` with blobs and block timestamps for the proposals the node will apply (a prune lowers its tip). */
+async function fetchBlobs(
+  deps: SyncStepDeps,
+  events: readonly ContractEvent[],
+  l1Head: bigint,
+): Promise<ContractEvent[]> {
+  const { l1 } = deps;
+  const toApply = new Set(eventsToApply(deps, events));
   const fetched: ContractEvent[] = [];
   for (const event of events) {
-    if (event.kind === 'pruned') {
-      checkpointed = Math.min(checkpointed, event.log.provenCheckpointNumber);
-      fetched.push(event);
-    } else if (event.log.checkpointNumber > checkpointed) {
+    if (event.kind === 'pruned') fetched.push(event);
+    else if (toApply.has(event)) {
       const { log } = event;
       const l1Block = await l1.getBlock(log.l1.blockNumber);
       const request = {
@@ -137,7 +163,6 @@ async function fetchContractEvents(
       };
       const blobs = await deps.blobs.getBlobs(request, blobUrgency(log.l1.blockNumber, l1Head));
       fetched.push({ ...event, blobs, timestamp: l1Block.timestamp });
-      checkpointed = event.log.checkpointNumber;
     }
   }
   return fetched;
