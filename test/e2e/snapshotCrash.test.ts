@@ -25,6 +25,8 @@ import {
 } from '../../spec/snapshots/snapshotFormat.js';
 import { rpc, waitFor } from './rpc.js';
 
+/** The levels of lines a kill must not cause. */
+const PROBLEM_LEVELS = new Set(['warn', 'error', 'fatal']);
 const repositoryRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 /**
  * Milliseconds after the upload's work directory appears at which the uploading node is killed. A test snapshot is
@@ -39,7 +41,7 @@ const NODE_START_TIMEOUT_MS = 30_000;
 interface NodeProcess {
   readonly child: ChildProcess;
   readonly lines: string[];
-  /** Log messages (pino's `msg`) at warn level or above. */
+  /** Log messages (pino's `msg`) at warn level or above, each with its level. */
   readonly problems: () => string[];
   readonly messages: () => string[];
   /** Resolves with the public and admin URLs once it serves JSON-RPC; rejects if it exits first. */
@@ -212,7 +214,7 @@ function startNode(args: string[]): NodeProcess {
   const parsed = () =>
     lines.flatMap((line) => {
       try {
-        return [JSON.parse(line) as { level?: number; msg?: string }];
+        return [JSON.parse(line) as { level?: string; msg?: string }];
       } catch {
         return [];
       }
@@ -233,7 +235,9 @@ function startNode(args: string[]): NodeProcess {
   return {
     child,
     lines,
-    problems: () => parsed().flatMap((line) => ((line.level ?? 0) >= 40 ? [line.msg ?? ''] : [])),
+    // The node's JSON lines carry the level as its label (adapters/logger/pinoLogger.ts).
+    problems: () =>
+      parsed().flatMap((line) => (PROBLEM_LEVELS.has(line.level ?? '') ? [`${line.level}: ${line.msg ?? ''}`] : [])),
     messages: () => parsed().flatMap((line) => (line.msg !== undefined ? [line.msg] : [])),
     serving,
     exited,
