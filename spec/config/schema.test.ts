@@ -127,6 +127,17 @@ describe('configuration schema', () => {
     }
   });
 
+  it('never repeats a bad secret value, whole or as a list item, in the error that refuses it', () => {
+    const marker = 'LEAKED0SECRET';
+    for (const option of configOptions.filter((o) => o.secret)) {
+      for (const text of [`${marker} x`, `${marker},${marker} x`, `0x${'11'.repeat(32)},${marker} x`]) {
+        const parsed = option.kind.text.safeParse(text);
+        if (parsed.success) continue;
+        expect(JSON.stringify(parsed.error.issues), `${option.key} refusing ${text}`).not.toContain(marker);
+      }
+    }
+  });
+
   it('defaults every presence flag to false, since a flag can only say true', () => {
     for (const option of configOptions.filter((o) => o.kind.presence === true))
       expect(option.default, option.key).toBe(false);

@@ -349,6 +349,7 @@ export const configSchema = {
       'an API key (no commas or spaces; empty for none)',
       /^[^,\s]*$/,
       CONSENSUS_HOST_API_KEY_LENGTH_MAX,
+      true,
     ),
     secret: true,
     mutability: 'restart',

@@ -3,7 +3,7 @@
  * (trimmed first), reads a JSON value (network configuration, svcAdmin_setConfig), prints a value back to text
  * (parsing the text gives the same value) and shows it as JSON (the admin view: bigints become decimal strings).
  * Error messages say what was expected and do not repeat the whole value (the caller decides whether it may be shown:
- * secrets never are); list kinds name the bad item, by its value except in a list of secrets (privateKeyListKind).
+ * secrets never are); list kinds name the bad item, by its value except in a list of secrets (private keys, API keys).
  */
 import { z } from 'zod';
 import type { Hex } from '../chain.js';
@@ -223,11 +223,23 @@ export const urlListKind = (schemes: readonly string[]): ValueKind<readonly stri
     hasScheme(v, schemes),
   );
 
-/** A list of tokens (API keys, header names), each matching `pattern` (which excludes commas) and at most `maxLength`. */
-export function tokenListKind(itemLabel: string, pattern: RegExp, maxLength: number): ValueKind<readonly string[]> {
-  return listKind({ type: 'tokenList', pattern, maxLength }, itemLabel, `${itemLabel}s`, (v) => {
-    return v.length <= maxLength && pattern.test(v);
-  });
+/**
+ * A list of tokens (API keys, header names), each matching `pattern` (which excludes commas) and at most `maxLength`.
+ * With `itemsAreSecret` (API keys) a bad item is named by its position only.
+ */
+export function tokenListKind(
+  itemLabel: string,
+  pattern: RegExp,
+  maxLength: number,
+  itemsAreSecret = false,
+): ValueKind<readonly string[]> {
+  return listKind(
+    { type: 'tokenList', pattern, maxLength },
+    itemLabel,
+    `${itemLabel}s`,
+    (v) => v.length <= maxLength && pattern.test(v),
+    itemsAreSecret,
+  );
 }
 
 /** Private keys (32 bytes as 0x and 64 hex digits), comma-separated; a bad one is named by its position only. */
