@@ -2,12 +2,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resolveConfig } from '../../adapters/config/resolveConfig.js';
 import { startAnvil } from '../../adapters/l1/anvil.js';
-import { deployRollup } from '../../adapters/l1/deployRollup.js';
 import { createPinoLogger } from '../../adapters/logger/pinoLogger.js';
-import { LOCAL_DEPLOYER_PRIVATE_KEY } from '../../adapters/node/localNetwork.js';
 import { runNode, type RunningNode } from '../../adapters/node/runNode.js';
-import { createGenesis } from '../../core/worldState/genesis.js';
-import { INITIAL_ETH_PER_FEE_ASSET_DEFAULT } from '../../spec/config/schema.js';
+import { deployTestRollup } from '../helpers/testRollup.js';
 
 const call = async (url: string, method: string, params: unknown[] = []) => {
   const response = await fetch(url, {
@@ -27,16 +24,7 @@ describe('configuration over the admin API', () => {
 
   beforeAll(async () => {
     anvil = await startAnvil({ port: 0 });
-    const { rollupAddress } = await deployRollup({
-      l1RpcUrl: anvil.url,
-      deployerPrivateKey: LOCAL_DEPLOYER_PRIVATE_KEY,
-      genesisArchive: createGenesis(31337, 1).block.archive.root,
-      slotDuration: 36,
-      epochDuration: 32,
-      proofSubmissionEpochs: 1,
-      rollupVersion: 1,
-      ethPerFeeAsset: INITIAL_ETH_PER_FEE_ASSET_DEFAULT,
-    });
+    const { rollupAddress } = await deployTestRollup(anvil.url);
     const config = resolveConfig({
       flags: { '--port': '0', '--admin-port': '0', '--disable-admin-api-key': true },
       env: {

@@ -10,11 +10,8 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EXIT_CODE_BY_SIGNAL } from '../../adapters/cli/shutdown.js';
 import { startAnvil } from '../../adapters/l1/anvil.js';
-import { deployRollup } from '../../adapters/l1/deployRollup.js';
-import { LOCAL_DEPLOYER_PRIVATE_KEY } from '../../adapters/node/localNetwork.js';
-import { createGenesis } from '../../core/worldState/genesis.js';
 import type { Hex } from '../../spec/chain.js';
-import { INITIAL_ETH_PER_FEE_ASSET_DEFAULT } from '../../spec/config/schema.js';
+import { deployTestRollup } from '../helpers/testRollup.js';
 
 /** Starting a node process under tsx: module loading dominates. */
 const START_TIMEOUT_MS = 60_000;
@@ -81,16 +78,7 @@ describe('svc start --node as a process', () => {
   beforeAll(async () => {
     anvil = await startAnvil({ port: 0 });
     root = await mkdtemp(path.join(tmpdir(), 'svc-e2e-shutdown-'));
-    ({ rollupAddress } = await deployRollup({
-      l1RpcUrl: anvil.url,
-      deployerPrivateKey: LOCAL_DEPLOYER_PRIVATE_KEY,
-      genesisArchive: createGenesis(31337, 1).block.archive.root,
-      slotDuration: 36,
-      epochDuration: 32,
-      proofSubmissionEpochs: 1,
-      rollupVersion: 1,
-      ethPerFeeAsset: INITIAL_ETH_PER_FEE_ASSET_DEFAULT,
-    }));
+    ({ rollupAddress } = await deployTestRollup(anvil.url));
   });
   afterAll(async () => {
     for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');

@@ -5,14 +5,11 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startAnvil } from '../../adapters/l1/anvil.js';
-import { deployRollup } from '../../adapters/l1/deployRollup.js';
-import { LOCAL_DEPLOYER_PRIVATE_KEY } from '../../adapters/node/localNetwork.js';
 import { runNode, type RunningNode } from '../../adapters/node/runNode.js';
-import { createGenesis } from '../../core/worldState/genesis.js';
-import { INITIAL_ETH_PER_FEE_ASSET_DEFAULT } from '../../spec/config/schema.js';
 import { startRpcProxy, type RpcProxy } from '../helpers/rpcProxy.js';
 import { quietNodeOptions } from './quietNodeOptions.js';
 import { waitFor } from './rpc.js';
+import { deployTestRollup } from '../helpers/testRollup.js';
 
 /** Long enough for a few sync steps and the archiver's first backoffs (1 s, 2 s, 4 s). */
 const STATUS_CHANGE_TIMEOUT_MS = 20_000;
@@ -31,16 +28,7 @@ describe('GET /status on a follower of a real L1', () => {
 
   beforeAll(async () => {
     anvil = await startAnvil({ port: 0 });
-    const { rollupAddress } = await deployRollup({
-      l1RpcUrl: anvil.url,
-      deployerPrivateKey: LOCAL_DEPLOYER_PRIVATE_KEY,
-      genesisArchive: createGenesis(31337, 1).block.archive.root,
-      slotDuration: 36,
-      epochDuration: 32,
-      proofSubmissionEpochs: 1,
-      rollupVersion: 1,
-      ethPerFeeAsset: INITIAL_ETH_PER_FEE_ASSET_DEFAULT,
-    });
+    const { rollupAddress } = await deployTestRollup(anvil.url);
     proxy = await startRpcProxy(anvil.url);
     node = await runNode({ ...quietNodeOptions, l1RpcUrl: proxy.url, l1ConsensusHostUrl: anvil.url, rollupAddress });
   });

@@ -10,19 +10,13 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startAnvil } from '../../adapters/l1/anvil.js';
-import { deployRollup } from '../../adapters/l1/deployRollup.js';
 import { createPinoLogger } from '../../adapters/logger/pinoLogger.js';
-import {
-  LOCAL_DEPLOYER_PRIVATE_KEY,
-  LOCAL_PROVER_PRIVATE_KEY,
-  LOCAL_PUBLISHER_PRIVATE_KEY,
-} from '../../adapters/node/localNetwork.js';
+import { LOCAL_PROVER_PRIVATE_KEY, LOCAL_PUBLISHER_PRIVATE_KEY } from '../../adapters/node/localNetwork.js';
 import { runNode } from '../../adapters/node/runNode.js';
-import { createGenesis } from '../../core/worldState/genesis.js';
-import { INITIAL_ETH_PER_FEE_ASSET_DEFAULT } from '../../spec/config/schema.js';
 import { localPostgresUnavailable, startLocalPostgres, type LocalPostgres } from '../helpers/localPostgres.js';
 import { quietNodeOptions } from './quietNodeOptions.js';
 import { waitFor } from './rpc.js';
+import { deployTestRollup } from '../helpers/testRollup.js';
 
 /** A JSON-RPC call whose whole answer text is returned (the secrets test greps it). */
 async function call(url: string, method: string, params: unknown[] = [], apiKey?: string): Promise<string> {
@@ -42,16 +36,7 @@ describe('the log level, changed through the admin API', () => {
 
   it('debug lines appear after svcAdmin_setConfig logLevel debug, and disappear after info', async () => {
     anvil = await startAnvil({ port: 0 });
-    const { rollupAddress } = await deployRollup({
-      l1RpcUrl: anvil.url,
-      deployerPrivateKey: LOCAL_DEPLOYER_PRIVATE_KEY,
-      genesisArchive: createGenesis(31337, 1).block.archive.root,
-      slotDuration: 36,
-      epochDuration: 32,
-      proofSubmissionEpochs: 1,
-      rollupVersion: 1,
-      ethPerFeeAsset: INITIAL_ETH_PER_FEE_ASSET_DEFAULT,
-    });
+    const { rollupAddress } = await deployTestRollup(anvil.url);
     const lines: { level: string; msg: string }[] = [];
     const logger = createPinoLogger({
       level: 'info',
