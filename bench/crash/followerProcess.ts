@@ -7,6 +7,7 @@ import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { NODE_DATABASE_DIRECTORY_NAME } from '../../adapters/storage/classicLevelStorage.js';
+import { collectLines } from '../../test/helpers/streamLines.js';
 
 const repositoryRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 /** The last lines of a child's output kept for a failure report. */
@@ -138,14 +139,4 @@ function parseLogLine(line: string): LogLine | undefined {
   } catch {
     return undefined;
   }
-}
-
-function collectLines(stream: NodeJS.ReadableStream | null, onLine: (line: string) => void): void {
-  let partial = '';
-  stream?.setEncoding('utf8');
-  stream?.on('data', (chunk: string) => {
-    const lines = (partial + chunk).split('\n');
-    partial = lines.pop() ?? '';
-    for (const line of lines) onLine(line);
-  });
 }

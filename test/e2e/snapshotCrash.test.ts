@@ -24,6 +24,7 @@ import {
   type SnapshotIndexEntry,
 } from '../../spec/snapshots/snapshotFormat.js';
 import { rpc, waitFor } from './rpc.js';
+import { collectLines } from '../helpers/streamLines.js';
 
 /** The levels of lines a kill must not cause. */
 const PROBLEM_LEVELS = new Set(['warn', 'error', 'fatal']);
@@ -246,16 +247,6 @@ function startNode(args: string[]): NodeProcess {
       await exited;
     },
   };
-}
-
-function collectLines(stream: NodeJS.ReadableStream | null, onLine: (line: string) => void): void {
-  let partial = '';
-  stream?.setEncoding('utf8');
-  stream?.on('data', (chunk: string) => {
-    const lines = (partial + chunk).split('\n');
-    partial = lines.pop() ?? '';
-    for (const line of lines) onLine(line);
-  });
 }
 
 /**
