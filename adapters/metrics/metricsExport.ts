@@ -4,8 +4,7 @@
  * pushed over OTLP/HTTP to a collector (exporter-metrics-otlp-http on a periodic reader). Either, both or neither,
  * by the configuration (docs/running.md, Metrics).
  */
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { OTLPMetricExporter } from '@opentelemetry/exporter-metrics-otlp-http';
 import { PrometheusExporter } from '@opentelemetry/exporter-prometheus';
 import { resourceFromAttributes } from '@opentelemetry/resources';
@@ -14,6 +13,7 @@ import type { RollupNode } from '../../core/node/node.js';
 import type { LoggerPort, MetricsPort, NetworkPort } from '../../core/ports.js';
 import type { ConfigValues } from '../../spec/config/schema.js';
 import type { RpcCallObserver } from '../rpc/dispatcher.js';
+import { closeHttpServer, httpUrlOf, listenHttp } from '../rpc/httpListener.js';
 import { createOtelMetricsPort } from './coreMetrics.js';
 import { countGossip } from './gossipMetrics.js';
 import { observeNode } from './nodeMetrics.js';
@@ -94,8 +94,10 @@ export function createNodeMetrics(settings: MetricsSettings, logger: LoggerPort)
       stopNode = observeNode(meter, node);
       stopRuntime = observeRuntime(meter);
       if (prometheus === undefined || settings.port === undefined) return undefined;
-      server = await listen(prometheus, settings.port, settings.host, logger);
-      const url = `${urlOf(server)}${METRICS_PATH}`;
+      server = await listenHttp(metricsRequestListener(prometheus), settings.port, settings.host, (error) =>
+        logger.warn('metrics listener error', { error: String(error) }),
+      );
+      const url = `${httpUrlOf(server)}${METRICS_PATH}`;
       logger.info('serving Prometheus metrics', { url });
       return url;
     },
@@ -103,7 +105,7 @@ export function createNodeMetrics(settings: MetricsSettings, logger: LoggerPort)
       (stopping ??= (async () => {
         stopNode?.();
         stopRuntime?.();
-        if (server !== undefined) await closeServer(server);
+        if (server !== undefined) await closeHttpServer(server, METRICS_SHUTDOWN_GRACE_MS).catch(() => undefined);
         await provider
           .shutdown()
           .catch((error: unknown) => logger.warn('metrics shutdown failed', { error: String(error) }));
@@ -137,35 +139,4 @@ function metricsRequestListener(prometheus: PrometheusExporter) {
       prometheus.getMetricsRequestHandler(request, response);
     }
   };
-}
-
-function listen(prometheus: PrometheusExporter, port: number, host: string, logger: LoggerPort): Promise<Server> {
-  return new Promise((resolve, reject) => {
-    const server = createServer(metricsRequestListener(prometheus));
-    server.once('error', reject);
-    server.listen(port, host, () => {
-      server.off('error', reject);
-      server.on('error', (error) => logger.warn('metrics listener error', { error: String(error) }));
-      resolve(server);
-    });
-  });
-}
-
-/** A URL a scraper on this host can reach: wildcard addresses become loopback. */
-function urlOf(server: Server): string {
-  const { address, family, port } = server.address() as AddressInfo;
-  const host = address === '0.0.0.0' ? '127.0.0.1' : address === '::' ? '::1' : address;
-  return family === 'IPv6' ? `http://[${host}]:${port}` : `http://${host}:${port}`;
-}
-
-function closeServer(server: Server): Promise<void> {
-  return new Promise((resolve) => {
-    const cut = setTimeout(() => server.closeAllConnections(), METRICS_SHUTDOWN_GRACE_MS);
-    cut.unref();
-    server.close(() => {
-      clearTimeout(cut);
-      resolve();
-    });
-    server.closeIdleConnections();
-  });
 }

@@ -4,8 +4,7 @@
  * the exceptions are 401 (admin key), 413 (body over the limit), 415 (not JSON), 204 (only notifications), 503 from
  * `GET /status` on an unhealthy node, and 404/405 for other paths and verbs.
  */
-import { createServer, type IncomingMessage, type RequestListener, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { IncomingMessage, RequestListener, Server, ServerResponse } from 'node:http';
 import express, { type ErrorRequestHandler, type Express, type RequestHandler } from 'express';
 import type { NodeService } from '../../core/nodeService.js';
 import type { LoggerPort } from '../../core/ports.js';
@@ -21,6 +20,7 @@ import type { RpcNamespace } from '../../spec/rpc/methodDefinition.js';
 import { createAdminAuthMiddleware, type AdminApiKey } from './adminApiKey.js';
 import { createCorsMiddleware } from './cors.js';
 import { createRpcDispatcher, type RpcCallObserver, type RpcDispatcher } from './dispatcher.js';
+import { closeHttpServer, httpUrlOf, listenHttp } from './httpListener.js';
 import { sendJson } from './httpReply.js';
 import { addProbeRoutes } from './statusRoutes.js';
 
@@ -251,37 +251,6 @@ export interface RpcServers {
   close(): Promise<void>;
 }
 
-function listen(listener: RequestListener, port: number, host: string): Promise<Server> {
-  return new Promise((resolve, reject) => {
-    const server = createServer(listener);
-    server.once('error', reject);
-    server.listen(port, host, () => {
-      server.off('error', reject);
-      resolve(server);
-    });
-  });
-}
-
-/** A URL a client on this host can reach: wildcard addresses become loopback. */
-function urlOf(server: Server): string {
-  const { address, family, port } = server.address() as AddressInfo;
-  const host = address === '0.0.0.0' ? '127.0.0.1' : address === '::' ? '::1' : address;
-  return family === 'IPv6' ? `http://[${host}]:${port}` : `http://${host}:${port}`;
-}
-
-function closeServer(server: Server): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const cut = setTimeout(() => server.closeAllConnections(), RPC_SHUTDOWN_GRACE_MS);
-    cut.unref();
-    server.close((error) => {
-      clearTimeout(cut);
-      if (error) reject(error);
-      else resolve();
-    });
-    server.closeIdleConnections();
-  });
-}
-
 /** The defaults with the overrides that are actually set. */
 function limitsOf(defaults: RpcLimits, overrides: Partial<RpcLimits> = {}): RpcLimits {
   const set = Object.entries(overrides).filter(([, value]) => value !== undefined);
@@ -307,18 +276,22 @@ export async function startRpcServers(options: StartRpcServersOptions): Promise<
     logger,
     ...(options.calls !== undefined ? { calls: options.calls } : {}),
   });
-  const publicServer = await listen(publicApp, options.publicPort, options.publicHost ?? '0.0.0.0');
+  const publicServer = await listenHttp(publicApp, options.publicPort, options.publicHost ?? '0.0.0.0');
   let adminServer: Server;
   try {
-    adminServer = await listen(adminApp, options.adminPort, options.adminHost ?? '127.0.0.1');
+    adminServer = await listenHttp(adminApp, options.adminPort, options.adminHost ?? '127.0.0.1');
   } catch (error) {
-    await closeServer(publicServer);
+    await closeHttpServer(publicServer, RPC_SHUTDOWN_GRACE_MS);
     throw error;
   }
   let closing: Promise<void> | undefined;
   return {
-    publicUrl: urlOf(publicServer),
-    adminUrl: urlOf(adminServer),
-    close: () => (closing ??= Promise.all([closeServer(publicServer), closeServer(adminServer)]).then(() => undefined)),
+    publicUrl: httpUrlOf(publicServer),
+    adminUrl: httpUrlOf(adminServer),
+    close: () =>
+      (closing ??= Promise.all([
+        closeHttpServer(publicServer, RPC_SHUTDOWN_GRACE_MS),
+        closeHttpServer(adminServer, RPC_SHUTDOWN_GRACE_MS),
+      ]).then(() => undefined)),
   };
 }
