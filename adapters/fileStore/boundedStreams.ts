@@ -1,6 +1,5 @@
 /** Reading object bodies under a size bound, and replacing local files so no reader sees a half-written one. */
 import { randomUUID } from 'node:crypto';
-import { createWriteStream } from 'node:fs';
 import { mkdir, open, rename, rm } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
@@ -40,10 +39,6 @@ export async function collectBounded(
   return whole;
 }
 
-/**
- * Writes `localFile` through a temporary file beside it, synced and then renamed over it: a crash or a failure leaves
- * the old file or none, never a torn one. The rename is atomic only within one file system, hence "beside it".
- */
 /** The temporary file an atomic write of `name` goes through, beside it: hidden, unique, ending in `.tmp`. */
 export function temporaryNameOf(name: string): string {
   return `.${name}.${randomUUID()}.tmp`;
@@ -54,6 +49,10 @@ export function isTemporaryName(name: string): boolean {
   return /^\..+\.[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\.tmp$/.test(name);
 }
 
+/**
+ * Writes `localFile` through a temporary file beside it, synced and then renamed over it: a crash or a failure leaves
+ * the old file or none, never a torn one. The rename is atomic only within one file system, hence "beside it".
+ */
 export async function replaceFileAtomically(
   localFile: string,
   writeTemp: (temp: string) => Promise<void>,
@@ -77,9 +76,12 @@ export async function streamToFileAtomically(
   maxBytes: number,
   tooLarge: () => Error,
 ): Promise<void> {
-  await replaceFileAtomically(localFile, (temp) =>
-    pipeline(boundedChunks(chunks, maxBytes, tooLarge), createWriteStream(temp)),
-  );
+  await replaceFileAtomically(localFile, async (temp) => {
+    // Opened before the stream starts: a stream that opens its own file may create it after a failed pipeline has
+    // already removed the name, leaving a stray temporary file behind.
+    const handle = await open(temp, 'w');
+    await pipeline(boundedChunks(chunks, maxBytes, tooLarge), handle.createWriteStream());
+  });
 }
 
 async function syncFile(path: string): Promise<void> {
