@@ -22,6 +22,7 @@ import type { SimSwarm } from './swarm.js';
 import { createTrace, type Trace } from './trace.js';
 import { TxWorkload } from './txWorkload.js';
 import { createMemorySigningDatabase } from '../adapters/signing/memorySigningDatabase.js';
+import { shareHashesForRun } from './sharedHashes.js';
 
 export type { SimFailure } from './checkers/simFailure.js';
 export {
@@ -192,6 +193,15 @@ export interface SimHooks {
  * faults act through the safety phase until its heal, the liveness phase follows, and the checkers judge the run.
  */
 export async function runSimulation(options: SimOptions, io: SimHooks = {}): Promise<SimResult> {
+  const release = shareHashesForRun();
+  try {
+    return await simulate(options, io);
+  } finally {
+    release();
+  }
+}
+
+async function simulate(options: SimOptions, io: SimHooks): Promise<SimResult> {
   const environment = createEnvironment(options);
   const { scheduler, startMs, trace, l1, network, validators, blobStores, snapshots } = environment;
   const haSigningDatabase = options.redundantSequencer?.haSigning === true ? createMemorySigningDatabase() : undefined;

@@ -1,16 +1,41 @@
 import { hash } from 'node:crypto';
 import type { Hex } from './chain.js';
 import { bytesToHex, writeHexInto } from './codec/bytes.js';
+import { FIELD_HASH_MEMO_INPUT_BYTES, type FieldHashMemo } from './hashMemo.js';
 
 /**
  * docs/protocol.md, Tree hash: `hashToField(bytes) = sha256(bytes)` with its first byte set to zero, read as a
  * big-endian field element. Returns the 32 bytes.
  */
 export function hashToFieldBytes(data: Uint8Array): Uint8Array {
+  if (memo !== undefined && data.length === FIELD_HASH_MEMO_INPUT_BYTES) return memoized(memo, data);
+  return computeFieldBytes(data);
+}
+
+function computeFieldBytes(data: Uint8Array): Uint8Array {
   const digest = hash('sha256', data, 'buffer') as Buffer;
   const out = new Uint8Array(digest.buffer, digest.byteOffset, 32);
   out[0] = 0;
   return out;
+}
+
+let memo: FieldHashMemo | undefined;
+
+/**
+ * Shares the hashes of Merkle nodes (64-byte inputs) through `shared` from now on, or stops sharing (undefined).
+ * For a process that runs several nodes over one chain (the simulator); see spec/hashMemo.ts.
+ */
+export function shareFieldHashes(shared: FieldHashMemo | undefined): void {
+  memo = shared;
+}
+
+/** Fresh bytes either way: callers own what they get, so none can change another's. */
+function memoized(shared: FieldHashMemo, data: Uint8Array): Uint8Array {
+  const found = shared.get(data);
+  if (found !== undefined) return found;
+  const digest = computeFieldBytes(data);
+  shared.set(data, digest);
+  return digest;
 }
 
 export function hashToField(data: Uint8Array): Hex {

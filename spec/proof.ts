@@ -3,12 +3,12 @@
  * commitment to its public inputs; the default verifier accepts exactly that. A tx's public inputs are its preimage
  * encoding (spec/codec/tx.ts), so a tx proof binds every field its hash covers.
  */
-import { keccak256 } from 'viem';
 import type { Hex } from './chain.js';
 import { encodeTxPreimage, type TxPreimage } from './codec/tx.js';
+import { keccak256Hex } from './keccak.js';
 
 export function commitmentProof(publicInputs: Uint8Array): Hex {
-  return keccak256(publicInputs);
+  return keccak256Hex(publicInputs);
 }
 
 /** A tx's public inputs: its preimage encoding. */

@@ -27,11 +27,11 @@
  * Proof of possession, 100 bytes, signed as is (hashed to the curve by BLS):
  *   domain(proofOfPossession) 32 | validator address 20 | BLS public key 48
  */
-import { keccak256 } from 'viem';
 import type { CheckpointHeader, Hex } from '../chain.js';
 import { ByteReader, ByteWriter, CodecError } from '../codec/bytes.js';
 import { encodeCheckpointHeader } from '../codec/checkpointHeader.js';
 import { hashToField } from '../hash.js';
+import { keccak256Bytes, keccak256Hex } from '../keccak.js';
 import { BLOCKS_PER_CHECKPOINT_MAX } from '../constants.js';
 import { BLOCK_PROPOSAL_TX_HASHES_MAX, BLS_PUBLIC_KEY_BYTES } from './constants.js';
 
@@ -53,7 +53,7 @@ const DOMAIN_BYTES = 32;
 function computeDomainSeparators(): Record<SigningDomain, Uint8Array> {
   const entries = Object.entries(SIGNING_DOMAIN_NAMES).map(([domain, name]) => [
     domain,
-    keccak256(new TextEncoder().encode(name), 'bytes'),
+    keccak256Bytes(new TextEncoder().encode(name)),
   ]);
   return Object.fromEntries(entries) as Record<SigningDomain, Uint8Array>;
 }
@@ -116,7 +116,7 @@ export function decodeCheckpointProposalPayload(bytes: Uint8Array): CheckpointPr
 
 /** keccak256 of the encoded payload: the wire's `payloadHash` and `proposalPayloadHash`. */
 export function checkpointProposalPayloadHash(payload: CheckpointProposalPayload): Hex {
-  return keccak256(encodeCheckpointProposalPayload(payload));
+  return keccak256Hex(encodeCheckpointProposalPayload(payload));
 }
 
 /** hashToField(encodeCheckpointHeader(header)), the header's commitment inside a checkpoint proposal payload. */
@@ -160,7 +160,7 @@ export function txHashesHash(txHashes: readonly Hex[]): Hex {
   }
   const writer = new ByteWriter();
   for (const txHash of txHashes) writer.hex(txHash, 32);
-  return keccak256(writer.finish());
+  return keccak256Hex(writer.finish());
 }
 
 export function encodeBlockProposalPayload(payload: BlockProposalPayload): Uint8Array {
@@ -182,7 +182,7 @@ export function encodeBlockProposalPayload(payload: BlockProposalPayload): Uint8
 }
 
 export function blockProposalPayloadHash(payload: BlockProposalPayload): Hex {
-  return keccak256(encodeBlockProposalPayload(payload));
+  return keccak256Hex(encodeBlockProposalPayload(payload));
 }
 
 /** A signer's role: the same payload hash signed as proposer and as attester gives two distinct messages. */
@@ -191,7 +191,7 @@ export type SigningRole = 'proposer' | 'attester';
 /** The 32 bytes BLS signs: keccak256(domain(role) || payloadHash). */
 export function signingMessage(role: SigningRole, payloadHash: Hex): Uint8Array {
   const preimage = new ByteWriter().bytes(domainSeparator(role)).hex(payloadHash, 32).finish();
-  return keccak256(preimage, 'bytes');
+  return keccak256Bytes(preimage);
 }
 
 export const PROOF_OF_POSSESSION_MESSAGE_BYTES = DOMAIN_BYTES + 20 + BLS_PUBLIC_KEY_BYTES;
