@@ -426,7 +426,7 @@ class FaultInjector {
     meanwhile?.();
     const outcome = await call;
     if (outcome !== 'done') {
-      for (const failure of checkRollbackRefused(node, expected, outcome)) this.observer.failure(failure);
+      for (const failure of await checkRollbackRefused(node, expected, outcome)) this.observer.failure(failure);
       return { detail: `rollback to ${target}${step.force ? ' (forced)' : ''}: ${outcome}` };
     }
     if (clears) this.observer.poolCleared(step.node, cleared);
