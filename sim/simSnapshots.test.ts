@@ -24,7 +24,7 @@ async function setUp() {
   const entries = async function* () {
     for await (const [key, value] of storage.iterator()) yield [String(key), value] as const;
   };
-  return { scheduler, clock, store, port, entries };
+  return { scheduler, clock, store, port, entries, storage };
 }
 
 describe('sim snapshot store', () => {
@@ -69,5 +69,25 @@ describe('sim snapshot store', () => {
     expect(store.index('sim://team')).toEqual([]);
     expect(store.uploads()[0]?.completedAtMs).toBeUndefined();
     expect(store.dataOf('sim://team', store.uploads()[0]!.name)!.length).toBeLessThan(ENTRY_COUNT);
+  });
+
+  it("judges an upload against the node's own storage snapshot, not what was written after it", async () => {
+    const { scheduler, store, port, storage } = await setUp();
+    // As the node does: a storage snapshot first, then metadata reads while the pool writes, then the upload.
+    const view = storage.snapshot();
+    await storage.batch([
+      { type: 'del', key: 'k0' },
+      { type: 'put', key: 'later', value: 'x' },
+    ]);
+    const fromView = async function* () {
+      for await (const [key, value] of storage.iterator({ snapshot: view })) yield [String(key), value] as const;
+    };
+    let done = false;
+    void port.upload('sim://team', snapshotOf(fromView())).then(() => (done = true));
+    await scheduler.runUntilCondition(() => done, scheduler.now() + 10 * SIM_SNAPSHOT_SLEEP_MS);
+    await view.close();
+    const [entry] = store.index('sim://team');
+    expect(entry?.entryCount).toBe(ENTRY_COUNT);
+    expect(store.uploads()[0]?.expected).toEqual({ entryCount: ENTRY_COUNT, checksum: entry?.checksum });
   });
 });

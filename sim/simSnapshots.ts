@@ -92,6 +92,7 @@ export class SimSnapshots {
 
   /** One node incarnation's port: its sleeps go through `clock`, so they die with the incarnation. */
   portFor(label: string, clock: ClockPort, storage: StoragePort, observer: SimSnapshotObserver): SnapshotPort {
+    trackExplicitSnapshots(storage);
     return {
       locationProblem: (location) =>
         LOCATION_RE.test(location) ? undefined : 'the simulator stores snapshots at sim://<name> only',
@@ -124,10 +125,11 @@ export class SimSnapshots {
       checkpointAtStart: node.observer.checkpointedTip(),
     };
     this.records.push(record);
-    // Both iterators are opened in the same tick, so they see the same database.
+    // The node's own view: what the database held when the node took its snapshot (it reads its metadata first, and
+    // the pool may write meanwhile, so the live database may already differ).
     const source = entries[Symbol.asyncIterator]();
     const first = source.next();
-    const expected = readAll(node.storage);
+    const expected = readAll(node.storage, lastExplicitSnapshot.get(node.storage));
     const written: (readonly [string, string])[] = [];
     target.data.set(name, written);
     let checksum = CHECKSUM_SEED;
@@ -160,10 +162,31 @@ function sleepOn(clock: ClockPort, delayMs: number): Promise<void> {
   return new Promise((resolve) => void clock.setTimeout(resolve, delayMs));
 }
 
-async function readAll(storage: StoragePort): Promise<{ entryCount: number; checksum: string }> {
+type StorageSnapshot = ReturnType<StoragePort['snapshot']>;
+
+/** Each store's most recent explicit snapshot (the node takes one only to upload it: core/node/snapshotUpload.ts). */
+const lastExplicitSnapshot = new WeakMap<StoragePort, StorageSnapshot>();
+const tracked = new WeakSet<StoragePort>();
+
+/** Remembers every explicit snapshot `storage` hands out from now on (once per store). */
+function trackExplicitSnapshots(storage: StoragePort): void {
+  if (tracked.has(storage) || !storage.supports.explicitSnapshots) return;
+  tracked.add(storage);
+  const take = storage.snapshot.bind(storage);
+  storage.snapshot = (options) => {
+    const view = take(options);
+    lastExplicitSnapshot.set(storage, view);
+    return view;
+  };
+}
+
+async function readAll(
+  storage: StoragePort,
+  view: StorageSnapshot | undefined,
+): Promise<{ entryCount: number; checksum: string }> {
   let entryCount = 0;
   let checksum = CHECKSUM_SEED;
-  for await (const [key, value] of storage.iterator()) {
+  for await (const [key, value] of storage.iterator(view === undefined ? {} : { snapshot: view })) {
     if (!isSnapshotKey(String(key))) continue;
     entryCount++;
     checksum = checksumStep(checksum, [String(key), value]);
