@@ -37,6 +37,16 @@ export interface TraceEntry {
   readonly hash: Hex;
 }
 
+/** A kept entry before its chain value is written as hex. */
+interface KeptEntry extends Omit<TraceEntry, 'hash'> {
+  readonly chain: Buffer;
+}
+
+/** Bytes of the chain value. */
+const CHAIN_BYTES = 32;
+/** The buffer each entry's hash input is written into (longer lines are concatenated instead). */
+const TRACE_SCRATCH_BYTES = 64 * 1024;
+
 export interface TraceOptions {
   /** Simulated time source (the scheduler's true time). */
   readonly now: () => number;
@@ -51,8 +61,9 @@ export class Trace {
   private readonly keepLast: number;
   private readonly sink: ((line: string) => void) | undefined;
   /** Ring buffer of the last `keepLast` entries; entry `seq` sits at `seq % keepLast`. */
-  private readonly kept: TraceEntry[] = [];
-  private chain: Buffer = Buffer.alloc(32);
+  private readonly kept: KeptEntry[] = [];
+  private chain: Buffer = Buffer.alloc(CHAIN_BYTES);
+  private readonly scratch = Buffer.allocUnsafe(TRACE_SCRATCH_BYTES);
   private count = 0;
 
   constructor(options: TraceOptions) {
@@ -72,10 +83,19 @@ export class Trace {
     const seq = this.count++;
     const timeMs = this.now();
     const line = `${seq} ${timeMs} ${kind} ${canonicalJson(json)}`;
-    this.chain = hash('sha256', Buffer.concat([this.chain, Buffer.from(line, 'utf8')]), 'buffer') as Buffer;
-    if (this.keepLast > 0)
-      this.kept[seq % this.keepLast] = { seq, timeMs, kind, fields: json, hash: bytesToHex(this.chain) };
+    this.chain = this.chained(line);
+    // The chain value is kept as bytes; its hex is made only for the entries someone reads (recent()).
+    if (this.keepLast > 0) this.kept[seq % this.keepLast] = { seq, timeMs, kind, fields: json, chain: this.chain };
     this.sink?.(line);
+  }
+
+  /** sha256(chain || utf8(line)), through one reused buffer when the line fits it (UTF-8 takes at most 3 bytes a unit). */
+  private chained(line: string): Buffer {
+    if (CHAIN_BYTES + 3 * line.length > this.scratch.length)
+      return hash('sha256', Buffer.concat([this.chain, Buffer.from(line, 'utf8')]), 'buffer') as Buffer;
+    this.chain.copy(this.scratch, 0);
+    const written = this.scratch.write(line, CHAIN_BYTES, 'utf8');
+    return hash('sha256', this.scratch.subarray(0, CHAIN_BYTES + written), 'buffer') as Buffer;
   }
 
   /** The chain hash over every entry so far, 0x-prefixed hex. */
@@ -90,9 +110,11 @@ export class Trace {
 
   /** The most recent entries, oldest first (at most `keepLast`). */
   recent(): TraceEntry[] {
-    if (this.count <= this.keepLast) return this.kept.slice();
-    const start = this.count % this.keepLast;
-    return [...this.kept.slice(start), ...this.kept.slice(0, start)];
+    const start = this.count <= this.keepLast ? 0 : this.count % this.keepLast;
+    return [...this.kept.slice(start), ...this.kept.slice(0, start)].map(({ chain, ...entry }) => ({
+      ...entry,
+      hash: bytesToHex(chain),
+    }));
   }
 }
 

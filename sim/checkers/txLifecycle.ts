@@ -165,9 +165,10 @@ export class TxLifecycleWatch {
   private tellStandings(tips: L2Tips): void {
     this.finalizedBlock = tips.finalized.block.number;
     for (const [txHash, tx] of this.txs) {
-      if (tx.blockNumber === undefined || !this.isMined(tx)) continue;
+      // Cheapest test first: most mined txs stand where they stood (asking the machine whether it is mined is not free).
+      if (tx.blockNumber === undefined) continue;
       const standing = standingOf(tips, tx.blockNumber);
-      if (standing === tx.standing) continue;
+      if (standing === tx.standing || !this.isMined(tx)) continue;
       tx.standing = standing;
       this.send(txHash, tx, { type: 'chain.tip', standing });
     }
