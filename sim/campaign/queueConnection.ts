@@ -76,16 +76,21 @@ function describe(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
+/** The Redis client name of a campaign connection (CLIENT LIST shows it; no spaces allowed). */
+export function queueClientName(queueName: string, role: string): string {
+  return `sim-campaign:${queueName}:${role}`.replace(/\s/g, '_');
+}
+
 /**
  * A connection that waits out outages: reconnects forever with a capped backoff, holds commands meanwhile
  * (`maxRetriesPerRequest: null`, as BullMQ's workers need), and logs the loss and the return once each.
  */
-export function openQueueConnection(url: string, log: (line: string) => void, name: string): Redis {
+export function openQueueConnection(url: string, log: (line: string) => void, clientName: string): Redis {
   const redis = new Redis(url, {
     connectTimeout: QUEUE_CONNECT_TIMEOUT_MS,
     maxRetriesPerRequest: null,
     enableReadyCheck: true,
-    connectionName: name,
+    connectionName: clientName,
     retryStrategy: (attempt) =>
       Math.min(QUEUE_RECONNECT_DELAY_MAX_MS, QUEUE_RECONNECT_DELAY_MIN_MS * 2 ** Math.min(attempt, 10)),
   });

@@ -36,7 +36,7 @@ import {
 import { CampaignQueueError } from './campaignQueueError.js';
 import { failureRecord, openFailureDatabase } from './failureDatabase.js';
 import { createProgressBar, formatSeconds, type ProgressStream } from './progressBar.js';
-import { displayQueueUrl, openQueueConnection, probeQueue } from './queueConnection.js';
+import { displayQueueUrl, openQueueConnection, probeQueue, queueClientName } from './queueConnection.js';
 import { codeIdentity, writeCampaignOutputs, type CampaignOutcome } from './runCampaign.js';
 
 /** The file in the out dir that names the campaign, so that `--resume` finds it from the out dir alone. */
@@ -170,7 +170,7 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 /** Runs a campaign through the queue (new, or resumed) and writes its files once every seed has a result. */
 export async function runQueuedCampaign(options: QueuedCampaignOptions): Promise<QueuedCampaignOutcome> {
   await probeQueue(options.queueUrl);
-  const redis = openQueueConnection(options.queueUrl, options.log, 'sim-campaign-coordinator');
+  const redis = openQueueConnection(options.queueUrl, options.log, queueClientName(options.queueName, 'coordinator'));
   const queue = createCampaignQueue(redis, options.queueName);
   try {
     const record = await openCampaign(redis, options);
@@ -244,6 +244,9 @@ async function followCampaign(
     if (runs.length === 0) await sleep(COORDINATOR_POLL_INTERVAL_MS);
   }
   progress.finish();
+  // Once more at the end, so that refusals and failed jobs seen late (or by a run that had everything at once) show.
+  await reportRefusals(redis, keys.refusals, state, options.log);
+  await checkFailedJobs(queue, record, state, options.log);
   return [...state.runs.values()];
 }
 
@@ -336,7 +339,7 @@ export async function showCampaignStatus(
   write: (line: string) => void,
 ): Promise<number> {
   await probeQueue(queueUrl);
-  const redis = openQueueConnection(queueUrl, write, 'sim-campaign-status');
+  const redis = openQueueConnection(queueUrl, write, queueClientName(queueName, 'status'));
   const queue = createCampaignQueue(redis, queueName);
   try {
     const ids = (await redis.smembers(campaignsKey(queueName))).sort();

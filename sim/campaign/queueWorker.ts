@@ -26,7 +26,7 @@ import {
   type CampaignJobData,
   type CodeIdentity,
 } from './campaignQueue.js';
-import { openQueueConnection, probeQueue } from './queueConnection.js';
+import { openQueueConnection, probeQueue, queueClientName } from './queueConnection.js';
 import { codeIdentity } from './runCampaign.js';
 import { openThreadPool, type ThreadPool } from './threadPool.js';
 
@@ -129,8 +129,9 @@ async function processJob(state: WorkerState, job: Job, token: string | undefine
 export async function runQueueWorker(options: QueueWorkerOptions): Promise<QueueWorkerOutcome> {
   await probeQueue(options.queueUrl);
   const name = `${os.hostname()}:${process.pid}`;
-  const redis = openQueueConnection(options.queueUrl, options.log, `sim-campaign-worker ${name}`);
-  const workerConnection = openQueueConnection(options.queueUrl, () => undefined, `sim-campaign-worker ${name}`);
+  const clientName = queueClientName(options.queueName, `worker:${name}`);
+  const redis = openQueueConnection(options.queueUrl, options.log, clientName);
+  const workerConnection = openQueueConnection(options.queueUrl, () => undefined, clientName);
   const queue = new Queue(options.queueName, { connection: redis, prefix: QUEUE_KEY_PREFIX });
   queue.on('error', () => undefined);
   const pool = openThreadPool(options.threads);
