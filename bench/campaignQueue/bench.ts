@@ -83,6 +83,8 @@ export async function benchCampaignQueue(): Promise<BenchResult> {
   const outDir = await mkdtemp(path.join(os.tmpdir(), 'bench-campaign-queue-'));
   try {
     const threads = os.availableParallelism();
+    // Other work on the machine shows in every figure here: note how busy it was when the bench began.
+    const loadAverageAtStart = Number(os.loadavg()[0]!.toFixed(2));
     const local = await runCampaign({
       from: 1n,
       seeds: QUEUE_BENCH_SEEDS,
@@ -95,6 +97,7 @@ export async function benchCampaignQueue(): Promise<BenchResult> {
       seeds: QUEUE_BENCH_SEEDS,
       simulatedSecondsPerRun: QUEUE_BENCH_SIMULATED_SECONDS,
       seedsPerJob: QUEUE_BENCH_SEEDS_PER_JOB,
+      loadAverageAtStart,
       [`localSeedsPerSecond.${threads}threads`]: Number((QUEUE_BENCH_SEEDS / local.summary.wallSeconds).toFixed(2)),
     };
     for (const processes of QUEUE_BENCH_WORKER_PROCESSES) {

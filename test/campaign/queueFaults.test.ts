@@ -15,6 +15,7 @@ import {
   QUEUE_KEY_PREFIX,
   campaignJobId,
   campaignKeys,
+  campaignsKey,
   writeCampaignRecord,
 } from '../../sim/campaign/campaignQueue.js';
 import { QUEUE_CONNECT_TIMEOUT_MS, probeQueue } from '../../sim/campaign/queueConnection.js';
@@ -140,4 +141,40 @@ it("a worker whose code is not the campaign's refuses its jobs, leaves them queu
   expect(await status.exited).toBe(0);
   expect(status.stdout.join('\n')).toMatch(new RegExp(`campaign ${id}: 0/1 seeds done`));
   expect(status.stdout.join('\n')).toMatch(/refused by .*: worker .* refuses campaign feedface0001/);
+  // Gone, so that the next test's workers (of this checkout's code) do not meet it.
+  await left!.remove();
+  await redis.srem(campaignsKey(QUEUE_NAME), id);
+}, 120_000);
+
+it('a worker stopped with SIGINT gives its job back after the current seed, and another finishes it', async () => {
+  const out = path.join(outDir, 'interrupted');
+  const queueArgs = ['--queue', REDIS_URL, '--queue-name', QUEUE_NAME];
+  const coordinator = sim([
+    'campaign',
+    '--seeds',
+    '12',
+    '--seconds',
+    '60',
+    '--seeds-per-job',
+    '12',
+    ...queueArgs,
+    '--out',
+    out,
+  ]);
+  const enqueued = await coordinator.waitForLine(/^campaign [0-9a-f]+: .* enqueued/);
+  const campaignId = /^campaign ([0-9a-f]+):/.exec(enqueued)![1]!;
+  const first = sim(['worker', ...queueArgs, '--threads', '1']);
+  await waitForRuns(campaignId, 2);
+  first.child.kill('SIGINT');
+  expect(await first.exited).toBe(0);
+  expect(first.stderr.join('\n')).toMatch(/SIGINT: giving the running jobs back after their current seed/);
+  const ranFirst = Number(/stopped after 0 jobs, (\d+) seeds run/.exec(first.stderr.join('\n'))![1]);
+  expect(ranFirst).toBeLessThan(12);
+  const job = await queue.getJob(campaignJobId(campaignId, 1n));
+  expect(await job!.getState()).toBe('waiting');
+
+  const second = sim(['worker', ...queueArgs, '--threads', '1']);
+  expect(await coordinator.exited, coordinator.stderr.join('\n')).toBe(0);
+  expect(await second.exited).toBe(0);
+  expect(second.stderr.join('\n')).toMatch(new RegExp(`stopped after 1 jobs, ${12 - ranFirst} seeds run`));
 }, 120_000);
