@@ -6,6 +6,7 @@ import path from 'node:path';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { replayCommand } from './campaign/campaignRun.js';
 import { formatSummary } from './campaign/campaignSummary.js';
+import { CampaignQueueError } from './campaign/campaignQueueError.js';
 import { QUEUE_NAME_DEFAULT, SEEDS_PER_JOB_DEFAULT, SEEDS_PER_JOB_MAX } from './campaign/campaignQueue.js';
 import { runQueuedCampaign, showCampaignStatus } from './campaign/queueCoordinator.js';
 import { runQueueWorker } from './campaign/queueWorker.js';
@@ -448,6 +449,13 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  process.stderr.write(`sim: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  // A queue's expected failures (unreachable, unknown campaign, jobs failed for good) read as their sentence alone.
+  const text =
+    error instanceof CampaignQueueError
+      ? `${error.code}: ${error.message}`
+      : error instanceof Error
+        ? (error.stack ?? error.message)
+        : String(error);
+  process.stderr.write(`sim: ${text}\n`);
   process.exitCode = 1;
 });

@@ -56,9 +56,13 @@ export async function probeQueue(url: string): Promise<void> {
   });
   let lastError: unknown;
   probe.on('error', (error: unknown) => (lastError = error));
+  let timer: NodeJS.Timeout | undefined;
+  // connectTimeout ends at the TCP connect: a server that accepts and never answers is bounded here.
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error('no answer')), QUEUE_CONNECT_TIMEOUT_MS);
+  });
   try {
-    await probe.connect();
-    await probe.ping();
+    await Promise.race([(async () => (await probe.connect(), await probe.ping()))(), timeout]);
   } catch (error) {
     const reason = describe(lastError ?? error);
     throw new CampaignQueueError(
@@ -68,6 +72,7 @@ export async function probeQueue(url: string): Promise<void> {
       { cause: error },
     );
   } finally {
+    clearTimeout(timer);
     probe.disconnect();
   }
 }
