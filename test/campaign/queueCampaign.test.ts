@@ -68,12 +68,14 @@ async function reportRows(dir: string): Promise<Map<string, string>> {
   return rows;
 }
 
-async function failingSeedsOf(dir: string): Promise<string[]> {
+/** The seeds of the failing-seed database, sorted (a local campaign appends them in the order its threads finish). */
+async function failingSeedsOf(dir: string): Promise<bigint[]> {
   const text = await readFile(path.join(dir, 'failures.jsonl'), 'utf8');
   return text
     .trim()
     .split('\n')
-    .map((line) => (JSON.parse(line) as { seed: string }).seed);
+    .map((line) => BigInt((JSON.parse(line) as { seed: string }).seed))
+    .sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
 }
 
 /** The worker process running a job of the campaign right now (BullMQ records the worker's name on the job). */
@@ -122,12 +124,13 @@ it('a campaign over three worker processes, one killed mid-job, matches a local 
   }
 
   const coordinatorExit = await coordinator.exited;
-  expect(coordinatorExit, coordinator.stderr.join('\n')).toBe(await local.exited);
+  const output = (child: SimProcess) => [...child.stdout, ...child.stderr].join('\n');
+  expect(coordinatorExit, output(coordinator)).toBe(await local.exited);
   expect(await victim.exited).toBe('SIGKILL');
-  for (const worker of workers.filter((w) => w !== victim)) expect(await worker.exited).toBe(0);
+  for (const worker of workers.filter((w) => w !== victim)) expect(await worker.exited, output(worker)).toBe(0);
 
   const localSummary = await comparableSummary(path.join(outDir, 'local'));
-  expect(await comparableSummary(queueOut)).toEqual(localSummary);
+  expect(await comparableSummary(queueOut), output(coordinator)).toEqual(localSummary);
   expect(localSummary.runs).toBe(SEEDS);
   expect(localSummary.failed).toBeGreaterThan(0);
   expect(await failingSeedsOf(queueOut)).toEqual(await failingSeedsOf(path.join(outDir, 'local')));
