@@ -204,6 +204,9 @@ interface FollowState {
   simulatedSeconds: number;
   readonly refusalsSeen: Set<string>;
   readonly failedJobsSeen: Set<string>;
+  /** The queue's failed-job count at the last read, and the first seeds of this campaign's failed jobs then. */
+  failedCount: number;
+  failedRangeStarts: bigint[];
 }
 
 /** Reads results as they arrive until every seed has one; checks for refusals and failed jobs on the way. */
@@ -222,6 +225,8 @@ async function followCampaign(
     simulatedSeconds: 0,
     refusalsSeen: new Set(),
     failedJobsSeen: new Set(),
+    failedCount: 0,
+    failedRangeStarts: [],
   };
   let lastCheckMs = Number.NEGATIVE_INFINITY;
   while (state.runs.size < record.seeds) {
@@ -273,21 +278,14 @@ async function checkFailedJobs(
   state: FollowState,
   log: (line: string) => void,
 ): Promise<void> {
-  const failedJobs = await queue.getJobs(['failed'], 0, FAILED_JOBS_READ_MAX - 1);
-  const prefix = `${record.id}-`;
+  const failedCount = await queue.getFailedCount();
+  if (failedCount !== state.failedCount) {
+    state.failedCount = failedCount;
+    state.failedRangeStarts = await readFailedJobs(queue, record, state, log);
+  }
+  const end = record.from + BigInt(record.seeds);
   let missingInFailed = 0;
-  for (const job of failedJobs) {
-    const id = job.id ?? '';
-    const ours = id.startsWith(prefix);
-    const unparsable = job.failedReason?.includes('not a campaign job') === true;
-    if (!ours && !unparsable) continue;
-    if (!state.failedJobsSeen.has(id)) {
-      state.failedJobsSeen.add(id);
-      log(`campaign: job ${id} failed after ${job.attemptsMade} attempts: ${job.failedReason ?? 'no reason given'}`);
-    }
-    if (!ours || !/^\d+$/.test(id.slice(prefix.length))) continue;
-    const from = BigInt(id.slice(prefix.length));
-    const end = record.from + BigInt(record.seeds);
+  for (const from of state.failedRangeStarts) {
     for (let seed = from; seed < from + BigInt(record.seedsPerJob) && seed < end; seed++)
       if (!state.runs.has(seed.toString())) missingInFailed++;
   }
@@ -298,6 +296,29 @@ async function checkFailedJobs(
       `campaign ${record.id}: the jobs of the ${missing} seeds still missing failed for good (see above); fix the cause and run the campaign again with --resume ${record.id}`,
       { id: record.id, missing },
     );
+}
+
+/** Logs each failed job not seen before; returns the first seeds of this campaign's failed jobs. */
+async function readFailedJobs(
+  queue: Queue,
+  record: CampaignRecord,
+  state: FollowState,
+  log: (line: string) => void,
+): Promise<bigint[]> {
+  const prefix = `${record.id}-`;
+  const starts: bigint[] = [];
+  for (const job of await queue.getJobs(['failed'], 0, FAILED_JOBS_READ_MAX - 1)) {
+    const id = job.id ?? '';
+    const ours = id.startsWith(prefix);
+    const unparsable = job.failedReason?.includes('not a campaign job') === true;
+    if (!ours && !unparsable) continue;
+    if (!state.failedJobsSeen.has(id)) {
+      state.failedJobsSeen.add(id);
+      log(`campaign: job ${id} failed after ${job.attemptsMade} attempts: ${job.failedReason ?? 'no reason given'}`);
+    }
+    if (ours && /^\d+$/.test(id.slice(prefix.length))) starts.push(BigInt(id.slice(prefix.length)));
+  }
+  return starts;
 }
 
 async function finishCampaign(

@@ -189,3 +189,30 @@ it('a worker stopped with SIGINT gives its job back after the current seed, and 
   expect(await second.exited).toBe(0);
   expect(second.stderr.join('\n')).toMatch(new RegExp(`stopped after 1 jobs, ${12 - ranFirst} seeds run`));
 }, 120_000);
+
+it('a job of the campaign that fails for good stops the coordinator with what to do, and --resume retries it', async () => {
+  const out = path.join(outDir, 'failed-job');
+  const queueArgs = ['--queue', REDIS_URL, '--queue-name', QUEUE_NAME];
+  const campaignArgs = ['campaign', '--seeds', '6', '--seconds', '30', '--seeds-per-job', '3', ...queueArgs];
+  const coordinator = sim([...campaignArgs, '--out', out]);
+  const enqueued = await coordinator.waitForLine(/^campaign [0-9a-f]+: .* enqueued/);
+  const campaignId = /^campaign ([0-9a-f]+):/.exec(enqueued)![1]!;
+  // Spoil the payload of the job of seeds 4..6 (as a bad write or a foreign producer could).
+  const jobKey = `${QUEUE_KEY_PREFIX}:${QUEUE_NAME}:${campaignJobId(campaignId, 4n)}`;
+  const payload = await redis.hget(jobKey, 'data');
+  await redis.hset(jobKey, 'data', '{"format":"something else"}');
+  const worker = sim(['worker', ...queueArgs, '--threads', '1']);
+  expect(await coordinator.exited).toBe(1);
+  expect(coordinator.stderr.join('\n')).toMatch(
+    new RegExp(`CAMPAIGN_JOBS_FAILED: campaign ${campaignId}: the jobs of the 3 seeds still missing failed for good`),
+  );
+  expect(await worker.exited).toBe(0);
+
+  await redis.hset(jobKey, 'data', payload!);
+  const resumed = sim(['campaign', '--resume', campaignId, ...queueArgs, '--out', out]);
+  await resumed.waitForLine(/enqueued/);
+  const second = sim(['worker', ...queueArgs, '--threads', '1']);
+  expect(await resumed.exited, resumed.stderr.join('\n')).toBe(0);
+  expect(await second.exited).toBe(0);
+  expect(second.stderr.join('\n')).toMatch(/stopped after 1 jobs, 3 seeds run/);
+}, 120_000);
