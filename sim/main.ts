@@ -320,6 +320,7 @@ async function worker(flags: { queue: string; queueName: string; threads: number
   });
   logLine(`campaign worker: stopped after ${outcome.jobsDone} jobs, ${outcome.seedsRun} seeds run`);
   if (outcome.refusal !== undefined) process.exitCode = CAMPAIGN_EXIT_CODE.workerCodeMismatch;
+  if (outcome.fatal !== undefined) process.exitCode = 1;
 }
 
 interface DeterminismFlags {

@@ -26,6 +26,7 @@ import {
   type CampaignJobData,
   type CodeIdentity,
 } from './campaignQueue.js';
+import type { CampaignRun } from './campaignRun.js';
 import { openQueueConnection, probeQueue, queueClientName } from './queueConnection.js';
 import { codeIdentity } from './runCampaign.js';
 import { openThreadPool, type ThreadPool } from './threadPool.js';
@@ -63,6 +64,8 @@ export interface QueueWorkerOutcome {
   readonly seedsRun: number;
   /** Set when the worker stopped because it refused a campaign whose code is not its own. */
   readonly refusal?: string;
+  /** Set when the worker stopped because its threads cannot run seeds. */
+  readonly fatal?: string;
 }
 
 export function sameCode(a: CodeIdentity, b: CodeIdentity): boolean {
@@ -87,6 +90,7 @@ interface WorkerState {
   jobsDone: number;
   seedsRun: number;
   refusal: string | undefined;
+  fatal: string | undefined;
   stop: () => void;
 }
 
@@ -116,7 +120,18 @@ async function processJob(state: WorkerState, job: Job, token: string | undefine
     }
     const seed = BigInt(data.from) + BigInt(i);
     if (await hasCampaignRun(state.redis, keys, seed)) continue;
-    const run = await state.pool.run(seed, data.simulatedSeconds);
+    let run: CampaignRun;
+    try {
+      run = await state.pool.run(seed, data.simulatedSeconds);
+    } catch (error) {
+      // The threads cannot run at all (a thread dies before it is ready: a broken checkout). Failing the job would
+      // burn it, and every later one: give it back for a healthy worker, and stop.
+      if (state.fatal === undefined) state.options.log(`campaign worker: ${(error as Error).message}; stopping`);
+      state.fatal ??= (error as Error).message;
+      await job.moveToWait(token);
+      state.stop();
+      throw new WaitingError();
+    }
     await storeCampaignRun(state.redis, keys, run, state.name);
     ran++;
     state.seedsRun++;
@@ -148,6 +163,7 @@ export async function runQueueWorker(options: QueueWorkerOptions): Promise<Queue
     jobsDone: 0,
     seedsRun: 0,
     refusal: undefined,
+    fatal: undefined,
     stop: () => void stop(),
   };
   const worker = new Worker(options.queueName, (job, token) => processJob(state, job, token), {
@@ -188,6 +204,7 @@ export async function runQueueWorker(options: QueueWorkerOptions): Promise<Queue
     jobsDone: state.jobsDone,
     seedsRun: state.seedsRun,
     ...(state.refusal !== undefined ? { refusal: state.refusal } : {}),
+    ...(state.fatal !== undefined ? { fatal: state.fatal } : {}),
   };
 }
 

@@ -216,3 +216,26 @@ it('a job of the campaign that fails for good stops the coordinator with what to
   expect(await second.exited).toBe(0);
   expect(second.stderr.join('\n')).toMatch(/stopped after 1 jobs, 3 seeds run/);
 }, 120_000);
+
+it('a worker whose threads cannot start gives its job back and stops, instead of failing every job', async () => {
+  const out = path.join(outDir, 'broken-threads');
+  const queueArgs = ['--queue', REDIS_URL, '--queue-name', QUEUE_NAME];
+  const coordinator = sim(['campaign', '--seeds', '2', '--seconds', '30', ...queueArgs, '--out', out]);
+  const enqueued = await coordinator.waitForLine(/^campaign [0-9a-f]+: .* enqueued/);
+  const campaignId = /^campaign ([0-9a-f]+):/.exec(enqueued)![1]!;
+  const broken = startSim(['worker', ...queueArgs, '--threads', '1'], {
+    preloads: [path.resolve(import.meta.dirname, '../helpers/threadsCannotStart.mjs')],
+  });
+  children.push(broken);
+  expect(await broken.exited).toBe(1);
+  expect(broken.stderr.join('\n')).toMatch(
+    /a campaign thread exited .* before it was ready: this worker thread cannot start .*; stopping/,
+  );
+  const job = await queue.getJob(campaignJobId(campaignId, 1n));
+  expect(await job!.getState()).toBe('waiting');
+  expect(job!.attemptsMade).toBe(0);
+
+  const healthy = sim(['worker', ...queueArgs, '--threads', '1']);
+  expect(await coordinator.exited, coordinator.stderr.join('\n')).toBe(0);
+  expect(await healthy.exited).toBe(0);
+}, 120_000);
