@@ -3,7 +3,7 @@
  * summary and the HTML report. Exempt from the determinism lint (wall clock, git, files, threads).
  */
 import { execFileSync } from 'node:child_process';
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { CampaignRun } from './campaignRun.js';
@@ -32,7 +32,10 @@ export interface CampaignOutcome {
   readonly failuresPath: string;
 }
 
-/** Largest `git diff` read for the code fingerprint (a bigger diff is cut there: still a fingerprint, but coarser). */
+/**
+ * Largest `git diff` read for the code fingerprint. A bigger one (or a failing git) gives a fingerprint that matches
+ * no other, so queue workers refuse rather than guess.
+ */
 const CODE_DIFF_BYTES_MAX = 64 * 1024 * 1024;
 
 function git(args: string[], trim = true): string | undefined {
@@ -61,10 +64,12 @@ export function checkoutSource(): { commit: string; worktreeDirty: boolean } {
  */
 export function codeIdentity(): CodeIdentity {
   const source = checkoutSource();
-  const diff = source.worktreeDirty
-    ? (git(['diff', '--no-ext-diff', '--no-textconv', '--binary', 'HEAD'], false) ?? '')
-    : '';
-  const codeFingerprint = diff === '' ? 'clean' : createHash('sha256').update(diff).digest('hex').slice(0, 16);
+  if (!source.worktreeDirty) return { ...source, codeFingerprint: 'clean' };
+  const diff = git(['diff', '--no-ext-diff', '--no-textconv', '--binary', 'HEAD'], false);
+  const codeFingerprint =
+    diff === undefined
+      ? `unreadable-${randomBytes(4).toString('hex')}`
+      : createHash('sha256').update(diff).digest('hex').slice(0, 16);
   return { ...source, codeFingerprint };
 }
 
