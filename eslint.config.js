@@ -76,6 +76,13 @@ export default tseslint.config(
       'sim/campaign/failureDatabase.ts',
       'sim/campaign/runCampaign.ts',
       'sim/campaign/runDeterminismCheck.ts',
+      // Campaigns through a Redis queue: connections, the keys both sides share, the coordinator, the queue worker
+      // and its persistent thread pool.
+      'sim/campaign/queueConnection.ts',
+      'sim/campaign/campaignQueue.ts',
+      'sim/campaign/queueCoordinator.ts',
+      'sim/campaign/queueWorker.ts',
+      'sim/campaign/threadPool.ts',
     ],
     rules: {
       'no-restricted-globals': ['error', ...nondeterminism],

@@ -159,6 +159,7 @@ const benches: Record<string, () => Promise<BenchResult>> = {
   blobs: async () => (await import('./blobs/bench.js')).benchBlobs(),
   snapshot: async () => (await import('./snapshot/bench.js')).benchSnapshot(),
   crash: async () => (await import('./crash/bench.js')).benchCrash(),
+  'campaign-queue': async () => (await import('./campaignQueue/bench.js')).benchCampaignQueue(),
 };
 
 async function main(): Promise<void> {

@@ -6,7 +6,11 @@ import path from 'node:path';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { replayCommand } from './campaign/campaignRun.js';
 import { formatSummary } from './campaign/campaignSummary.js';
-import { runCampaign } from './campaign/runCampaign.js';
+import { CampaignQueueError } from './campaign/campaignQueueError.js';
+import { QUEUE_NAME_DEFAULT, SEEDS_PER_JOB_DEFAULT, SEEDS_PER_JOB_MAX } from './campaign/campaignQueue.js';
+import { runQueuedCampaign, showCampaignStatus } from './campaign/queueCoordinator.js';
+import { runQueueWorker } from './campaign/queueWorker.js';
+import { runCampaign, type CampaignOutcome } from './campaign/runCampaign.js';
 import { runDeterminismCheck } from './campaign/runDeterminismCheck.js';
 import { describeStep } from './faults.js';
 import { failureKindsOf, parseReplay, replayOf, serializeReplay } from './replayFile.js';
@@ -52,6 +56,8 @@ export const CAMPAIGN_EXIT_CODE = {
   nondeterministic: 40,
   /** A replay file's run did not show the failures the file expects (none, for a regression): see its output. */
   replayExpectationUnmet: 41,
+  /** A queue worker refused a campaign whose code is not its checkout's (the message says which). */
+  workerCodeMismatch: 42,
 } as const;
 
 /** How many failing seeds a campaign prints a replay line for (the failing-seed database has all of them). */
@@ -226,11 +232,16 @@ async function shrink(flags: { seed: bigint; seconds: number; kind?: string; out
 }
 
 interface CampaignFlags {
-  seeds: number;
+  seeds?: number;
   from: bigint;
   workers: number;
   seconds: number;
   out: string;
+  queue?: string;
+  queueName: string;
+  seedsPerJob: number;
+  resume?: string | true;
+  status?: boolean;
 }
 
 /** Refuses (as a usage error) a seed range that runs past the 64-bit seeds `--seed` accepts. */
@@ -238,15 +249,44 @@ function checkSeedRange(flags: { from: bigint; seeds: number }, command: Command
   if (flags.from + BigInt(flags.seeds) > 2n ** 64n) command.error('error: the seed range must end below 2^64');
 }
 
-async function campaign(flags: CampaignFlags): Promise<void> {
-  const outcome = await runCampaign({
-    from: flags.from,
-    seeds: flags.seeds,
-    workers: flags.workers,
-    simulatedSeconds: flags.seconds,
-    outDir: flags.out,
-    progress: process.stderr,
-  });
+const logLine = (line: string) => process.stderr.write(`${line}\n`);
+
+async function campaign(flags: CampaignFlags, command: Command): Promise<void> {
+  if ((flags.status === true || flags.resume !== undefined) && flags.queue === undefined)
+    command.error('error: --status and --resume need --queue <url>');
+  if (flags.status === true) {
+    await showCampaignStatus(flags.queue!, flags.queueName, (line) => process.stdout.write(`${line}\n`));
+    return;
+  }
+  if (flags.seeds === undefined && flags.resume === undefined)
+    command.error("error: required option '--seeds <n>' not specified");
+  if (flags.seeds !== undefined) checkSeedRange({ from: flags.from, seeds: flags.seeds }, command);
+  const outcome =
+    flags.queue === undefined
+      ? await runCampaign({
+          from: flags.from,
+          seeds: flags.seeds!,
+          workers: flags.workers,
+          simulatedSeconds: flags.seconds,
+          outDir: flags.out,
+          progress: process.stderr,
+        })
+      : await runQueuedCampaign({
+          queueUrl: flags.queue,
+          queueName: flags.queueName,
+          from: flags.from,
+          seeds: flags.seeds ?? 0,
+          simulatedSeconds: flags.seconds,
+          seedsPerJob: flags.seedsPerJob,
+          outDir: flags.out,
+          resume: flags.resume,
+          progress: process.stderr,
+          log: logLine,
+        });
+  printCampaignOutcome(outcome);
+}
+
+function printCampaignOutcome(outcome: CampaignOutcome): void {
   for (const line of formatSummary(outcome.summary)) process.stdout.write(`${line}\n`);
   const failing = outcome.runs.filter((r) => r.failures.length > 0);
   for (const run of failing.slice(0, CAMPAIGN_REPLAY_LINES_MAX)) {
@@ -260,7 +300,37 @@ async function campaign(flags: CampaignFlags): Promise<void> {
   if (first !== null) process.exitCode = SIM_EXIT_CODE[first.kind];
 }
 
-async function determinism(flags: Omit<CampaignFlags, 'out'>): Promise<void> {
+/** `worker`: takes campaign jobs from the queue; SIGINT/SIGTERM give the running jobs back after their seed. */
+async function worker(flags: { queue: string; queueName: string; threads: number; forever?: boolean }): Promise<void> {
+  const stop = new AbortController();
+  const onSignal = (signal: NodeJS.Signals) => {
+    if (stop.signal.aborted) process.exit(130);
+    logLine(`campaign worker: ${signal}: giving the running jobs back after their current seed (again to quit now)`);
+    stop.abort();
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+  const outcome = await runQueueWorker({
+    queueUrl: flags.queue,
+    queueName: flags.queueName,
+    threads: flags.threads,
+    forever: flags.forever === true,
+    log: logLine,
+    signal: stop.signal,
+  });
+  logLine(`campaign worker: stopped after ${outcome.jobsDone} jobs, ${outcome.seedsRun} seeds run`);
+  if (outcome.refusal !== undefined) process.exitCode = CAMPAIGN_EXIT_CODE.workerCodeMismatch;
+  if (outcome.fatal !== undefined) process.exitCode = 1;
+}
+
+interface DeterminismFlags {
+  seeds: number;
+  from: bigint;
+  workers: number;
+  seconds: number;
+}
+
+async function determinism(flags: DeterminismFlags): Promise<void> {
   const outcome = await runDeterminismCheck({
     from: flags.from,
     seeds: flags.seeds,
@@ -284,10 +354,13 @@ async function determinism(flags: Omit<CampaignFlags, 'out'>): Promise<void> {
 }
 
 /** The options campaign and determinism share. */
-function seedRangeCommand(name: string, description: string): Command {
-  return new Command(name)
-    .description(description)
-    .requiredOption('--seeds <n>', 'how many seeds to run', parseCount)
+function seedRangeCommand(name: string, description: string, seedsRequired = true): Command {
+  const command = new Command(name).description(description);
+  return (
+    seedsRequired
+      ? command.requiredOption('--seeds <n>', 'how many seeds to run', parseCount)
+      : command.option('--seeds <n>', 'how many seeds to run (required unless --resume or --status)', parseCount)
+  )
     .addOption(new Option('--from <s>', 'the first seed').argParser(parseSeed).default(1n, '1'))
     .addOption(
       new Option('--workers <w>', 'worker threads')
@@ -295,6 +368,12 @@ function seedRangeCommand(name: string, description: string): Command {
         .default(os.availableParallelism(), `the CPU count, ${os.availableParallelism()}`),
     )
     .option('--seconds <t>', 'simulated seconds per run', parseSeconds, SIM_SECONDS_DEFAULT);
+}
+
+function parseSeedsPerJob(value: string): number {
+  const n = parseCount(value);
+  if (n > SEEDS_PER_JOB_MAX) throw new InvalidArgumentError(`at most ${SEEDS_PER_JOB_MAX} seeds per job`);
+  return n;
 }
 
 async function main(): Promise<void> {
@@ -330,17 +409,38 @@ async function main(): Promise<void> {
   program.addCommand(
     seedRangeCommand(
       'campaign',
-      'run seeds from..from+seeds-1 on worker threads: progress, failing-seed database, summary, HTML report',
+      'run seeds from..from+seeds-1 on worker threads, or through a queue with --queue: progress, failing-seed database, summary, HTML report',
+      false,
     )
       .option('--out <dir>', 'where summary.json, report.html and failures.jsonl go', 'sim-out/campaign')
-      .action((flags: CampaignFlags, command: Command) => {
-        checkSeedRange(flags, command);
-        return campaign(flags);
-      }),
+      .option(
+        '--queue <url>',
+        'run through the campaign queue on this Redis (redis://host:6379/0): workers on any machine take the seeds (npm run sim -- worker)',
+      )
+      .option('--queue-name <name>', 'the queue (workers must name the same)', QUEUE_NAME_DEFAULT)
+      .option('--seeds-per-job <n>', 'seeds per queue job', parseSeedsPerJob, SEEDS_PER_JOB_DEFAULT)
+      .option('--resume [id]', 'pick up a queued campaign whose coordinator stopped (default: the one --out names)')
+      .option('--status', 'show the progress of the running campaigns on --queue, and exit')
+      .action((flags: CampaignFlags, command: Command) => campaign(flags, command)),
+  );
+  program.addCommand(
+    new Command('worker')
+      .description(
+        "take campaign jobs from the queue and run their seeds on this machine's threads, until the queue stays empty (or forever with --forever); SIGINT/SIGTERM give the running jobs back",
+      )
+      .requiredOption('--queue <url>', "the campaign queue's Redis (redis://host:6379/0)")
+      .option('--queue-name <name>', 'the queue', QUEUE_NAME_DEFAULT)
+      .addOption(
+        new Option('--threads <n>', 'worker threads')
+          .argParser(parseCount)
+          .default(os.availableParallelism(), `the CPU count, ${os.availableParallelism()}`),
+      )
+      .option('--forever', 'keep waiting for jobs when the queue is empty')
+      .action((flags: { queue: string; queueName: string; threads: number; forever?: boolean }) => worker(flags)),
   );
   program.addCommand(
     seedRangeCommand('determinism', 'run every seed twice in two worker threads and compare trace hashes').action(
-      (flags: Omit<CampaignFlags, 'out'>, command: Command) => {
+      (flags: DeterminismFlags, command: Command) => {
         checkSeedRange(flags, command);
         return determinism(flags);
       },
@@ -350,6 +450,13 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  process.stderr.write(`sim: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  // A queue's expected failures (unreachable, unknown campaign, jobs failed for good) read as their sentence alone.
+  const text =
+    error instanceof CampaignQueueError
+      ? `${error.code}: ${error.message}`
+      : error instanceof Error
+        ? (error.stack ?? error.message)
+        : String(error);
+  process.stderr.write(`sim: ${text}\n`);
   process.exitCode = 1;
 });

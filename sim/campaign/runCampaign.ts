@@ -3,12 +3,14 @@
  * summary and the HTML report. Exempt from the determinism lint (wall clock, git, files, threads).
  */
 import { execFileSync } from 'node:child_process';
+import { createHash, randomBytes } from 'node:crypto';
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { CampaignRun } from './campaignRun.js';
 import { renderCampaignReport } from './campaignReport.js';
 import { summarizeCampaign, type CampaignContext, type CampaignSummary } from './campaignSummary.js';
-import { failureRecord, openFailureDatabase, toJson } from './failureDatabase.js';
+import type { CodeIdentity } from './campaignQueue.js';
+import { failureRecord, openFailureDatabase, toJson, type FailureDatabase } from './failureDatabase.js';
 import { createProgressBar, type ProgressStream } from './progressBar.js';
 import { runJobsOnWorkers, type CampaignJob } from './workerPool.js';
 
@@ -30,11 +32,19 @@ export interface CampaignOutcome {
   readonly failuresPath: string;
 }
 
-function git(args: string[]): string | undefined {
+/**
+ * Largest `git diff` read for the code fingerprint. A bigger one (or a failing git) gives a fingerprint that matches
+ * no other, so queue workers refuse rather than guess.
+ */
+const CODE_DIFF_BYTES_MAX = 64 * 1024 * 1024;
+
+function git(args: string[], trim = true): string | undefined {
   try {
-    return execFileSync('git', args, { stdio: ['ignore', 'pipe', 'ignore'] })
-      .toString()
-      .trim();
+    const out = execFileSync('git', args, {
+      stdio: ['ignore', 'pipe', 'ignore'],
+      maxBuffer: CODE_DIFF_BYTES_MAX,
+    }).toString();
+    return trim ? out.trim() : out;
   } catch {
     return undefined;
   }
@@ -45,6 +55,22 @@ export function checkoutSource(): { commit: string; worktreeDirty: boolean } {
   const commit = git(['rev-parse', 'HEAD']);
   if (commit === undefined) return { commit: 'unknown', worktreeDirty: false };
   return { commit, worktreeDirty: (git(['status', '--porcelain', '--untracked-files=no']) ?? '') !== '' };
+}
+
+/**
+ * The checked-out commit, and a fingerprint of the uncommitted changes to tracked files (sha256 of
+ * `git diff HEAD --binary`): two checkouts with the same identity run the same simulator code, so a queue worker
+ * runs a campaign's jobs only when its identity is the campaign's.
+ */
+export function codeIdentity(): CodeIdentity {
+  const source = checkoutSource();
+  if (!source.worktreeDirty) return { ...source, codeFingerprint: 'clean' };
+  const diff = git(['diff', '--no-ext-diff', '--no-textconv', '--binary', 'HEAD'], false);
+  const codeFingerprint =
+    diff === undefined
+      ? `unreadable-${randomBytes(4).toString('hex')}`
+      : createHash('sha256').update(diff).digest('hex').slice(0, 16);
+  return { ...source, codeFingerprint };
 }
 
 export function seedRange(from: bigint, count: number): bigint[] {
@@ -60,9 +86,8 @@ export async function runCampaign(options: CampaignOptions): Promise<CampaignOut
     workers: options.workers,
     ...source,
   };
-  const failuresPath = path.join(options.outDir, 'failures.jsonl');
   await mkdir(options.outDir, { recursive: true });
-  const database = openFailureDatabase(failuresPath);
+  const database = openFailureDatabase(path.join(options.outDir, 'failures.jsonl'));
   const progress = createProgressBar('campaign', options.seeds, options.progress);
   const runs: CampaignRun[] = [];
   let failed = 0;
@@ -85,13 +110,28 @@ export async function runCampaign(options: CampaignOptions): Promise<CampaignOut
       progress.update({ done: runs.length, failed, simulatedSeconds });
     },
   });
-  const wallMs = performance.now() - startedMs;
   progress.finish();
+  return writeCampaignOutputs(context, runs, performance.now() - startedMs, options.outDir, database);
+}
+
+/**
+ * What every campaign writes once its runs are in, wherever they ran (worker threads here, queue workers in
+ * queueCoordinator.ts): waits for the failing-seed database's appends, then writes summary.json and report.html
+ * from the runs sorted by seed.
+ */
+export async function writeCampaignOutputs(
+  context: CampaignContext,
+  unsortedRuns: readonly CampaignRun[],
+  wallMs: number,
+  outDir: string,
+  database: FailureDatabase,
+): Promise<CampaignOutcome> {
   await database.flushed();
-  runs.sort((a, b) => (a.seed < b.seed ? -1 : a.seed > b.seed ? 1 : 0));
+  const runs = [...unsortedRuns].sort((a, b) => (a.seed < b.seed ? -1 : a.seed > b.seed ? 1 : 0));
   const summary = summarizeCampaign(context, runs, wallMs);
-  const summaryPath = path.join(options.outDir, 'summary.json');
-  const reportPath = path.join(options.outDir, 'report.html');
+  const summaryPath = path.join(outDir, 'summary.json');
+  const reportPath = path.join(outDir, 'report.html');
+  await mkdir(outDir, { recursive: true });
   await writeFile(summaryPath, `${toJson(summary, 2)}\n`, 'utf8');
   const title = `Simulation campaign: seeds ${summary.from} +${summary.seeds}`;
   await writeFile(
@@ -99,5 +139,5 @@ export async function runCampaign(options: CampaignOptions): Promise<CampaignOut
     renderCampaignReport({ title, summary, runs, generatedAt: new Date().toISOString() }),
     'utf8',
   );
-  return { summary, runs, summaryPath, reportPath, failuresPath };
+  return { summary, runs, summaryPath, reportPath, failuresPath: database.path };
 }

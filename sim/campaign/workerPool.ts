@@ -42,10 +42,26 @@ interface QueuedJob {
 }
 
 /**
+ * The `--import` preloads of NODE_OPTIONS other than tsx, for a worker thread's execArgv. Threads start with
+ * `execArgv: []` (the young generation is set through resourceLimits, and tsx is loaded by the bootstrap, scoped),
+ * which also drops the process's NODE_OPTIONS: a module preloaded that way (a test's module hook, a profiler)
+ * reaches the threads only when passed explicitly. Whitespace separates arguments (no quoting).
+ */
+export function threadExecArgv(nodeOptions: string | undefined = process.env.NODE_OPTIONS): string[] {
+  const words = (nodeOptions ?? '').split(/\s+/).filter((w) => w !== '');
+  const preloads: string[] = [];
+  words.forEach((word, i) => {
+    const module = word === '--import' ? words[i + 1] : word.startsWith('--import=') ? word.slice(9) : undefined;
+    if (module !== undefined && module !== 'tsx' && !module.startsWith('tsx/')) preloads.push('--import', module);
+  });
+  return preloads;
+}
+
+/**
  * The worker's entry. From source (this file is .ts, run by tsx) a plain .mjs bootstrap loads the TypeScript entry
  * through tsx; from a build the compiled entry runs directly.
  */
-function workerEntry(): { url: URL; workerData: unknown } {
+export function workerEntry(): { url: URL; workerData: unknown } {
   const own = import.meta.url;
   if (own.endsWith('.ts'))
     return {
@@ -87,7 +103,7 @@ export function runJobsOnWorkers(jobs: readonly CampaignJob[], options: WorkerPo
     const spawn = (lane: number): void => {
       const worker = new Worker(entry.url, {
         workerData: entry.workerData,
-        execArgv: [],
+        execArgv: threadExecArgv(),
         resourceLimits: { maxYoungGenerationSizeMb: SIM_YOUNG_GENERATION_MB },
       });
       live.add(worker);
