@@ -331,8 +331,10 @@ async function finishCampaign(
   const database = openFailureDatabase(path.join(options.outDir, 'failures.jsonl'));
   const recordedAt = new Date().toISOString();
   const sorted = [...runs].sort((a, b) => (a.seed < b.seed ? -1 : a.seed > b.seed ? 1 : 0));
-  for (const run of sorted.filter((r) => r.failures.length > 0))
-    database.append(failureRecord(run, record, recordedAt));
+  // A campaign resumed after it had finished already put its failures in the database: write them once.
+  if (record.status !== 'done')
+    for (const run of sorted.filter((r) => r.failures.length > 0))
+      database.append(failureRecord(run, record, recordedAt));
   const workers = await redis.scard(keys.workers);
   const context = {
     from: record.from,
