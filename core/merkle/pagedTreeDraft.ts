@@ -13,9 +13,15 @@ export interface PageEntry {
  * The next version of one tree, built on pages of the latest committed version. Pages are copied on first write, so
  * the committed pages stay untouched until the caller swaps the written pages in. Every page on the path of a leaf
  * that changes must be in `base`.
+ *
+ * The copies share one buffer sized for every page of `base` (a draft writes only pages it loaded): one allocation
+ * per tree and block instead of one per page. Whoever keeps written pages keeps that buffer alive, and must copy
+ * out the survivors once most of it is dead (core/worldState/pageStore.ts does).
  */
 export class PagedTreeDraft {
   private readonly written = new Map<number, Uint8Array>();
+  private slab: ArrayBuffer | undefined;
+  private slabUsedBytes = 0;
 
   constructor(
     private readonly geometry: TreeGeometry,
@@ -123,9 +129,22 @@ export class PagedTreeDraft {
     if (page === undefined) {
       const basePage = this.base.get(pageId)?.bytes;
       assert(basePage !== undefined, `page ${pageId} was loaded before the draft changed it`);
-      page = basePage.slice();
+      page = this.allocate(basePage.length);
+      page.set(basePage);
       this.written.set(pageId, page);
     }
+    return page;
+  }
+
+  private allocate(bytes: number): Uint8Array {
+    if (this.slab === undefined) {
+      let baseBytes = 0;
+      for (const entry of this.base.values()) baseBytes += entry.bytes.length;
+      this.slab = new ArrayBuffer(baseBytes);
+    }
+    assert(this.slabUsedBytes + bytes <= this.slab.byteLength, 'a draft writes only pages it loaded');
+    const page = new Uint8Array(this.slab, this.slabUsedBytes, bytes);
+    this.slabUsedBytes += bytes;
     return page;
   }
 }
