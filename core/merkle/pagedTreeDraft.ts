@@ -20,6 +20,8 @@ export interface PageEntry {
  */
 export class PagedTreeDraft {
   private readonly written = new Map<number, Uint8Array>();
+  /** The base version of each written page, in the order of `written`. */
+  private readonly writtenBaseVersions: number[] = [];
   private slab: ArrayBuffer | undefined;
   private slabUsedBytes = 0;
 
@@ -34,9 +36,9 @@ export class PagedTreeDraft {
     return this.written;
   }
 
-  /** Version of a page in the base (-1 when it was never written). */
-  baseVersion(pageId: number): number {
-    return this.base.get(pageId)?.version ?? -1;
+  /** The base version of each page of `writtenPages`, in its order (-1: the page was never written). */
+  get baseVersionsOfWritten(): readonly number[] {
+    return this.writtenBaseVersions;
   }
 
   node(level: number, index: number): Uint8Array {
@@ -73,10 +75,10 @@ export class PagedTreeDraft {
    * nodes. `changedLeaves` must be sorted ascending without repeats, each one written in this draft. Returns the new
    * root.
    */
-  rehash(changedLeaves: readonly number[]): Uint8Array {
+  rehash(changedLeaves: ArrayLike<number> & Iterable<number>): Uint8Array {
     assert(changedLeaves.length > 0, 'rehash needs a changed leaf');
     const { height, levels } = this.geometry;
-    let dirty = changedLeaves;
+    let dirty: Iterable<number> = changedLeaves;
     let root: Uint8Array | undefined;
     for (let level = 0; level < height; level++) {
       const at = levels[level]!;
@@ -127,11 +129,12 @@ export class PagedTreeDraft {
   private writable(pageId: number): Uint8Array {
     let page = this.written.get(pageId);
     if (page === undefined) {
-      const basePage = this.base.get(pageId)?.bytes;
-      assert(basePage !== undefined, `page ${pageId} was loaded before the draft changed it`);
-      page = this.allocate(basePage.length);
-      page.set(basePage);
+      const baseEntry = this.base.get(pageId);
+      assert(baseEntry !== undefined, `page ${pageId} was loaded before the draft changed it`);
+      page = this.allocate(baseEntry.bytes.length);
+      page.set(baseEntry.bytes);
       this.written.set(pageId, page);
+      this.writtenBaseVersions.push(baseEntry.version);
     }
     return page;
   }
