@@ -1,5 +1,7 @@
 import { MemoryLevel } from 'memory-level';
 import type { StoragePort } from '../core/ports.js';
+import type { PlainOperation } from '../adapters/storage/plainBatch.js';
+import { isPlainBatch } from '../adapters/storage/plainBatch.js';
 
 /**
  * Simulated storage is memory-level: every operation settles through microtasks only (no real I/O), which is what
@@ -46,51 +48,23 @@ class SimLevel extends MemoryLevelWithHooks {
   }
 
   /**
-   * abstract-level's array batch copies every operation with the call's options and runs it through the encodings,
-   * which for plain string operations on this utf8 store changes nothing: those go straight to `_batch`, with the
-   * same checks and the same single await, so every batch settles after the same microtasks as before.
+   * Plain string batches go straight to `_batch` (adapters/storage/plainBatch.ts), with the same checks and the same
+   * single await as abstract-level's, so every batch settles after the same microtasks as before.
    */
   // One signature over abstract-level's overloads (array form, or none for a chained batch); `never` fits each.
   override batch(...args: unknown[]): never {
     const [operations, options] = args;
-    if (args.length > 0 && this.takesPlainBatch(operations, options)) return this.plainBatch(operations) as never;
+    if (args.length > 0 && isPlainBatch(this, operations, options)) return this.plainBatch(operations) as never;
     return (super.batch as (...rest: unknown[]) => never)(...args);
   }
 
-  private takesPlainBatch(operations: unknown, options: unknown): operations is WriteOp[] {
-    const prewrite = this.hooks.prewrite as unknown as { readonly noop: boolean };
-    if (this.status !== 'open' || !prewrite.noop || this.listenerCount('write') > 0) return false;
-    if (!Array.isArray(operations) || !isPlainOptions(options)) return false;
-    for (const op of operations as unknown[]) if (!isPlainOperation(op)) return false;
-    return true;
-  }
-
-  private async plainBatch(operations: readonly WriteOp[]): Promise<void> {
+  private async plainBatch(operations: readonly PlainOperation[]): Promise<void> {
     if (operations.length === 0) return;
     await this._batch(operations as WriteOp[], PLAIN_BATCH_OPTIONS);
   }
 }
 
 const PLAIN_BATCH_OPTIONS = Object.freeze({ keyEncoding: 'utf8', valueEncoding: 'utf8' });
-
-/** No options, or options that change nothing here (`sync` is classic-level's, which memory-level ignores). */
-function isPlainOptions(options: unknown): boolean {
-  if (options === undefined || options === null) return true;
-  if (typeof options !== 'object') return false;
-  const { keyEncoding, valueEncoding } = options as { keyEncoding?: unknown; valueEncoding?: unknown };
-  return (
-    (keyEncoding === undefined || keyEncoding === 'utf8') && (valueEncoding === undefined || valueEncoding === 'utf8')
-  );
-}
-
-/** A put of a string value or a del, at a string key, with no per-operation encoding or sublevel. */
-function isPlainOperation(op: unknown): op is WriteOp {
-  if (typeof op !== 'object' || op === null) return false;
-  const { type, key, value, keyEncoding, valueEncoding, sublevel } = op as Record<string, unknown>;
-  if (typeof key !== 'string' || keyEncoding !== undefined || valueEncoding !== undefined || sublevel !== undefined)
-    return false;
-  return type === 'del' || (type === 'put' && typeof value === 'string');
-}
 
 const ASCII_RE = /^[\x00-\x7f]*$/;
 
