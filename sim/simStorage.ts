@@ -1,5 +1,7 @@
 import { MemoryLevel } from 'memory-level';
 import type { StoragePort } from '../core/ports.js';
+import type { PlainOperation } from '../adapters/storage/plainBatch.js';
+import { isPlainBatch } from '../adapters/storage/plainBatch.js';
 
 /**
  * Simulated storage is memory-level: every operation settles through microtasks only (no real I/O), which is what
@@ -44,7 +46,25 @@ class SimLevel extends MemoryLevelWithHooks {
     for (const op of operations) if (op.type === 'put') assertAsciiKey(op.key);
     return super._batch(operations, options);
   }
+
+  /**
+   * Plain string batches go straight to `_batch` (adapters/storage/plainBatch.ts), with the same checks and the same
+   * single await as abstract-level's, so every batch settles after the same microtasks as before.
+   */
+  // One signature over abstract-level's overloads (array form, or none for a chained batch); `never` fits each.
+  override batch(...args: unknown[]): never {
+    const [operations, options] = args;
+    if (args.length > 0 && isPlainBatch(this, operations, options)) return this.plainBatch(operations) as never;
+    return (super.batch as (...rest: unknown[]) => never)(...args);
+  }
+
+  private async plainBatch(operations: readonly PlainOperation[]): Promise<void> {
+    if (operations.length === 0) return;
+    await this._batch(operations as WriteOp[], PLAIN_BATCH_OPTIONS);
+  }
 }
+
+const PLAIN_BATCH_OPTIONS = Object.freeze({ keyEncoding: 'utf8', valueEncoding: 'utf8' });
 
 const ASCII_RE = /^[\x00-\x7f]*$/;
 

@@ -20,6 +20,8 @@ import { AbstractChainedBatch } from 'abstract-level';
 import { ClassicLevel } from 'classic-level';
 import type { AbstractClearOptions } from 'abstract-level';
 import type { StoragePort } from '../../core/ports.js';
+import type { PlainOperation } from './plainBatch.js';
+import { isPlainBatch } from './plainBatch.js';
 import { StorageError } from './storageError.js';
 
 /** Name of the database directory inside the node's data directory. */
@@ -118,6 +120,20 @@ class DurableClassicLevel extends ClassicLevel<string, string> {
 
   _batch(operations: readonly EncodedOperation[], options: WriteOptions): Promise<void> {
     return classicLevelWrites._batch.call(this, operations, durable(options));
+  }
+
+  /** Plain string batches skip abstract-level's copy of each operation (./plainBatch.ts). */
+  // One signature over abstract-level's overloads (array form, or none for a chained batch); `never` fits each.
+  override batch(...args: unknown[]): never {
+    const [operations, options] = args;
+    if (args.length > 0 && isPlainBatch(this, operations, options))
+      return this.plainBatch(operations, (options ?? {}) as WriteOptions) as never;
+    return (super.batch as (...rest: unknown[]) => never)(...args);
+  }
+
+  private async plainBatch(operations: readonly PlainOperation[], options: WriteOptions): Promise<void> {
+    if (operations.length === 0) return;
+    await this._batch(operations, options);
   }
 
   /**

@@ -10,7 +10,8 @@
  * Figures per shape: txs/s, leaves/s (note hashes + nullifiers + public data writes), ms per block, hashes per block,
  * the ratio of block time to (hashes x the time of one hashToField on this machine), storage records and bytes per
  * block, and witness reads/s (nullifier membership witnesses, one at a time) at the latest block and at an early
- * block read from storage.
+ * block read from storage. The time of one hash in that ratio is measured again just before each block, so on a
+ * machine whose load changes the block and its hashes are timed under the same load.
  *
  * Environment (optional): WS_BENCH_TYPICAL_BLOCKS (default 120), WS_BENCH_MAXIMAL_BLOCKS (default 16),
  * WS_BENCH_WITNESS_READS (default 2000).
@@ -43,6 +44,8 @@ const WARMUP_BLOCKS = 4;
 /** Block whose state the historical witness reads ask about. */
 const HISTORICAL_BLOCK = 2;
 const HASH_TIMING_ITERATIONS = 300_000;
+/** Hashes timed just before each block, for that block's share of the block-time-over-hash-time ratio. */
+const HASH_SAMPLE_ITERATIONS = 3_000;
 
 const envCount = (name: string, fallback: number): number => {
   const value = Number(process.env[name]);
@@ -61,16 +64,16 @@ class FieldStream {
 }
 
 /** Nanoseconds of one hashToField of 64 bytes (a Merkle node), the same call the engine makes. */
-function hashNanoseconds(): number {
+function hashNanoseconds(iterations: number, warmup: number): number {
   const input = new Uint8Array(64);
-  for (let i = 0; i < 20_000; i++) hashToFieldBytes(input);
+  for (let i = 0; i < warmup; i++) hashToFieldBytes(input);
   const started = performance.now();
-  for (let i = 0; i < HASH_TIMING_ITERATIONS; i++) {
+  for (let i = 0; i < iterations; i++) {
     input[0] = i & 0xff;
     input[1] = (i >> 8) & 0xff;
     hashToFieldBytes(input);
   }
-  return ((performance.now() - started) * 1e6) / HASH_TIMING_ITERATIONS;
+  return ((performance.now() - started) * 1e6) / iterations;
 }
 
 function blockEffects(shape: Shape, random: FieldStream, knownSlots: Hex[], nullifiers: Hex[]): BlockStateEffects {
@@ -94,6 +97,8 @@ function blockEffects(shape: Shape, random: FieldStream, knownSlots: Hex[], null
 
 interface BlockTotals {
   milliseconds: number;
+  /** Each block's hashes times the time of one hash measured just before it. */
+  hashMilliseconds: number;
   hashes: number;
   records: number;
   bytes: number;
@@ -106,11 +111,12 @@ async function applyBlocks(
   random: FieldStream,
   nullifiers: Hex[],
 ): Promise<BlockTotals> {
-  const totals: BlockTotals = { milliseconds: 0, hashes: 0, records: 0, bytes: 0, blocks: 0 };
+  const totals: BlockTotals = { milliseconds: 0, hashMilliseconds: 0, hashes: 0, records: 0, bytes: 0, blocks: 0 };
   const knownSlots: Hex[] = [];
   for (let i = 0; i < shape.blocks; i++) {
     const effects = blockEffects(shape, random, knownSlots, nullifiers);
     const n = engine.latestBlockNumber + 1;
+    const hashNs = hashNanoseconds(HASH_SAMPLE_ITERATIONS, 0);
     const hashesBefore = engine.hasher.count;
     const started = performance.now();
     const prepared = (await engine.prepareBlock(n, effects)).finish(random.next());
@@ -119,6 +125,7 @@ async function applyBlocks(
     if (i < WARMUP_BLOCKS) continue;
     totals.milliseconds += elapsed;
     totals.hashes += engine.hasher.count - hashesBefore;
+    totals.hashMilliseconds += ((engine.hasher.count - hashesBefore) * hashNs) / 1e6;
     totals.records += prepared.ops.length;
     totals.bytes += prepared.ops.reduce(
       (sum, op) => sum + op.key.length + (op.type === 'put' ? op.value.length : 0),
@@ -144,7 +151,7 @@ async function witnessReadsPerSecond(
   return reads / ((performance.now() - started) / 1000);
 }
 
-async function benchShape(shape: Shape, hashNs: number, witnessReads: number): Promise<Record<string, number>> {
+async function benchShape(shape: Shape, witnessReads: number): Promise<Record<string, number>> {
   const dataDirectory = await mkdtemp(path.join(os.tmpdir(), 'world-state-bench-'));
   const storage = await openClassicLevelStorage(dataDirectory);
   try {
@@ -162,7 +169,7 @@ async function benchShape(shape: Shape, hashNs: number, witnessReads: number): P
       leavesPerSecond: Math.round(leavesPerBlock / blockSeconds),
       msPerBlock: round(blockSeconds * 1000, 1),
       hashesPerBlock: Math.round(hashesPerBlock),
-      blockTimeOverHashTime: round((blockSeconds * 1e9) / (hashesPerBlock * hashNs), 2),
+      blockTimeOverHashTime: round(totals.milliseconds / totals.hashMilliseconds, 2),
       storageRecordsPerBlock: Math.round(totals.records / totals.blocks),
       storageMegabytesPerBlock: round(totals.bytes / totals.blocks / 1e6, 2),
       witnessReadsPerSecondLatest: Math.round(
@@ -186,10 +193,10 @@ export async function benchWorldState(): Promise<BenchResult> {
     { name: 'maximal', perTx: 64, blocks: envCount('WS_BENCH_MAXIMAL_BLOCKS', 16) },
   ];
   const witnessReads = envCount('WS_BENCH_WITNESS_READS', 2_000);
-  const hashNs = hashNanoseconds();
+  const hashNs = hashNanoseconds(HASH_TIMING_ITERATIONS, 20_000);
   const figures: Record<string, number | string> = { txsPerBlock: TXS_PER_BLOCK, hashToFieldNs: round(hashNs, 1) };
   for (const shape of shapes) {
-    const result = await benchShape(shape, hashNs, witnessReads);
+    const result = await benchShape(shape, witnessReads);
     for (const [key, value] of Object.entries(result)) figures[`${shape.name}.${key}`] = value;
   }
   return { name: 'world-state', figures };

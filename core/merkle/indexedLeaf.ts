@@ -1,5 +1,5 @@
 import type { Hex } from '../../spec/chain.js';
-import { bytesToHex, zeroHex } from '../../spec/codec/bytes.js';
+import { bytesToHex, writeHexInto, zeroHex } from '../../spec/codec/bytes.js';
 import type { CountingHasher } from './countingHasher.js';
 
 /**
@@ -65,12 +65,18 @@ function writeNextIndex(out: Uint8Array, offset: number, nextIndex: number): voi
 
 export function encodePreimage(kind: IndexedTreeKind, leaf: IndexedLeaf): Uint8Array {
   const out = new Uint8Array(preimageBytesOf(kind));
-  const layout = layoutOf(kind);
-  out.set(fieldBytes(leaf.key), 0);
-  if (layout.value >= 0) out.set(fieldBytes(leaf.value), layout.value);
-  out.set(fieldBytes(leaf.nextKey), layout.nextKey);
-  writeNextIndex(out, layout.nextIndex, leaf.nextIndex);
+  writePreimage(kind, out, leaf);
   return out;
+}
+
+/** Writes `leaf`'s stored preimage over `out` (preimageBytesOf(kind) bytes, e.g. its slot in a page). */
+export function writePreimage(kind: IndexedTreeKind, out: Uint8Array, leaf: IndexedLeaf): void {
+  const layout = layoutOf(kind);
+  const view = bufferView(out);
+  writeHexInto(view, 0, leaf.key, FIELD_BYTES);
+  if (layout.value >= 0) writeHexInto(view, layout.value, leaf.value, FIELD_BYTES);
+  writeHexInto(view, layout.nextKey, leaf.nextKey, FIELD_BYTES);
+  writeNextIndex(out, layout.nextIndex, leaf.nextIndex);
 }
 
 /**
@@ -84,14 +90,33 @@ export function patchPreimage(
   next: { readonly key: Hex; readonly index: number } | undefined,
 ): Uint8Array {
   const out = stored.slice();
-  const layout = layoutOf(kind);
-  if (value !== undefined && layout.value >= 0) out.set(fieldBytes(value), layout.value);
-  if (next !== undefined) {
-    out.set(fieldBytes(next.key), layout.nextKey);
-    writeNextIndex(out, layout.nextIndex, next.index);
-  }
+  patchPreimageInPlace(kind, out, value, next);
   return out;
 }
+
+/** Replaces some fields of a stored preimage where it lies (undefined keeps the stored one). */
+export function patchPreimageInPlace(
+  kind: IndexedTreeKind,
+  preimage: Uint8Array,
+  value: Hex | undefined,
+  next: { readonly key: Hex; readonly index: number } | undefined,
+): void {
+  const layout = layoutOf(kind);
+  const view = bufferView(preimage);
+  if (value !== undefined && layout.value >= 0) writeHexInto(view, layout.value, value, FIELD_BYTES);
+  if (next !== undefined) {
+    writeHexInto(view, layout.nextKey, next.key, FIELD_BYTES);
+    writeNextIndex(preimage, layout.nextIndex, next.index);
+  }
+}
+
+/** Whether a stored preimage holds `key` (32-byte lowercase hex). */
+export function preimageHasKey(preimage: Uint8Array, key: Hex): boolean {
+  return `0x${bufferView(preimage).toString('hex', 0, FIELD_BYTES)}` === key;
+}
+
+const bufferView = (bytes: Uint8Array): Buffer =>
+  Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 
 export function decodePreimage(kind: IndexedTreeKind, bytes: Uint8Array): IndexedLeaf {
   const field = (i: number): Hex => bytesToHex(bytes.subarray(i * FIELD_BYTES, (i + 1) * FIELD_BYTES));
@@ -105,12 +130,21 @@ export function decodePreimage(kind: IndexedTreeKind, bytes: Uint8Array): Indexe
   return { key: field(0), value: field(1), nextKey: field(2), nextIndex };
 }
 
+/** Hash inputs by length, reused: a hash reads its input before it returns, and nothing else keeps it. */
+const hashInputs = new Map<number, Uint8Array>();
+
 /** The leaf hash of a stored preimage: its fields with nextIndex widened to 32 bytes. */
 export function hashPreimage(hasher: CountingHasher, preimage: Uint8Array): Uint8Array {
   const fieldsBytes = preimage.length - NEXT_INDEX_STORED_BYTES;
-  const input = new Uint8Array(fieldsBytes + FIELD_BYTES);
+  const inputBytes = fieldsBytes + FIELD_BYTES;
+  let input = hashInputs.get(inputBytes);
+  if (input === undefined) {
+    input = new Uint8Array(inputBytes);
+    hashInputs.set(inputBytes, input);
+  }
+  // The widened nextIndex's high bytes are never written, so they stay zero.
   input.set(preimage.subarray(0, fieldsBytes), 0);
-  input.set(preimage.subarray(fieldsBytes), input.length - NEXT_INDEX_STORED_BYTES);
+  input.set(preimage.subarray(fieldsBytes), inputBytes - NEXT_INDEX_STORED_BYTES);
   return hasher.hash(input);
 }
 

@@ -51,7 +51,21 @@ export interface TreeGeometry {
   readonly levels: readonly LevelGeometry[];
 }
 
+/** Geometries made so far, by their parameters: they are immutable, and every engine opened makes the same few. */
+const knownGeometries = new Map<string, TreeGeometry>();
+/** Distinct geometries kept (a node has five; tests try a few dozen). */
+const KNOWN_GEOMETRIES_MAX = 256;
+
 export function createTreeGeometry(height: number, pageHeight: number, preimageBytes: number): TreeGeometry {
+  const id = `${height}:${pageHeight}:${preimageBytes}`;
+  const known = knownGeometries.get(id);
+  if (known !== undefined) return known;
+  const geometry = buildTreeGeometry(height, pageHeight, preimageBytes);
+  if (knownGeometries.size < KNOWN_GEOMETRIES_MAX) knownGeometries.set(id, geometry);
+  return geometry;
+}
+
+function buildTreeGeometry(height: number, pageHeight: number, preimageBytes: number): TreeGeometry {
   assert(Number.isInteger(height) && height >= 1 && 2 ** height <= PAGE_ID_LIMIT, `tree height ${height} out of range`);
   assert(Number.isInteger(pageHeight) && pageHeight >= 1, `page height ${pageHeight} out of range`);
   const bands: BandGeometry[] = [];

@@ -28,7 +28,20 @@ const BLOCK_HEX_DIGITS = 8;
 const PAGE_ID_HEX_DIGITS = 12;
 const LEAF_INDEX_HEX_DIGITS = 12;
 
-const hexOf = (n: number, digits: number): string => n.toString(16).padStart(digits, '0');
+/** Below this a number is a small integer to V8, whose hex digits are quick; page ids usually are not. */
+const SMALL_INTEGER_LIMIT = 2 ** 30;
+const LOW_HEX_DIGITS = 6;
+const LOW_HEX_SPAN = 2 ** (4 * LOW_HEX_DIGITS);
+
+/** `n` in `digits` lowercase hex digits (digits > LOW_HEX_DIGITS), a large `n` written as two small halves. */
+function hexOf(n: number, digits: number): string {
+  if (n < SMALL_INTEGER_LIMIT) return n.toString(16).padStart(digits, '0');
+  const high = Math.floor(n / LOW_HEX_SPAN);
+  return (
+    high.toString(16).padStart(digits - LOW_HEX_DIGITS, '0') +
+    (n - high * LOW_HEX_SPAN).toString(16).padStart(LOW_HEX_DIGITS, '0')
+  );
+}
 const stripHex = (value: Hex): string => value.slice(2).toLowerCase();
 
 export const worldStateKeys = {
@@ -38,6 +51,11 @@ export const worldStateKeys = {
   pagePrefix: (tree: number, pageId: number) => `ws:p:${tree}:${hexOf(pageId, PAGE_ID_HEX_DIGITS)}:`,
   page: (tree: number, pageId: number, block: number) =>
     `ws:p:${tree}:${hexOf(pageId, PAGE_ID_HEX_DIGITS)}:${hexOf(block, BLOCK_HEX_DIGITS)}`,
+  /** `page(tree, pageId, block)` for the many pages of one block: the block's digits are written once. */
+  pagesOfBlock: (block: number) => {
+    const blockDigits = hexOf(block, BLOCK_HEX_DIGITS);
+    return (tree: number, pageId: number) => `ws:p:${tree}:${hexOf(pageId, PAGE_ID_HEX_DIGITS)}:${blockDigits}`;
+  },
   insertedKeysPrefix: 'ws:k:',
   insertedKeys: (block: number) => `ws:k:${hexOf(block, BLOCK_HEX_DIGITS)}`,
   appendedValuePrefix: (tree: number, value: Hex) => `ws:i:${tree}:${stripHex(value)}:`,

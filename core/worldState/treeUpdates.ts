@@ -1,11 +1,12 @@
 import type { Hex } from '../../spec/chain.js';
-import { bytesToHex } from '../../spec/codec/bytes.js';
+import { bytesToHex, writeHexInto } from '../../spec/codec/bytes.js';
 import type { CountingHasher } from '../merkle/countingHasher.js';
 import type { IndexedTreeKind } from '../merkle/indexedLeaf.js';
-import { encodePreimage, fieldBytes, hashPreimage, patchPreimage } from '../merkle/indexedLeaf.js';
+import { hashPreimage, patchPreimageInPlace, preimageHasKey, writePreimage } from '../merkle/indexedLeaf.js';
 import type { PageEntry } from '../merkle/pagedTreeDraft.js';
 import { PagedTreeDraft } from '../merkle/pagedTreeDraft.js';
 import type { TreeGeometry } from '../merkle/treeGeometry.js';
+import { NODE_BYTES } from '../merkle/treeGeometry.js';
 import { assert } from '../assert.js';
 import type { IndexedBatch, IndexedLeafChange } from './indexedBatch.js';
 
@@ -38,10 +39,18 @@ export function updateAppendOnly(
 ): TreeUpdate {
   const draft = new PagedTreeDraft(geometry, pages, hasher);
   if (writes.length === 0) return { state: { root: before.root, size: sizeAfter }, draft };
-  for (const write of writes) draft.setLeaf(write.index, fieldBytes(write.value));
-  const root = draft.rehash(writes.map((write) => write.index));
+  const indices: number[] = [];
+  for (const write of writes) {
+    writeHexInto(leafBytes, 0, write.value, NODE_BYTES);
+    draft.setLeaf(write.index, leafBytes);
+    indices.push(write.index);
+  }
+  const root = draft.rehash(indices);
   return { state: { root: bytesToHex(root), size: sizeAfter }, draft };
 }
+
+/** Where a leaf value is decoded before it is copied into its page. */
+const leafBytes = Buffer.alloc(NODE_BYTES);
 
 /** Writes an indexed tree's changed leaves (preimage and leaf hash) and rehashes above them. */
 export function updateIndexed(
@@ -54,31 +63,29 @@ export function updateIndexed(
 ): TreeUpdate {
   const draft = new PagedTreeDraft(geometry, pages, hasher);
   if (batch.changes.size === 0) return { state: { root: before.root, size: batch.sizeAfter }, draft };
-  const indices = [...batch.changes.keys()].sort((a, b) => a - b);
+  // A typed array sorts numerically without a comparator call per step.
+  const indices = Float64Array.from(batch.changes.keys()).sort();
   for (const index of indices) {
-    const preimage = changedPreimage(kind, batch.changes.get(index)!, draft);
-    draft.setPreimage(index, preimage);
+    const preimage = draft.writablePreimage(index);
+    changePreimage(kind, batch.changes.get(index)!, preimage);
     draft.setLeaf(index, hashPreimage(hasher, preimage));
   }
   const root = draft.rehash(indices);
   return { state: { root: bytesToHex(root), size: batch.sizeAfter }, draft };
 }
 
-/** The leaf's preimage after the change: a new leaf from the change alone, an existing one patched in place. */
-function changedPreimage(kind: IndexedTreeKind, change: IndexedLeafChange, draft: PagedTreeDraft): Uint8Array {
+/** Writes the leaf's preimage after the change: a new leaf from the change alone, an existing one patched. */
+function changePreimage(kind: IndexedTreeKind, change: IndexedLeafChange, preimage: Uint8Array): void {
   if (change.inserted) {
     assert(change.value !== undefined && change.next !== undefined, 'an inserted leaf has its value and next pointer');
-    return encodePreimage(kind, {
+    writePreimage(kind, preimage, {
       key: change.key,
       value: change.value,
       nextKey: change.next.key,
       nextIndex: change.next.index,
     });
+    return;
   }
-  const stored = draft.preimage(change.index);
-  assert(
-    Buffer.compare(stored.subarray(0, 32), fieldBytes(change.key)) === 0,
-    `leaf ${change.index} holds key ${change.key}`,
-  );
-  return patchPreimage(kind, stored, change.value, change.next);
+  assert(preimageHasKey(preimage, change.key), `leaf ${change.index} holds key ${change.key}`);
+  patchPreimageInPlace(kind, preimage, change.value, change.next);
 }

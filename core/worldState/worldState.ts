@@ -358,11 +358,13 @@ export class WorldState {
     const n = plan.blockNumber;
     const ops: StorageOperation[] = [];
     const journal: { pages: number[][]; keys: string[] } = { pages: [], keys: [] };
+    const pageKey = KEY.pagesOfBlock(n);
     updates.forEach((update, treeId) => {
       const pages: number[] = [];
+      const baseVersions = update.draft.baseVersionsOfWritten;
       for (const [pageId, bytes] of update.draft.writtenPages) {
-        ops.push({ type: 'put', key: KEY.page(treeId, pageId, n), value: encodePage(bytes) });
-        pages.push(pageId, update.draft.baseVersion(pageId));
+        ops.push({ type: 'put', key: pageKey(treeId, pageId), value: encodePage(bytes) });
+        pages.push(pageId, baseVersions[pages.length / 2]!);
       }
       journal.pages.push(pages);
     });
@@ -575,8 +577,9 @@ export class WorldState {
     const ops: StorageOperation[] = [];
     blocks.forEach((block, i) => {
       const journal = journals[i]!;
+      const pageKey = KEY.pagesOfBlock(block);
       journal.pages.forEach((pairs, treeId) => {
-        for (let p = 0; p < pairs.length; p += 2) ops.push({ type: 'del', key: KEY.page(treeId, pairs[p]!, block) });
+        for (let p = 0; p < pairs.length; p += 2) ops.push({ type: 'del', key: pageKey(treeId, pairs[p]!) });
       });
       for (const key of journal.keys) ops.push({ type: 'del', key });
       ops.push(
