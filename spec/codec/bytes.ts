@@ -10,6 +10,8 @@ export class CodecError extends CodedError<'CODEC_INVALID', NoDetails> {
 }
 
 const HEX_RE = /^0x[0-9a-fA-F]*$/;
+/** A ByteWriter's first buffer; most encodings (headers, tx effects of a few fields) fit it. */
+const BYTE_WRITER_INITIAL_BYTES = 256;
 const MAX_SAFE_BIGINT = BigInt(Number.MAX_SAFE_INTEGER);
 /** Bytes whose big-endian value always fits a safe integer (6 bytes: below 2^48). */
 const SAFE_INTEGER_BYTES = 6;
@@ -100,17 +102,24 @@ export function zeroHex(size: number): Hex {
 
 /** Sequential big-endian writer of fixed-width fields. */
 export class ByteWriter {
-  private readonly chunks: Uint8Array[] = [];
+  /** Written bytes are `buffer[0, length)`; the buffer doubles when a write does not fit. */
+  private buffer: Buffer = Buffer.allocUnsafe(BYTE_WRITER_INITIAL_BYTES);
   private length = 0;
 
+  /** Copies `data` in (a later change to `data` does not reach what was written). */
   bytes(data: Uint8Array): this {
-    this.chunks.push(data);
+    this.reserve(data.length);
+    this.buffer.set(data, this.length);
     this.length += data.length;
     return this;
   }
 
+  /** Decodes the hex straight into the output; a value that is not `size` bytes of hex throws hexToBytes' error. */
   hex(value: Hex, size: number): this {
-    return this.bytes(hexToBytes(value, size));
+    this.reserve(size);
+    writeHexInto(this.buffer, this.length, value, size);
+    this.length += size;
+    return this;
   }
 
   uint(value: bigint | number, size: number): this {
@@ -118,13 +127,17 @@ export class ByteWriter {
   }
 
   finish(): Uint8Array {
-    const out = new Uint8Array(this.length);
-    let offset = 0;
-    for (const chunk of this.chunks) {
-      out.set(chunk, offset);
-      offset += chunk.length;
-    }
-    return out;
+    return new Uint8Array(this.buffer.subarray(0, this.length));
+  }
+
+  private reserve(bytes: number): void {
+    const needed = this.length + bytes;
+    if (needed <= this.buffer.length) return;
+    let capacity = this.buffer.length * 2;
+    while (capacity < needed) capacity *= 2;
+    const grown = Buffer.allocUnsafe(capacity);
+    this.buffer.copy(grown, 0, 0, this.length);
+    this.buffer = grown;
   }
 }
 
