@@ -2,10 +2,10 @@
  * Benchmarks: `npm run bench -- [name...]` runs the named ones (all when none is named), prints their figures and
  * writes them to bench/results/<name>.json. Tests never assert wall-clock times; these numbers are for people.
  */
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { runJobsOnWorkers } from '../sim/campaign/workerPool.js';
+import { runCampaign } from '../sim/campaign/runCampaign.js';
 import { drawOptions, runSimulation, type SimOptions } from '../sim/runSimulation.js';
 import { SWARM_VALIDATOR_FOLLOWER_COUNT, SWARM_VALIDATOR_LAYOUTS, validatorOptions } from '../sim/swarm.js';
 
@@ -107,47 +107,40 @@ async function benchSim(): Promise<BenchResult> {
   };
 }
 
-/** Campaign seeds per worker thread in the bench: enough that each thread's warm-up (its first runs) weighs little. */
-const BENCH_CAMPAIGN_SEEDS_PER_WORKER = 25;
+/** The issue's campaign: seeds 1..1000 of 600 simulated s on one worker thread per CPU (SIM_BENCH_CAMPAIGN_SEEDS). */
+const BENCH_CAMPAIGN_SEEDS_DEFAULT = 1000;
 
 /**
- * The campaign runner's throughput: BENCH_CAMPAIGN_SEEDS_PER_WORKER swarm seeds (every fault class drawn, validators
- * on about 40%) per CPU on one worker thread per CPU. The wall-time rate includes the threads' start-up (a few
- * seconds of loading TypeScript); the per-thread rate counts the runs alone, and the estimate for the issue's target
- * (1,000 seeds of 10 simulated minutes) uses it with every thread busy. Seeds differ a lot (1 to 5 nodes, with or
- * without validators), so the estimate from a sample spread over seeds 1..1000 is rough; the campaign itself
- * (`npm run sim -- campaign --seeds 1000 --workers 2`) is the measure.
+ * The campaign runner's throughput, measured as a user runs it: `npm run sim -- campaign --seeds 1000 --workers <cpus>`
+ * (swarm seeds: every fault class drawn, validators on about 40%, 1 to 5 nodes), wall time from start to the written
+ * report, worker start-up included. Every run must pass. SIM_BENCH_CAMPAIGN_SEEDS=n runs seeds 1..n instead.
  */
 async function benchSimCampaign(simulatedSecondsPerRun: number): Promise<Record<string, number>> {
   const workers = os.availableParallelism();
-  const count = BENCH_CAMPAIGN_SEEDS_PER_WORKER * workers;
-  // Seeds spread evenly over 1..1000, the target campaign's seeds, rather than a run of neighbours.
-  const stride = Math.floor(1000 / count);
-  const jobs = Array.from({ length: count }, (_, i) => ({
-    seed: 1n + BigInt(i * stride),
-    simulatedSeconds: simulatedSecondsPerRun,
-    lane: 0,
-  }));
-  let runWallMs = 0;
-  const started = performance.now();
-  await runJobsOnWorkers(jobs, {
-    workers,
-    onDone: (job, run) => {
-      if (run.failures.length > 0) throw new Error(`campaign seed ${job.seed} failed: ${JSON.stringify(run.failures)}`);
-      runWallMs += run.wallMs;
-    },
-  });
-  const wallSeconds = (performance.now() - started) / 1000;
-  const simulatedSeconds = jobs.length * simulatedSecondsPerRun;
-  const perThreadSecond = simulatedSeconds / (runWallMs / 1000);
-  return {
-    campaignWorkers: workers,
-    campaignRuns: jobs.length,
-    campaignWallSeconds: Number(wallSeconds.toFixed(2)),
-    campaignSimulatedSecondsPerWallSecond: Math.round(simulatedSeconds / wallSeconds),
-    campaignSimulatedSecondsPerThreadSecond: Math.round(perThreadSecond),
-    campaign1000SeedsOf600sWallSecondsEstimate: Math.round((1000 * 600) / (perThreadSecond * workers)),
-  };
+  const seeds = Number(process.env.SIM_BENCH_CAMPAIGN_SEEDS ?? BENCH_CAMPAIGN_SEEDS_DEFAULT);
+  if (!Number.isSafeInteger(seeds) || seeds < 1) throw new Error(`SIM_BENCH_CAMPAIGN_SEEDS must be a positive integer`);
+  const outDir = await mkdtemp(path.join(os.tmpdir(), 'bench-campaign-'));
+  try {
+    const { summary, runs } = await runCampaign({
+      from: 1n,
+      seeds,
+      workers,
+      simulatedSeconds: simulatedSecondsPerRun,
+      outDir,
+      progress: null,
+    });
+    const failed = runs.filter((run) => run.failures.length > 0).map((run) => String(run.seed));
+    if (failed.length > 0) throw new Error(`campaign seeds failed: ${failed.join(', ')}`);
+    return {
+      campaignWorkers: workers,
+      campaignRuns: seeds,
+      campaignWallSeconds: Number(summary.wallSeconds.toFixed(1)),
+      campaignSimulatedSecondsPerWallSecond: summary.simulatedSecondsPerWallSecond,
+      campaignSimulatedSecondsPerThreadSecond: summary.simulatedSecondsPerThreadSecond,
+    };
+  } finally {
+    await rm(outDir, { recursive: true, force: true });
+  }
 }
 
 const benches: Record<string, () => Promise<BenchResult>> = {
