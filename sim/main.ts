@@ -254,6 +254,9 @@ const logLine = (line: string) => process.stderr.write(`${line}\n`);
 async function campaign(flags: CampaignFlags, command: Command): Promise<void> {
   if ((flags.status === true || flags.resume !== undefined) && flags.queue === undefined)
     command.error('error: --status and --resume need --queue <url>');
+  // With a queue the threads are the workers' (npm run sim -- worker --threads n), not this process's.
+  if (flags.queue !== undefined && command.getOptionValueSource('workers') === 'cli')
+    command.error('error: --workers runs local threads; with --queue, give each worker --threads <n> instead');
   if (flags.status === true) {
     await showCampaignStatus(flags.queue!, flags.queueName, (line) => process.stdout.write(`${line}\n`));
     return;

@@ -239,3 +239,14 @@ it('a worker whose threads cannot start gives its job back and stops, instead of
   expect(await coordinator.exited, coordinator.stderr.join('\n')).toBe(0);
   expect(await healthy.exited).toBe(0);
 }, 120_000);
+
+it('refuses flags that do not go with a queue, or need one, before it connects', async () => {
+  const withWorkers = startSim(['campaign', '--seeds', '2', '--workers', '1', '--queue', 'redis://127.0.0.1:1/0']);
+  expect(await withWorkers.exited).toBe(1);
+  expect(withWorkers.stderr.join('\n')).toMatch(
+    /--workers runs local threads; with --queue, give each worker --threads/,
+  );
+  const statusAlone = startSim(['campaign', '--status']);
+  expect(await statusAlone.exited).toBe(1);
+  expect(statusAlone.stderr.join('\n')).toMatch(/--status and --resume need --queue <url>/);
+});
