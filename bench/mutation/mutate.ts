@@ -1,9 +1,9 @@
 /**
- * `npm run mutate [-- --scope <folder>...] [--check]`: mutation testing with StrykerJS, one folder after another
+ * `npm run mutate [-- --scope <folder>...] [--ignore-static] [--check]`: mutation testing with StrykerJS, one folder after another
  * (every folder of MUTATION_TARGET_FOLDERS when no scope is given). Per folder it writes an HTML report and a JSON
  * summary under reports/mutation/<folder>/, keeps Stryker's incremental file in bench/mutation/incremental/ (so the
  * next run re-tests only mutants whose code or tests changed), and records the score and run time in
- * bench/results/mutation.json. With --check it exits 1 when a folder scores below MUTATION_SCORE_TARGET_PERCENT.
+ * bench/results/mutation.json. --ignore-static leaves out static mutants (mutationScopes.ts says why). With --check it exits 1 when a folder scores below MUTATION_SCORE_TARGET_PERCENT.
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
@@ -46,9 +46,14 @@ interface FolderRun {
   readonly summary: MutationSummary;
   readonly seconds: number;
   readonly testFiles: readonly string[];
+  readonly ignoreStatic: boolean;
 }
 
-async function mutateFolder(scope: string, files: readonly RepositoryFile[]): Promise<FolderRun> {
+async function mutateFolder(
+  scope: string,
+  files: readonly RepositoryFile[],
+  ignoreStatic: boolean,
+): Promise<FolderRun> {
   if (!files.some((file) => file.path.startsWith(`${scope}/`) && !file.path.endsWith('.test.ts'))) {
     throw new Error(`mutation scope ${scope} holds no TypeScript source file`);
   }
@@ -59,14 +64,14 @@ async function mutateFolder(scope: string, files: readonly RepositoryFile[]): Pr
   process.env['MUTATION_TEST_FILES'] = testFiles.join(',');
   await mkdir(path.dirname(path.join(ROOT, incrementalFileFor(scope))), { recursive: true });
   const started = performance.now();
-  const mutants = await new Stryker(strykerOptionsFor(scope, testFiles)).runMutationTest();
+  const mutants = await new Stryker(strykerOptionsFor(scope, testFiles, { ignoreStatic })).runMutationTest();
   const seconds = Math.round((performance.now() - started) / 100) / 10;
   const summary = summarizeMutants(scope, mutants, EQUIVALENT_MUTANTS, ROOT);
   await writeFile(
     path.join(ROOT, reportFolderFor(scope), 'summary.json'),
-    `${JSON.stringify({ ...summary, seconds, testFiles }, null, 2)}\n`,
+    `${JSON.stringify({ ...summary, seconds, ignoreStatic, testFiles }, null, 2)}\n`,
   );
-  return { summary, seconds, testFiles };
+  return { summary, seconds, testFiles, ignoreStatic };
 }
 
 function currentCommit(): string {
@@ -76,6 +81,7 @@ function currentCommit(): string {
 interface FolderResult {
   readonly scorePercent: number | null;
   readonly seconds: number;
+  readonly ignoreStatic: boolean;
   readonly mutants: Omit<MutationSummary, 'scope' | 'scorePercent' | 'survivors'>;
   readonly date: string;
   readonly commit: string;
@@ -90,9 +96,9 @@ async function recordResults(runs: readonly FolderRun[]): Promise<void> {
   const date = new Date().toISOString();
   const commit = currentCommit();
   const folders: Record<string, FolderResult> = { ...previous };
-  for (const { summary, seconds } of runs) {
+  for (const { summary, seconds, ignoreStatic } of runs) {
     const { scope: _scope, scorePercent, survivors: _survivors, ...mutants } = summary;
-    folders[summary.scope] = { scorePercent, seconds, mutants, date, commit };
+    folders[summary.scope] = { scorePercent, seconds, ignoreStatic, mutants, date, commit };
   }
   const sorted = Object.fromEntries(Object.entries(folders).sort(([a], [b]) => a.localeCompare(b)));
   const machine = { cpus: os.availableParallelism(), cpuModel: os.cpus()[0]?.model ?? '', node: process.version };
@@ -112,13 +118,17 @@ function printSummary(runs: readonly FolderRun[]): void {
 
 async function main(): Promise<void> {
   const { values } = parseArgs({
-    options: { scope: { type: 'string', multiple: true }, check: { type: 'boolean', default: false } },
+    options: {
+      scope: { type: 'string', multiple: true },
+      'ignore-static': { type: 'boolean', default: false },
+      check: { type: 'boolean', default: false },
+    },
   });
   process.chdir(ROOT);
   const scopes = (values.scope ?? [...MUTATION_TARGET_FOLDERS]).map(normalizeScope);
   const files = repositoryFiles();
   const runs: FolderRun[] = [];
-  for (const scope of scopes) runs.push(await mutateFolder(scope, files));
+  for (const scope of scopes) runs.push(await mutateFolder(scope, files, values['ignore-static']));
   await recordResults(runs);
   printSummary(runs);
   const below = runs.filter((run) => (run.summary.scorePercent ?? 0) < MUTATION_SCORE_TARGET_PERCENT);
