@@ -113,7 +113,7 @@ export function strykerOptionsFor(
     incrementalFile: incrementalFileFor(scope),
     concurrency: MUTATION_CONCURRENCY,
     timeoutMS: MUTATION_TIMEOUT_MS,
-    reporters: ['html', 'json', 'clear-text'],
+    reporters: ['html', 'json', 'clear-text', 'progress-append-only'],
     htmlReporter: { fileName: `${reports}/index.html` },
     jsonReporter: { fileName: `${reports}/mutation.json` },
     tempDirName: '.stryker-tmp',
