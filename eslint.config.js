@@ -62,7 +62,7 @@ export default tseslint.config(
       'sim-out/**',
       'bench/results/**',
       'reports/**',
-      '.stryker-tmp/**',
+      '.stryker-tmp*/**',
     ],
   },
   ...tseslint.configs.recommended,

@@ -1,9 +1,12 @@
 /**
- * `npm run mutate [-- --scope <folder>...] [--ignore-static] [--check]`: mutation testing with StrykerJS, one folder after another
- * (every folder of MUTATION_TARGET_FOLDERS when no scope is given). Per folder it writes an HTML report and a JSON
- * summary under reports/mutation/<folder>/, keeps Stryker's incremental file in bench/mutation/incremental/ (so the
- * next run re-tests only mutants whose code or tests changed), and records the score and run time in
- * bench/results/mutation.json. --ignore-static leaves out static mutants (mutationScopes.ts says why). With --check it exits 1 when a folder scores below MUTATION_SCORE_TARGET_PERCENT.
+ * `npm run mutate [-- --scope <folder>...] [--ignore-static] [--simulator [--simulator-seeds <n>]] [--check]`:
+ * mutation testing with StrykerJS, one folder after another (every folder of MUTATION_TARGET_FOLDERS when no scope
+ * is given). Per folder it writes an HTML report and a JSON summary under reports/mutation/<folder>/, keeps
+ * Stryker's incremental file in bench/mutation/incremental/ (so the next run re-tests only mutants whose code or
+ * tests changed), and records the score and run time in bench/results/mutation.json. --ignore-static leaves out
+ * static mutants (mutationScopes.ts says why). --simulator tries the unit tests' survivors against a short simulator
+ * campaign (a second Stryker pass, mutationScopes.ts). With --check it exits 1 when a folder scores below
+ * MUTATION_SCORE_TARGET_PERCENT.
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
@@ -23,6 +26,10 @@ import {
   strykerOptionsFor,
   summarizeMutants,
   testFilesFor,
+  simulatorOptionsFor,
+  SIMULATOR_KILLER_SEEDS_DEFAULT,
+  withSimulatorKills,
+  type MutantOutcome,
   type MutationSummary,
   type RepositoryFile,
 } from './mutationScopes.js';
@@ -49,10 +56,20 @@ interface FolderRun {
   readonly ignoreStatic: boolean;
 }
 
+/** The unit pass's survivors (not marked equivalent) tried against a simulator campaign of `seeds` seeds. */
+async function trySimulator(scope: string, unit: MutantOutcome[], seeds: number): Promise<MutantOutcome[]> {
+  const { survivors } = summarizeMutants(scope, unit, EQUIVALENT_MUTANTS, ROOT);
+  if (survivors.length === 0) return unit;
+  console.log(`\n== ${scope}: ${survivors.length} survivors against a ${seeds}-seed simulator campaign`);
+  const simulator = await new Stryker(simulatorOptionsFor(scope, survivors, seeds)).runMutationTest();
+  return withSimulatorKills(unit, simulator, ROOT);
+}
+
 async function mutateFolder(
   scope: string,
   files: readonly RepositoryFile[],
   ignoreStatic: boolean,
+  simulatorSeeds: number,
 ): Promise<FolderRun> {
   if (!files.some((file) => file.path.startsWith(`${scope}/`) && !file.path.endsWith('.test.ts'))) {
     throw new Error(`mutation scope ${scope} holds no TypeScript source file`);
@@ -64,7 +81,8 @@ async function mutateFolder(
   process.env['MUTATION_TEST_FILES'] = testFiles.join(',');
   await mkdir(path.dirname(path.join(ROOT, incrementalFileFor(scope))), { recursive: true });
   const started = performance.now();
-  const mutants = await new Stryker(strykerOptionsFor(scope, testFiles, { ignoreStatic })).runMutationTest();
+  const unit = await new Stryker(strykerOptionsFor(scope, testFiles, { ignoreStatic })).runMutationTest();
+  const mutants = simulatorSeeds > 0 ? await trySimulator(scope, unit, simulatorSeeds) : unit;
   const seconds = Math.round((performance.now() - started) / 100) / 10;
   const summary = summarizeMutants(scope, mutants, EQUIVALENT_MUTANTS, ROOT);
   await writeFile(
@@ -121,14 +139,18 @@ async function main(): Promise<void> {
     options: {
       scope: { type: 'string', multiple: true },
       'ignore-static': { type: 'boolean', default: false },
+      simulator: { type: 'boolean', default: false },
+      'simulator-seeds': { type: 'string', default: String(SIMULATOR_KILLER_SEEDS_DEFAULT) },
       check: { type: 'boolean', default: false },
     },
   });
   process.chdir(ROOT);
   const scopes = (values.scope ?? [...MUTATION_TARGET_FOLDERS]).map(normalizeScope);
   const files = repositoryFiles();
+  const simulatorSeeds = values.simulator ? Number(values['simulator-seeds']) : 0;
+  if (!Number.isSafeInteger(simulatorSeeds) || simulatorSeeds < 0) throw new Error('--simulator-seeds is a count');
   const runs: FolderRun[] = [];
-  for (const scope of scopes) runs.push(await mutateFolder(scope, files, values['ignore-static']));
+  for (const scope of scopes) runs.push(await mutateFolder(scope, files, values['ignore-static'], simulatorSeeds));
   await recordResults(runs);
   printSummary(runs);
   const below = runs.filter((run) => (run.summary.scorePercent ?? 0) < MUTATION_SCORE_TARGET_PERCENT);

@@ -29,6 +29,19 @@ export const MUTATION_SCORE_TARGET_PERCENT = 80;
  */
 export const MUTATION_EXCLUDED_TEST_PREFIXES = ['test/e2e/', 'test/simulator/', 'test/packaging/', 'test/bench/'];
 
+/** What Stryker leaves out of its sandbox copy: outputs, documents, and other runs' sandboxes. */
+const SANDBOX_IGNORE_PATTERNS = [
+  'dist',
+  '.data',
+  'sim-out',
+  'reports',
+  'docs',
+  'deploy',
+  '*.log',
+  '.stryker-tmp*',
+  '*.tmp.*',
+];
+
 /** Stryker workers: the machines here have 2 cores, shared. */
 export const MUTATION_CONCURRENCY = 2;
 
@@ -118,9 +131,71 @@ export function strykerOptionsFor(
     jsonReporter: { fileName: `${reports}/mutation.json` },
     tempDirName: '.stryker-tmp',
     cleanTempDir: true,
-    ignorePatterns: ['dist', '.data', 'sim-out', 'reports', 'docs', 'deploy', '*.log'],
+    ignorePatterns: SANDBOX_IGNORE_PATTERNS,
     plugins: ['@stryker-mutator/vitest-runner', '@stryker-mutator/typescript-checker'],
   };
+}
+
+/** Seeds of the simulator campaign a surviving mutant is tried against (`--simulator-seeds`), on one thread. */
+export const SIMULATOR_KILLER_SEEDS_DEFAULT = 24;
+
+/** Per mutant, on top of the campaign's own time in the dry run: a mutant that stalls the simulator times out. */
+const SIMULATOR_KILLER_TIMEOUT_MS = 60_000;
+
+/** Stryker's mutate ranges for the lines of these mutants (`file:line-line`: every column of the line). */
+export function survivorRanges(survivors: readonly string[]): string[] {
+  const lines = survivors.map((survivor) => /^(\S+):(\d+) /.exec(survivor)).filter((match) => match !== null);
+  return [...new Set(lines.map((match) => `${match[1]}:${match[2]}-${match[2]}`))].sort();
+}
+
+/**
+ * The second pass, for mutants the unit tests let live: Stryker's command runner runs a short simulator campaign
+ * (sim/main.ts, every checker on) in the sandbox, with the mutant switched on in every worker thread; a failing seed
+ * (a checker's exit code) kills it. No coverage analysis: each mutant runs the whole campaign.
+ */
+export function simulatorOptionsFor(scope: string, survivors: readonly string[], seeds: number): PartialStrykerOptions {
+  const reports = reportFolderFor(scope);
+  const campaign = `sim/main.ts campaign --seeds ${seeds} --workers 1 --out sim-out/mutation`;
+  return {
+    mutate: survivorRanges(survivors),
+    testRunner: 'command',
+    commandRunner: { command: `node --max-semi-space-size=64 --import tsx ${campaign}` },
+    checkers: ['typescript'],
+    tsconfigFile: 'tsconfig.mutation.json',
+    coverageAnalysis: 'off',
+    incremental: true,
+    incrementalFile: incrementalFileFor(scope).replace(/\.json$/, '.simulator.json'),
+    concurrency: MUTATION_CONCURRENCY,
+    timeoutMS: SIMULATOR_KILLER_TIMEOUT_MS,
+    reporters: ['html', 'json', 'progress-append-only'],
+    htmlReporter: { fileName: `${reports}/simulator.html` },
+    jsonReporter: { fileName: `${reports}/simulator.json` },
+    tempDirName: '.stryker-tmp-simulator',
+    cleanTempDir: true,
+    ignorePatterns: SANDBOX_IGNORE_PATTERNS,
+    plugins: ['@stryker-mutator/typescript-checker'],
+  };
+}
+
+/**
+ * The unit pass's outcomes with the survivors the simulator killed marked killed (status `Killed`, mutator name
+ * kept); the simulator pass's other mutants (on the same lines, already judged by the unit pass) are not counted.
+ */
+export function withSimulatorKills(
+  unit: readonly MutantOutcome[],
+  simulator: readonly MutantOutcome[],
+  root: string,
+): MutantOutcome[] {
+  const killed = new Set(
+    simulator
+      .filter((mutant) => mutant.status === 'Killed' || mutant.status === 'Timeout')
+      .map((mutant) => describeMutant(mutant, root)),
+  );
+  return unit.map((mutant) =>
+    (mutant.status === 'Survived' || mutant.status === 'NoCoverage') && killed.has(describeMutant(mutant, root))
+      ? { ...mutant, status: 'Killed' }
+      : mutant,
+  );
 }
 
 /** What the summary reads of one of Stryker's mutant results. */

@@ -3,7 +3,9 @@ import {
   mutateGlobsFor,
   normalizeScope,
   summarizeMutants,
+  survivorRanges,
   testFilesFor,
+  withSimulatorKills,
   type MutantOutcome,
 } from '../../bench/mutation/mutationScopes.js';
 
@@ -73,5 +75,30 @@ describe('the summary of a run', () => {
 
   test('a folder with no valid mutant has no score', () => {
     expect(summarizeMutants('core/fees', [mutant('CompileError', 1)], [], '/repo').scorePercent).toBeNull();
+  });
+});
+
+describe("the simulator pass over the unit tests' survivors", () => {
+  const at = (status: string, line: number, replacement: string): MutantOutcome => ({
+    fileName: '/repo/core/fees/minFees.ts',
+    status,
+    mutatorName: 'EqualityOperator',
+    replacement,
+    location: { start: { line } },
+  });
+
+  test("it mutates the survivors' lines, each once", () => {
+    const survivors = ['core/fees/minFees.ts:61 A -> x', 'core/fees/minFees.ts:61 B -> y', 'core/a.ts:7 A -> z'];
+    expect(survivorRanges(survivors)).toEqual(['core/a.ts:7-7', 'core/fees/minFees.ts:61-61']);
+  });
+
+  test('a survivor the simulator kills counts as killed; its other mutants on the line count for nothing', () => {
+    const unit = [at('Survived', 61, 'a <= b'), at('Survived', 61, 'a >= b'), at('Killed', 61, 'a < b')];
+    const simulator = [at('Killed', 61, 'a <= b'), at('Survived', 61, 'a >= b'), at('Survived', 61, 'a < b')];
+    expect(withSimulatorKills(unit, simulator, '/repo').map((mutant) => mutant.status)).toEqual([
+      'Killed',
+      'Survived',
+      'Killed',
+    ]);
   });
 });
