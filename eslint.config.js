@@ -54,7 +54,17 @@ const boundary = {
 };
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', 'contracts/artifacts/**', 'sim-out/**', 'bench/results/**'] },
+  {
+    ignores: [
+      'dist/**',
+      'node_modules/**',
+      'contracts/artifacts/**',
+      'sim-out/**',
+      'bench/results/**',
+      'reports/**',
+      '.stryker-tmp*/**',
+    ],
+  },
   ...tseslint.configs.recommended,
   {
     rules: {

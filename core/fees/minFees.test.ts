@@ -7,6 +7,7 @@ import {
   ETH_PER_FEE_ASSET_PRECISION,
   PREDICTED_FEE_SLOTS,
 } from '../../spec/constants.js';
+import { AssertionError } from '../assert.js';
 import { feeFloor, genesisFeeBasis, nextGasFees, predictedGasFees } from './minFees.js';
 
 const FLOOR = feeFloor(INITIAL_ETH_PER_FEE_ASSET_DEFAULT);
@@ -78,5 +79,29 @@ describe('minimum fees', () => {
       ).toBe(true);
     }
     expect(new Set(atTarget!.map((f) => f.feePerL2Gas))).toEqual(new Set([atTarget![0]!.feePerL2Gas]));
+  });
+
+  test('a free fee asset (rate 0) is refused, not divided by', () => {
+    expect(() => feeFloor(0n)).toThrow(new AssertionError('the fee-asset rate is positive'));
+    expect(() => feeFloor(-1n)).toThrow(new AssertionError('the fee-asset rate is positive'));
+  });
+
+  test('at a floor of 1 per mana, a full checkpoint still raises the fee: 1, 2, 3, ... never stuck', () => {
+    const floorOfOne = feeFloor(10n ** 40n);
+    let fee = floorOfOne;
+    for (const expected of [2n, 3n, 4n, 5n, 6n, 7n, 8n, 9n]) {
+      fee = nextGasFees({ gasFees: fee, manaUsed: limit }, floorOfOne);
+      expect(fee.feePerL2Gas).toBe(expected);
+    }
+    // Just above the target, where an eighth of the change rounds to nothing, the fee still moves up by one.
+    expect(nextGasFees({ gasFees: fees(8_000n), manaUsed: target + 1n }, FLOOR).feePerL2Gas).toBe(8_001n);
+  });
+
+  test('a forecast covers 0 to PREDICTED_FEE_SLOTS coming slots; more or fewer is refused', () => {
+    const last = { gasFees: fees(50_000n), manaUsed: limit };
+    expect(predictedGasFees(last, 'limit', FLOOR, 0)).toEqual([next(last)]);
+    const refusal = new AssertionError(`at most ${PREDICTED_FEE_SLOTS} slots are predicted`);
+    expect(() => predictedGasFees(last, 'limit', FLOOR, -1)).toThrow(refusal);
+    expect(() => predictedGasFees(last, 'limit', FLOOR, PREDICTED_FEE_SLOTS + 1)).toThrow(refusal);
   });
 });
