@@ -8,12 +8,33 @@ import { defineConfig } from 'vitest/config';
  */
 const TEST_FILE_PROCESSES = Math.max(2, os.availableParallelism());
 
+/**
+ * The campaign-queue tests run simulator campaigns in several processes and keep every core busy for minutes; beside
+ * an end-to-end file they starve its local network (anvil, a sequencer publishing on L1 slots) into timeouts. They
+ * run as a second group, after every other file has finished.
+ */
+const CPU_BOUND_FILES = ['test/campaign/**/*.test.ts'];
+
 export default defineConfig({
   test: {
-    include: ['{spec,core,adapters,sim,test,contracts}/**/*.test.ts'],
     testTimeout: 60_000,
     hookTimeout: 60_000,
     pool: 'forks',
     maxWorkers: TEST_FILE_PROCESSES,
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: 'main',
+          include: ['{spec,core,adapters,sim,test,contracts}/**/*.test.ts'],
+          exclude: CPU_BOUND_FILES,
+          sequence: { groupOrder: 0 },
+        },
+      },
+      {
+        extends: true,
+        test: { name: 'campaigns', include: CPU_BOUND_FILES, sequence: { groupOrder: 1 } },
+      },
+    ],
   },
 });
