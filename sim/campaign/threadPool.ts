@@ -4,15 +4,9 @@
  * The threads are the campaign runner's (`campaignWorker.ts`, started as `workerPool.ts` starts them); a thread that
  * dies mid-seed gives that seed a crashed run, as in a local campaign, and is replaced.
  */
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
 import { crashedRun, type CampaignRun } from './campaignRun.js';
-import {
-  SIM_YOUNG_GENERATION_MB,
-  threadExecArgv,
-  workerEntry,
-  type WorkerReply,
-  type WorkerRequest,
-} from './workerPool.js';
+import { startCampaignThread, type WorkerReply, type WorkerRequest } from './workerPool.js';
 
 /** Threads replaced after dying, per pool, before the pool gives up (a thread that cannot live is a broken build). */
 export const THREAD_POOL_RESPAWNS_MAX = 100;
@@ -42,7 +36,6 @@ interface Slot {
 }
 
 export function openThreadPool(threads: number): ThreadPool {
-  const entry = workerEntry();
   const waiting: Pending[] = [];
   const slots = new Set<Slot>();
   let nextId = 0;
@@ -80,11 +73,7 @@ export function openThreadPool(threads: number): ThreadPool {
     else if (slots.size === 0) failAll(new Error(`campaign threads keep dying (last: ${reason})`));
   };
   const spawn = () => {
-    const worker = new Worker(entry.url, {
-      workerData: entry.workerData,
-      execArgv: threadExecArgv(),
-      resourceLimits: { maxYoungGenerationSizeMb: SIM_YOUNG_GENERATION_MB },
-    });
+    const worker = startCampaignThread();
     const slot: Slot = { worker, ready: false, current: undefined, startedMs: 0, lastError: undefined };
     slots.add(slot);
     worker.on('message', (reply: WorkerReply) => {

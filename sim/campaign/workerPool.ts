@@ -71,6 +71,16 @@ export function workerEntry(): { url: URL; workerData: unknown } {
   return { url: new URL('./campaignWorker.js', own), workerData: {} };
 }
 
+/** Starts one campaign thread (campaignWorker.ts): the entry, the preloads and the young generation every pool uses. */
+export function startCampaignThread(): Worker {
+  const entry = workerEntry();
+  return new Worker(entry.url, {
+    workerData: entry.workerData,
+    execArgv: threadExecArgv(),
+    resourceLimits: { maxYoungGenerationSizeMb: SIM_YOUNG_GENERATION_MB },
+  });
+}
+
 /** How many workers each lane gets: the requested count dealt round robin, none beyond a lane's job count. */
 function workersPerLane(jobs: readonly CampaignJob[], workers: number, lanes: number): number[] {
   return Array.from({ length: lanes }, (_, lane) => {
@@ -85,7 +95,6 @@ export function runJobsOnWorkers(jobs: readonly CampaignJob[], options: WorkerPo
   const queues = Array.from({ length: lanes }, (_, lane) =>
     jobs.map((job, id) => ({ id, job })).filter((q) => q.job.lane === lane),
   );
-  const entry = workerEntry();
   const live = new Set<Worker>();
   let remaining = jobs.length;
   let respawnsLeft = jobs.length;
@@ -101,11 +110,7 @@ export function runJobsOnWorkers(jobs: readonly CampaignJob[], options: WorkerPo
       if (--remaining === 0) settle();
     };
     const spawn = (lane: number): void => {
-      const worker = new Worker(entry.url, {
-        workerData: entry.workerData,
-        execArgv: threadExecArgv(),
-        resourceLimits: { maxYoungGenerationSizeMb: SIM_YOUNG_GENERATION_MB },
-      });
+      const worker = startCampaignThread();
       live.add(worker);
       let ready = false;
       let current: QueuedJob | undefined;
