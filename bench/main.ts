@@ -121,7 +121,7 @@ async function benchSimCampaign(simulatedSecondsPerRun: number): Promise<Record<
   if (!Number.isSafeInteger(seeds) || seeds < 1) throw new Error(`SIM_BENCH_CAMPAIGN_SEEDS must be a positive integer`);
   const outDir = await mkdtemp(path.join(os.tmpdir(), 'bench-campaign-'));
   try {
-    const { summary, runs } = await runCampaign({
+    const { summary } = await runCampaign({
       from: 1n,
       seeds,
       workers,
@@ -129,8 +129,7 @@ async function benchSimCampaign(simulatedSecondsPerRun: number): Promise<Record<
       outDir,
       progress: null,
     });
-    const failed = runs.filter((run) => run.failures.length > 0).map((run) => String(run.seed));
-    if (failed.length > 0) throw new Error(`campaign seeds failed: ${failed.join(', ')}`);
+    if (summary.failed > 0) throw new Error(`campaign seeds failed: ${summary.failingSeeds.join(', ')}`);
     return {
       campaignWorkers: workers,
       campaignRuns: seeds,

@@ -291,14 +291,13 @@ async function campaign(flags: CampaignFlags, command: Command): Promise<void> {
 
 function printCampaignOutcome(outcome: CampaignOutcome): void {
   for (const line of formatSummary(outcome.summary)) process.stdout.write(`${line}\n`);
-  const failing = outcome.runs.filter((r) => r.failures.length > 0);
-  for (const run of failing.slice(0, CAMPAIGN_REPLAY_LINES_MAX)) {
+  for (const run of outcome.failingRuns.slice(0, CAMPAIGN_REPLAY_LINES_MAX)) {
     process.stdout.write(
       `FAILURE seed ${run.seed} ${run.failures.map((f) => f.kind).join(',')}: ${replayCommand(run.seed, run.simulatedSeconds)}\n`,
     );
   }
   process.stdout.write(`summary: ${outcome.summaryPath}\nreport: ${outcome.reportPath}\n`);
-  if (failing.length > 0) process.stdout.write(`failing seeds appended to ${outcome.failuresPath}\n`);
+  if (outcome.summary.failed > 0) process.stdout.write(`failing seeds appended to ${outcome.failuresPath}\n`);
   const first = outcome.summary.firstFailure;
   if (first !== null) process.exitCode = SIM_EXIT_CODE[first.kind];
 }

@@ -7,6 +7,7 @@ import {
   selectRunsToPlot,
 } from './campaignReport.js';
 import { summarizeCampaign } from './campaignSummary.js';
+import { tallyOf } from './campaignTally.js';
 
 function run(seed: bigint, failed: boolean, extra: Partial<CampaignRun> = {}): CampaignRun {
   return {
@@ -43,7 +44,7 @@ function render(runs: CampaignRun[]): string {
     runs,
     1_000,
   );
-  return renderCampaignReport({ title: 'test campaign', summary, runs, generatedAt: 'now' });
+  return renderCampaignReport({ title: 'test campaign', summary, tally: tallyOf(runs), generatedAt: 'now' });
 }
 
 describe('campaign report', () => {

@@ -9,50 +9,34 @@ import {
   type CampaignMachineCoverage,
   type CampaignRun,
 } from './campaignRun.js';
+import { tallyOf, TALLY_PASSING_RUNS_PLOTTED, type CampaignRunRow, type CampaignTally } from './campaignTally.js';
 import type { CampaignSummary } from './campaignSummary.js';
 import { escapeHtml, eventTimelineSvg, tipChartSvg, tipLegendHtml } from './reportCharts.js';
 
-/** Failing runs plotted (the table lists every run). */
+/** Failing runs plotted, lowest seeds first (the table lists more). */
 export const REPORT_FAILING_RUNS_PLOTTED_MAX = 40;
-/** Passing runs plotted for comparison, spread over the seed range. */
-export const REPORT_PASSING_RUNS_PLOTTED = 3;
+/** Passing runs plotted for comparison: the lowest passing seed of each equal part of the seed range. */
+export const REPORT_PASSING_RUNS_PLOTTED = TALLY_PASSING_RUNS_PLOTTED;
 /** Events listed under a run's timeline (the timeline itself marks every kept event). */
 const REPORT_EVENTS_LISTED_MAX = 100;
 
 export interface CampaignReportInput {
   readonly title: string;
   readonly summary: CampaignSummary;
-  /** Sorted by seed. */
-  readonly runs: readonly CampaignRun[];
+  /** What the campaign kept of its runs. */
+  readonly tally: CampaignTally;
   /** When the report was written (the caller's wall clock, as text). */
   readonly generatedAt: string;
 }
 
-/** Every failing run up to the bound, then a few passing runs spread evenly over the seed range. */
+/** The lowest failing runs up to the bound, then the passing runs picked over the seed range. */
+export function selectPlotted(tally: CampaignTally): CampaignRun[] {
+  return [...tally.lowestFailing().slice(0, REPORT_FAILING_RUNS_PLOTTED_MAX), ...tally.passingPicked()];
+}
+
+/** `selectPlotted` for a campaign whose runs are all at hand. */
 export function selectRunsToPlot(runs: readonly CampaignRun[]): CampaignRun[] {
-  const failing = runs.filter((r) => r.failures.length > 0).slice(0, REPORT_FAILING_RUNS_PLOTTED_MAX);
-  const passing = runs.filter((r) => r.failures.length === 0);
-  const count = Math.min(REPORT_PASSING_RUNS_PLOTTED, passing.length);
-  const picked = Array.from({ length: count }, (_, i) => passing[Math.floor((i * passing.length) / count)]!);
-  return [...failing, ...picked];
-}
-
-interface ViewUnion {
-  readonly hit: Set<string>;
-  readonly all: Set<string>;
-}
-
-function addView(
-  union: ViewUnion,
-  view: { readonly hit: readonly string[]; readonly missed: readonly string[] } | undefined,
-): void {
-  if (view === undefined) return;
-  for (const key of view.hit) union.hit.add(key);
-  for (const key of [...view.hit, ...view.missed]) union.all.add(key);
-}
-
-function viewOfUnion(union: ViewUnion): CampaignCoverageView {
-  return { hit: [...union.hit].sort(), missed: [...union.all].filter((k) => !union.hit.has(k)).sort() };
+  return selectPlotted(tallyOf(runs));
 }
 
 /**
@@ -60,23 +44,7 @@ function viewOfUnion(union: ViewUnion): CampaignCoverageView {
  * likewise the events received and the guard outcomes seen.
  */
 export function mergeCoverage(runs: readonly CampaignRun[]): CampaignMachineCoverage[] | undefined {
-  const recorded = runs.filter((r) => r.coverage !== undefined);
-  if (recorded.length === 0) return undefined;
-  const empty = (): ViewUnion => ({ hit: new Set<string>(), all: new Set<string>() });
-  const machines = new Map<string, { transitions: ViewUnion; events: ViewUnion; guards: ViewUnion }>();
-  for (const machine of recorded.flatMap((r) => r.coverage!)) {
-    const entry = machines.get(machine.machine) ?? { transitions: empty(), events: empty(), guards: empty() };
-    machines.set(machine.machine, entry);
-    addView(entry.transitions, machine);
-    addView(entry.events, machine.events);
-    addView(entry.guards, machine.guards);
-  }
-  return [...machines].map(([machine, { transitions, events, guards }]) => ({
-    machine,
-    ...viewOfUnion(transitions),
-    ...(events.all.size > 0 ? { events: viewOfUnion(events) } : {}),
-    ...(guards.all.size > 0 ? { guards: viewOfUnion(guards) } : {}),
-  }));
+  return tallyOf(runs).coverage();
 }
 
 const STYLE = `
@@ -131,8 +99,8 @@ function coverageCells(view: CampaignCoverageView | undefined, never: string): s
   return `<td class="num">${view.hit.length} / ${total}${percent}</td><td>${missed}</td>`;
 }
 
-function coverageHtml(runs: readonly CampaignRun[]): string {
-  const coverage = mergeCoverage(runs);
+function coverageHtml(tally: CampaignTally): string {
+  const coverage = tally.coverage();
   if (coverage === undefined) return '<p class="muted">Machine coverage: not recorded (no run result carried it).</p>';
   const rows = coverage.map(
     (m) =>
@@ -182,30 +150,34 @@ function runSectionHtml(run: CampaignRun): string {
   ].join('');
 }
 
-function finalTips(run: CampaignRun): string {
-  return run.nodes.map((n) => `${escapeHtml(n.name)} ${n.proposed}/${n.checkpointedBlock}`).join('<br>');
+function finalTips(row: CampaignRunRow): string {
+  return row.finalTips.map((n) => `${escapeHtml(n.name)} ${n.proposed}/${n.checkpointedBlock}`).join('<br>');
 }
 
-function runRowHtml(run: CampaignRun, plotted: ReadonlySet<bigint>): string {
-  const seed = plotted.has(run.seed) ? `<a href="#seed-${run.seed}">${run.seed}</a>` : `${run.seed}`;
+function runRowHtml(row: CampaignRunRow, plotted: ReadonlySet<bigint>): string {
+  const seed = plotted.has(row.seed) ? `<a href="#seed-${row.seed}">${row.seed}</a>` : `${row.seed}`;
   const result =
-    run.failures.length === 0
+    row.failureKinds.length === 0
       ? '<span class="ok">ok</span>'
-      : `<span class="bad">${escapeHtml([...new Set(run.failures.map((f) => f.kind))].join(', '))}</span>`;
-  const o = run.options;
-  const shape = `${o.followerCount} followers, slot ${o.slotDurationSeconds} s, block ${o.blockDurationMs} ms, delay p=${o.inclusionDelay.probability}`;
-  const speed = run.wallMs > 0 ? Math.round(run.simulatedSeconds / (run.wallMs / 1000)) : 0;
-  return `<tr${run.failures.length > 0 ? ' class="failed"' : ''}><td class="num">${seed}</td><td>${result}</td><td>${escapeHtml(shape)}</td><td>${finalTips(run)}</td><td class="num">${run.eventsRun}</td><td class="num">${Math.round(run.wallMs)}</td><td class="num">${speed}x</td><td><code>${run.traceHash?.slice(0, 14) ?? 'none'}</code></td></tr>`;
+      : `<span class="bad">${escapeHtml(row.failureKinds.join(', '))}</span>`;
+  const shape = `${row.followerCount} followers, slot ${row.slotDurationSeconds} s, block ${row.blockDurationMs} ms, delay p=${row.inclusionDelayProbability}`;
+  const speed = row.wallMs > 0 ? Math.round(row.simulatedSeconds / (row.wallMs / 1000)) : 0;
+  return `<tr${row.failureKinds.length > 0 ? ' class="failed"' : ''}><td class="num">${seed}</td><td>${result}</td><td>${escapeHtml(shape)}</td><td>${finalTips(row)}</td><td class="num">${row.eventsRun}</td><td class="num">${Math.round(row.wallMs)}</td><td class="num">${speed}x</td><td><code>${row.traceHash?.slice(0, 14) ?? 'none'}</code></td></tr>`;
 }
 
-function runTableHtml(runs: readonly CampaignRun[], plotted: ReadonlySet<bigint>): string {
+function runTableHtml(tally: CampaignTally, plotted: ReadonlySet<bigint>): string {
+  const rows = tally.tableRows();
   const head =
     '<tr><th>seed</th><th>result</th><th>shape</th><th>final proposed/checkpointed</th><th>events</th><th>wall ms</th><th>speed</th><th>trace hash</th></tr>';
-  return `<table>${head}${runs.map((r) => runRowHtml(r, plotted)).join('')}</table>`;
+  const notListed =
+    tally.runs > rows.length
+      ? `<p class="muted">${tally.runs - rows.length} more runs are not listed: the table holds the lowest seeds and the lowest failing ones; failures.jsonl has every failing seed.</p>`
+      : '';
+  return `<table>${head}${rows.map((r) => runRowHtml(r, plotted)).join('')}</table>${notListed}`;
 }
 
 export function renderCampaignReport(input: CampaignReportInput): string {
-  const selected = selectRunsToPlot(input.runs);
+  const selected = selectPlotted(input.tally);
   const failingNotPlotted = input.summary.failed - selected.filter((r) => r.failures.length > 0).length;
   return [
     '<!doctype html><html lang="en"><head><meta charset="utf-8">',
@@ -213,14 +185,14 @@ export function renderCampaignReport(input: CampaignReportInput): string {
     `<h1>${escapeHtml(input.title)}</h1><p class="muted">written ${escapeHtml(input.generatedAt)}</p>`,
     summaryHtml(input.summary),
     '<h2>Transition coverage</h2>',
-    coverageHtml(input.runs),
+    coverageHtml(input.tally),
     `<h2>Selected runs</h2><p>${tipLegendHtml()}</p>`,
     failingNotPlotted > 0
-      ? `<p class="muted">${failingNotPlotted} further failing runs are in the table but not plotted.</p>`
+      ? `<p class="muted">${failingNotPlotted} further failing runs are not plotted (the lowest are in the table).</p>`
       : '',
     ...selected.map(runSectionHtml),
-    `<h2>All runs (${input.runs.length})</h2>`,
-    runTableHtml(input.runs, new Set(selected.map((r) => r.seed))),
+    `<h2>All runs (${input.tally.runs})</h2>`,
+    runTableHtml(input.tally, new Set(selected.map((r) => r.seed))),
     '</body></html>\n',
   ].join('\n');
 }

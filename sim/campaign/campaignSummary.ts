@@ -1,8 +1,9 @@
 import type { SimFailure } from '../runSimulation.js';
 import type { CampaignRun } from './campaignRun.js';
+import { tallyOf, TALLY_FAILING_RUNS_KEPT, type CampaignTally } from './campaignTally.js';
 
 /** Failing seeds listed in a summary (all of them are in the failing-seed database). */
-export const SUMMARY_FAILING_SEEDS_MAX = 100;
+export const SUMMARY_FAILING_SEEDS_MAX = TALLY_FAILING_RUNS_KEPT;
 
 export interface CampaignContext {
   readonly from: bigint;
@@ -39,28 +40,21 @@ export interface CampaignSummary {
   readonly slowestRun: { readonly seed: string; readonly wallMs: number } | null;
 }
 
-function countFailureKinds(runs: readonly CampaignRun[]): Record<string, number> {
-  const byKind: Record<string, number> = {};
-  for (const run of runs) {
-    for (const kind of new Set(run.failures.map((f) => f.kind))) byKind[kind] = (byKind[kind] ?? 0) + 1;
-  }
-  return byKind;
-}
-
-/** Summarizes runs sorted by seed; `wallMs` is the whole campaign's wall time. */
+/** Summarizes runs (in any order); `wallMs` is the whole campaign's wall time. */
 export function summarizeCampaign(
   context: CampaignContext,
   runs: readonly CampaignRun[],
   wallMs: number,
 ): CampaignSummary {
-  const failing = runs.filter((r) => r.failures.length > 0);
-  const simulatedSeconds = runs.reduce((sum, r) => sum + r.simulatedSeconds, 0);
-  const threadMs = runs.reduce((sum, r) => sum + r.wallMs, 0);
-  const slowest = runs.reduce<CampaignRun | undefined>(
-    (worst, r) => (worst === undefined || r.wallMs > worst.wallMs ? r : worst),
-    undefined,
-  );
+  return summarizeTally(context, tallyOf(runs, { from: context.from, seeds: context.seeds }), wallMs);
+}
+
+/** The summary of what a campaign's tally holds; `wallMs` is the whole campaign's wall time. */
+export function summarizeTally(context: CampaignContext, tally: CampaignTally, wallMs: number): CampaignSummary {
+  const failing = tally.lowestFailing();
   const first = failing[0];
+  const slowest = tally.slowestRun();
+  const threadSeconds = tally.threadSeconds();
   return {
     from: context.from.toString(),
     seeds: context.seeds,
@@ -68,16 +62,16 @@ export function summarizeCampaign(
     workers: context.workers,
     commit: context.commit,
     worktreeDirty: context.worktreeDirty,
-    runs: runs.length,
-    passed: runs.length - failing.length,
-    failed: failing.length,
-    failuresByKind: countFailureKinds(runs),
+    runs: tally.runs,
+    passed: tally.runs - tally.failed,
+    failed: tally.failed,
+    failuresByKind: tally.failuresByKind(),
     failingSeeds: failing.slice(0, SUMMARY_FAILING_SEEDS_MAX).map((r) => r.seed.toString()),
     firstFailure: first ? { seed: first.seed.toString(), kind: first.failures[0]!.kind } : null,
-    simulatedSeconds,
+    simulatedSeconds: tally.simulatedSeconds,
     wallSeconds: Number((wallMs / 1000).toFixed(3)),
-    simulatedSecondsPerWallSecond: wallMs > 0 ? Math.round(simulatedSeconds / (wallMs / 1000)) : 0,
-    simulatedSecondsPerThreadSecond: threadMs > 0 ? Math.round(simulatedSeconds / (threadMs / 1000)) : 0,
+    simulatedSecondsPerWallSecond: wallMs > 0 ? Math.round(tally.simulatedSeconds / (wallMs / 1000)) : 0,
+    simulatedSecondsPerThreadSecond: threadSeconds > 0 ? Math.round(tally.simulatedSeconds / threadSeconds) : 0,
     slowestRun: slowest ? { seed: slowest.seed.toString(), wallMs: Math.round(slowest.wallMs) } : null,
   };
 }

@@ -13,7 +13,6 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
-import type { CampaignRun } from './campaignRun.js';
 import {
   CAMPAIGN_JOB_ATTEMPTS,
   CAMPAIGN_JOB_FORMAT,
@@ -30,14 +29,16 @@ import {
   storedSeeds,
   writeCampaignRecord,
   type CampaignJobData,
+  type CampaignKeys,
   type CampaignRecord,
   type SeedRange,
 } from './campaignQueue.js';
 import { CampaignQueueError } from './campaignQueueError.js';
-import { failureRecord, openFailureDatabase } from './failureDatabase.js';
+import { failureRecord, openFailureDatabase, type FailureDatabase } from './failureDatabase.js';
 import { createProgressBar, formatSeconds, type ProgressStream } from './progressBar.js';
 import { displayQueueUrl, openQueueConnection, probeQueue, queueClientName } from './queueConnection.js';
 import { codeIdentity, writeCampaignOutputs, type CampaignOutcome } from './runCampaign.js';
+import { CampaignTally } from './campaignTally.js';
 
 /** The file in the out dir that names the campaign, so that `--resume` finds it from the out dir alone. */
 export const CAMPAIGN_FILE = 'campaign.json';
@@ -189,19 +190,45 @@ export async function runQueuedCampaign(options: QueuedCampaignOptions): Promise
     options.log(
       `campaign ${record.id}: seeds ${record.from}..${record.from + BigInt(record.seeds - 1)} on ${options.queueName} at ${displayQueueUrl(options.queueUrl)}, ${enqueued} jobs of ${record.seedsPerJob} seeds enqueued; start workers with: npm run sim -- worker --queue ${displayQueueUrl(options.queueUrl)}${options.queueName === 'sim-campaign' ? '' : ` --queue-name ${options.queueName}`}`,
     );
-    const runs = await followCampaign(redis, queue, record, options);
-    return { ...(await finishCampaign(redis, record, runs, options)), campaignId: record.id };
+    const tally = await followCampaign(redis, queue, record, options);
+    return { ...(await finishCampaign(redis, record, tally, options)), campaignId: record.id };
   } finally {
     await queue.close();
     redis.disconnect();
   }
 }
 
+/** Which seeds of a campaign's range have a result: one byte per seed, so a million seeds cost a megabyte. */
+class SeedSet {
+  private readonly present: Uint8Array;
+  size = 0;
+
+  constructor(
+    private readonly from: bigint,
+    seeds: number,
+  ) {
+    this.present = new Uint8Array(seeds);
+  }
+
+  has(seed: bigint): boolean {
+    const offset = Number(seed - this.from);
+    return offset >= 0 && offset < this.present.length && this.present[offset] === 1;
+  }
+
+  /** Adds a seed of the range; false when it was there already or lies outside the range. */
+  add(seed: bigint): boolean {
+    const offset = Number(seed - this.from);
+    if (offset < 0 || offset >= this.present.length || this.present[offset] === 1) return false;
+    this.present[offset] = 1;
+    this.size++;
+    return true;
+  }
+}
+
 interface FollowState {
-  readonly runs: Map<string, CampaignRun>;
+  readonly seen: SeedSet;
+  readonly tally: CampaignTally;
   offset: number;
-  failed: number;
-  simulatedSeconds: number;
   readonly refusalsSeen: Set<string>;
   readonly failedJobsSeen: Set<string>;
   /** The queue's failed-job count at the last read, and the first seeds of this campaign's failed jobs then. */
@@ -215,32 +242,27 @@ async function followCampaign(
   queue: Queue,
   record: CampaignRecord,
   options: QueuedCampaignOptions,
-): Promise<CampaignRun[]> {
+): Promise<CampaignTally> {
   const keys = campaignKeys(options.queueName, record.id);
   const progress = createProgressBar('campaign', record.seeds, options.progress);
   const state: FollowState = {
-    runs: new Map(),
+    seen: new SeedSet(record.from, record.seeds),
+    tally: new CampaignTally({ from: record.from, seeds: record.seeds }),
     offset: 0,
-    failed: 0,
-    simulatedSeconds: 0,
     refusalsSeen: new Set(),
     failedJobsSeen: new Set(),
     failedCount: 0,
     failedRangeStarts: [],
   };
   let lastCheckMs = Number.NEGATIVE_INFINITY;
-  while (state.runs.size < record.seeds) {
+  const { tally } = state;
+  while (state.seen.size < record.seeds) {
     const { runs, nextOffset } = await readArrivedRuns(redis, keys, state.offset);
     state.offset = nextOffset;
-    for (const run of runs) {
-      if (state.runs.has(run.seed.toString())) continue;
-      state.runs.set(run.seed.toString(), run);
-      state.simulatedSeconds += run.simulatedSeconds;
-      if (run.failures.length > 0) state.failed++;
-    }
+    for (const run of runs) if (state.seen.add(run.seed)) tally.add(run);
     if (runs.length > 0)
-      progress.update({ done: state.runs.size, failed: state.failed, simulatedSeconds: state.simulatedSeconds });
-    if (state.runs.size >= record.seeds) break;
+      progress.update({ done: tally.runs, failed: tally.failed, simulatedSeconds: tally.simulatedSeconds });
+    if (state.seen.size >= record.seeds) break;
     if (performance.now() - lastCheckMs >= COORDINATOR_CHECK_INTERVAL_MS) {
       lastCheckMs = performance.now();
       await reportRefusals(redis, keys.refusals, state, options.log);
@@ -252,7 +274,7 @@ async function followCampaign(
   // Once more at the end, so that refusals and failed jobs seen late (or by a run that had everything at once) show.
   await reportRefusals(redis, keys.refusals, state, options.log);
   await checkFailedJobs(queue, record, state, options.log);
-  return [...state.runs.values()];
+  return tally;
 }
 
 async function reportRefusals(
@@ -287,9 +309,9 @@ async function checkFailedJobs(
   let missingInFailed = 0;
   for (const from of state.failedRangeStarts) {
     for (let seed = from; seed < from + BigInt(record.seedsPerJob) && seed < end; seed++)
-      if (!state.runs.has(seed.toString())) missingInFailed++;
+      if (!state.seen.has(seed)) missingInFailed++;
   }
-  const missing = record.seeds - state.runs.size;
+  const missing = record.seeds - state.seen.size;
   if (missing > 0 && missingInFailed >= missing)
     throw new CampaignQueueError(
       'CAMPAIGN_JOBS_FAILED',
@@ -324,17 +346,13 @@ async function readFailedJobs(
 async function finishCampaign(
   redis: Redis,
   record: CampaignRecord,
-  runs: CampaignRun[],
+  tally: CampaignTally,
   options: QueuedCampaignOptions,
 ): Promise<CampaignOutcome> {
   const keys = campaignKeys(options.queueName, record.id);
   const database = openFailureDatabase(path.join(options.outDir, 'failures.jsonl'));
-  const recordedAt = new Date().toISOString();
-  const sorted = [...runs].sort((a, b) => (a.seed < b.seed ? -1 : a.seed > b.seed ? 1 : 0));
   // A campaign resumed after it had finished already put its failures in the database: write them once.
-  if (record.status !== 'done')
-    for (const run of sorted.filter((r) => r.failures.length > 0))
-      database.append(failureRecord(run, record, recordedAt));
+  if (record.status !== 'done' && tally.failed > 0) await appendFailures(redis, record, keys, database);
   const workers = await redis.scard(keys.workers);
   const context = {
     from: record.from,
@@ -344,15 +362,30 @@ async function finishCampaign(
     commit: record.commit,
     worktreeDirty: record.worktreeDirty,
   };
-  const outcome = await writeCampaignOutputs(
-    context,
-    sorted,
-    Date.now() - record.createdAtMs,
-    options.outDir,
-    database,
-  );
+  const outcome = await writeCampaignOutputs(context, tally, Date.now() - record.createdAtMs, options.outDir, database);
   await markCampaignDone(redis, options.queueName, record.id);
   return outcome;
+}
+
+/**
+ * Appends every failing run to the failing-seed database, reading the stored results again in batches (in the order
+ * they arrived) rather than holding them: only once all are in, so that a coordinator stopped and resumed half-way
+ * writes each failure once.
+ */
+async function appendFailures(
+  redis: Redis,
+  record: CampaignRecord,
+  keys: CampaignKeys,
+  database: FailureDatabase,
+): Promise<void> {
+  const recordedAt = new Date().toISOString();
+  for (let offset = 0; ;) {
+    const { runs, nextOffset } = await readArrivedRuns(redis, keys, offset);
+    if (runs.length === 0) return;
+    offset = nextOffset;
+    for (const run of runs) if (run.failures.length > 0) database.append(failureRecord(run, record, recordedAt));
+    await database.flushed();
+  }
 }
 
 /** `campaign --status`: one paragraph per running campaign, then the queue's job counts. */

@@ -25,8 +25,10 @@ import {
   storeCampaignRun,
   type CampaignJobData,
   type CodeIdentity,
+  readCampaignRecord,
 } from './campaignQueue.js';
 import type { CampaignRun } from './campaignRun.js';
+import { runAsStored, type TallyRange } from './campaignTally.js';
 import { openQueueConnection, probeQueue, queueClientName } from './queueConnection.js';
 import { codeIdentity } from './runCampaign.js';
 import { openThreadPool, type ThreadPool } from './threadPool.js';
@@ -91,7 +93,18 @@ interface WorkerState {
   seedsRun: number;
   refusal: string | undefined;
   fatal: string | undefined;
+  /** Campaigns' seed ranges by id, as read from their records. */
+  readonly ranges: Map<string, TallyRange | undefined>;
   stop: () => void;
+}
+
+/** The seed range of a campaign, from its record (read once per campaign); undefined when the record is gone. */
+async function campaignRange(state: WorkerState, campaignId: string): Promise<TallyRange | undefined> {
+  if (!state.ranges.has(campaignId)) {
+    const record = await readCampaignRecord(state.redis, state.options.queueName, campaignId);
+    state.ranges.set(campaignId, record === undefined ? undefined : { from: record.from, seeds: record.seeds });
+  }
+  return state.ranges.get(campaignId);
 }
 
 /** Runs one job's seeds, skipping those already stored; gives the job back if the worker is stopping. */
@@ -112,6 +125,7 @@ async function processJob(state: WorkerState, job: Job, token: string | undefine
     throw new DelayedError();
   }
   const keys = campaignKeys(state.options.queueName, data.campaignId);
+  const range = await campaignRange(state, data.campaignId);
   let ran = 0;
   for (let i = 0; i < data.count; i++) {
     if (state.stopping) {
@@ -132,7 +146,7 @@ async function processJob(state: WorkerState, job: Job, token: string | undefine
       state.stop();
       throw new WaitingError();
     }
-    await storeCampaignRun(state.redis, keys, run, state.name);
+    await storeCampaignRun(state.redis, keys, range === undefined ? run : runAsStored(range, run), state.name);
     ran++;
     state.seedsRun++;
   }
@@ -164,6 +178,7 @@ export async function runQueueWorker(options: QueueWorkerOptions): Promise<Queue
     seedsRun: 0,
     refusal: undefined,
     fatal: undefined,
+    ranges: new Map(),
     stop: () => void stop(),
   };
   const worker = new Worker(options.queueName, (job, token) => processJob(state, job, token), {

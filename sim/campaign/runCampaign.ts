@@ -8,7 +8,8 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { CampaignRun } from './campaignRun.js';
 import { renderCampaignReport } from './campaignReport.js';
-import { summarizeCampaign, type CampaignContext, type CampaignSummary } from './campaignSummary.js';
+import { summarizeTally, type CampaignContext, type CampaignSummary } from './campaignSummary.js';
+import { CampaignTally, type CampaignRunRow } from './campaignTally.js';
 import type { CodeIdentity } from './campaignQueue.js';
 import { failureRecord, openFailureDatabase, toJson, type FailureDatabase } from './failureDatabase.js';
 import { createProgressBar, type ProgressStream } from './progressBar.js';
@@ -26,7 +27,10 @@ export interface CampaignOptions {
 
 export interface CampaignOutcome {
   readonly summary: CampaignSummary;
-  readonly runs: readonly CampaignRun[];
+  /** The lowest failing runs, whole (at most TALLY_FAILING_RUNS_KEPT; the failing-seed database has them all). */
+  readonly failingRuns: readonly CampaignRun[];
+  /** The report table's rows: the lowest seeds' runs and the kept failing ones, by seed. */
+  readonly rows: readonly CampaignRunRow[];
   readonly summaryPath: string;
   readonly reportPath: string;
   readonly failuresPath: string;
@@ -89,9 +93,7 @@ export async function runCampaign(options: CampaignOptions): Promise<CampaignOut
   await mkdir(options.outDir, { recursive: true });
   const database = openFailureDatabase(path.join(options.outDir, 'failures.jsonl'));
   const progress = createProgressBar('campaign', options.seeds, options.progress);
-  const runs: CampaignRun[] = [];
-  let failed = 0;
-  let simulatedSeconds = 0;
+  const tally = new CampaignTally({ from: options.from, seeds: options.seeds });
   const startedMs = performance.now();
   const jobs: CampaignJob[] = seedRange(options.from, options.seeds).map((seed) => ({
     seed,
@@ -101,34 +103,29 @@ export async function runCampaign(options: CampaignOptions): Promise<CampaignOut
   await runJobsOnWorkers(jobs, {
     workers: options.workers,
     onDone: (_job, run) => {
-      runs.push(run);
-      simulatedSeconds += run.simulatedSeconds;
-      if (run.failures.length > 0) {
-        failed++;
-        database.append(failureRecord(run, source, new Date().toISOString()));
-      }
-      progress.update({ done: runs.length, failed, simulatedSeconds });
+      tally.add(run);
+      if (run.failures.length > 0) database.append(failureRecord(run, source, new Date().toISOString()));
+      progress.update({ done: tally.runs, failed: tally.failed, simulatedSeconds: tally.simulatedSeconds });
     },
   });
   progress.finish();
-  return writeCampaignOutputs(context, runs, performance.now() - startedMs, options.outDir, database);
+  return writeCampaignOutputs(context, tally, performance.now() - startedMs, options.outDir, database);
 }
 
 /**
  * What every campaign writes once its runs are in, wherever they ran (worker threads here, queue workers in
  * queueCoordinator.ts): waits for the failing-seed database's appends, then writes summary.json and report.html
- * from the runs sorted by seed.
+ * from the campaign's tally.
  */
 export async function writeCampaignOutputs(
   context: CampaignContext,
-  unsortedRuns: readonly CampaignRun[],
+  tally: CampaignTally,
   wallMs: number,
   outDir: string,
   database: FailureDatabase,
 ): Promise<CampaignOutcome> {
   await database.flushed();
-  const runs = [...unsortedRuns].sort((a, b) => (a.seed < b.seed ? -1 : a.seed > b.seed ? 1 : 0));
-  const summary = summarizeCampaign(context, runs, wallMs);
+  const summary = summarizeTally(context, tally, wallMs);
   const summaryPath = path.join(outDir, 'summary.json');
   const reportPath = path.join(outDir, 'report.html');
   await mkdir(outDir, { recursive: true });
@@ -136,8 +133,15 @@ export async function writeCampaignOutputs(
   const title = `Simulation campaign: seeds ${summary.from} +${summary.seeds}`;
   await writeFile(
     reportPath,
-    renderCampaignReport({ title, summary, runs, generatedAt: new Date().toISOString() }),
+    renderCampaignReport({ title, summary, tally, generatedAt: new Date().toISOString() }),
     'utf8',
   );
-  return { summary, runs, summaryPath, reportPath, failuresPath: database.path };
+  return {
+    summary,
+    failingRuns: tally.lowestFailing(),
+    rows: tally.tableRows(),
+    summaryPath,
+    reportPath,
+    failuresPath: database.path,
+  };
 }

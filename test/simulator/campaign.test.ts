@@ -38,7 +38,7 @@ describe('campaign runner', () => {
       outDir,
       progress: null,
     });
-    expect(outcome.runs.map((r) => r.seed)).toEqual([1n, 2n, 3n, 4n]);
+    expect(outcome.rows.map((r) => r.seed)).toEqual([1n, 2n, 3n, 4n]);
     expect(outcome.summary).toMatchObject({
       runs: 4,
       passed: 4,
@@ -48,12 +48,8 @@ describe('campaign runner', () => {
       simulatedSeconds: 480,
     });
     expect(outcome.summary.simulatedSecondsPerWallSecond).toBeGreaterThan(0);
-    for (const run of outcome.runs) {
-      expect(run.tips.length).toBe(run.nodes.length);
-      expect(run.tips[0]!.samples.length).toBeGreaterThan(1);
-    }
     const here = await runSimulation(drawSwarmOptions(3n, 120));
-    expect(outcome.runs[2]!.traceHash).toBe(here.traceHash);
+    expect(outcome.rows[2]!.traceHash).toBe(here.traceHash);
 
     expect(JSON.parse(await readFile(outcome.summaryPath, 'utf8'))).toMatchObject({ runs: 4, failed: 0, from: '1' });
     const html = await readFile(outcome.reportPath, 'utf8');
