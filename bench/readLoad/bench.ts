@@ -93,6 +93,10 @@ const CHILD_START_TIMEOUT_MS = 60_000;
 const CHILD_STOP_TIMEOUT_MS = 15_000;
 const STATS_TIMEOUT_MS = 10_000;
 const SETTLE_MS = 2_000;
+const IDLE_WINDOW_MS = 1_000;
+const IDLE_WINDOWS = 3;
+const IDLE_CPU_SHARE = 0.05;
+const IDLE_WAIT_MAX_MS = 120_000;
 /** The event-loop delay the issue sets as the node's limit (p99), milliseconds. */
 const EVENT_LOOP_P99_TARGET_MS = 50;
 const BYTES_PER_MB = 1024 * 1024;
@@ -383,6 +387,26 @@ async function benchIdleReads(node: NodeChild, settings: Settings, shape: ChainS
   return { load: result, stats, windowP99MaxMs: sampled.windowP99MaxMs, rssSlopeMbPerMin: slope(sampled.rss) };
 }
 
+/**
+ * Waits until node A has finished the work that follows its sync (world-state history pruning on finality runs in
+ * the background): under IDLE_CPU_SHARE of a core over IDLE_WINDOW_MS, IDLE_WINDOWS times in a row, or
+ * IDLE_WAIT_MAX_MS at most. Parts measured before that would share the node's CPU with it. Resolves to the seconds.
+ */
+async function waitForIdle(node: NodeChild): Promise<number> {
+  const startedMs = performance.now();
+  let quiet = 0;
+  let before = (await node.stats()).cpuMicros;
+  while (quiet < IDLE_WINDOWS && performance.now() - startedMs < IDLE_WAIT_MAX_MS) {
+    await sleep(IDLE_WINDOW_MS);
+    const now = (await node.stats()).cpuMicros;
+    quiet = (now - before) / 1000 < IDLE_WINDOW_MS * IDLE_CPU_SHARE ? quiet + 1 : 0;
+    before = now;
+  }
+  const seconds = (performance.now() - startedMs) / 1000;
+  progress(`node A: idle after ${round(seconds, 1)} s\n`);
+  return seconds;
+}
+
 /** Bytes a SortedKeyIndex holds per key (the keys' strings included), from the heap before and after filling one. */
 function sortedKeyIndexBytesPerKey(): number {
   setFlagsFromString('--expose-gc');
@@ -439,7 +463,7 @@ export async function benchReadLoad(): Promise<BenchResult> {
     const nodeA = await startNodeChild(nodeConfig('a'), settings, 'A');
     stops.push(() => nodeA.stop());
     const quietSync = await timedSync(nodeA, made.blockNumber, 'A (no load)');
-    await sleep(SETTLE_MS);
+    const settleSeconds = await waitForIdle(nodeA);
     const sendTx = await benchSendTx(nodeA, settings, root);
     const idle = await benchIdleReads(nodeA, settings, shape);
     await nodeA.stop();
@@ -459,6 +483,7 @@ export async function benchReadLoad(): Promise<BenchResult> {
       chain: `${made.checkpointNumber} checkpoints, ${made.blockNumber} blocks, ${made.blockNumber * TXS_PER_BLOCK} txs (synthetic effects), every epoch proved`,
       chainBlocks: made.blockNumber,
       chainMakeSeconds: round(makeSeconds, 1),
+      'nodeA.settleSecondsAfterSync': round(settleSeconds, 1),
       connections: settings.connections,
       ...syncFigures(quietSync, loadedSync),
       ...readFigures(idle, loaded, loadedSync),
