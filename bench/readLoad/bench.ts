@@ -16,7 +16,8 @@
  *    A's (the slowdown), the load's figures against the idle baseline, and node B's event-loop delay throughout.
  *
  * Every process is its own: anvil, the node, the load generator and this orchestrator (mostly idle while a part
- * runs). Event-loop delay, CPU and memory are measured inside the node process and reported over IPC.
+ * runs). Event-loop delay, CPU and memory are measured inside the node process and reported over IPC; the same
+ * event-loop delay measured in this process over the same windows shows what the machine's other work adds to it.
  *
  * Environment (all optional):
  *   READ_LOAD_BENCH_CHECKPOINTS  checkpoints of 16 blocks on L1 (default 625: 10,000 blocks)
@@ -34,6 +35,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { startAnvil } from '../../adapters/l1/anvil.js';
 import { deployRollup } from '../../adapters/l1/deployRollup.js';
 import { createPinoLogger } from '../../adapters/logger/pinoLogger.js';
@@ -93,6 +95,8 @@ const CHILD_START_TIMEOUT_MS = 60_000;
 const CHILD_STOP_TIMEOUT_MS = 15_000;
 const STATS_TIMEOUT_MS = 10_000;
 const SETTLE_MS = 2_000;
+/** Resolution of this process's own event-loop delay sampler (the machine's noise), as the node child's. */
+const EVENT_LOOP_RESOLUTION_MS = 10;
 const IDLE_WINDOW_MS = 1_000;
 const IDLE_WINDOWS = 3;
 const IDLE_CPU_SHARE = 0.05;
@@ -354,6 +358,8 @@ async function benchSendTx(node: NodeChild, settings: Settings, root: string): P
 
 interface ReadFigures {
   readonly load: LoadWindowResult;
+  /** The node's CPU time over the window's wall time: 1 = one core busy. */
+  readonly nodeCores: number;
   readonly stats: NodeStats;
   readonly windowP99MaxMs: number;
   readonly rssSlopeMbPerMin: number;
@@ -376,7 +382,7 @@ async function benchIdleReads(node: NodeChild, settings: Settings, shape: ChainS
   const load = startLoad(readLoadConfig(node, settings, shape, 1));
   await sleep(READ_WARMUP_MS);
   load.command({ type: 'measure' });
-  await node.stats({ phase: true });
+  const first = await node.stats({ phase: true });
   const sampler = sampleNode(node);
   await sleep(settings.baselineMs);
   load.command({ type: 'stop' });
@@ -384,7 +390,14 @@ async function benchIdleReads(node: NodeChild, settings: Settings, shape: ChainS
   const sampled = await sampler.stop();
   const stats = await node.stats();
   progress(`reads on the idle node: ${round(result.completed / (result.windowMs / 1000), 0)} per second\n`);
-  return { load: result, stats, windowP99MaxMs: sampled.windowP99MaxMs, rssSlopeMbPerMin: slope(sampled.rss) };
+  const nodeCores = (stats.cpuMicros - first.cpuMicros) / 1000 / result.windowMs;
+  return {
+    load: result,
+    stats,
+    nodeCores,
+    windowP99MaxMs: sampled.windowP99MaxMs,
+    rssSlopeMbPerMin: slope(sampled.rss),
+  };
 }
 
 /**
@@ -465,7 +478,11 @@ export async function benchReadLoad(): Promise<BenchResult> {
     const quietSync = await timedSync(nodeA, made.blockNumber, 'A (no load)');
     const settleSeconds = await waitForIdle(nodeA);
     const sendTx = await benchSendTx(nodeA, settings, root);
+    const machineNoise = monitorEventLoopDelay({ resolution: EVENT_LOOP_RESOLUTION_MS });
+    machineNoise.enable();
     const idle = await benchIdleReads(nodeA, settings, shape);
+    const noiseIdleReadsMs = machineNoise.percentile(99) / 1e6;
+    machineNoise.reset();
     await nodeA.stop();
     stops.pop();
 
@@ -476,6 +493,8 @@ export async function benchReadLoad(): Promise<BenchResult> {
     const loadedSync = await timedSync(nodeB, made.blockNumber, 'B (under the read load)');
     load.command({ type: 'stop' });
     const loaded = await load.result;
+    const noiseLoadedSyncMs = machineNoise.percentile(99) / 1e6;
+    machineNoise.disable();
     await nodeB.stop();
     stops.pop();
 
@@ -487,6 +506,9 @@ export async function benchReadLoad(): Promise<BenchResult> {
       connections: settings.connections,
       ...syncFigures(quietSync, loadedSync),
       ...readFigures(idle, loaded, loadedSync),
+      // The same delay in this (mostly idle) process over the same windows: what the machine's other work adds.
+      'eventLoop.orchestrator.idleReads.p99Ms': round(noiseIdleReadsMs, 1),
+      'eventLoop.orchestrator.loadedSync.p99Ms': round(noiseLoadedSyncMs, 1),
       ...sendTxFigures(sendTx, settings),
       ...memoryFigures(sendTx, idle, loadedSync),
       note:
@@ -542,6 +564,8 @@ function readFigures(idle: ReadFigures, loaded: LoadWindowResult, loadedSync: Sy
   };
   add('reads.idle', idle.load);
   add('reads.loaded', loaded);
+  figures['reads.idle.nodeCores'] = round(idle.nodeCores, 2);
+  figures['reads.loaded.nodeCores'] = round(loadedSync.cpuSeconds / loadedSync.seconds, 2);
   figures['eventLoop.idleReads.p99Ms'] = round(idle.stats.eventLoopPhase.p99Ms, 1);
   figures['eventLoop.idleReads.maxMs'] = round(idle.stats.eventLoopPhase.maxMs, 1);
   figures['eventLoop.loadedSync.p99Ms'] = round(loadedSync.stats.eventLoopPhase.p99Ms, 1);
