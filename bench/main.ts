@@ -152,6 +152,7 @@ const benches: Record<string, () => Promise<BenchResult>> = {
   snapshot: async () => (await import('./snapshot/bench.js')).benchSnapshot(),
   crash: async () => (await import('./crash/bench.js')).benchCrash(),
   'campaign-queue': async () => (await import('./campaignQueue/bench.js')).benchCampaignQueue(),
+  'read-load': async () => (await import('./readLoad/bench.js')).benchReadLoad(),
 };
 
 async function main(): Promise<void> {

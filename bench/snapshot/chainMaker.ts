@@ -35,6 +35,8 @@ import { blobsHash, encodeCheckpointHeader } from '../../spec/codec/checkpointHe
 import { outTreeRoot } from '../../spec/messages/outbox.js';
 import { inboxTreeHash } from '../../spec/messages/inbox.js';
 import { EMPTY_CHECKPOINT_ATTESTATIONS } from '../../spec/validators/checkpointAttestations.js';
+import { PROTOCOL_CONTRACT_ADDRESSES } from '../../spec/config/allowList.js';
+import { feePayerBalanceSlot } from '../../spec/vm/storageSlots.js';
 
 export interface ChainShape {
   /** Checkpoints (one per slot, from slot 1). */
@@ -43,6 +45,13 @@ export interface ChainShape {
   readonly txsPerBlock: number;
   /** Public data writes go to this many distinct slots, so that later blocks update earlier leaves. */
   readonly publicDataSlots: number;
+  /**
+   * Fee payers the chain funds (fee-asset balances written by the first blocks' txs, `writesPerTx` each), so that a
+   * node synced from it accepts txs they pay for; absent: none (the genesis test accounts only).
+   */
+  readonly feePayerFunding?: { readonly payers: number; readonly writesPerTx: number; readonly balance: bigint };
+  /** Each tx's public log carries a tag of its own (`publicLogTag`); absent: one tag per index in the block. */
+  readonly uniquePublicLogTags?: boolean;
 }
 
 export interface ChainMakerOptions {
@@ -82,9 +91,34 @@ function field(label: string): Hex {
   return bytesToHex(digest);
 }
 
+/** The address of funded fee payer `n` (see ChainShape.feePayerFunding). */
+export const fundedFeePayer = (n: number): Hex => field(`payer/${n}`);
+
+/** The synthetic tx's hash, nullifiers, public data slots and public log tag, as the load of a bench asks for them. */
+export const syntheticTxHash = (blockNumber: number, index: number): Hex => field(`tx/${blockNumber}/${index}`);
+export const syntheticNullifier = (blockNumber: number, index: number, n: 0 | 1): Hex =>
+  field(`nullifier/${blockNumber}/${index}/${n}`);
+export const syntheticPublicDataSlot = (slot: number): Hex => field(`slot/${slot}`);
+export const syntheticContractAddress = (): Hex => field('contract');
+export const publicLogTag = (blockNumber: number, index: number, unique: boolean): Hex =>
+  field(unique ? `ptag/${blockNumber}/${index}` : `ptag/${index}`);
+
+/** The fee-asset balance writes of the payers tx (`blockNumber`, `index`) funds, if any. */
+function fundingWrites(blockNumber: number, index: number, shape: ChainShape): { leafSlot: Hex; value: Hex }[] {
+  const funding = shape.feePayerFunding;
+  if (funding === undefined) return [];
+  const first = ((blockNumber - 1) * shape.txsPerBlock + index) * funding.writesPerTx;
+  const value = `0x${funding.balance.toString(16).padStart(64, '0')}` as Hex;
+  const writes: { leafSlot: Hex; value: Hex }[] = [];
+  for (let n = first; n < Math.min(first + funding.writesPerTx, funding.payers); n++)
+    writes.push({ leafSlot: feePayerBalanceSlot(PROTOCOL_CONTRACT_ADDRESSES.feeAsset, fundedFeePayer(n)), value });
+  return writes;
+}
+
 export function syntheticTxEffect(blockNumber: number, index: number, shape: ChainShape): TxEffect {
   const id = `${blockNumber}/${index}`;
   const slot = (blockNumber * shape.txsPerBlock + index) % shape.publicDataSlots;
+  const tag = publicLogTag(blockNumber, index, shape.uniquePublicLogTags === true);
   return {
     txHash: field(`tx/${id}`),
     executionResult: 'success',
@@ -92,9 +126,12 @@ export function syntheticTxEffect(blockNumber: number, index: number, shape: Cha
     noteHashes: [field(`note/${id}/0`), field(`note/${id}/1`)],
     nullifiers: [field(`nullifier/${id}/0`), field(`nullifier/${id}/1`)],
     l2ToL1Messages: [],
-    publicDataWrites: [{ leafSlot: field(`slot/${slot}`), value: field(`value/${id}`) }],
+    publicDataWrites: [
+      { leafSlot: field(`slot/${slot}`), value: field(`value/${id}`) },
+      ...fundingWrites(blockNumber, index, shape),
+    ],
     privateLogs: [{ tag: field(`tag/${id}`), fields: [field(`p/${id}/0`), field(`p/${id}/1`), field(`p/${id}/2`)] }],
-    publicLogs: [{ contractAddress: field('contract'), tag: field(`ptag/${index}`), fields: [field(`v/${id}`)] }],
+    publicLogs: [{ contractAddress: field('contract'), tag, fields: [field(`v/${id}`)] }],
     contractClassPublications: [],
     contractInstancePublications: [],
   };
