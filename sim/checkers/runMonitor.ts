@@ -12,6 +12,7 @@ import type { TxLedgerEntry } from '../txWorkload.js';
 import { checkAgreement, checkStateRoots, type NamedNode } from './agreement.js';
 import { checkStoredCheckpoints, checkCheckpointFees } from './checkpointFees.js';
 import { checkProposers } from './proposers.js';
+import { quorumCarryingLogs } from './quorumCarrying.js';
 import { checkSlotOutcomes } from './slotOutcomes.js';
 import { FinalizedAgreement } from './finalizedAgreement.js';
 import { FinalizedNeverBack } from './finalizedNeverBack.js';
@@ -113,7 +114,8 @@ export class RunMonitor {
   private checkL1Rules(): void {
     const l1 = this.options.l1;
     const head = l1.head().number;
-    const proposed = l1.logsIn('checkpointProposed', 0n, head, head);
+    const validators = l1.validatorsAt(head, head).map((v) => v.address);
+    const proposed = quorumCarryingLogs(l1.logsIn('checkpointProposed', 0n, head, head), validators.length);
     this.log.addAll(checkCheckpointFees(proposed, l1.constants.ethPerFeeAsset));
     const blockTimestamp = (n: bigint) => l1.blockAt(n, head).ref.timestamp;
     this.log.addAll(checkSlotOutcomes(l1.sentTransactions(), l1.constants, blockTimestamp));
@@ -121,7 +123,7 @@ export class RunMonitor {
       checkProposers({
         proposed,
         pruned: l1.logsIn('chainPruned', 0n, head, head),
-        validators: l1.validatorsAt(head, head).map((v) => v.address),
+        validators,
         epochDurationSlots: l1.constants.epochDuration,
         genesisArchiveRoot: l1.constants.genesisArchiveRoot,
       }),
