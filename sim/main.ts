@@ -46,6 +46,9 @@ export const SIM_EXIT_CODE = {
   txLifecycleViolated: 33,
   adminOverlapAccepted: 34,
   snapshotUploadRuleBroken: 35,
+  checkpointFeesWrong: 36,
+  slotOutcomeWrong: 37,
+  proposerWrong: 38,
 } as const satisfies Record<'ok' | SimFailure['kind'], number>;
 
 /**

@@ -40,11 +40,13 @@ import { createLink, SIM_L1_OWNER, type SimL1Link } from './l1/link.js';
 import {
   feeFields,
   L1Mempool,
+  type TxRecord as SimL1SentTx,
   SIM_L1_PRIORITY_FEE_PER_GAS,
   type SimL1InclusionDelay,
   type SimL1Receipt,
   type SimL1TxInfo,
 } from './l1/mempool.js';
+export type { TxRecord as SimL1SentTx } from './l1/mempool.js';
 import { reorg } from './l1/reorg.js';
 import type { Prng } from './prng.js';
 import type { Scheduler } from './scheduler.js';
@@ -257,6 +259,11 @@ export class SimL1 {
   /** A transaction's account, nonce, prices and call kind, whatever became of it; undefined if never sent. */
   transaction(txHash: Hex): SimL1TxInfo | undefined {
     return this.mempool.transaction(txHash);
+  }
+
+  /** Every transaction ever sent, in sending order, with its call and what became of it (read-only: checkers). */
+  sentTransactions(): readonly SimL1SentTx[] {
+    return this.mempool.sentTransactions();
   }
 
   // ------------------------------------------------------------------------------------------------------------

@@ -10,6 +10,10 @@ import type { SimEvent } from '../faults.js';
 import type { SimL1 } from '../simL1.js';
 import type { TxLedgerEntry } from '../txWorkload.js';
 import { checkAgreement, checkStateRoots, type NamedNode } from './agreement.js';
+import { checkStoredCheckpoints, checkCheckpointFees } from './checkpointFees.js';
+import { checkProposers } from './proposers.js';
+import { quorumCarryingLogs } from './quorumCarrying.js';
+import { checkSlotOutcomes } from './slotOutcomes.js';
 import { FinalizedAgreement } from './finalizedAgreement.js';
 import { FinalizedNeverBack } from './finalizedNeverBack.js';
 import { ConvergenceWatch } from './liveness.js';
@@ -106,6 +110,26 @@ export class RunMonitor {
     this.convergence.healed(atMs, this.options.nodes());
   }
 
+  /** The reference models of the protocol's rules over what L1 recorded: fees, proposals' outcomes, proposers. */
+  private checkL1Rules(): void {
+    const l1 = this.options.l1;
+    const head = l1.head().number;
+    const validators = l1.validatorsAt(head, head).map((v) => v.address);
+    const proposed = quorumCarryingLogs(l1.logsIn('checkpointProposed', 0n, head, head), validators.length);
+    this.log.addAll(checkCheckpointFees(proposed, l1.constants.ethPerFeeAsset));
+    const blockTimestamp = (n: bigint) => l1.blockAt(n, head).ref.timestamp;
+    this.log.addAll(checkSlotOutcomes(l1.sentTransactions(), l1.constants, blockTimestamp));
+    this.log.addAll(
+      checkProposers({
+        proposed,
+        pruned: l1.logsIn('chainPruned', 0n, head, head),
+        validators,
+        epochDurationSlots: l1.constants.epochDuration,
+        genesisArchiveRoot: l1.constants.genesisArchiveRoot,
+      }),
+    );
+  }
+
   /** The end-of-run checkers, over the nodes' final incarnations (stopped). */
   async finish(progress: ProgressOptions, ledger: readonly TxLedgerEntry[]): Promise<readonly SimFailure[]> {
     const nodes = this.options.nodes();
@@ -113,6 +137,8 @@ export class RunMonitor {
     this.log.addAll(checkStateRoots(nodes));
     const sequencer = nodes.find((n) => n.name === this.options.sequencerName);
     if (sequencer !== undefined) this.log.addAll(await this.accounting.check(ledger, sequencer.node));
+    this.checkL1Rules();
+    if (sequencer !== undefined) this.log.addAll(await checkStoredCheckpoints(sequencer.name, sequencer.node));
     this.log.addAll(this.convergence.check(this.options.elapsedMs(), nodes));
     this.log.addAll(checkProgress(progress, this.options.l1.checkpointCount()));
     return this.log.failures;

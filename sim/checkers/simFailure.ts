@@ -21,7 +21,14 @@ export const SIM_NODE_FAILURE_KINDS = [
 ] as const;
 
 /** Failures about the run. */
-export const SIM_RUN_FAILURE_KINDS = ['crashed', 'noProgress', 'notConverged'] as const;
+export const SIM_RUN_FAILURE_KINDS = [
+  'crashed',
+  'noProgress',
+  'notConverged',
+  'checkpointFeesWrong',
+  'slotOutcomeWrong',
+  'proposerWrong',
+] as const;
 
 export type SimNodeFailureKind = (typeof SIM_NODE_FAILURE_KINDS)[number];
 export type SimRunFailureKind = (typeof SIM_RUN_FAILURE_KINDS)[number];

@@ -83,6 +83,8 @@ export interface TxRecord {
   readonly fees: L1TxFees;
   readonly call: SimL1Call;
   readonly notBeforeBlock: bigint;
+  /** The head block when it was sent (checkers read what was pending then). */
+  readonly sentAfterBlock: bigint;
   state: 'pending' | 'included' | 'reorgedOut' | 'replaced';
   /** The transaction that replaced this one (state 'replaced'). */
   replacedBy?: Hex;
@@ -185,6 +187,11 @@ export class L1Mempool {
     };
   }
 
+  /** Every transaction ever sent, in sending order, whatever became of it. */
+  sentTransactions(): readonly TxRecord[] {
+    return [...this.txs.values()];
+  }
+
   /** A transaction ever sent, whatever became of it. */
   tx(txHash: Hex): TxRecord | undefined {
     return this.txs.get(txHash);
@@ -277,6 +284,7 @@ export class L1Mempool {
       fees,
       call,
       notBeforeBlock: this.drawInclusionBlock(nextBlock()),
+      sentAfterBlock: nextBlock() - 1n,
       state: 'pending',
     };
     this.txs.set(tx.txHash, tx);

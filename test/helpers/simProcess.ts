@@ -11,6 +11,10 @@ const REPOSITORY_ROOT = path.resolve(import.meta.dirname, '../..');
 
 /** The preload that breaks the pool's bump rule in every process and thread it reaches (see the file). */
 export const BROKEN_BUMP_RULE_IMPORT = path.join(REPOSITORY_ROOT, 'test/helpers/brokenBumpRule.mjs');
+/** Preloads that break one protocol rule in every node the same way (see each file), one per reference checker. */
+export const BROKEN_FEE_FLOOR_IMPORT = path.join(REPOSITORY_ROOT, 'test/helpers/brokenFeeFloor.mjs');
+export const BROKEN_L1_REPLACEMENT_IMPORT = path.join(REPOSITORY_ROOT, 'test/helpers/brokenL1Replacement.mjs');
+export const BROKEN_PROPOSER_DRAW_IMPORT = path.join(REPOSITORY_ROOT, 'test/helpers/brokenProposerDraw.mjs');
 
 export interface SimProcess {
   readonly child: ChildProcess;
