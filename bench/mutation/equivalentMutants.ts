@@ -124,6 +124,38 @@ export const EQUIVALENT_MUTANTS: readonly EquivalentMutant[] = [
     mutant: 'core/merkle/sortedKeyIndex.ts:44 StringLiteral -> ""',
     reason: 'unreachable: a placed key is always in its chunk (the assertion states an invariant)',
   },
+  {
+    mutant: 'core/merkle/sortedKeyIndex.ts:34 ConditionalExpression -> false',
+    reason: 'splitting a chunk bounds the cost of an insert, not its result: one chunk of every key answers the same',
+  },
+  {
+    mutant: 'core/merkle/sortedKeyIndex.ts:34 ConditionalExpression -> true',
+    reason: 'splitting a chunk bounds the cost of an insert, not its result: one chunk of every key answers the same',
+  },
+  {
+    mutant: 'core/merkle/sortedKeyIndex.ts:34 EqualityOperator -> chunk.length <= SORTED_INDEX_CHUNK_KEYS_MAX',
+    reason: 'splitting a chunk bounds the cost of an insert, not its result: one chunk of every key answers the same',
+  },
+  {
+    mutant: 'core/merkle/sortedKeyIndex.ts:34 EqualityOperator -> chunk.length >= SORTED_INDEX_CHUNK_KEYS_MAX',
+    reason: 'splitting a chunk bounds the cost of an insert, not its result: one chunk of every key answers the same',
+  },
+  {
+    mutant: 'core/merkle/indexedLeaf.ts:77 EqualityOperator -> layout.value > 0',
+    reason: 'the value offset is -1 (none) or 32, so > 0 and >= 0 agree',
+  },
+  {
+    mutant: 'core/merkle/indexedLeaf.ts:106 EqualityOperator -> layout.value > 0',
+    reason: 'the value offset is -1 (none) or 32, so > 0 and >= 0 agree',
+  },
+  {
+    mutant: 'core/merkle/treeGeometry.ts:94 ConditionalExpression -> true',
+    reason: 'with no preimage bytes, 2^depth x 0 is the 0 the guard gives',
+  },
+  {
+    mutant: 'core/merkle/treeGeometry.ts:94 EqualityOperator -> preimageBytes >= 0',
+    reason: 'with no preimage bytes, 2^depth x 0 is the 0 the guard gives',
+  },
 ];
 
 /** Whether a mutant, as the summary prints it, is listed as equivalent. */
