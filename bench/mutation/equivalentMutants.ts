@@ -156,6 +156,22 @@ export const EQUIVALENT_MUTANTS: readonly EquivalentMutant[] = [
     mutant: 'core/merkle/treeGeometry.ts:94 EqualityOperator -> preimageBytes >= 0',
     reason: 'with no preimage bytes, 2^depth x 0 is the 0 the guard gives',
   },
+  {
+    mutant: 'core/l1/l1TxFees.ts:56 EqualityOperator -> a <= b',
+    reason: 'the smaller of two equal prices is either',
+  },
+  {
+    mutant: 'core/l1/l1TxFees.ts:60 EqualityOperator -> a >= b',
+    reason: 'the larger of two equal prices is either',
+  },
+  {
+    mutant: 'core/l1/l1TxSender.ts:91 ConditionalExpression -> false',
+    reason: "unreachable: a tracked record has its kind's fee shape, so only the cap refuses its replacement",
+  },
+  {
+    mutant: 'core/l1/l1TxSender.ts:100 StringLiteral -> ``',
+    reason: 'unreachable: each step past a nonce passes a tracked tx of the other kind, at most L1_TRACKED_TXS_MAX',
+  },
 ];
 
 /** Whether a mutant, as the summary prints it, is listed as equivalent. */
