@@ -11,8 +11,8 @@
  *
  * --touched is CI's bounded check (touchedFolders.ts): it mutates again only the lines of the target folders whose
  * files changed since their recorded result (at most MUTATION_CHECK_LINES_MAX lines in all), on a copy of their
- * incremental files, and records nothing; with --check it exits 1 when a touched folder's re-tested mutants score
- * below the target. A clean checkout costs a hash of each folder's files, and no Stryker run.
+ * incremental files, and records nothing; with --check it exits 1 when a touched folder's score (its recorded results,
+ * the re-tested lines' replaced by the new ones) is below the target. A clean checkout costs a hash of each folder's files, and no Stryker run.
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
@@ -199,7 +199,7 @@ function touchedRanges(scopes: readonly string[], files: readonly RepositoryFile
   return byScope;
 }
 
-/** One touched folder's lines mutated again on a copy of its incremental file; the score of those mutants. */
+/** One touched folder's lines mutated again on a copy of its incremental file; its score with their new results. */
 async function checkFolder(
   scope: string,
   ranges: readonly string[],
