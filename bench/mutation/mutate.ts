@@ -12,7 +12,8 @@
  * --touched is CI's bounded check (touchedFolders.ts): it mutates again only the lines of the target folders whose
  * files changed since their recorded result (at most MUTATION_CHECK_LINES_MAX lines in all), on a copy of their
  * incremental files, and records nothing; with --check it exits 1 when a touched folder's score (its recorded results,
- * the re-tested lines' replaced by the new ones) is below the target. A clean checkout costs a hash of each folder's files, and no Stryker run.
+ * the re-tested lines' replaced by the new ones) is below the target. A clean checkout costs a hash of each
+ * folder's files, and no Stryker run.
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
