@@ -35,6 +35,143 @@ export const EQUIVALENT_MUTANTS: readonly EquivalentMutant[] = [
     mutant: 'core/fees/minFees.ts:63 EqualityOperator -> next <= floor.feePerL2Gas',
     reason: 'at exactly the floor both branches give the floor',
   },
+  {
+    mutant: 'core/merkle/treeGeometry.ts:64 ConditionalExpression -> false',
+    reason:
+      'caching only: a geometry built again is equal to the cached one, so every bound on the cache gives the same pages',
+  },
+  {
+    mutant: 'core/merkle/treeGeometry.ts:64 ConditionalExpression -> true',
+    reason:
+      'caching only: a geometry built again is equal to the cached one, so every bound on the cache gives the same pages',
+  },
+  {
+    mutant: 'core/merkle/treeGeometry.ts:64 EqualityOperator -> knownGeometries.size <= KNOWN_GEOMETRIES_MAX',
+    reason:
+      'caching only: a geometry built again is equal to the cached one, so every bound on the cache gives the same pages',
+  },
+  {
+    mutant: 'core/merkle/treeGeometry.ts:64 EqualityOperator -> knownGeometries.size >= KNOWN_GEOMETRIES_MAX',
+    reason:
+      'caching only: a geometry built again is equal to the cached one, so every bound on the cache gives the same pages',
+  },
+  {
+    mutant: 'core/merkle/pagedTreeDraft.ts:85 ArithmeticOperator -> level - 1',
+    reason: 'levels[level + 1] is undefined at the top level, as the guard gives',
+  },
+  {
+    mutant: 'core/merkle/pagedTreeDraft.ts:85 ConditionalExpression -> true',
+    reason: 'levels[level + 1] is undefined at the top level, as the guard gives',
+  },
+  {
+    mutant: 'core/merkle/pagedTreeDraft.ts:85 EqualityOperator -> level + 1 <= height',
+    reason: 'levels[height] is undefined, as the guard gives',
+  },
+  {
+    mutant: 'core/merkle/pagedTreeDraft.ts:94 ConditionalExpression -> true',
+    reason: "an empty list's last parent is undefined, never equal to a parent index",
+  },
+  {
+    mutant: 'core/merkle/pagedTreeDraft.ts:94 EqualityOperator -> parents.length >= 0',
+    reason: "an empty list's last parent is undefined, never equal to a parent index",
+  },
+  {
+    mutant: 'core/merkle/pagedTreeDraft.ts:98 ArithmeticOperator -> at.idBase - pageIndex',
+    reason:
+      'a page looked up again when not needed is the same page; idBase - pageIndex is never -1 (pageIndex < idBase)',
+  },
+  {
+    mutant: 'core/merkle/pagedTreeDraft.ts:98 ConditionalExpression -> true',
+    reason: 'looking the same page up again gives the same page',
+  },
+  {
+    mutant: 'core/merkle/pagedTreeDraft.ts:111 ArithmeticOperator -> up.idBase - upIndex',
+    reason: 'a page looked up again when not needed is the same page; idBase - upIndex is never -1 (upIndex < idBase)',
+  },
+  {
+    mutant: 'core/merkle/pagedTreeDraft.ts:111 ConditionalExpression -> true',
+    reason: 'writable() on a page already written returns the same copy',
+  },
+  {
+    mutant: 'core/merkle/pagedTreeDraft.ts:119 StringLiteral -> ""',
+    reason: 'unreachable: a tree has at least one level, so the top pass always sets the root',
+  },
+  {
+    mutant: 'core/merkle/pagedTreeDraft.ts:143 ConditionalExpression -> true',
+    reason: 'a new slab per page costs memory only: each page is still its own copy',
+  },
+  {
+    mutant: 'core/merkle/pagedTreeDraft.ts:148 ArithmeticOperator -> this.slabUsedBytes - bytes',
+    reason: 'unreachable: the slab holds every base page and a draft copies each at most once',
+  },
+  {
+    mutant: 'core/merkle/pagedTreeDraft.ts:148 ConditionalExpression -> true',
+    reason: 'unreachable: the slab holds every base page and a draft copies each at most once',
+  },
+  {
+    mutant: 'core/merkle/pagedTreeDraft.ts:148 StringLiteral -> ""',
+    reason: 'unreachable: the slab holds every base page and a draft copies each at most once',
+  },
+  {
+    mutant: 'core/merkle/indexedLeaf.ts:141 ConditionalExpression -> true',
+    reason: 'a fresh hash input each time instead of a reused one: the same bytes are hashed',
+  },
+  {
+    mutant: 'core/merkle/sortedKeyIndex.ts:44 ConditionalExpression -> true',
+    reason: 'unreachable: a placed key is always in its chunk (the assertion states an invariant)',
+  },
+  {
+    mutant: 'core/merkle/sortedKeyIndex.ts:44 StringLiteral -> ""',
+    reason: 'unreachable: a placed key is always in its chunk (the assertion states an invariant)',
+  },
+  {
+    mutant: 'core/merkle/sortedKeyIndex.ts:34 ConditionalExpression -> false',
+    reason: 'splitting a chunk bounds the cost of an insert, not its result: one chunk of every key answers the same',
+  },
+  {
+    mutant: 'core/merkle/sortedKeyIndex.ts:34 ConditionalExpression -> true',
+    reason: 'splitting a chunk bounds the cost of an insert, not its result: one chunk of every key answers the same',
+  },
+  {
+    mutant: 'core/merkle/sortedKeyIndex.ts:34 EqualityOperator -> chunk.length <= SORTED_INDEX_CHUNK_KEYS_MAX',
+    reason: 'splitting a chunk bounds the cost of an insert, not its result: one chunk of every key answers the same',
+  },
+  {
+    mutant: 'core/merkle/sortedKeyIndex.ts:34 EqualityOperator -> chunk.length >= SORTED_INDEX_CHUNK_KEYS_MAX',
+    reason: 'splitting a chunk bounds the cost of an insert, not its result: one chunk of every key answers the same',
+  },
+  {
+    mutant: 'core/merkle/indexedLeaf.ts:77 EqualityOperator -> layout.value > 0',
+    reason: 'the value offset is -1 (none) or 32, so > 0 and >= 0 agree',
+  },
+  {
+    mutant: 'core/merkle/indexedLeaf.ts:106 EqualityOperator -> layout.value > 0',
+    reason: 'the value offset is -1 (none) or 32, so > 0 and >= 0 agree',
+  },
+  {
+    mutant: 'core/merkle/treeGeometry.ts:94 ConditionalExpression -> true',
+    reason: 'with no preimage bytes, 2^depth x 0 is the 0 the guard gives',
+  },
+  {
+    mutant: 'core/merkle/treeGeometry.ts:94 EqualityOperator -> preimageBytes >= 0',
+    reason: 'with no preimage bytes, 2^depth x 0 is the 0 the guard gives',
+  },
+  {
+    mutant: 'core/l1/l1TxFees.ts:56 EqualityOperator -> a <= b',
+    reason: 'the smaller of two equal prices is either',
+  },
+  {
+    mutant: 'core/l1/l1TxFees.ts:60 EqualityOperator -> a >= b',
+    reason: 'the larger of two equal prices is either',
+  },
+  {
+    mutant: 'core/l1/l1TxSender.ts:91 ConditionalExpression -> false',
+    reason: "unreachable: a tracked record has its kind's fee shape, so only the cap refuses its replacement",
+  },
+  {
+    mutant: 'core/l1/l1TxSender.ts:100 StringLiteral -> ``',
+    reason: 'unreachable: each step past a nonce passes a tracked tx of the other kind, at most L1_TRACKED_TXS_MAX',
+  },
 ];
 
 /** Whether a mutant, as the summary prints it, is listed as equivalent. */

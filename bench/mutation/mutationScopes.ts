@@ -29,6 +29,18 @@ export const MUTATION_SCORE_TARGET_PERCENT = 80;
  */
 export const MUTATION_EXCLUDED_TEST_PREFIXES = ['test/e2e/', 'test/simulator/', 'test/packaging/', 'test/bench/'];
 
+/**
+ * Test folders left out of one scope's run, by scope, where whole-node suites would be rerun for nearly every mutant.
+ * spec/codec's byte helpers are imported by scenario, validator, VM and store suites to build their fixtures: with
+ * them, every mutant of spec/codec/bytes.ts reruns minutes of whole-node scenarios (a run did not finish in 46
+ * minutes here); its score counts its own suites and the gossip codec's property suite. core/l1's fee-spike scenario
+ * (20 s) covers nearly all of core/l1: Stryker estimated 1 h 45 min for 307 mutants; its score counts its unit suites.
+ */
+export const MUTATION_SCOPE_EXCLUDED_TEST_PREFIXES: Readonly<Record<string, readonly string[]>> = {
+  'spec/codec': ['test/scenarios/', 'test/validators/', 'test/publicVm/', 'test/portSuites/', 'test/rpc/'],
+  'core/l1': ['test/scenarios/'],
+};
+
 /** What Stryker leaves out of its sandbox copy: outputs, documents, and other runs' sandboxes. */
 const SANDBOX_IGNORE_PATTERNS = [
   'dist',
@@ -74,11 +86,12 @@ export function relativeImportsOf(file: RepositoryFile): string[] {
 
 /**
  * The test files that exercise a folder: its own `*.test.ts` files, and the files under test/ that import one of its
- * modules directly (the excluded test folders left out).
+ * modules directly (the excluded test folders left out, and the scope's own exclusions).
  */
 export function testFilesFor(scope: string, files: readonly RepositoryFile[]): string[] {
+  const excluded = [...MUTATION_EXCLUDED_TEST_PREFIXES, ...(MUTATION_SCOPE_EXCLUDED_TEST_PREFIXES[scope] ?? [])];
   const tests = files.filter(
-    (file) => isTestFile(file.path) && !MUTATION_EXCLUDED_TEST_PREFIXES.some((prefix) => file.path.startsWith(prefix)),
+    (file) => isTestFile(file.path) && !excluded.some((prefix) => file.path.startsWith(prefix)),
   );
   const own = tests.filter((file) => isInside(file.path, scope));
   const importers = tests.filter(

@@ -2,11 +2,12 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { Hex } from '../../spec/chain.js';
 import { bigintToBytes, bytesToHex, hexToBytes } from '../../spec/codec/bytes.js';
+import { hashPair } from '../../spec/hash.js';
 import { appendLeaves, createAppendOnlyTree, treeRoot } from './appendOnlyTree.js';
 import { CountingHasher } from './countingHasher.js';
 import { emptyRoot } from './emptyRoots.js';
 import type { PageEntry } from './pagedTreeDraft.js';
-import { PagedTreeDraft, siblingPathFromPages } from './pagedTreeDraft.js';
+import { leafFromPages, PagedTreeDraft, preimageFromPages, siblingPathFromPages } from './pagedTreeDraft.js';
 import { createTreeGeometry, nodeLocation, pagesOfPaths, pathPages } from './treeGeometry.js';
 
 const leafOf = (n: number): Hex => bytesToHex(bigintToBytes(BigInt(n) + 1n, 32));
@@ -94,5 +95,91 @@ describe('PagedTreeDraft', () => {
       const path = siblingPathFromPages(geometry, index, (pageId) => pages.get(pageId)!);
       expect(path.map((node) => bytesToHex(node))).toEqual(Array.from({ length: 42 }, (_, level) => emptyRoot(level)));
     }
+  });
+});
+
+/** Pages of the paths of `indices`, every one empty and never written. */
+function emptyPages(
+  geometry: ReturnType<typeof createTreeGeometry>,
+  indices: readonly number[],
+): Map<number, PageEntry> {
+  return new Map(
+    pagesOfPaths(geometry, indices).map((ref) => [
+      ref.pageId,
+      { version: -1, bytes: geometry.bands[ref.band]!.emptyPage.slice() },
+    ]),
+  );
+}
+
+/** The root a leaf and its sibling path prove. */
+function provedRoot(leaf: Uint8Array, index: number, siblings: readonly Uint8Array[]): Hex {
+  let node = bytesToHex(leaf);
+  siblings.forEach((sibling, level) => {
+    const other = bytesToHex(sibling);
+    node = Math.floor(index / 2 ** level) % 2 === 0 ? hashPair(node, other) : hashPair(other, node);
+  });
+  return node;
+}
+
+describe('PagedTreeDraft pages', () => {
+  it('every changed leaf reads back, and its sibling path proves the new root', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1, max: 8 }),
+        fc.integer({ min: 1, max: 4 }),
+        fc.uniqueArray(fc.nat(), { minLength: 1, maxLength: 10 }),
+        (height, pageHeight, raw) => {
+          const geometry = createTreeGeometry(height, pageHeight, 0);
+          const indices = [...new Set(raw.map((n) => n % 2 ** height))].sort((a, b) => a - b);
+          const pages = emptyPages(geometry, indices);
+          const draft = new PagedTreeDraft(geometry, pages, new CountingHasher());
+          for (const index of indices) draft.setLeaf(index, hexToBytes(leafOf(index), 32));
+          const root = bytesToHex(draft.rehash(indices));
+          const pageOf = (pageId: number): Uint8Array => draft.writtenPages.get(pageId) ?? pages.get(pageId)!.bytes;
+          for (const index of indices) {
+            const leaf = leafFromPages(geometry, index, pageOf);
+            expect(bytesToHex(leaf)).toBe(leafOf(index));
+            expect(bytesToHex(draft.node(0, index))).toBe(leafOf(index));
+            expect(provedRoot(leaf, index, siblingPathFromPages(geometry, index, pageOf))).toBe(root);
+          }
+        },
+      ),
+    );
+  });
+
+  it('keeps preimages per leaf, writes copies of the base pages and tells their base versions', () => {
+    const geometry = createTreeGeometry(6, 2, 72);
+    const pages = emptyPages(geometry, [0, 1, 5, 63]);
+    pages.set(pathPages(geometry, 5)[0]!.pageId, {
+      version: 7,
+      bytes: pages.get(pathPages(geometry, 5)[0]!.pageId)!.bytes,
+    });
+    const before = new Map([...pages].map(([pageId, entry]) => [pageId, entry.bytes.slice()]));
+    const draft = new PagedTreeDraft(geometry, pages, new CountingHasher());
+    const preimage = (fill: number): Uint8Array => new Uint8Array(72).fill(fill);
+    draft.setPreimage(0, preimage(1));
+    draft.setPreimage(1, preimage(2));
+    draft.writablePreimage(5).set(preimage(3));
+    draft.writablePreimage(63)[0] = 4;
+    expect([...draft.preimage(0)]).toEqual([...preimage(1)]);
+    expect([...draft.preimage(1)]).toEqual([...preimage(2)]);
+    expect([...draft.preimage(5)]).toEqual([...preimage(3)]);
+    expect(draft.preimage(63)[0]).toBe(4);
+    expect(draft.preimage(4).every((byte) => byte === 0)).toBe(true);
+    const pageOf = (pageId: number): Uint8Array => draft.writtenPages.get(pageId) ?? pages.get(pageId)!.bytes;
+    expect([...preimageFromPages(geometry, 5, pageOf)]).toEqual([...preimage(3)]);
+    // Leaves 0, 1 share a bottom page; 5 and 63 have their own: three pages written, the base left as it was.
+    expect([...draft.writtenPages.keys()]).toEqual([0, 5, 63].map((index) => pathPages(geometry, index)[0]!.pageId));
+    expect(draft.baseVersionsOfWritten).toEqual([-1, 7, -1]);
+    for (const [pageId, entry] of pages) expect(entry.bytes).toEqual(before.get(pageId));
+    expect(() => draft.setPreimage(2, new Uint8Array(71))).toThrow(/preimage size/);
+  });
+
+  it('refuses pages it was not given, and a rehash of nothing', () => {
+    const geometry = createTreeGeometry(6, 2, 0);
+    const draft = new PagedTreeDraft(geometry, emptyPages(geometry, [0]), new CountingHasher());
+    expect(() => draft.node(0, 63)).toThrow(/was loaded/);
+    expect(() => draft.setLeaf(63, new Uint8Array(32))).toThrow(/was loaded/);
+    expect(() => draft.rehash([])).toThrow(/changed leaf/);
   });
 });

@@ -26,6 +26,21 @@ describe('the tests a mutation run of a folder reruns', () => {
     expect(testFilesFor('core/fees', files)).toEqual(['core/fees/minFees.test.ts', 'test/scenarios/fees.test.ts']);
   });
 
+  test("spec/codec's run leaves out the whole-node suites that import its byte helpers for their fixtures", () => {
+    const codec = [
+      file('spec/codec/tx.ts'),
+      file('spec/codec/tx.test.ts'),
+      file('test/p2p/gossipCodec.property.test.ts', "import { decodeTx } from '../../spec/codec/tx.js';"),
+      file('test/scenarios/validators.test.ts', "import { hexToBytes } from '../../spec/codec/bytes.js';"),
+      file('test/validators/quorum.property.test.ts', "import { hexToBytes } from '../../spec/codec/bytes.js';"),
+    ];
+    expect(testFilesFor('spec/codec', codec)).toEqual([
+      'spec/codec/tx.test.ts',
+      'test/p2p/gossipCodec.property.test.ts',
+    ]);
+    expect(testFilesFor('spec', codec)).toContain('test/scenarios/validators.test.ts');
+  });
+
   test('a folder that no test touches has none', () => {
     expect(testFilesFor('core/merkle', files)).toEqual([]);
   });
