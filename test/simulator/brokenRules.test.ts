@@ -35,19 +35,19 @@ const cases: readonly { rule: string; preload: string; kind: SimFailureKind; see
     rule: 'fees held at the floor no longer',
     preload: BROKEN_FEE_FLOOR_IMPORT,
     kind: 'checkpointFeesWrong',
-    seeds: [2, 3],
+    seeds: [2],
   },
   {
     rule: 'a stuck proposal queued behind instead of replaced',
     preload: BROKEN_L1_REPLACEMENT_IMPORT,
     kind: 'slotOutcomeWrong',
-    seeds: [2, 7],
+    seeds: [2],
   },
   {
     rule: "a slot's proposer drawn from the next slot",
     preload: BROKEN_PROPOSER_DRAW_IMPORT,
     kind: 'proposerWrong',
-    seeds: [4, 8],
+    seeds: [4],
   },
 ];
 
