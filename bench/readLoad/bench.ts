@@ -28,6 +28,7 @@
  *   READ_LOAD_BENCH_CPU_PROF     a directory: node children run with --cpu-prof there, and each profile's summary is
  *                                printed (profiling slows the node: do not compare those figures)
  */
+import { deployBenchRollup } from '../snapshot/bench.js';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
@@ -37,17 +38,10 @@ import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { startAnvil } from '../../adapters/l1/anvil.js';
-import { deployRollup } from '../../adapters/l1/deployRollup.js';
 import { createPinoLogger } from '../../adapters/logger/pinoLogger.js';
-import {
-  LOCAL_DEPLOYER_PRIVATE_KEY,
-  LOCAL_PROVER_PRIVATE_KEY,
-  LOCAL_PUBLISHER_PRIVATE_KEY,
-} from '../../adapters/node/localNetwork.js';
+import { LOCAL_PROVER_PRIVATE_KEY, LOCAL_PUBLISHER_PRIVATE_KEY } from '../../adapters/node/localNetwork.js';
 import { SortedKeyIndex } from '../../core/merkle/sortedKeyIndex.js';
-import { createGenesis } from '../../core/worldState/genesis.js';
 import type { GasFees, Hex } from '../../spec/chain.js';
-import { INITIAL_ETH_PER_FEE_ASSET_DEFAULT } from '../../spec/config/schema.js';
 import { L1_CHAIN_ID_LOCAL_NETWORK, ROLLUP_VERSION_LOCAL_NETWORK_DEFAULT } from '../../spec/constants.js';
 import { txToWire } from '../../spec/txBuilder.js';
 import { rpc } from '../../test/e2e/rpc.js';
@@ -81,7 +75,6 @@ const PUBLIC_DATA_SLOTS = 5_000;
 /** Each funded fee payer's balance: ample for one tx at any fee this chain asks. */
 const FUNDED_BALANCE = 10n ** 24n;
 const SLOT_DURATION_SECONDS = 36;
-const EPOCH_DURATION_SLOTS = 32;
 const L1_SLOTS_IN_AN_EPOCH = 32;
 const SPARE_SLOTS = 8;
 /** Historical reads go at most this far below the recent blocks: within the history a node keeps (64 checkpoints). */
@@ -617,21 +610,6 @@ async function printProfiles(dir: string): Promise<void> {
     const file = path.join(entry.parentPath, entry.name);
     process.stdout.write(`\n${file}\n${await summarizeProfileFile(file)}\n`);
   }
-}
-
-async function deployBenchRollup(l1RpcUrl: string): Promise<{ l1RpcUrl: string; rollupAddress: Hex }> {
-  const genesis = createGenesis(L1_CHAIN_ID_LOCAL_NETWORK, ROLLUP_VERSION_LOCAL_NETWORK_DEFAULT);
-  const { rollupAddress } = await deployRollup({
-    l1RpcUrl,
-    deployerPrivateKey: LOCAL_DEPLOYER_PRIVATE_KEY,
-    genesisArchive: genesis.block.archive.root,
-    slotDuration: SLOT_DURATION_SECONDS,
-    epochDuration: EPOCH_DURATION_SLOTS,
-    proofSubmissionEpochs: 1,
-    rollupVersion: ROLLUP_VERSION_LOCAL_NETWORK_DEFAULT,
-    ethPerFeeAsset: INITIAL_ETH_PER_FEE_ASSET_DEFAULT,
-  });
-  return { l1RpcUrl, rollupAddress };
 }
 
 function progress(line: string): void {

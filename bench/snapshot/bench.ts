@@ -72,7 +72,7 @@ const common = {
   adminApiKey: { disabled: true, reset: false },
 } as const;
 
-interface L1Setup {
+export interface L1Setup {
   readonly l1RpcUrl: string;
   readonly rollupAddress: Hex;
 }
@@ -178,7 +178,8 @@ export async function benchSnapshot(): Promise<BenchResult> {
   }
 }
 
-async function deployBenchRollup(l1RpcUrl: string): Promise<L1Setup> {
+/** A rollup on `l1RpcUrl` with the benches' 36 s slots and 32-slot epochs (the read-load bench's too). */
+export async function deployBenchRollup(l1RpcUrl: string): Promise<L1Setup> {
   const genesis = createGenesis(L1_CHAIN_ID_LOCAL_NETWORK, ROLLUP_VERSION_LOCAL_NETWORK_DEFAULT);
   const { rollupAddress } = await deployRollup({
     l1RpcUrl,
