@@ -15,8 +15,16 @@ const TEST_FILE_PROCESSES = Math.max(2, os.availableParallelism());
  */
 const CPU_BOUND_FILES = ['test/campaign/**/*.test.ts'];
 
+/**
+ * Every JSON-RPC result the suites produce is encoded twice, by its compiled encoder and by zod, and a call whose
+ * encodings differ fails (adapters/rpc/dispatcher.ts): the suites hold the compiled encoders to the wire schemas.
+ * Child processes the tests start (nodes of the end-to-end suites) inherit it.
+ */
+const TEST_ENV = { SVC_RPC_CHECK_RESULT_ENCODING: '1' };
+
 export default defineConfig({
   test: {
+    env: TEST_ENV,
     testTimeout: 60_000,
     hookTimeout: 60_000,
     pool: 'forks',

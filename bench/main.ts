@@ -145,6 +145,7 @@ async function benchSimCampaign(simulatedSecondsPerRun: number): Promise<Record<
 const benches: Record<string, () => Promise<BenchResult>> = {
   sim: benchSim,
   rpc: async () => (await import('./rpc/bench.js')).benchRpc(),
+  'rpc-encode': async () => (await import('./rpc/encodeBench.js')).benchRpcEncode(),
   txpool: async () => (await import('./txPool/bench.js')).benchTxPool(),
   'world-state': async () => (await import('./worldState/bench.js')).benchWorldState(),
   p2p: async () => (await import('./p2p/bench.js')).benchP2p(),

@@ -17,8 +17,8 @@ import { rpcHandlers } from './handlers.js';
 import { RpcError, toRpcErrorObject } from './errors.js';
 import type { HandlerContext } from './methodHandler.js';
 import { Deadlines } from './deadlines.js';
-import { encodesAsIdentity } from './identityCodec.js';
 import { decodeParams } from './params.js';
+import { checkedResultEncoder, compileResultEncoder, type ResultEncoder } from '../../spec/wire/resultEncoder.js';
 
 export interface RpcDispatcherOptions {
   readonly node: NodeService;
@@ -29,7 +29,15 @@ export interface RpcDispatcherOptions {
   readonly logger: LoggerPort;
   /** Told of every call answered, notifications included (adapters/metrics/rpcMetrics.ts); absent: none. */
   readonly calls?: RpcCallObserver;
+  /**
+   * Encode every result both ways (compiled and zod's) and fail a call whose encodings differ: for tests, at zod's
+   * cost. Default: the environment variable SVC_RPC_CHECK_RESULT_ENCODING=1, which the test configuration sets.
+   */
+  readonly checkResultEncoding?: boolean;
 }
+
+/** The environment variable that turns on checkResultEncoding for every dispatcher of a process (tests). */
+export const CHECK_RESULT_ENCODING_ENV = 'SVC_RPC_CHECK_RESULT_ENCODING';
 
 /** One answered call, as metrics see it. */
 export interface RpcCallRecord {
@@ -53,8 +61,8 @@ interface Route {
   readonly name: string;
   readonly definition: MethodDefinition;
   readonly handler: (node: NodeService, params: unknown[], context: HandlerContext) => unknown;
-  /** The result schema holds no codec: checking the result is all its encoding does (identityCodec.ts). */
-  readonly resultIsPlain: boolean;
+  /** The result's encoder compiled from its schema (spec/wire/resultEncoder.ts). */
+  readonly encode: ResultEncoder;
 }
 
 interface Call {
@@ -64,7 +72,7 @@ interface Call {
   readonly params: unknown;
 }
 
-function routesOf(namespace: RpcNamespace): ReadonlyMap<string, Route> {
+function routesOf(namespace: RpcNamespace, checkEncoding: boolean): ReadonlyMap<string, Route> {
   const routes = new Map<string, Route>();
   for (const definition of rpcMethodList) {
     if (definition.namespace !== namespace) continue;
@@ -73,12 +81,9 @@ function routesOf(namespace: RpcNamespace): ReadonlyMap<string, Route> {
       `method ${definition.name} does not carry the ${namespace} prefix ${NAMESPACE_PREFIX[namespace]}`,
     );
     const handler = rpcHandlers[definition.name] as unknown as Route['handler'];
-    routes.set(definition.name, {
-      name: definition.name,
-      definition,
-      handler,
-      resultIsPlain: encodesAsIdentity(definition.result),
-    });
+    const compiled = compileResultEncoder(definition.result);
+    const encode = checkEncoding ? checkedResultEncoder(definition.result, compiled) : compiled;
+    routes.set(definition.name, { name: definition.name, definition, handler, encode });
   }
   return routes;
 }
@@ -118,20 +123,28 @@ function readCall(request: unknown): Call | JsonRpcResponse {
   return { id, notification, method, params };
 }
 
+/**
+ * The wire JSON of a handler's result. The compiled encoder trusts the core's values; when it cannot encode one (a
+ * value of the wrong shape, a fault of the node), zod's encoding names the field that does not fit.
+ */
 function encodeResult(route: Route, value: unknown): unknown {
-  const schema = route.definition.result;
-  const encoded = route.resultIsPlain ? schema.safeParse(value ?? null) : z.safeEncode(schema, value ?? null);
-  if (!encoded.success) {
-    throw new Error(`result of ${route.name} does not fit its wire schema: ${encoded.error.message}`);
+  try {
+    return route.encode(value ?? null);
+  } catch (compiledError) {
+    const encoded = z.safeEncode(route.definition.result, value ?? null);
+    const why = encoded.success ? (compiledError as Error).message : encoded.error.message;
+    throw new Error(`result of ${route.name} does not fit its wire schema: ${why}`);
   }
-  return encoded.data;
 }
 
 const echoName = (method: string): string =>
   method.length > RPC_METHOD_NAME_ECHO_CHARS_MAX ? `${method.slice(0, RPC_METHOD_NAME_ECHO_CHARS_MAX)}...` : method;
 
 export function createRpcDispatcher(options: RpcDispatcherOptions): RpcDispatcher {
-  const routes = routesOf(options.namespace);
+  const routes = routesOf(
+    options.namespace,
+    options.checkResultEncoding ?? process.env[CHECK_RESULT_ENCODING_ENV] === '1',
+  );
   const { node, logger, limits } = options;
   const context: HandlerContext = { limits };
   const deadlines = new Deadlines(

@@ -24,3 +24,11 @@ export const LOG_QUERY_LOGS_PER_TAG_MAX = 10_000;
  * chain). Prunes are rare and the chain's writes are serialized, so a second read almost always succeeds.
  */
 export const LOG_QUERY_ATTEMPTS_MAX = 3;
+
+/**
+ * Store reads one log query keeps in flight at once (index scans of its tags, then the blocks they name). Each read
+ * waits on storage (a thread-pool round trip in production); reading a query's tags and blocks one after another made
+ * `svc_getPublicLogsByTags` the slowest read under load. The bound keeps a query of thousands of tags from holding
+ * thousands of reads, and their blocks, at once.
+ */
+export const LOG_QUERY_READS_IN_FLIGHT_MAX = 16;

@@ -2,7 +2,7 @@ import { describe, expect, it, vi } from 'vitest';
 import type { Block } from '../../spec/chain.js';
 import { blockWithTxs, hex32, openLogStore, txEffectOf } from '../../test/logs/logFixtures.js';
 import { NodeError } from '../errors.js';
-import { LOG_QUERY_ATTEMPTS_MAX } from './logConstants.js';
+import { LOG_QUERY_ATTEMPTS_MAX, LOG_QUERY_READS_IN_FLIGHT_MAX } from './logConstants.js';
 import { createLogReader, type LogIndexStore } from './logReader.js';
 
 const tagA = hex32(0xa);
@@ -241,5 +241,54 @@ describe('a prune while a query reads', () => {
     await expect(createLogReader(swapping).getPrivateLogsByTags([tagA, tagB], false, 10)).rejects.toMatchObject({
       code: 'STATE_NOT_AVAILABLE',
     });
+  });
+});
+
+describe('the reads of one query', () => {
+  /** The fixture's store, counting the reads pending at once and failing the index read of `failing`. */
+  function countingStore(store: LogIndexStore, failing?: string) {
+    const counts = { pending: 0, most: 0, started: 0 };
+    const counted =
+      <Args extends unknown[], Result>(read: (...args: Args) => Promise<Result>) =>
+      async (...args: Args): Promise<Result> => {
+        counts.started++;
+        counts.pending++;
+        counts.most = Math.max(counts.most, counts.pending);
+        try {
+          await new Promise((resolve) => setImmediate(resolve));
+          return await read(...args);
+        } finally {
+          counts.pending--;
+        }
+      };
+    const counting: LogIndexStore = {
+      getIndexEntries: counted(async (prefix: string, limit: number) => {
+        if (failing !== undefined && prefix.includes(failing.slice(2).replace(/^0+/, ''))) throw new Error('disk');
+        return store.getIndexEntries(prefix, limit);
+      }),
+      getBlock: counted((n: number) => store.getBlock(n)),
+      getBlockNumberByHash: counted((hash: `0x${string}`) => store.getBlockNumberByHash(hash)),
+    };
+    return { counting, counts };
+  }
+
+  it(`overlap, at most LOG_QUERY_READS_IN_FLIGHT_MAX (${LOG_QUERY_READS_IN_FLIGHT_MAX}) at once, same answer`, async () => {
+    const { store, logs } = await twoBlocks();
+    const tags = [tagA, tagB, ...Array.from({ length: 40 }, (_, i) => hex32(0x1000 + i))];
+    const { counting, counts } = countingStore(store);
+    const answer = await createLogReader(counting).getPrivateLogsByTags(tags, true, 10);
+    expect(answer).toEqual(await logs.getPrivateLogsByTags(tags, true, 10));
+    expect(counts.started).toBe(tags.length + 2);
+    expect(counts.most).toBe(LOG_QUERY_READS_IN_FLIGHT_MAX);
+    expect(counts.pending).toBe(0);
+  });
+
+  it('fail the query when one read fails, with no read left pending', async () => {
+    const { store } = await twoBlocks();
+    const tags = Array.from({ length: 40 }, (_, i) => hex32(0x1000 + i));
+    const { counting, counts } = countingStore(store, hex32(0x1005));
+    await expect(createLogReader(counting).getPrivateLogsByTags(tags, false, 10)).rejects.toThrow('disk');
+    expect(counts.pending).toBe(0);
+    expect(counts.started).toBeLessThan(tags.length);
   });
 });

@@ -9,7 +9,12 @@ import { assert } from '../assert.js';
 import type { ChainStore } from '../chain/chainStore.js';
 import { NodeError } from '../errors.js';
 import type { LogResult, LogService } from './logService.js';
-import { LOG_QUERY_ATTEMPTS_MAX, LOG_QUERY_LOGS_PER_TAG_MAX, LOG_QUERY_TAGS_MAX } from './logConstants.js';
+import {
+  LOG_QUERY_ATTEMPTS_MAX,
+  LOG_QUERY_LOGS_PER_TAG_MAX,
+  LOG_QUERY_READS_IN_FLIGHT_MAX,
+  LOG_QUERY_TAGS_MAX,
+} from './logConstants.js';
 import { decodeLogIndexEntry, type LogIndexEntry } from './logIndexEntry.js';
 import { canonicalField, privateTagPrefix, publicTagPrefix } from './logKeys.js';
 
@@ -58,25 +63,46 @@ function queryField(value: Hex, param: string): Hex {
   return canonical;
 }
 
-/** Each tag's entries, in the tags' order (a repeated tag is read once). */
+/**
+ * `read` of every item, in the items' order, with at most LOG_QUERY_READS_IN_FLIGHT_MAX reads pending at once. A
+ * failed read fails the whole: no read starts after it, and the call returns once those started have settled.
+ */
+async function readAll<Item, Result>(items: readonly Item[], read: (item: Item) => Promise<Result>): Promise<Result[]> {
+  const results = new Array<Result>(items.length);
+  let next = 0;
+  let failed = false;
+  const worker = async (): Promise<void> => {
+    while (next < items.length && !failed) {
+      const index = next++;
+      try {
+        results[index] = await read(items[index] as Item);
+      } catch (error) {
+        failed = true; // the others take no new item
+        throw error;
+      }
+    }
+  };
+  const workers = Array.from({ length: Math.min(LOG_QUERY_READS_IN_FLIGHT_MAX, items.length) }, worker);
+  const settled = await Promise.allSettled(workers);
+  const rejected = settled.find((outcome) => outcome.status === 'rejected');
+  if (rejected !== undefined) throw (rejected as PromiseRejectedResult).reason;
+  return results;
+}
+
+/** Each tag's entries, in the tags' order (a repeated tag is read once; the first tag over the bound is refused). */
 async function readTags(
   store: LogIndexStore,
   reads: readonly TagRead[],
   logsPerTagMax: number,
 ): Promise<LogIndexEntry[][]> {
-  const byPrefix = new Map<string, LogIndexEntry[]>();
-  const lists: LogIndexEntry[][] = [];
-  for (const { tag, keyPrefix } of reads) {
-    let entries = byPrefix.get(keyPrefix);
-    if (entries === undefined) {
-      const found = await store.getIndexEntries(keyPrefix, logsPerTagMax + 1);
-      if (found.length > logsPerTagMax) throw logsPerTagExceeded(tag, logsPerTagMax, found.length);
-      entries = found.map(([, value]) => decodeLogIndexEntry(value));
-      byPrefix.set(keyPrefix, entries);
-    }
-    lists.push(entries);
-  }
-  return lists;
+  const prefixes = [...new Set(reads.map((read) => read.keyPrefix))];
+  const found = await readAll(prefixes, (prefix) => store.getIndexEntries(prefix, logsPerTagMax + 1));
+  const byPrefix = new Map(prefixes.map((prefix, index) => [prefix, found[index] ?? []] as const));
+  return reads.map(({ tag, keyPrefix }) => {
+    const entries = byPrefix.get(keyPrefix) ?? [];
+    if (entries.length > logsPerTagMax) throw logsPerTagExceeded(tag, logsPerTagMax, entries.length);
+    return entries.map(([, value]) => decodeLogIndexEntry(value));
+  });
 }
 
 /** Whether the block `entry` names is still on the chain; the block itself when `read` (its effects are wanted). */
@@ -95,17 +121,19 @@ async function blocksOnChain(
   lists: readonly LogIndexEntry[][],
   includeEffects: boolean,
 ): Promise<Map<number, Block> | undefined> {
-  const hashByNumber = new Map<number, Hex>();
-  const blocks = new Map<number, Block>();
+  const firstByNumber = new Map<number, LogIndexEntry>();
   for (const entry of lists.flat()) {
-    const seen = hashByNumber.get(entry.l2BlockNumber);
-    if (seen !== undefined && seen !== entry.l2BlockHash) return undefined;
-    if (seen !== undefined) continue;
-    const kept = await blockStillKept(store, entry, includeEffects);
-    if (kept === false) return undefined;
-    if (kept !== true) blocks.set(entry.l2BlockNumber, kept);
-    hashByNumber.set(entry.l2BlockNumber, entry.l2BlockHash);
+    const seen = firstByNumber.get(entry.l2BlockNumber);
+    if (seen !== undefined && seen.l2BlockHash !== entry.l2BlockHash) return undefined;
+    if (seen === undefined) firstByNumber.set(entry.l2BlockNumber, entry);
   }
+  const named = [...firstByNumber.values()];
+  const kept = await readAll(named, (entry) => blockStillKept(store, entry, includeEffects));
+  if (kept.includes(false)) return undefined;
+  const blocks = new Map<number, Block>();
+  kept.forEach((block, index) => {
+    if (typeof block !== 'boolean') blocks.set((named[index] as LogIndexEntry).l2BlockNumber, block);
+  });
   return blocks;
 }
 

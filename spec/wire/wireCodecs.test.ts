@@ -16,6 +16,7 @@ import * as contractsModule from './contracts.js';
 import * as logsModule from './logs.js';
 import * as messagesModule from './messages.js';
 import * as p2pModule from './p2p.js';
+import { compileResultEncoder } from './resultEncoder.js';
 import * as scalarsModule from './scalars.js';
 import * as slashingModule from './slashing.js';
 import * as txModule from './tx.js';
@@ -518,6 +519,16 @@ describe('every wire codec', () => {
     fc.assert(
       fc.property(arbitrary!, (value) => {
         expect(roundTrip(codec, value)).toEqual(value);
+      }),
+      { numRuns: 50 },
+    );
+  });
+
+  test.each(codecs)('%s: the compiled encoder gives the JSON of zod encode', (name, codec) => {
+    const compiled = compileResultEncoder(codec);
+    fc.assert(
+      fc.property(arbitraries[name]!, (value) => {
+        expect(JSON.stringify(compiled(value))).toBe(JSON.stringify(z.encode(codec, value)));
       }),
       { numRuns: 50 },
     );
