@@ -102,6 +102,9 @@ export const SEND_TX_ADMISSIONS_IN_FLIGHT_MAX = 256;
 /** Anchor block numbers NodeTxPool keeps between chain events, at most (a bound on memory). */
 const ANCHOR_NUMBERS_CACHED_MAX = 1_024;
 
+/** Fee payers' balance slots NodeTxPool keeps, at most (a bound on memory: about 200 bytes each). */
+const FEE_PAYER_SLOTS_CACHED_MAX = 16_384;
+
 /** What a sendTx admission learned before its turn: its validation and its payer's balance, and as of which chain. */
 interface PreparedAdmission {
   readonly chainRevision: number;
@@ -143,6 +146,8 @@ export class NodeTxPool {
    * remove a hash): most txs name one of a few recent blocks, and a store read per tx was sendTx's largest cost.
    */
   private readonly anchorNumbers = new Map<Hex, number>();
+  /** Balance slots by fee payer (a hash each), read for every admission and for every pooled payer after a block. */
+  private readonly feePayerSlots = new Map<Hex, Hex>();
   private readonly listeners: ((activity: TxPoolActivity) => void)[] = [];
 
   private constructor(
@@ -495,10 +500,20 @@ export class NodeTxPool {
     return n;
   }
 
+  /** The storage slot of the payer's fee-asset balance, through `feePayerSlots`. */
+  private feePayerSlot(payer: Hex): Hex {
+    const known = this.feePayerSlots.get(payer);
+    if (known !== undefined) return known;
+    if (this.feePayerSlots.size >= FEE_PAYER_SLOTS_CACHED_MAX) this.feePayerSlots.clear();
+    const slot = feePayerBalanceSlot(PROTOCOL_CONTRACT_ADDRESSES.feeAsset, payer);
+    this.feePayerSlots.set(payer, slot);
+    return slot;
+  }
+
   /** The payer's fee-asset balance as of the latest block. */
   async feePayerBalance(payer: Hex): Promise<bigint> {
     const worldState = this.deps.chain.worldState;
-    const slot = feePayerBalanceSlot(PROTOCOL_CONTRACT_ADDRESSES.feeAsset, payer);
+    const slot = this.feePayerSlot(payer);
     return BigInt(await worldState.getPublicDataValue(worldState.latestBlockNumber, slot));
   }
 
