@@ -41,7 +41,7 @@ import { decideAfterBlocksAdded, type PoolConditions } from './poolMaintenance.j
 import { decideAfterChainPruned } from './pruneReturn.js';
 import { TxPool, type TxPoolChange } from './txPool.js';
 import { txRejectedError } from './txRejection.js';
-import { loadTxPool, txPoolBatchOps, type TxPoolBatchOp } from './txPoolStore.js';
+import { loadTxPool, txPoolBatchOps, txPoolGroupBatchOps } from './txPoolStore.js';
 import type { TxRemoval } from './txRemoval.js';
 import {
   validateTx,
@@ -276,18 +276,18 @@ export class NodeTxPool {
   private async admitSendTxGroup(group: readonly SendTxAdmission[]): Promise<void> {
     if (this.openGroup === group) this.openGroup = undefined;
     const decided: { admission: SendTxAdmission; decision: AcceptedAdmission | undefined }[] = [];
-    const ops: TxPoolBatchOp[] = [];
+    const changes: TxPoolChange[] = [];
     for (const admission of group) {
       try {
         const decision = await this.decideSendTx(admission);
-        if (decision !== undefined) ops.push(...txPoolBatchOps(decision.change));
+        if (decision !== undefined) changes.push(decision.change);
         decided.push({ admission, decision });
       } catch (error) {
         admission.fail(error);
       }
     }
     try {
-      if (ops.length > 0) await batchWithoutFlush(this.deps.storage, ops);
+      if (changes.length > 0) await batchWithoutFlush(this.deps.storage, txPoolGroupBatchOps(changes));
     } catch (error) {
       await this.reloadAfterFailedWrite(error);
       for (const { admission } of decided) admission.fail(error);

@@ -194,6 +194,7 @@ describe('sendTx in groups', () => {
           expect(h.pool.current.ordered()).toEqual(pure.ordered());
           const loaded = await loadTxPool(h.storage, capacity);
           expect(loaded.pool.ordered()).toEqual(pure.ordered());
+          expect(loaded.pool.nextArrivalSequence).toBe(pure.nextArrivalSequence);
         },
       ),
       { numRuns: 60 },
