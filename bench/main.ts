@@ -154,6 +154,7 @@ const benches: Record<string, () => Promise<BenchResult>> = {
   crash: async () => (await import('./crash/bench.js')).benchCrash(),
   'campaign-queue': async () => (await import('./campaignQueue/bench.js')).benchCampaignQueue(),
   'read-load': async () => (await import('./readLoad/bench.js')).benchReadLoad(),
+  'send-tx': async () => (await import('./readLoad/bench.js')).benchSendTxOverHttp(),
 };
 
 async function main(): Promise<void> {

@@ -86,7 +86,8 @@ const TIP_POLL_INTERVAL_MS = 100;
 const SYNC_TIMEOUT_MS = 30 * 60_000;
 const CHILD_START_TIMEOUT_MS = 60_000;
 const CHILD_STOP_TIMEOUT_MS = 15_000;
-const STATS_TIMEOUT_MS = 10_000;
+/** Long enough for a node whose event loop a loaded machine stalls (c-kzg loads its setup synchronously). */
+const STATS_TIMEOUT_MS = 60_000;
 const SETTLE_MS = 2_000;
 /** Resolution of this process's own event-loop delay sampler (the machine's noise), as the node child's. */
 const EVENT_LOOP_RESOLUTION_MS = 10;
@@ -118,10 +119,10 @@ function positiveInteger(name: string, fallback: number, max: number): number {
   return value;
 }
 
-function readSettings(): Settings {
+function readSettings(checkpointsDefault = CHECKPOINTS_DEFAULT): Settings {
   const profileDir = process.env['READ_LOAD_BENCH_CPU_PROF'];
   return {
-    checkpoints: positiveInteger('READ_LOAD_BENCH_CHECKPOINTS', CHECKPOINTS_DEFAULT, 100_000),
+    checkpoints: positiveInteger('READ_LOAD_BENCH_CHECKPOINTS', checkpointsDefault, 100_000),
     baselineMs: positiveInteger('READ_LOAD_BENCH_BASELINE_S', 30, 3_600) * 1000,
     pending: positiveInteger('READ_LOAD_BENCH_PENDING', 10_000, 100_000),
     sendTxs: positiveInteger('READ_LOAD_BENCH_SEND_TXS', 10_000, 100_000),
@@ -431,10 +432,19 @@ function sortedKeyIndexBytesPerKey(): number {
 
 // --- the benchmark --------------------------------------------------------------------------------------------
 
-export async function benchReadLoad(): Promise<BenchResult> {
-  const started = performance.now();
-  const settings = readSettings();
-  const shape = chainShape(settings);
+interface BenchChain {
+  readonly root: string;
+  readonly made: { readonly blockNumber: number; readonly checkpointNumber: number };
+  readonly makeSeconds: number;
+  nodeConfig(directory: string): NodeChildConfig;
+}
+
+/** Anvil with the synthetic chain of `shape` on it; `run` gets it, and everything is stopped and removed after. */
+async function withBenchChain<T>(
+  settings: Settings,
+  shape: ChainShape,
+  run: (chain: BenchChain, stops: (() => Promise<void>)[]) => Promise<T>,
+): Promise<T> {
   const root = await mkdtemp(path.join(os.tmpdir(), 'bench-read-load-'));
   const anvil = await startAnvil({
     chainId: L1_CHAIN_ID_LOCAL_NETWORK,
@@ -465,7 +475,53 @@ export async function benchReadLoad(): Promise<BenchResult> {
       dataDirectory: path.join(root, directory),
       pendingTxCountMax: settings.pending + settings.sendTxs,
     });
+    return await run({ root, made, makeSeconds, nodeConfig }, stops);
+  } finally {
+    for (const stop of stops.reverse()) await stop().catch(() => undefined);
+    await anvil.stop();
+    await rm(root, { recursive: true, force: true });
+  }
+}
 
+/** Checkpoints of the `send-tx` bench's chain by default: enough blocks to fund its fresh fee payers. */
+const SEND_TX_CHECKPOINTS_DEFAULT = 16;
+
+/**
+ * `npm run bench -- send-tx`: the read-load bench's sendTx part alone (part 3), on a short chain
+ * (SEND_TX_CHECKPOINTS_DEFAULT checkpoints unless READ_LOAD_BENCH_CHECKPOINTS says otherwise): the chain, node A's
+ * sync, then svc_sendTx over HTTP against the pure pool in process; no reads, no node B.
+ */
+export async function benchSendTxOverHttp(): Promise<BenchResult> {
+  const started = performance.now();
+  const settings = readSettings(SEND_TX_CHECKPOINTS_DEFAULT);
+  const figures = await withBenchChain(settings, chainShape(settings), async (chain, stops) => {
+    const node = await startNodeChild(chain.nodeConfig('a'), settings, 'A');
+    stops.push(() => node.stop());
+    await timedSync(node, chain.made.blockNumber, 'A (no load)');
+    await waitForIdle(node);
+    const sendTx = await benchSendTx(node, settings, chain.root);
+    return {
+      chainBlocks: chain.made.blockNumber,
+      connections: settings.connections,
+      ...sendTxFigures(sendTx, settings),
+      'memory.syncedIdle.rssMb': round(sendTx.statsFilled.rssBytes / BYTES_PER_MB, 1),
+      wallSeconds: round((performance.now() - started) / 1000, 1),
+    };
+  });
+  process.stdout.write(
+    `\n${Object.entries(figures)
+      .map(([k, v]) => `${k}: ${v}`)
+      .join('\n')}\n\n`,
+  );
+  if (settings.cpuProfileDir !== undefined) await printProfiles(settings.cpuProfileDir);
+  return { name: 'send-tx', figures };
+}
+
+export async function benchReadLoad(): Promise<BenchResult> {
+  const started = performance.now();
+  const settings = readSettings();
+  const shape = chainShape(settings);
+  return withBenchChain(settings, shape, async ({ root, made, makeSeconds, nodeConfig }, stops) => {
     const nodeA = await startNodeChild(nodeConfig('a'), settings, 'A');
     stops.push(() => nodeA.stop());
     const quietSync = await timedSync(nodeA, made.blockNumber, 'A (no load)');
@@ -519,11 +575,7 @@ export async function benchReadLoad(): Promise<BenchResult> {
     );
     if (settings.cpuProfileDir !== undefined) await printProfiles(settings.cpuProfileDir);
     return { name: 'read-load', figures };
-  } finally {
-    for (const stop of stops.reverse()) await stop().catch(() => undefined);
-    await anvil.stop();
-    await rm(root, { recursive: true, force: true });
-  }
+  });
 }
 
 function syncFigures(quiet: SyncFigures, loaded: SyncFigures): Record<string, number> {
@@ -580,6 +632,8 @@ function sendTxFigures(sendTx: SendTxFigures, settings: Settings): Record<string
     'sendTx.fillPerSecond': round((sendTx.fill.completed - sendTx.fill.errors) / (sendTx.fill.windowMs / 1000), 0),
     'sendTx.fillRejected': sendTx.fill.errors,
     'sendTx.eventLoopP99Ms': round(sendTx.statsAfter.eventLoopPhase.p99Ms, 1),
+    // The node's CPU time (all its threads) per timed call: what the machine's load does not inflate as it does rates.
+    'sendTx.nodeCpuUsPerTx': round((sendTx.statsAfter.cpuMicros - sendTx.statsFilled.cpuMicros) / settings.sendTxs, 0),
     'sendTx.baselineInProcessPerSecond': round(sendTx.inProcessPerSecond, 0),
     'sendTx.pendingAfter': sendTx.statsAfter.pendingTxs,
   };

@@ -3,6 +3,12 @@
  * is decided on the current pool, written in one storage batch, then applied, one at a time (a queue). After each
  * block the pool drops what the block made stale; after a prune the txs of the pruned blocks come back.
  *
+ * svc_sendTx admissions are validated as they arrive, outside the queue (validation only reads the chain), and take
+ * their turn in it in arrival order, in groups: the admissions that arrive while the queue is busy (a write in
+ * flight) form the next group, decided one after another on the pool as each decision leaves it, written in one
+ * batch (group commit), then answered. A tx validated against a chain that changed before its turn (a chain event in
+ * between) is validated again in its turn, so every decision is the one a validation in the queue would have made.
+ *
  * Txs travel between pools by gossip: one admitted from the node's own RPC is published ({kind: 'tx'}); one heard
  * from a peer goes through the same validation and admission and is answered with a verdict (`receiveGossipTx`),
  * never published again (the network forwards what its receivers accept).
@@ -30,12 +36,12 @@ import {
   type StoragePort,
   type VerifierPort,
 } from '../ports.js';
-import { decideAdmission } from './admitTx.js';
+import { decideAdmission, type AdmissionDecision } from './admitTx.js';
 import { decideAfterBlocksAdded, type PoolConditions } from './poolMaintenance.js';
 import { decideAfterChainPruned } from './pruneReturn.js';
 import { TxPool, type TxPoolChange } from './txPool.js';
 import { txRejectedError } from './txRejection.js';
-import { loadTxPool, txPoolBatchOps } from './txPoolStore.js';
+import { loadTxPool, txPoolBatchOps, txPoolGroupBatchOps } from './txPoolStore.js';
 import type { TxRemoval } from './txRemoval.js';
 import {
   validateTx,
@@ -87,6 +93,35 @@ export function openNodeTxPool(
   });
 }
 
+/**
+ * svc_sendTx calls being validated or waiting for their turn, at most (bounds the memory they hold: each holds its
+ * tx, at most TX_BYTES_MAX); one more is refused with LIMIT_EXCEEDED.
+ */
+export const SEND_TX_ADMISSIONS_IN_FLIGHT_MAX = 256;
+
+/** Anchor block numbers NodeTxPool keeps between chain events, at most (a bound on memory). */
+const ANCHOR_NUMBERS_CACHED_MAX = 1_024;
+
+/** Fee payers' balance slots NodeTxPool keeps, at most (a bound on memory: about 200 bytes each). */
+const FEE_PAYER_SLOTS_CACHED_MAX = 16_384;
+
+/** What a sendTx admission learned before its turn: its validation and its payer's balance, and as of which chain. */
+interface PreparedAdmission {
+  readonly chainRevision: number;
+  readonly validation: TxValidationResult;
+  readonly feePayerBalance: bigint;
+}
+
+type AcceptedAdmission = Extract<AdmissionDecision, { kind: 'accepted' }>;
+
+interface SendTxAdmission {
+  readonly tx: TxValue;
+  readonly prepared: Promise<PreparedAdmission>;
+  /** Resolves with whether the tx was newly admitted (false: it was already pooled). */
+  readonly answer: (admitted: boolean) => void;
+  readonly fail: (error: unknown) => void;
+}
+
 /** The code a refused tx is counted under (MetricsPort) when it failed validation rather than the pool's rules. */
 export const TX_INVALID_METRICS_CODE = 'INVALID_TX';
 
@@ -101,6 +136,18 @@ export class NodeTxPool {
   /** Gossiped txs wait here, apart from `queue`, and enter it one at a time (GOSSIP_TXS_AWAITING_VALIDATION_MAX). */
   private gossipLane: Promise<unknown> = Promise.resolve();
   private gossipTxsWaiting = 0;
+  /** Counts chain events: a sendTx validation made under another count is redone in the tx's turn. */
+  private chainRevision = 0;
+  /** The sendTx group queued and not yet started, which new admissions join; any other queued work closes it. */
+  private openGroup: SendTxAdmission[] | undefined;
+  private sendTxAdmissionsInFlight = 0;
+  /**
+   * Block numbers of anchor block hashes found in the chain store, forgotten at every chain event (a prune may
+   * remove a hash): most txs name one of a few recent blocks, and a store read per tx was sendTx's largest cost.
+   */
+  private readonly anchorNumbers = new Map<Hex, number>();
+  /** Balance slots by fee payer (a hash each), read for every admission and for every pooled payer after a block. */
+  private readonly feePayerSlots = new Map<Hex, Hex>();
   private readonly listeners: ((activity: TxPoolActivity) => void)[] = [];
 
   private constructor(
@@ -113,9 +160,11 @@ export class NodeTxPool {
     const loaded = await loadTxPool(deps.storage, deps.settings().capacity);
     if (loaded.ops.length > 0) await deps.storage.batch([...loaded.ops]);
     const txPool = new NodeTxPool(deps, loaded.pool);
-    deps.chain.onEvent((event) =>
-      txPool.enqueue(() => txPool.followChain(event)).catch((error: unknown) => txPool.logFault(error)),
-    );
+    deps.chain.onEvent((event) => {
+      txPool.chainRevision++;
+      txPool.anchorNumbers.clear();
+      txPool.enqueue(() => txPool.followChain(event)).catch((error: unknown) => txPool.logFault(error));
+    });
     return txPool;
   }
 
@@ -138,6 +187,7 @@ export class NodeTxPool {
   }
 
   private enqueue<T>(work: () => Promise<T>): Promise<T> {
+    this.openGroup = undefined;
     const run = this.queue.then(work);
     this.queue = run.catch(() => undefined);
     return run;
@@ -160,6 +210,8 @@ export class NodeTxPool {
    * that stay are kept, so that a later prune of those blocks still sends their txs back to the pool.
    */
   clear(keptBlockNumber: number): Promise<void> {
+    this.chainRevision++;
+    this.anchorNumbers.clear();
     return this.enqueue(async () => {
       await this.deps.storage.clear({ gte: 'txPool:', lt: 'txPool;' });
       await this.deps.storage.clear(minedAboveRange(keptBlockNumber));
@@ -176,20 +228,107 @@ export class NodeTxPool {
    * (-32003). A newly admitted tx is published to the node's peers.
    */
   async sendTx(tx: TxValue): Promise<void> {
-    const admitted = await this.enqueue(async () => {
-      // The pool's balance walk decides balance questions (with the payer's other pending txs), so validation skips it.
-      const validation = await this.validate(tx, { skipBalance: true });
-      if (!validation.valid) {
-        this.deps.metrics?.report({ kind: 'txRejected', code: TX_INVALID_METRICS_CODE });
-        throw new NodeError('INVALID_PARAMS', `the tx is invalid: ${validation.reasons.join('; ')}`, {
-          reasons: [...validation.reasons],
-        });
+    if (this.sendTxAdmissionsInFlight >= SEND_TX_ADMISSIONS_IN_FLIGHT_MAX) {
+      const max = SEND_TX_ADMISSIONS_IN_FLIGHT_MAX;
+      throw new NodeError(
+        'LIMIT_EXCEEDED',
+        `the node is already admitting ${max} txs, its limit: send again once earlier calls are answered`,
+        { limit: 'sendTxAdmissionsInFlightMax', value: max, requested: max + 1 },
+      );
+    }
+    this.sendTxAdmissionsInFlight++;
+    try {
+      if (await this.queueSendTx(tx)) this.deps.network?.publish({ kind: 'tx', tx });
+    } finally {
+      this.sendTxAdmissionsInFlight--;
+    }
+  }
+
+  /** Starts the tx's validation and queues its admission in the open group, or in a new one. */
+  private queueSendTx(tx: TxValue): Promise<boolean> {
+    return new Promise<boolean>((answer, fail) => {
+      const prepared = this.prepareSendTx(tx);
+      // Awaited in the tx's turn; until then a failure must not count as unhandled.
+      prepared.catch(() => undefined);
+      const admission: SendTxAdmission = { tx, prepared, answer, fail };
+      if (this.openGroup !== undefined) {
+        this.openGroup.push(admission);
+        return;
       }
-      const decision = await this.admit(tx);
-      if (decision.kind === 'rejected') throw txRejectedError(decision.rejection);
-      return decision.kind === 'accepted';
+      const group = [admission];
+      void this.enqueue(() => this.admitSendTxGroup(group));
+      this.openGroup = group;
     });
-    if (admitted) this.deps.network?.publish({ kind: 'tx', tx });
+  }
+
+  private async prepareSendTx(tx: TxValue): Promise<PreparedAdmission> {
+    const chainRevision = this.chainRevision;
+    // The pool's balance walk decides balance questions (with the payer's other pending txs), so validation skips it.
+    const validation = await this.validate(tx, { skipBalance: true });
+    const feePayerBalance = validation.valid ? await this.feePayerBalance(tx.feePayer) : 0n;
+    return { chainRevision, validation, feePayerBalance };
+  }
+
+  /**
+   * One group's turn: each admission decided and applied in order, the accepted ones written in one batch, then
+   * answered. A failed write puts the pool back to what storage holds and fails every admission it carried.
+   */
+  private async admitSendTxGroup(group: readonly SendTxAdmission[]): Promise<void> {
+    if (this.openGroup === group) this.openGroup = undefined;
+    const decided: { admission: SendTxAdmission; decision: AcceptedAdmission | undefined }[] = [];
+    const changes: TxPoolChange[] = [];
+    for (const admission of group) {
+      try {
+        const decision = await this.decideSendTx(admission);
+        if (decision !== undefined) changes.push(decision.change);
+        decided.push({ admission, decision });
+      } catch (error) {
+        admission.fail(error);
+      }
+    }
+    try {
+      if (changes.length > 0) await batchWithoutFlush(this.deps.storage, txPoolGroupBatchOps(changes));
+    } catch (error) {
+      await this.reloadAfterFailedWrite(error);
+      for (const { admission } of decided) admission.fail(error);
+      return;
+    }
+    for (const { admission, decision } of decided) {
+      if (decision !== undefined) this.reportAccepted(decision);
+      admission.answer(decision !== undefined);
+    }
+  }
+
+  /**
+   * Decides one sendTx admission on the current pool and applies an acceptance in memory (its write is the group's):
+   * the accepted decision, undefined when the tx is already pooled; throws INVALID_PARAMS or the pool's rejection.
+   */
+  private async decideSendTx(admission: SendTxAdmission): Promise<AcceptedAdmission | undefined> {
+    const { tx } = admission;
+    let prepared = await admission.prepared;
+    if (prepared.chainRevision !== this.chainRevision) prepared = await this.prepareSendTx(tx);
+    const { validation } = prepared;
+    if (!validation.valid) {
+      this.deps.metrics?.report({ kind: 'txRejected', code: TX_INVALID_METRICS_CODE });
+      throw new NodeError('INVALID_PARAMS', `the tx is invalid: ${validation.reasons.join('; ')}`, {
+        reasons: [...validation.reasons],
+      });
+    }
+    const decision = this.decide(tx, prepared.feePayerBalance);
+    if (decision.kind === 'rejected') throw txRejectedError(decision.rejection);
+    if (decision.kind === 'alreadyPooled') return undefined;
+    this.pool.apply(decision.change);
+    return decision;
+  }
+
+  /** After a failed write of admissions applied in memory: the pool as storage holds it. */
+  private async reloadAfterFailedWrite(error: unknown): Promise<void> {
+    this.deps.logger.error('tx pool write failed; reloading the pool from storage', { error: String(error) });
+    try {
+      this.pool = (await loadTxPool(this.deps.storage, this.deps.settings().capacity)).pool;
+    } catch (reloadError) {
+      this.logFault(reloadError);
+    }
   }
 
   /**
@@ -237,17 +376,25 @@ export class NodeTxPool {
   }
 
   /** Decides admission of a validated tx on the current pool and applies an acceptance (inside the queue). */
-  private async admit(tx: TxValue): Promise<ReturnType<typeof decideAdmission>> {
-    const decision = decideAdmission(this.pool, tx, {
-      feePayerBalance: await this.feePayerBalance(tx.feePayer),
-      priceBumpPercentage: this.deps.settings().priceBumpPercentage,
-    });
-    if (decision.kind === 'rejected') this.deps.metrics?.report({ kind: 'txRejected', code: decision.rejection.code });
+  private async admit(tx: TxValue): Promise<AdmissionDecision> {
+    const decision = this.decide(tx, await this.feePayerBalance(tx.feePayer));
     if (decision.kind !== 'accepted') return decision;
     await this.commit(decision.change);
-    this.deps.logger.info('tx accepted', { txHash: tx.txHash, replaced: decision.removed.length });
-    this.emit({ kind: 'accepted', txHash: decision.txHash, removed: decision.removed });
+    this.reportAccepted(decision);
     return decision;
+  }
+
+  /** The pool's decision on a validated tx (a rejection counted); changes nothing. */
+  private decide(tx: TxValue, feePayerBalance: bigint): AdmissionDecision {
+    const priceBumpPercentage = this.deps.settings().priceBumpPercentage;
+    const decision = decideAdmission(this.pool, tx, { feePayerBalance, priceBumpPercentage });
+    if (decision.kind === 'rejected') this.deps.metrics?.report({ kind: 'txRejected', code: decision.rejection.code });
+    return decision;
+  }
+
+  private reportAccepted(decision: AcceptedAdmission): void {
+    this.deps.logger.info('tx accepted', { txHash: decision.txHash, replaced: decision.removed.length });
+    this.emit({ kind: 'accepted', txHash: decision.txHash, removed: decision.removed });
   }
 
   /** Answers the network's tx gossip (other kinds: `ignore`) until the returned function is called. */
@@ -328,7 +475,7 @@ export class NodeTxPool {
       txBytesMax: TX_BYTES_MAX,
       setupAllowList: this.deps.settings().setupAllowList,
       isAnchorKept: async (hash) => {
-        const n = await chain.store.getBlockNumberByHash(hash);
+        const n = await this.anchorNumber(hash);
         return n !== undefined && n >= worldState.oldestBlockNumber && n <= worldState.latestBlockNumber;
       },
       nullifiersExist: async (nullifiers) =>
@@ -341,10 +488,32 @@ export class NodeTxPool {
     };
   }
 
+  /** The number of the block with this hash, through `anchorNumbers`. */
+  private async anchorNumber(hash: Hex): Promise<number | undefined> {
+    const key = hash.toLowerCase() as Hex;
+    const cached = this.anchorNumbers.get(key);
+    if (cached !== undefined) return cached;
+    const n = await this.deps.chain.store.getBlockNumberByHash(key);
+    if (n === undefined) return undefined;
+    if (this.anchorNumbers.size >= ANCHOR_NUMBERS_CACHED_MAX) this.anchorNumbers.clear();
+    this.anchorNumbers.set(key, n);
+    return n;
+  }
+
+  /** The storage slot of the payer's fee-asset balance, through `feePayerSlots`. */
+  private feePayerSlot(payer: Hex): Hex {
+    const known = this.feePayerSlots.get(payer);
+    if (known !== undefined) return known;
+    if (this.feePayerSlots.size >= FEE_PAYER_SLOTS_CACHED_MAX) this.feePayerSlots.clear();
+    const slot = feePayerBalanceSlot(PROTOCOL_CONTRACT_ADDRESSES.feeAsset, payer);
+    this.feePayerSlots.set(payer, slot);
+    return slot;
+  }
+
   /** The payer's fee-asset balance as of the latest block. */
   async feePayerBalance(payer: Hex): Promise<bigint> {
     const worldState = this.deps.chain.worldState;
-    const slot = feePayerBalanceSlot(PROTOCOL_CONTRACT_ADDRESSES.feeAsset, payer);
+    const slot = this.feePayerSlot(payer);
     return BigInt(await worldState.getPublicDataValue(worldState.latestBlockNumber, slot));
   }
 

@@ -4,8 +4,8 @@ import { makeTx, txHashOf, type TxSpec } from '../../test/txPool/txFixtures.js';
 import type { StoragePort } from '../ports.js';
 import { decideAdmission } from './admitTx.js';
 import { decideAfterBlocksAdded } from './poolMaintenance.js';
-import type { TxPool } from './txPool.js';
-import { loadTxPool, txPoolBatchOps } from './txPoolStore.js';
+import type { TxPool, TxPoolChange } from './txPool.js';
+import { loadTxPool, txPoolBatchOps, txPoolGroupBatchOps } from './txPoolStore.js';
 
 async function admitAndWrite(storage: StoragePort, pool: TxPool, spec: TxSpec): Promise<void> {
   const decision = decideAdmission(pool, makeTx(spec), { feePayerBalance: 10n ** 30n, priceBumpPercentage: 10 });
@@ -64,5 +64,29 @@ describe('txPoolStore', () => {
     expect(loaded.removed).toEqual([{ txHash: txHashOf(3), reason: 'overCapacity', capacity: 2 }]);
     await storage.batch([...loaded.ops]);
     expect((await loadTxPool(storage, 10)).pool.count).toBe(2);
+  });
+
+  it('writes a group of changes in one batch to what writing them one at a time leaves', async () => {
+    const [oneByOne, grouped] = [await openStorage(), await openStorage()];
+    const { pool } = await loadTxPool(grouped, 2);
+    const changes: TxPoolChange[] = [];
+    // The third outbids the lowest of a full pool, so the group puts a tx and then deletes it.
+    for (const [hash, priorityFee] of [
+      [1, 4n],
+      [2, 9n],
+      [3, 20n],
+    ] as const) {
+      const decision = decideAdmission(pool, makeTx({ hash, priorityFee }), {
+        feePayerBalance: 10n ** 30n,
+        priceBumpPercentage: 10,
+      });
+      if (decision.kind !== 'accepted') throw new Error(`fixture tx ${hash} not accepted`);
+      await oneByOne.batch([...txPoolBatchOps(decision.change)]);
+      pool.apply(decision.change);
+      changes.push(decision.change);
+    }
+    await grouped.batch(txPoolGroupBatchOps(changes));
+    expect(await grouped.iterator().all()).toEqual(await oneByOne.iterator().all());
+    expect(txPoolGroupBatchOps([])).toEqual([]);
   });
 });

@@ -48,6 +48,17 @@ export function txPoolBatchOps(change: TxPoolChange): TxPoolBatchOp[] {
   return [...removals, ...additions, sequence];
 }
 
+/**
+ * The writes that persist several changes made one after another (a group of admissions, core/txPool/nodeTxPool.ts):
+ * each change's deletes and puts in order, then the next arrival sequence once, the last change's.
+ */
+export function txPoolGroupBatchOps(changes: readonly TxPoolChange[]): TxPoolBatchOp[] {
+  const last = changes[changes.length - 1];
+  if (last === undefined) return [];
+  const ops = changes.flatMap((change) => txPoolBatchOps(change).filter((op) => op.key !== NEXT_ARRIVAL_SEQUENCE_KEY));
+  return [...ops, { type: 'put', key: NEXT_ARRIVAL_SEQUENCE_KEY, value: String(last.nextArrivalSequence) }];
+}
+
 export interface LoadedTxPool {
   readonly pool: TxPool;
   /** Stored txs that did not fit `capacity` (the lowest-ranked ones, `overCapacity`). */

@@ -7,7 +7,7 @@ import type { GasFees, Hex } from '../../spec/chain.js';
 import type { AllowListEntry } from '../../spec/config/allowList.js';
 import { CodecError } from '../../spec/codec/bytes.js';
 import { FR_MODULUS } from '../../spec/constants.js';
-import { computeTxHash, txSizeBytes } from '../../spec/codec/tx.js';
+import { txHashAndSize } from '../../spec/codec/tx.js';
 import type { TxValue } from '../../spec/wire/tx.js';
 
 export interface TxValidationContext {
@@ -69,10 +69,9 @@ export function allowListAdmits(entry: AllowListEntry, call: PublicCall, classId
 function staticReasons(tx: TxValue, context: TxValidationContext, options: TxValidationOptions): string[] {
   const reasons: string[] = [];
   try {
-    const hash = computeTxHash(tx);
+    const { hash, sizeBytes: size } = txHashAndSize(tx);
     if (hash !== tx.txHash.toLowerCase())
       reasons.push(`txHash ${tx.txHash} is not the hash of the tx's contents (${hash})`);
-    const size = txSizeBytes(tx);
     if (size > context.txBytesMax)
       reasons.push(`the tx is ${size} bytes, more than the limit of ${context.txBytesMax}`);
   } catch (error) {

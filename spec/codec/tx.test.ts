@@ -4,7 +4,7 @@ import type { Hex } from '../chain.js';
 import { NULLIFIERS_PER_TX_MAX, PUBLIC_CALLS_PER_TX_MAX } from '../constants.js';
 import type { TxValue } from '../wire/tx.js';
 import { CodecError } from './bytes.js';
-import { computeTxHash, encodeTxPreimage, txSizeBytes } from './tx.js';
+import { computeTxHash, encodeTxPreimage, txHashAndSize, txSizeBytes } from './tx.js';
 
 const h = (n: number | bigint, bytes = 32): Hex => `0x${n.toString(16).padStart(bytes * 2, '0')}`;
 
@@ -107,5 +107,24 @@ describe('tx hash', () => {
 
   test('size counts the preimage, the hash and the proof', () => {
     expect(txSizeBytes({ ...baseTx, proof: '0x' }) + 2).toBe(txSizeBytes(baseTx));
+  });
+
+  test('property: txHashAndSize is computeTxHash and txSizeBytes, for every tx', () => {
+    const txs = fc.record({
+      nullifiers: fc.array(
+        fc.bigInt({ min: 1n, max: 2n ** 200n }).map((n) => h(n)),
+        { minLength: 1, maxLength: 4 },
+      ),
+      proof: fc.uint8Array({ maxLength: 40 }).map((bytes) => `0x${Buffer.from(bytes).toString('hex')}` as Hex),
+      mutation: fc.integer({ min: 0, max: mutations.length }),
+    });
+    fc.assert(
+      fc.property(txs, ({ nullifiers, proof, mutation }) => {
+        const chosen = mutations[mutation];
+        const base = { ...baseTx, proof, sideEffects: { ...baseTx.sideEffects, nullifiers } };
+        const tx = chosen === undefined ? base : chosen[1](base);
+        expect(txHashAndSize(tx)).toEqual({ hash: computeTxHash(tx), sizeBytes: txSizeBytes(tx) });
+      }),
+    );
   });
 });

@@ -119,3 +119,9 @@ export function computeTxHash(tx: TxPreimage): Hex {
 export function txSizeBytes(tx: TxValue): number {
   return encodeTxPreimage(tx).length + FIELD + hexToBytes(tx.proof).length;
 }
+
+/** computeTxHash and txSizeBytes of one tx from one encoding of its preimage (validation needs both). */
+export function txHashAndSize(tx: TxValue): { readonly hash: Hex; readonly sizeBytes: number } {
+  const preimage = encodeTxPreimage(tx);
+  return { hash: hashToField(preimage), sizeBytes: preimage.length + FIELD + hexToBytes(tx.proof).length };
+}

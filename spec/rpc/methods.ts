@@ -198,9 +198,10 @@ export const rpcMethods = {
     namespace: 'public',
     params: [requiredParam('tx', tx)],
     result: voidResult,
-    errors: ['INVALID_PARAMS', 'TX_REJECTED', 'SUBSYSTEM_DISABLED'],
+    errors: ['INVALID_PARAMS', 'TX_REJECTED', 'LIMIT_EXCEEDED', 'SUBSYSTEM_DISABLED'],
     deprecated: false,
-    description: "Hands a tx to the node's pool for gossip and inclusion; a refusal carries its rejection code.",
+    description:
+      "Hands a tx to the node's pool for gossip and inclusion; a refusal carries its rejection code, and -32005 says the node is already admitting its limit of txs (send again later).",
   },
   svc_getTxReceipt: {
     namespace: 'public',
