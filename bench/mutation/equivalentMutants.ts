@@ -172,6 +172,78 @@ export const EQUIVALENT_MUTANTS: readonly EquivalentMutant[] = [
     mutant: 'core/l1/l1TxSender.ts:100 StringLiteral -> ``',
     reason: 'unreachable: each step past a nonce passes a tracked tx of the other kind, at most L1_TRACKED_TXS_MAX',
   },
+  {
+    mutant: 'spec/codec/blockHeader.ts:47 ConditionalExpression -> false',
+    reason: 'unreachable: every field is written at its fixed width, so a header is always BLOCK_HEADER_BYTES long',
+  },
+  {
+    mutant: 'spec/codec/blockHeader.ts:47 StringLiteral -> ``',
+    reason: 'unreachable: every field is written at its fixed width, so a header is always BLOCK_HEADER_BYTES long',
+  },
+  {
+    mutant: 'spec/codec/bytes.ts:35 ConditionalExpression -> false',
+    reason: 'the fast path skipped: hexToBytes writes the same bytes or throws the same error',
+  },
+  {
+    mutant: 'spec/codec/bytes.ts:36 ArithmeticOperator -> 2 - 2 * size',
+    reason: 'a length that never matches sends every value to hexToBytes: the same bytes or the same error',
+  },
+  {
+    mutant: 'spec/codec/bytes.ts:36 ArithmeticOperator -> 2 / size',
+    reason: 'a length that never matches a valid value sends it to hexToBytes: the same bytes or the same error',
+  },
+  {
+    mutant: 'spec/codec/bytes.ts:39 MethodExpression -> hex',
+    reason: "Buffer's hex decoding stops at the prefix's x, so the value goes to hexToBytes: the same bytes",
+  },
+  {
+    mutant: 'spec/codec/bytes.ts:40 BlockStatement -> {}',
+    reason: "the fast path's bytes are written again by hexToBytes: the same bytes",
+  },
+  {
+    mutant: 'spec/codec/bytes.ts:66 ConditionalExpression -> false',
+    reason: 'decoding no bytes writes nothing and returns the same empty array',
+  },
+  {
+    mutant: 'spec/codec/bytes.ts:74 EqualityOperator -> value < MAX_SAFE_BIGINT',
+    reason: 'at exactly 2^53 - 1 the bigint path writes the same bytes',
+  },
+  {
+    mutant: 'spec/codec/bytes.ts:77 ConditionalExpression -> true',
+    reason: 'once the value is used up the loop writes zeros into zeroed bytes',
+  },
+  {
+    mutant: 'spec/codec/bytes.ts:77 EqualityOperator -> v >= 0',
+    reason: 'once the value is used up the loop writes zeros into zeroed bytes',
+  },
+  {
+    mutant: 'spec/codec/bytes.ts:91 EqualityOperator -> bytes.length < SAFE_INTEGER_BYTES',
+    reason: 'six bytes read by the hex path give the same value',
+  },
+  {
+    mutant: 'spec/codec/bytes.ts:135 EqualityOperator -> needed < this.buffer.length',
+    reason: 'growing a buffer a write fits exactly costs memory only: the written bytes are the same',
+  },
+  {
+    mutant: 'spec/codec/bytes.ts:136 ArithmeticOperator -> this.buffer.length / 2',
+    reason: 'the loop below doubles the capacity until the write fits, from any start',
+  },
+  {
+    mutant: 'spec/codec/bytes.ts:137 EqualityOperator -> capacity <= needed',
+    reason: 'a buffer one doubling larger holds the same bytes',
+  },
+  {
+    mutant: 'spec/codec/tx.ts:91 StringLiteral -> ""',
+    reason: "unreachable: the public calls' total is checked first, so no one list exceeds the bound",
+  },
+  {
+    mutant: 'spec/codec/tx.ts:92 StringLiteral -> ""',
+    reason: "unreachable: the public calls' total is checked first, so no one list exceeds the bound",
+  },
+  {
+    mutant: 'spec/codec/tx.ts:93 StringLiteral -> ""',
+    reason: 'unreachable: the teardown list holds at most one call',
+  },
 ];
 
 /** Whether a mutant, as the summary prints it, is listed as equivalent. */
