@@ -44,6 +44,8 @@ import { validateBlockEffects } from './blockEffects.js';
 import { nullifierGenesisLeaves, publicDataGenesisLeaves } from './genesisState.js';
 import type { IndexedBatch, IndexedLeafChange } from './indexedBatch.js';
 import { planNullifiers, planPublicDataWrites } from './indexedBatch.js';
+import { HistoricalPageCache } from './historicalPageCache.js';
+import type { PageCacheGuard } from './pageStore.js';
 import { PageStore } from './pageStore.js';
 import { publicDataLeafSlot } from './publicDataSlot.js';
 import type { BlockJournal, BlockSummary, InsertedKeys, StorageOperation, WorldStateMeta } from './storageLayout.js';
@@ -114,6 +116,8 @@ export class WorldState {
   readonly hasher = new CountingHasher();
   private readonly config: WorldStateConfig;
   private readonly pages: readonly PageStore[];
+  /** Page versions of past blocks read from storage, shared by the trees; cleared by every unwind and clear. */
+  private readonly history: HistoricalPageCache;
   private nullifierKeys = new SortedKeyIndex();
   private publicDataKeys = new SortedKeyIndex();
   /** Every tree's state after each kept block. */
@@ -129,8 +133,10 @@ export class WorldState {
     options: WorldStateOptions,
   ) {
     this.config = resolveWorldStateConfig(options);
+    this.history = new HistoricalPageCache(this.config.historicalPageCacheBytesMax);
     this.pages = TREE_IDS.map(
-      (treeId) => new PageStore(treeId, this.config.geometries[treeId]!, storage, this.config.pageCachePagesMax),
+      (treeId) =>
+        new PageStore(treeId, this.config.geometries[treeId]!, storage, this.config.pageCachePagesMax, this.history),
     );
   }
 
@@ -442,10 +448,16 @@ export class WorldState {
     return run;
   }
 
-  /** May a page read as of `block` be cached as the latest version? Only if nothing moved since the read began. */
-  private cacheGuard(block: number): (readBlock: number) => boolean {
+  /**
+   * May a page read as of `block` be cached as the latest version? Only if nothing moved since the read began. As a
+   * past block's version? Only if nothing was unwound since (new blocks change no past block's pages).
+   */
+  private cacheGuard(block: number): PageCacheGuard {
     const generation = this.generation;
-    return (readBlock) => readBlock === block && block === this.latest && generation === this.generation;
+    return {
+      isLatest: (readBlock) => readBlock === block && block === this.latest && generation === this.generation,
+      isCurrent: () => generation === this.generation,
+    };
   }
 
   // -------------------------------------------------------------------------------------------------------------
@@ -556,6 +568,7 @@ export class WorldState {
     this.nullifierKeys = new SortedKeyIndex();
     this.publicDataKeys = new SortedKeyIndex();
     for (const store of this.pages) store.clearCache();
+    this.history.clear();
     await this.storage.clear({ gte: WORLD_STATE_KEY_PREFIX, lt: KEY.meta });
     await this.storage.clear({ gt: KEY.meta, lt: WORLD_STATE_KEY_END });
   }
@@ -607,6 +620,7 @@ export class WorldState {
     insertedKeys: readonly InsertedKeys[],
   ): void {
     this.generation++;
+    this.history.clear();
     journals.forEach((journal, i) => {
       journal.pages.forEach((pairs, treeId) => this.pages[treeId]!.evict(pairs.filter((_, p) => p % 2 === 0)));
       for (const [key] of insertedKeys[i]!.nullifier) this.nullifierKeys.delete(key);
