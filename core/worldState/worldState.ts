@@ -18,7 +18,9 @@
  * Hot path: the latest version of recently written pages stays in memory (bounded per tree), as do the keys of the
  * indexed trees in sorted order (core/merkle/sortedKeyIndex.ts), so a block finds its low leaves without a storage
  * seek. Applying a block reads storage only for pages missing from memory, computes each changed node once (paths
- * that meet share their upper nodes), and yields one batch of storage operations.
+ * that meet share their upper nodes), and yields one batch of storage operations. Reads as of past blocks take
+ * the page versions they need from the cache of past blocks' pages (core/worldState/historicalPageCache.ts, bounded
+ * in bytes) before storage: a version never changes once its block is committed.
  *
  * Writes: prepareBlock -> BlockDraft (the state reference, for the header) -> finish(blockHash) -> PreparedBlock
  * (the ops of one atomic batch). The caller commits it alone (`commit`) or inside its own batch (`markCommitted`
