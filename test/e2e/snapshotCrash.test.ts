@@ -8,7 +8,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { mkdir, mkdtemp, readdir, readFile, rm, stat, watch } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import os, { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -36,7 +36,14 @@ const repositoryRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url))
 const UPLOAD_KILL_DELAYS_MS = [0, 3, 15] as const;
 /** Milliseconds after the download directory appears at which an installing node is killed (-1: at once on spawn). */
 const DOWNLOAD_KILL_DELAYS_MS = [-1, 0, 5, 25, 100] as const;
-const NODE_START_TIMEOUT_MS = 30_000;
+/**
+ * How long a node process may take to serve JSON-RPC, or to reach the moment it is to be killed at, before the test
+ * gives up on it. A liveness bound, not a speed check: loading the node's modules through tsx alone takes 4 to 5 s of
+ * CPU, and the download part starts ten such processes within seconds (five, then each again after its kill), on 2
+ * cores shared with another test file in CI. With 30 s, a node that was only waiting for CPU (not one line printed
+ * yet) failed the test as if it had hung.
+ */
+const NODE_PROGRESS_TIMEOUT_MS = 120_000;
 
 /** A `svc start --node` child process and what it printed. */
 interface NodeProcess {
@@ -61,6 +68,7 @@ describe('a crash at any moment of a snapshot upload or download', () => {
     if (root) await rm(root, { recursive: true, force: true });
   });
 
+  // 600 s: a passing run takes about 135 s in CI; at a load average of 20 to 30 on 2 cores, about 460 s.
   it('leaves an index of complete snapshots and nodes that start cleanly', async () => {
     root = await mkdtemp(path.join(tmpdir(), 'svc-e2e-snapshot-crash-'));
     const net: RunningLocalNetwork = await runLocalNetwork({
@@ -175,7 +183,7 @@ describe('a crash at any moment of a snapshot upload or download', () => {
         await restarted.node.kill();
       }),
     );
-  }, 150_000);
+  }, 600_000);
 });
 
 async function readIndex(indexFile: string): Promise<SnapshotIndex | undefined> {
@@ -230,7 +238,10 @@ function startNode(args: string[]): NodeProcess {
     });
     collectLines(child.stderr, (line) => lines.push(line));
     void exited.then(() => reject(new Error(`the node exited before serving JSON-RPC:\n${lines.join('\n')}`)));
-    setTimeout(() => reject(new Error(`the node did not serve JSON-RPC:\n${lines.join('\n')}`)), NODE_START_TIMEOUT_MS);
+    const timedOut = () =>
+      `the node did not serve JSON-RPC within ${NODE_PROGRESS_TIMEOUT_MS} ms (load average ${loadAverage()}, ` +
+      `${lines.length} lines printed):\n${lines.join('\n')}`;
+    setTimeout(() => reject(new Error(timedOut())), NODE_PROGRESS_TIMEOUT_MS);
   });
   serving.catch(() => undefined);
   return {
@@ -251,11 +262,11 @@ function startNode(args: string[]): NodeProcess {
 
 /**
  * Kills `node` `delayMs` after an entry named `prefix...` appears in `directory` (inotify: within the millisecond),
- * or at once if it exits first or nothing appears within 20 s.
+ * or at once if it exits first or nothing appears within NODE_PROGRESS_TIMEOUT_MS.
  */
 async function killWhenCreated(node: NodeProcess, directory: string, prefix: string, delayMs: number): Promise<void> {
   const stopWatching = new AbortController();
-  const deadline = setTimeout(() => void node.kill(), 20_000);
+  const deadline = setTimeout(() => void node.kill(), NODE_PROGRESS_TIMEOUT_MS);
   try {
     const appeared = (async () => {
       for await (const event of watch(directory, { signal: stopWatching.signal })) {
@@ -271,6 +282,9 @@ async function killWhenCreated(node: NodeProcess, directory: string, prefix: str
     stopWatching.abort();
   }
 }
+
+/** The machine's load over the last minute, for messages that may be about a starved process rather than a hung one. */
+const loadAverage = (): string => os.loadavg()[0]!.toFixed(1);
 
 /** rpc, tried again once after a connection reset (a kept-alive connection the server had just closed). */
 async function rpcRetried(url: string, method: string, params: unknown[]): Promise<unknown> {
