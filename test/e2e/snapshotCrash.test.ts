@@ -37,11 +37,11 @@ const UPLOAD_KILL_DELAYS_MS = [0, 3, 15] as const;
 /** Milliseconds after the download directory appears at which an installing node is killed (-1: at once on spawn). */
 const DOWNLOAD_KILL_DELAYS_MS = [-1, 0, 5, 25, 100] as const;
 /**
- * How long a node process may take to serve JSON-RPC, or to reach the moment it is to be killed at, before the test
- * gives up on it. A liveness bound, not a speed check: loading the node's modules through tsx alone takes 4 to 5 s of
- * CPU, and the download part starts ten such processes within seconds (five, then each again after its kill), on 2
- * cores shared with another test file in CI. With 30 s, a node that was only waiting for CPU (not one line printed
- * yet) failed the test as if it had hung.
+ * How long a node may take to show progress (serve JSON-RPC, reach the moment it is to be killed at, answer, list an
+ * upload, sync on) before the test gives up on it. A liveness bound, not a speed check: loading the node's modules
+ * through tsx alone takes 4 to 5 s of CPU, and the download part starts ten such processes within seconds (five, then
+ * each again after its kill), on 2 cores shared with another test file in CI. With 30 s, a node that was only waiting
+ * for CPU (not one line printed yet) failed the test as if it had hung.
  */
 const NODE_PROGRESS_TIMEOUT_MS = 120_000;
 
@@ -86,7 +86,7 @@ describe('a crash at any moment of a snapshot upload or download', () => {
     stops.push(() => net.stop());
     const checkpointOf = async (url: string) =>
       (await rpc<L2Tips>(url, 'svc_getChainTips')).checkpointed.checkpoint.number;
-    await waitFor('two checkpoints', async () => (await checkpointOf(net.publicUrl)) >= 2, 60_000);
+    await waitFor('two checkpoints', async () => (await checkpointOf(net.publicUrl)) >= 2, NODE_PROGRESS_TIMEOUT_MS);
 
     const constants = await rpc<L1RollupConstants>(net.publicUrl, 'svc_getL1Constants');
     const storeDirectory = path.join(root, 'store');
@@ -109,7 +109,11 @@ describe('a crash at any moment of a snapshot upload or download', () => {
     const startCleanly = async (dataDirectory: string, extra: string[] = []) => {
       const node = start(dataDirectory, extra);
       const urls = await node.serving;
-      await waitFor('the node to answer', async () => (await checkpointOf(urls.publicUrl)) >= 0, 10_000);
+      await waitFor(
+        'the node to answer',
+        async () => (await checkpointOf(urls.publicUrl)) >= 0,
+        NODE_PROGRESS_TIMEOUT_MS,
+      );
       expect(node.problems(), node.lines.join('\n')).toEqual([]);
       return { node, ...urls };
     };
@@ -123,7 +127,7 @@ describe('a crash at any moment of a snapshot upload or download', () => {
     const uploadListed = async (adminUrl: string) => {
       const before = await indexText();
       await rpc(adminUrl, 'svcAdmin_startSnapshotUpload', [storeUrl]);
-      await waitFor('the upload to be listed', async () => (await indexText()) !== before, 20_000);
+      await waitFor('the upload to be listed', async () => (await indexText()) !== before, NODE_PROGRESS_TIMEOUT_MS);
     };
     const killMoments: (() => Promise<void>)[] = [
       ...UPLOAD_KILL_DELAYS_MS.map((delayMs) => async () => {
@@ -137,7 +141,7 @@ describe('a crash at any moment of a snapshot upload or download', () => {
     await waitFor(
       'the follower to sync a checkpoint',
       async () => (await checkpointOf(follower.publicUrl)) >= 1,
-      60_000,
+      NODE_PROGRESS_TIMEOUT_MS,
     );
     for (const killAtMoment of killMoments) {
       // A data file is named by block and second: an upload in the same second as the last is refused.
@@ -150,7 +154,7 @@ describe('a crash at any moment of a snapshot upload or download', () => {
       await waitFor(
         'the restarted follower to sync on',
         async () => (await checkpointOf(follower.publicUrl)) >= target,
-        30_000,
+        NODE_PROGRESS_TIMEOUT_MS,
       );
       await uploadListed(follower.adminUrl);
       await expectCompleteSnapshotsListed(indexFile);
