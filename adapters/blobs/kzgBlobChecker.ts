@@ -4,33 +4,57 @@
  * computed. Invalid input (a wrong size, a field element at or above the BLS modulus, a commitment or proof that is
  * not a curve point, a proof that does not hold) answers undefined and never throws.
  *
- * c-kzg is synchronous and a commitment takes about a tenth of a second. Checks run one at a time, each after a
- * turn of the event loop (setImmediate): a checkpoint's blobs checked together (Promise.all) never hold the loop for
- * more than one blob. Queued checks are bounded by what callers ask at once (a checkpoint's blobs).
+ * c-kzg is synchronous: a commitment takes 25 to 50 ms, loading the trusted setup seconds. Checks run on a thread of
+ * their own (adapters/blobs/kzgThread.ts, started at the first check), so a syncing node answers JSON-RPC while its
+ * blobs are checked. Should that thread die, checks run on the event loop one at a time, each after a turn of the
+ * loop (setImmediate), so a checkpoint's blobs checked together never hold the loop for more than one blob. Queued
+ * checks are bounded by what callers ask at once (a checkpoint's blobs).
  */
 import { setImmediate } from 'node:timers/promises';
 import type { BlobCandidate, BlobCheckerPort } from '../../core/ports.js';
 import type { Hex } from '../../spec/chain.js';
 import { BLOB_SIZE_BYTES } from '../../spec/constants.js';
 import { blobCommitment, blobKzgProofHolds, commitmentVersionedHash } from '../l1/kzg.js';
+import { KzgRefusedError, startKzgThread, type KzgThread } from './kzgThread.js';
 
 /** Bytes of a KZG commitment or proof (a compressed BLS12-381 G1 point). */
 const KZG_POINT_BYTES = 48;
 const KZG_POINT_HEX_PATTERN = new RegExp(`^0x[0-9a-fA-F]{${2 * KZG_POINT_BYTES}}$`);
 
 export function createKzgBlobChecker(): BlobCheckerPort {
+  let thread: KzgThread | undefined;
   let previous: Promise<unknown> = Promise.resolve();
+  const onTheLoop = (candidate: BlobCandidate): Promise<Hex | undefined> => {
+    // After the previous check and a turn of the loop: an immediate queued now runs after pending I/O.
+    const check = previous.then(async () => {
+      await setImmediate();
+      return versionedHashNow(candidate);
+    });
+    previous = check;
+    return check;
+  };
   return {
-    versionedHashOf(candidate) {
-      // After the previous check and a turn of the loop: an immediate queued now runs after pending I/O.
-      const check = previous.then(async () => {
-        await setImmediate();
-        return versionedHashNow(candidate);
-      });
-      previous = check;
-      return check;
+    async versionedHashOf(candidate) {
+      thread ??= startKzgThread();
+      try {
+        return await versionedHashOnThread(thread, candidate);
+      } catch (error) {
+        if (error instanceof KzgRefusedError) return undefined; // not a valid blob, commitment or proof
+        return onTheLoop(candidate); // the thread died: check here
+      }
     },
   };
+}
+
+async function versionedHashOnThread(thread: KzgThread, candidate: BlobCandidate): Promise<Hex | undefined> {
+  const { blob, kzgCommitment, kzgProof } = candidate;
+  if (blob.length !== BLOB_SIZE_BYTES) return undefined;
+  if (kzgCommitment === undefined || kzgProof === undefined)
+    return commitmentVersionedHash(await thread.commitment(blob));
+  const commitment = kzgPointBytes(kzgCommitment);
+  const proof = kzgPointBytes(kzgProof);
+  if (commitment === undefined || proof === undefined) return undefined;
+  return (await thread.proofHolds(blob, commitment, proof)) ? commitmentVersionedHash(commitment) : undefined;
 }
 
 function versionedHashNow(candidate: BlobCandidate): Hex | undefined {
