@@ -5,8 +5,11 @@
  * not a curve point, a proof that does not hold) answers undefined and never throws.
  *
  * c-kzg is synchronous: a commitment takes 25 to 50 ms, loading the trusted setup seconds. Checks run on a thread of
- * their own (adapters/blobs/kzgThread.ts, started at the first check), so a syncing node answers JSON-RPC while its
- * blobs are checked. Should that thread die, checks run on the event loop one at a time, each after a turn of the
+ * their own (adapters/blobs/kzgThread.ts, one per process, started at the first check), so a syncing node answers
+ * JSON-RPC while its blobs are checked. That thread loads its own trusted setup: until it has, a process whose event
+ * loop has one loaded already (an L1 publisher's) checks there, as it did before the thread, because making the
+ * node's first checkpoints wait for a second load made a sequencer's epoch proof miss its window on a loaded machine.
+ * Should the thread die, checks run on the event loop too. There they run one at a time, each after a turn of the
  * loop (setImmediate), so a checkpoint's blobs checked together never hold the loop for more than one blob. Queued
  * checks are bounded by what callers ask at once (a checkpoint's blobs).
  */
@@ -14,15 +17,20 @@ import { setImmediate } from 'node:timers/promises';
 import type { BlobCandidate, BlobCheckerPort } from '../../core/ports.js';
 import type { Hex } from '../../spec/chain.js';
 import { BLOB_SIZE_BYTES } from '../../spec/constants.js';
-import { blobCommitment, blobKzgProofHolds, commitmentVersionedHash } from '../l1/kzg.js';
+import { blobCommitment, blobKzgProofHolds, commitmentVersionedHash, isKzgLoaded } from '../l1/kzg.js';
 import { KzgRefusedError, startKzgThread, type KzgThread } from './kzgThread.js';
 
 /** Bytes of a KZG commitment or proof (a compressed BLS12-381 G1 point). */
 const KZG_POINT_BYTES = 48;
 const KZG_POINT_HEX_PATTERN = new RegExp(`^0x[0-9a-fA-F]{${2 * KZG_POINT_BYTES}}$`);
 
+/**
+ * One thread per process, started at the first check: every checker of the process (a local network runs several
+ * nodes in one) shares it, so the trusted setup is loaded once more at most, not once per node.
+ */
+let sharedThread: KzgThread | undefined;
+
 export function createKzgBlobChecker(): BlobCheckerPort {
-  let thread: KzgThread | undefined;
   let previous: Promise<unknown> = Promise.resolve();
   const onTheLoop = (candidate: BlobCandidate): Promise<Hex | undefined> => {
     // After the previous check and a turn of the loop: an immediate queued now runs after pending I/O.
@@ -35,7 +43,10 @@ export function createKzgBlobChecker(): BlobCheckerPort {
   };
   return {
     async versionedHashOf(candidate) {
-      thread ??= startKzgThread();
+      const thread = (sharedThread ??= startKzgThread());
+      // While the thread loads its trusted setup (seconds), a process that has one loaded already (its L1 publisher
+      // made blob commitments) checks here rather than wait: a node's first checkpoint must not wait for the thread.
+      if (!thread.ready && isKzgLoaded()) return onTheLoop(candidate);
       try {
         return await versionedHashOnThread(thread, candidate);
       } catch (error) {

@@ -24,6 +24,7 @@ try {
 } catch (error) {
   if (!/already loaded/i.test(error.message)) throw error;
 }
+parentPort.postMessage({ ready: true });
 parentPort.on('message', (request) => {
   try {
     if (request.proof === undefined) {
@@ -42,6 +43,8 @@ parentPort.on('message', (request) => {
 export class KzgRefusedError extends Error {}
 
 export interface KzgThread {
+  /** Whether the thread has loaded its trusted setup (until then, requests wait for it). */
+  readonly ready: boolean;
   /** The KZG commitment (48 bytes) of a blob. */
   commitment(blob: Uint8Array): Promise<Uint8Array>;
   /** Whether `proof` shows that `commitment` commits to `blob`. */
@@ -56,7 +59,12 @@ export function startKzgThread(): KzgThread {
   const pending = new Map<number, { resolve: (answer: ThreadAnswer) => void; reject: (error: Error) => void }>();
   let nextId = 0;
   let failure: Error | undefined;
-  worker.on('message', (answer: ThreadAnswer) => {
+  let ready = false;
+  worker.on('message', (answer: ThreadAnswer | { readonly ready: true }) => {
+    if (!('id' in answer)) {
+      ready = true;
+      return;
+    }
     const waiter = pending.get(answer.id);
     pending.delete(answer.id);
     if (pending.size === 0) worker.unref();
@@ -80,6 +88,9 @@ export function startKzgThread(): KzgThread {
   };
   const refused = (answer: ThreadAnswer): answer is { id: number; refused: string } => 'refused' in answer;
   return {
+    get ready() {
+      return ready && failure === undefined;
+    },
     async commitment(blob) {
       const answer = await ask({ blob });
       if (refused(answer)) throw new KzgRefusedError(answer.refused);
