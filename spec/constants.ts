@@ -183,6 +183,12 @@ export const L1_TO_L2_MESSAGES_PER_BLOCK_MAX = 1_024;
 export const WORLD_STATE_PAGE_HEIGHT = 3;
 /** Latest-state pages kept in memory per tree (a page is under 2 KiB); the least recently written go first. */
 export const WORLD_STATE_PAGE_CACHE_PAGES_MAX = 16_384;
+/**
+ * Bytes of page versions of past blocks kept in memory (core/worldState/historicalPageCache.ts), for witnesses and
+ * lookups as of blocks before the latest: a page of a committed block never changes, so a version read once answers
+ * every later read of it until an unwind. 64 MiB holds about 50,000 pages.
+ */
+export const WORLD_STATE_HISTORICAL_PAGE_CACHE_BYTES_MAX = 64 * 1024 * 1024;
 /** Keys per chunk of the in-memory sorted key index of an indexed tree. */
 export const SORTED_INDEX_CHUNK_KEYS_MAX = 512;
 /** A read that an unwind or a clear overtook is retried this many times in all before it fails. */

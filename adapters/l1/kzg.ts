@@ -26,6 +26,11 @@ export function getKzg(): Kzg {
   return kzg;
 }
 
+/** Whether this thread has loaded the trusted setup already (getKzg was called), so that a check costs no load. */
+export function isKzgLoaded(): boolean {
+  return kzg !== undefined;
+}
+
 /** KZG commitment (48 bytes) of one blob. */
 export function blobCommitment(blob: Uint8Array): Uint8Array {
   if (blob.length !== BLOB_SIZE_BYTES) throw new Error(`a blob is ${BLOB_SIZE_BYTES} bytes, got ${blob.length}`);

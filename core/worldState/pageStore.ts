@@ -1,6 +1,7 @@
 import type { PageEntry } from '../merkle/pagedTreeDraft.js';
 import type { PageRef, TreeGeometry } from '../merkle/treeGeometry.js';
 import type { StoragePort } from '../ports.js';
+import type { HistoricalPageCache } from './historicalPageCache.js';
 import { decodePage, blockOfKey, worldStateKeys } from './storageLayout.js';
 
 /** The page entry of a page nobody wrote, for a band. */
@@ -20,6 +21,12 @@ interface Slab {
   readonly pageIds: readonly number[];
 }
 
+/** May pages read now be cached? As the latest versions, or (nothing was unwound since the read began) as past ones. */
+export interface PageCacheGuard {
+  isLatest(block: number): boolean;
+  isCurrent(): boolean;
+}
+
 interface CachedPage extends PageEntry {
   readonly slab: Slab | undefined;
 }
@@ -27,7 +34,8 @@ interface CachedPage extends PageEntry {
 /**
  * The pages of one tree: the latest committed version of recently used pages in memory, every version in storage.
  * A cached page is the newest version there is, so it also answers for any block at or after its version; older
- * blocks read storage, where the newest version at or before the block is one reverse seek away.
+ * blocks read the versions cached for past blocks (`history`, shared by the trees), else storage, where the newest
+ * version at or before the block is one reverse seek away.
  */
 export class PageStore {
   /** Latest committed pages by id, least recently written first. Bytes are never mutated in place. */
@@ -38,6 +46,7 @@ export class PageStore {
     readonly geometry: TreeGeometry,
     private readonly storage: StoragePort,
     private readonly cachePagesMax: number,
+    private readonly history: HistoricalPageCache,
   ) {}
 
   get cachedPageCount(): number {
@@ -59,13 +68,13 @@ export class PageStore {
 
   /**
    * The pages `refs` as of `block`, when the tree had `sizeAtBlock` leaves. A page entirely at or past that size is
-   * empty without a read. `isLatest(block)` says whether a page read now may be cached as the latest version.
+   * empty without a read. `guard` says whether a page read from storage may be cached, and as what.
    */
   async load(
     refs: readonly PageRef[],
     block: number,
     sizeAtBlock: number,
-    isLatest: (block: number) => boolean,
+    guard: PageCacheGuard,
   ): Promise<Map<number, PageEntry>> {
     const pages = new Map<number, PageEntry>();
     const reads: Promise<void>[] = [];
@@ -79,16 +88,23 @@ export class PageStore {
         pages.set(ref.pageId, cached);
         continue;
       }
-      reads.push(
-        this.read(ref, block).then((entry) => {
-          pages.set(ref.pageId, entry);
-          if (isLatest(block) && !this.cache.has(ref.pageId))
-            this.cache.set(ref.pageId, { version: entry.version, bytes: entry.bytes, slab: undefined });
-        }),
-      );
+      const past = this.history.find(this.treeId, ref.pageId, block);
+      if (past !== undefined) {
+        pages.set(ref.pageId, past);
+        continue;
+      }
+      reads.push(this.read(ref, block).then((entry) => this.keep(pages, ref.pageId, block, entry, guard)));
     }
     await Promise.all(reads);
     return pages;
+  }
+
+  private keep(pages: Map<number, PageEntry>, pageId: number, block: number, entry: PageEntry, guard: PageCacheGuard) {
+    pages.set(pageId, entry);
+    if (guard.isLatest(block)) {
+      if (!this.cache.has(pageId))
+        this.cache.set(pageId, { version: entry.version, bytes: entry.bytes, slab: undefined });
+    } else if (guard.isCurrent()) this.history.remember(this.treeId, pageId, block, entry);
   }
 
   /** Makes pages written by committed block `version` the latest, then trims the cache to its bound. */

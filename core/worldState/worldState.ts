@@ -18,7 +18,9 @@
  * Hot path: the latest version of recently written pages stays in memory (bounded per tree), as do the keys of the
  * indexed trees in sorted order (core/merkle/sortedKeyIndex.ts), so a block finds its low leaves without a storage
  * seek. Applying a block reads storage only for pages missing from memory, computes each changed node once (paths
- * that meet share their upper nodes), and yields one batch of storage operations.
+ * that meet share their upper nodes), and yields one batch of storage operations. Reads as of past blocks take
+ * the page versions they need from the cache of past blocks' pages (core/worldState/historicalPageCache.ts, bounded
+ * in bytes) before storage: a version never changes once its block is committed.
  *
  * Writes: prepareBlock -> BlockDraft (the state reference, for the header) -> finish(blockHash) -> PreparedBlock
  * (the ops of one atomic batch). The caller commits it alone (`commit`) or inside its own batch (`markCommitted`
@@ -44,6 +46,8 @@ import { validateBlockEffects } from './blockEffects.js';
 import { nullifierGenesisLeaves, publicDataGenesisLeaves } from './genesisState.js';
 import type { IndexedBatch, IndexedLeafChange } from './indexedBatch.js';
 import { planNullifiers, planPublicDataWrites } from './indexedBatch.js';
+import { HistoricalPageCache } from './historicalPageCache.js';
+import type { PageCacheGuard } from './pageStore.js';
 import { PageStore } from './pageStore.js';
 import { publicDataLeafSlot } from './publicDataSlot.js';
 import type { BlockJournal, BlockSummary, InsertedKeys, StorageOperation, WorldStateMeta } from './storageLayout.js';
@@ -114,6 +118,8 @@ export class WorldState {
   readonly hasher = new CountingHasher();
   private readonly config: WorldStateConfig;
   private readonly pages: readonly PageStore[];
+  /** Page versions of past blocks read from storage, shared by the trees; cleared by every unwind and clear. */
+  private readonly history: HistoricalPageCache;
   private nullifierKeys = new SortedKeyIndex();
   private publicDataKeys = new SortedKeyIndex();
   /** Every tree's state after each kept block. */
@@ -129,8 +135,10 @@ export class WorldState {
     options: WorldStateOptions,
   ) {
     this.config = resolveWorldStateConfig(options);
+    this.history = new HistoricalPageCache(this.config.historicalPageCacheBytesMax);
     this.pages = TREE_IDS.map(
-      (treeId) => new PageStore(treeId, this.config.geometries[treeId]!, storage, this.config.pageCachePagesMax),
+      (treeId) =>
+        new PageStore(treeId, this.config.geometries[treeId]!, storage, this.config.pageCachePagesMax, this.history),
     );
   }
 
@@ -442,10 +450,16 @@ export class WorldState {
     return run;
   }
 
-  /** May a page read as of `block` be cached as the latest version? Only if nothing moved since the read began. */
-  private cacheGuard(block: number): (readBlock: number) => boolean {
+  /**
+   * May a page read as of `block` be cached as the latest version? Only if nothing moved since the read began. As a
+   * past block's version? Only if nothing was unwound since (new blocks change no past block's pages).
+   */
+  private cacheGuard(block: number): PageCacheGuard {
     const generation = this.generation;
-    return (readBlock) => readBlock === block && block === this.latest && generation === this.generation;
+    return {
+      isLatest: (readBlock) => readBlock === block && block === this.latest && generation === this.generation,
+      isCurrent: () => generation === this.generation,
+    };
   }
 
   // -------------------------------------------------------------------------------------------------------------
@@ -556,6 +570,7 @@ export class WorldState {
     this.nullifierKeys = new SortedKeyIndex();
     this.publicDataKeys = new SortedKeyIndex();
     for (const store of this.pages) store.clearCache();
+    this.history.clear();
     await this.storage.clear({ gte: WORLD_STATE_KEY_PREFIX, lt: KEY.meta });
     await this.storage.clear({ gt: KEY.meta, lt: WORLD_STATE_KEY_END });
   }
@@ -607,6 +622,7 @@ export class WorldState {
     insertedKeys: readonly InsertedKeys[],
   ): void {
     this.generation++;
+    this.history.clear();
     journals.forEach((journal, i) => {
       journal.pages.forEach((pairs, treeId) => this.pages[treeId]!.evict(pairs.filter((_, p) => p % 2 === 0)));
       for (const [key] of insertedKeys[i]!.nullifier) this.nullifierKeys.delete(key);

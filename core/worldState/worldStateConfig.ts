@@ -3,6 +3,7 @@ import {
   ARCHIVE_HEIGHT,
   MerkleTreeId,
   TX_SUBTREE_HEIGHT,
+  WORLD_STATE_HISTORICAL_PAGE_CACHE_BYTES_MAX,
   WORLD_STATE_PAGE_CACHE_PAGES_MAX,
   WORLD_STATE_PAGE_HEIGHT,
 } from '../../spec/constants.js';
@@ -31,6 +32,8 @@ export interface WorldStateOptions {
   readonly pageHeight?: number;
   /** Latest-state pages kept in memory per tree (WORLD_STATE_PAGE_CACHE_PAGES_MAX unless given). */
   readonly pageCachePagesMax?: number;
+  /** Bytes of past blocks' pages kept in memory (WORLD_STATE_HISTORICAL_PAGE_CACHE_BYTES_MAX unless given). */
+  readonly historicalPageCacheBytesMax?: number;
 }
 
 /** The trees in MerkleTreeId order. */
@@ -48,6 +51,7 @@ export interface WorldStateConfig {
   readonly txSubtreeHeight: number;
   readonly pageHeight: number;
   readonly pageCachePagesMax: number;
+  readonly historicalPageCacheBytesMax: number;
   /** By MerkleTreeId. */
   readonly geometries: readonly TreeGeometry[];
 }
@@ -81,6 +85,7 @@ export function resolveWorldStateConfig(options: WorldStateOptions): WorldStateC
     txSubtreeHeight,
     pageHeight,
     pageCachePagesMax: options.pageCachePagesMax ?? WORLD_STATE_PAGE_CACHE_PAGES_MAX,
+    historicalPageCacheBytesMax: options.historicalPageCacheBytesMax ?? WORLD_STATE_HISTORICAL_PAGE_CACHE_BYTES_MAX,
     geometries,
   };
 }

@@ -8,7 +8,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { mkdir, mkdtemp, readdir, readFile, rm, stat, watch } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import os, { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -36,7 +36,14 @@ const repositoryRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url))
 const UPLOAD_KILL_DELAYS_MS = [0, 3, 15] as const;
 /** Milliseconds after the download directory appears at which an installing node is killed (-1: at once on spawn). */
 const DOWNLOAD_KILL_DELAYS_MS = [-1, 0, 5, 25, 100] as const;
-const NODE_START_TIMEOUT_MS = 30_000;
+/**
+ * How long a node may take to show progress (serve JSON-RPC, reach the moment it is to be killed at, answer, list an
+ * upload, sync on) before the test gives up on it. A liveness bound, not a speed check: loading the node's modules
+ * through tsx alone takes 4 to 5 s of CPU, and the download part starts ten such processes within seconds (five, then
+ * each again after its kill), on 2 cores shared with another test file in CI. With 30 s, a node that was only waiting
+ * for CPU (not one line printed yet) failed the test as if it had hung.
+ */
+const NODE_PROGRESS_TIMEOUT_MS = 120_000;
 
 /** A `svc start --node` child process and what it printed. */
 interface NodeProcess {
@@ -61,6 +68,7 @@ describe('a crash at any moment of a snapshot upload or download', () => {
     if (root) await rm(root, { recursive: true, force: true });
   });
 
+  // 600 s: a passing run takes about 135 s in CI; at a load average of 20 to 30 on 2 cores, about 460 s.
   it('leaves an index of complete snapshots and nodes that start cleanly', async () => {
     root = await mkdtemp(path.join(tmpdir(), 'svc-e2e-snapshot-crash-'));
     const net: RunningLocalNetwork = await runLocalNetwork({
@@ -78,7 +86,7 @@ describe('a crash at any moment of a snapshot upload or download', () => {
     stops.push(() => net.stop());
     const checkpointOf = async (url: string) =>
       (await rpc<L2Tips>(url, 'svc_getChainTips')).checkpointed.checkpoint.number;
-    await waitFor('two checkpoints', async () => (await checkpointOf(net.publicUrl)) >= 2, 60_000);
+    await waitFor('two checkpoints', async () => (await checkpointOf(net.publicUrl)) >= 2, NODE_PROGRESS_TIMEOUT_MS);
 
     const constants = await rpc<L1RollupConstants>(net.publicUrl, 'svc_getL1Constants');
     const storeDirectory = path.join(root, 'store');
@@ -101,7 +109,11 @@ describe('a crash at any moment of a snapshot upload or download', () => {
     const startCleanly = async (dataDirectory: string, extra: string[] = []) => {
       const node = start(dataDirectory, extra);
       const urls = await node.serving;
-      await waitFor('the node to answer', async () => (await checkpointOf(urls.publicUrl)) >= 0, 10_000);
+      await waitFor(
+        'the node to answer',
+        async () => (await checkpointOf(urls.publicUrl)) >= 0,
+        NODE_PROGRESS_TIMEOUT_MS,
+      );
       expect(node.problems(), node.lines.join('\n')).toEqual([]);
       return { node, ...urls };
     };
@@ -115,7 +127,7 @@ describe('a crash at any moment of a snapshot upload or download', () => {
     const uploadListed = async (adminUrl: string) => {
       const before = await indexText();
       await rpc(adminUrl, 'svcAdmin_startSnapshotUpload', [storeUrl]);
-      await waitFor('the upload to be listed', async () => (await indexText()) !== before, 20_000);
+      await waitFor('the upload to be listed', async () => (await indexText()) !== before, NODE_PROGRESS_TIMEOUT_MS);
     };
     const killMoments: (() => Promise<void>)[] = [
       ...UPLOAD_KILL_DELAYS_MS.map((delayMs) => async () => {
@@ -129,7 +141,7 @@ describe('a crash at any moment of a snapshot upload or download', () => {
     await waitFor(
       'the follower to sync a checkpoint',
       async () => (await checkpointOf(follower.publicUrl)) >= 1,
-      60_000,
+      NODE_PROGRESS_TIMEOUT_MS,
     );
     for (const killAtMoment of killMoments) {
       // A data file is named by block and second: an upload in the same second as the last is refused.
@@ -142,7 +154,7 @@ describe('a crash at any moment of a snapshot upload or download', () => {
       await waitFor(
         'the restarted follower to sync on',
         async () => (await checkpointOf(follower.publicUrl)) >= target,
-        30_000,
+        NODE_PROGRESS_TIMEOUT_MS,
       );
       await uploadListed(follower.adminUrl);
       await expectCompleteSnapshotsListed(indexFile);
@@ -175,7 +187,7 @@ describe('a crash at any moment of a snapshot upload or download', () => {
         await restarted.node.kill();
       }),
     );
-  }, 150_000);
+  }, 600_000);
 });
 
 async function readIndex(indexFile: string): Promise<SnapshotIndex | undefined> {
@@ -230,7 +242,10 @@ function startNode(args: string[]): NodeProcess {
     });
     collectLines(child.stderr, (line) => lines.push(line));
     void exited.then(() => reject(new Error(`the node exited before serving JSON-RPC:\n${lines.join('\n')}`)));
-    setTimeout(() => reject(new Error(`the node did not serve JSON-RPC:\n${lines.join('\n')}`)), NODE_START_TIMEOUT_MS);
+    const timedOut = () =>
+      `the node did not serve JSON-RPC within ${NODE_PROGRESS_TIMEOUT_MS} ms (load average ${loadAverage()}, ` +
+      `${lines.length} lines printed):\n${lines.join('\n')}`;
+    setTimeout(() => reject(new Error(timedOut())), NODE_PROGRESS_TIMEOUT_MS);
   });
   serving.catch(() => undefined);
   return {
@@ -251,11 +266,11 @@ function startNode(args: string[]): NodeProcess {
 
 /**
  * Kills `node` `delayMs` after an entry named `prefix...` appears in `directory` (inotify: within the millisecond),
- * or at once if it exits first or nothing appears within 20 s.
+ * or at once if it exits first or nothing appears within NODE_PROGRESS_TIMEOUT_MS.
  */
 async function killWhenCreated(node: NodeProcess, directory: string, prefix: string, delayMs: number): Promise<void> {
   const stopWatching = new AbortController();
-  const deadline = setTimeout(() => void node.kill(), 20_000);
+  const deadline = setTimeout(() => void node.kill(), NODE_PROGRESS_TIMEOUT_MS);
   try {
     const appeared = (async () => {
       for await (const event of watch(directory, { signal: stopWatching.signal })) {
@@ -271,6 +286,9 @@ async function killWhenCreated(node: NodeProcess, directory: string, prefix: str
     stopWatching.abort();
   }
 }
+
+/** The machine's load over the last minute, for messages that may be about a starved process rather than a hung one. */
+const loadAverage = (): string => os.loadavg()[0]!.toFixed(1);
 
 /** rpc, tried again once after a connection reset (a kept-alive connection the server had just closed). */
 async function rpcRetried(url: string, method: string, params: unknown[]): Promise<unknown> {

@@ -150,7 +150,12 @@ function probesOf(commands: readonly Command[]): bigint[] {
   return [...new Set([0n, 3n, 77n, ...all.slice(0, 4)])];
 }
 
-async function runCommands(shape: Shape, pageHeight: number, commands: readonly Command[]): Promise<void> {
+async function runCommands(
+  shape: Shape,
+  pageHeight: number,
+  commands: readonly Command[],
+  historicalPageCacheBytesMax?: number,
+): Promise<void> {
   const storage = createMemoryStorage();
   const options = {
     genesisBlockHash: hexOf(GENESIS_HASH),
@@ -158,6 +163,7 @@ async function runCommands(shape: Shape, pageHeight: number, commands: readonly 
     txSubtreeHeight: shape.txSubtreeHeight,
     pageHeight,
     pageCachePagesMax: 16,
+    historicalPageCacheBytesMax,
   };
   const open = () => WorldState.open(storage, options);
   const run: Run = {
@@ -171,10 +177,11 @@ async function runCommands(shape: Shape, pageHeight: number, commands: readonly 
   for (const command of commands) {
     const check = await applyCommand(run, command);
     await expectKeptRange(run.engine, run.model);
+    // After a block, the block before it too: its pages come from storage or the cache of past blocks' pages.
     const blocks =
       check === 'checkAll'
         ? run.model.blocks.map((_, b) => b).filter((b) => b >= run.model.oldest)
-        : [run.model.latest];
+        : [run.model.latest - 1, run.model.latest].filter((b) => b >= run.model.oldest);
     for (const block of blocks) await expectBlockMatchesModel(run.engine, run.model, block, probes);
   }
   await storage.close();
@@ -195,7 +202,10 @@ describe('world state against the reference model', () => {
       fc.asyncProperty(
         fc.integer({ min: 1, max: 4 }),
         fc.array(commandArbitrary(SMALL), { minLength: 1, maxLength: SMALL.commandsMax }),
-        (pageHeight, commands) => runCommands(SMALL, pageHeight, commands),
+        // No past pages kept, a few (evicted as reads go), or all of them.
+        fc.constantFrom(0, 4_096, undefined),
+        (pageHeight, commands, historicalPageCacheBytesMax) =>
+          runCommands(SMALL, pageHeight, commands, historicalPageCacheBytesMax),
       ),
       { numRuns: 40 },
     );
