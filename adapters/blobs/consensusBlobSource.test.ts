@@ -55,6 +55,8 @@ describe('consensus blob source against anvil', () => {
     Promise.all(candidates.map((candidate) => checker.versionedHashOf(candidate)));
   const blobRouteRequests = () => proxy.requests.filter((r) => r.url.includes('/blob')).map((r) => r.url);
 
+  const SEND_TIMEOUT_MS = 60_000;
+
   beforeAll(async () => {
     anvil = await startAnvil({ timestamp: T0 });
     client = createL1PublicClient(anvil.url);
@@ -63,7 +65,9 @@ describe('consensus blob source against anvil', () => {
     blobs = [0x01, 0x02].map((seed) => payloadToBlobs(new Uint8Array(50_000).fill(seed))[0]!);
     hashes = blobVersionedHashes(blobs);
     const account = privateKeyToAccount(SENDER_KEY);
-    const wallet = createWalletClient({ account, transport: http(anvil.url) });
+    // A liveness bound, not a speed check: anvil verifies the blobs' proofs, and on a loaded 2-core CI machine the
+    // call once outlasted viem's 10 s default.
+    const wallet = createWalletClient({ account, transport: http(anvil.url, { timeout: SEND_TIMEOUT_MS }) });
     await rawRequest(client, 'anvil_mine', ['0x3']);
     const txHash = await wallet.sendTransaction({
       chain: null,
