@@ -243,6 +243,40 @@ export const EQUIVALENT_MUTANTS: readonly EquivalentMutant[] = [
   {
     mutant: 'spec/codec/tx.ts:93 StringLiteral -> ""',
     reason: 'unreachable: the teardown list holds at most one call',
+    mutant: 'core/publicVm/interpreter.ts:122 StringLiteral -> ``',
+    reason: 'unreachable: the assertion states an invariant (decodeProgram checks every register index)',
+  },
+  {
+    mutant: 'core/publicVm/phaseExecutor.ts:226 ConditionalExpression -> true',
+    reason: 'unreachable: the assertion states an invariant (the meter stops at the L2 gas limit less the base mana)',
+  },
+  {
+    mutant: 'core/publicVm/phaseExecutor.ts:226 StringLiteral -> ""',
+    reason: 'unreachable: the assertion states an invariant (the meter stops at the L2 gas limit less the base mana)',
+  },
+  {
+    mutant: 'core/publicVm/phaseExecutor.ts:238 EqualityOperator -> balance > transactionFee',
+    reason: 'at a balance equal to the fee both branches write zero',
+  },
+  {
+    mutant: 'core/publicVm/phaseExecutor.ts:239 ConditionalExpression -> true',
+    reason: 'unreachable: the assertion states an invariant (the journal reserves the balance slot)',
+  },
+  {
+    mutant: 'core/publicVm/phaseExecutor.ts:239 StringLiteral -> ""',
+    reason: 'unreachable: the assertion states an invariant (the journal reserves the balance slot)',
+  },
+  {
+    mutant: 'core/publicVm/phaseExecutor.ts:241 StringLiteral -> ""',
+    reason: 'unreachable: the assertion states an invariant (executePublicTx always passes three phases)',
+  },
+  {
+    mutant: 'core/publicVm/phaseExecutor.ts:244 ConditionalExpression -> true',
+    reason: 'unreachable: the assertion states an invariant (fixed-width fields: the balance does not change the size)',
+  },
+  {
+    mutant: 'core/publicVm/phaseExecutor.ts:244 StringLiteral -> ""',
+    reason: 'unreachable: the assertion states an invariant (fixed-width fields: the balance does not change the size)',
   },
 ];
 

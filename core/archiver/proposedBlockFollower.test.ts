@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { Block, ChainEvent, Hex } from '../../spec/chain.js';
+import type { Block, BlockHeader, ChainEvent, Hex } from '../../spec/chain.js';
+import { BLOCK_PROPOSALS_PER_SLOT_MAX } from '../../spec/validators/constants.js';
 import { blockHash } from '../../spec/codec/blockHeader.js';
 import { minimalTxEffect } from '../../spec/codec/txEffect.js';
 import type { TxValue } from '../../spec/wire/tx.js';
@@ -58,6 +59,8 @@ async function harness(
     ownSequencerBuilds?: boolean;
     pooled?: readonly Hex[];
     answers?: NetworkAnswer<TxValue>[];
+    badProofs?: readonly Hex[];
+    requestFails?: boolean;
   } = {},
 ): Promise<Harness> {
   const proposer = await openMemoryChain(slotClock(SLOT));
@@ -77,6 +80,7 @@ async function harness(
       penalize: (peer, severity, reason) => void penalties.push({ peer, severity, reason }),
       requestTxs: async (hashes, peer) => {
         txRequests.push({ hashes, peer });
+        if (options.requestFails === true) throw new Error('peer gone');
         return options.answers ?? [];
       },
     },
@@ -84,7 +88,7 @@ async function harness(
       current: { has: (hash: Hex) => pooled.has(hash) } as unknown as TxPool,
       holdMinedTxs: async (blockNumber, _hash, txs) => {
         held.push({ blockNumber, txs });
-        return [];
+        return [...(options.badProofs ?? [])];
       },
     },
     ownSequencerBuilds: () => options.ownSequencerBuilds ?? false,
@@ -205,5 +209,134 @@ describe('proposed block follower', () => {
     const block = await proposeBlock(h.proposer, SLOT, [txEffect(1)]);
     await deliver(h, keptProposal(block));
     expect(h.held).toEqual([{ blockNumber: 1, txs: [tx] }]);
+  });
+
+  it('refuses header fields our chain would not give, and penalizes the peer', async () => {
+    const h = await harness();
+    const block = await proposeBlock(h.proposer, SLOT, [txEffect(1)]);
+    const g = block.header.globalVariables;
+    const cc = block.header.contentCommitment;
+    const genesisArchive = (await h.follower.chain.store.getArchiveTree(0))!;
+    /** The block with its header changed, signed as such (the archive root commits to the new header). */
+    const forged = (header: BlockHeader) =>
+      keptProposal(
+        { ...block, header, hash: blockHash(header) },
+        treeRoot(appendLeaves(genesisArchive, [blockHash(header)])),
+      );
+    const withGlobals = (values: Partial<BlockHeader['globalVariables']>) =>
+      forged({ ...block.header, globalVariables: { ...g, ...values } });
+    await deliver(
+      h,
+      withGlobals({ chainId: g.chainId + 1 }),
+      withGlobals({ version: g.version + 1 }),
+      withGlobals({ gasFees: { ...g.gasFees, feePerDaGas: g.gasFees.feePerDaGas + 1n } }),
+      withGlobals({ gasFees: { ...g.gasFees, feePerL2Gas: g.gasFees.feePerL2Gas + 1n } }),
+      forged({ ...block.header, contentCommitment: { ...cc, outHash: hex32(0x0b) } }),
+    );
+    expect(h.follower.chain.tips.proposed.number).toBe(0);
+    expect(h.penalties.map((p) => [p.peer, p.severity, p.reason])).toEqual(
+      [
+        'another chain id or rollup version',
+        'another chain id or rollup version',
+        "its DA gas fee is not the fee rule's",
+        "its L2 gas fee is not the fee rule's",
+        'its outHash is not the root of its L2-to-L1 messages',
+      ].map((reason) => ['proposer-node', 'high', `block proposal 1: ${reason}`]),
+    );
+    expect(h.logs.filter((l) => l.message === 'block proposal not applied')[0]).toMatchObject({
+      level: 'warn',
+      fields: { block: 1, slot: SLOT, reason: 'another chain id or rollup version', peer: 'proposer-node' },
+    });
+    await deliver(h, keptProposal(block));
+    expect(h.follower.chain.tips.proposed.hash).toBe(block.hash);
+  });
+
+  it('refuses a later block of a checkpoint that carries an inHash', async () => {
+    const h = await harness();
+    const first = await proposeBlock(h.proposer, SLOT, []);
+    const second = await proposeBlock(h.proposer, SLOT, []);
+    await deliver(h, keptProposal(first));
+    const header = {
+      ...second.header,
+      contentCommitment: { ...second.header.contentCommitment, inHash: hex32(0x1a) },
+    };
+    const parentArchive = (await h.follower.chain.store.getArchiveTree(1))!;
+    const archiveRoot = treeRoot(appendLeaves(parentArchive, [blockHash(header)]));
+    await deliver(h, keptProposal({ ...second, header, hash: blockHash(header) }, archiveRoot));
+    expect(h.penalties.map((p) => p.reason)).toEqual([
+      'block proposal 2: a block after the first of its checkpoint carries an inHash',
+    ]);
+    expect(h.follower.chain.tips.proposed.number).toBe(1);
+  });
+
+  it('drops, without blame, a block that does not build on our proposed tip', async () => {
+    const h = await harness();
+    const block = await proposeBlock(h.proposer, SLOT, []);
+    const header = { ...block.header, lastArchive: { ...block.header.lastArchive, root: hex32(0xa1) } };
+    await deliver(h, keptProposal({ ...block, header }));
+    expect(h.follower.chain.tips.proposed.number).toBe(0);
+    expect(h.penalties).toEqual([]);
+    expect(h.logs.filter((l) => l.message === 'block proposal not applied')).toEqual([
+      expect.objectContaining({
+        level: 'info',
+        fields: { block: 1, slot: SLOT, reason: 'it does not build on our proposed tip', peer: 'proposer-node' },
+      }),
+    ]);
+  });
+
+  it(`holds at most BLOCK_PROPOSALS_PER_SLOT_MAX proposals a slot`, async () => {
+    const h = await harness();
+    const block = await proposeBlock(h.proposer, SLOT, []);
+    const waiting = (n: number) => ({
+      ...keptProposal(block),
+      payload: { ...keptProposal(block).payload, blockNumber: 100 + n },
+    });
+    await deliver(h, ...Array.from({ length: BLOCK_PROPOSALS_PER_SLOT_MAX }, (_, n) => waiting(n)));
+    await deliver(h, keptProposal(block));
+    expect(h.follower.chain.tips.proposed.number).toBe(0);
+    const fewer = await harness();
+    await deliver(fewer, ...Array.from({ length: BLOCK_PROPOSALS_PER_SLOT_MAX - 1 }, (_, n) => waiting(n)));
+    await deliver(fewer, keptProposal(block));
+    expect(fewer.follower.chain.tips.proposed.number).toBe(1);
+  });
+
+  it('applies a waiting proposal once the chain moves under it, and nothing once stopped', async () => {
+    const h = await harness();
+    const first = await proposeBlock(h.proposer, SLOT, []);
+    const second = await proposeBlock(h.proposer, SLOT, []);
+    await deliver(h, keptProposal(second));
+    expect(h.follower.chain.tips.proposed.number).toBe(0);
+    // The follower gets block 1 another way (its own build of the same block).
+    await proposeBlock(h.follower, SLOT, []);
+    await h.followerApi.settled();
+    await h.followerApi.settled();
+    expect(h.follower.chain.tips.proposed).toEqual({ number: 2, hash: second.hash });
+    const third = await proposeBlock(h.proposer, SLOT, []);
+    h.followerApi.stop();
+    await deliver(h, keptProposal(third));
+    expect(h.follower.chain.tips.proposed.number).toBe(2);
+    expect(await h.follower.chain.store.getBlock(1)).toEqual(first);
+  });
+
+  it('penalizes a peer whose answered txs have invalid proofs; a failed request is logged', async () => {
+    const tx = { txHash: txEffect(1).txHash } as unknown as TxValue;
+    const h = await harness({ answers: [{ value: tx, from: 'other-node' }], badProofs: [txEffect(1).txHash] });
+    await deliver(h, keptProposal(await proposeBlock(h.proposer, SLOT, [txEffect(1)])));
+    expect(h.penalties).toEqual([
+      { peer: 'other-node', severity: 'high', reason: `txs with invalid proofs: ${txEffect(1).txHash}` },
+    ]);
+    const failing = await harness({ requestFails: true });
+    await deliver(failing, keptProposal(await proposeBlock(failing.proposer, SLOT, [txEffect(1)])));
+    expect(failing.follower.chain.tips.proposed.number).toBe(1);
+    expect(failing.logs.filter((l) => l.message === 'txs of a followed block not kept')).toEqual([
+      expect.objectContaining({ level: 'warn', fields: expect.objectContaining({ block: 1 }) }),
+    ]);
+    const anonymous = await harness();
+    await deliver(anonymous, {
+      ...keptProposal(await proposeBlock(anonymous.proposer, SLOT, [txEffect(1)])),
+      from: undefined,
+    });
+    expect(anonymous.follower.chain.tips.proposed.number).toBe(1);
+    expect(anonymous.txRequests).toEqual([]);
   });
 });

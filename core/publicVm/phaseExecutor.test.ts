@@ -2,6 +2,12 @@ import { describe, expect, test } from 'vitest';
 import type { GasFees, Hex } from '../../spec/chain.js';
 import { bytesToHex } from '../../spec/codec/bytes.js';
 import { encodeTxEffects } from '../../spec/codec/txEffect.js';
+import {
+  L2_TO_L1_MESSAGES_PER_TX_MAX,
+  NOTE_HASHES_PER_TX_MAX,
+  NULLIFIERS_PER_TX_MAX,
+  PRIVATE_LOGS_PER_TX_MAX,
+} from '../../spec/constants.js';
 import { hashToField } from '../../spec/hash.js';
 import type { TxValue } from '../../spec/wire/tx.js';
 import { assemble } from '../../spec/vm/assembler.js';
@@ -19,7 +25,7 @@ import {
   FEE_ASSET_SELECTORS,
   feeAssetContract,
 } from '../../test/publicVm/vmContracts.js';
-import type { TxSpec, WorldSpec } from '../../test/publicVm/vmFixtures.js';
+import type { ContractSpec, TxSpec, WorldSpec } from '../../test/publicVm/vmFixtures.js';
 import {
   address,
   callOf,
@@ -289,5 +295,98 @@ describe('phase executor: fees', () => {
   test('a revert reason packed as a short string is readable', async () => {
     const result = executed(await execute({ appLogic: [fail()] }));
     expect(result.reverts[0]?.revert?.data).toEqual([fieldToHex(shortStringToField('fail'))]);
+  });
+});
+
+describe('phase executor: the rules at their edges, and what an invalid tx says', () => {
+  test('max fees must cover both of the block fees; equal fees are enough', async () => {
+    const below = (fees: GasFees) => execute({ maxFeesPerGas: fees });
+    expect(invalid(await below({ feePerDaGas: 2n, feePerL2Gas: 2n })).reason).toBe(
+      "the tx's max fees per gas (L2 2, DA 2) are below the block's (L2 3, DA 2)",
+    );
+    expect(invalid(await below({ feePerDaGas: 1n, feePerL2Gas: 3n })).code).toBe('MAX_FEE_BELOW_BLOCK_FEE');
+    expect(executed(await below(FEES)).executionResult).toBe('success');
+  });
+
+  test('an L2 gas limit below the base mana says both', async () => {
+    expect(invalid(await execute({ l2Gas: TX_BASE_MANA - 1 })).reason).toBe(
+      `the tx's L2 gas limit ${TX_BASE_MANA - 1} is below the base mana of ${TX_BASE_MANA}`,
+    );
+  });
+
+  test('DA gas exactly at the limit is within it; above it, the reasons give both figures', async () => {
+    const bare = executed(await execute({}, counterWorld(), { gasFees: ZERO_FEES })).gasUsed.totalGas.daGas;
+    expect(executed(await execute({ daGas: bare })).gasUsed.totalGas.daGas).toBe(bare);
+    expect(invalid(await execute({ daGas: bare - 1 })).reason).toBe(
+      `the tx's non-revertible effects need ${bare} DA gas, above its limit of ${bare - 1}`,
+    );
+    const logBytes = 32 + 32 + 1 + 32;
+    const needed = bare + logBytes * DA_GAS_PER_BYTE;
+    const result = executed(await execute({ daGas: needed - 1, appLogic: [callOf(CONTRACT, [S.shout, 1])] }));
+    expect(result.reverts[0]?.reason).toBe(
+      `appLogic: DA_GAS_LIMIT_EXCEEDED: the phase's effects need ${needed} DA gas, above the tx's limit of ${needed - 1}`,
+    );
+  });
+
+  test('a balance equal to the fee pays it; one below says by how much', async () => {
+    const fee = executed(await execute({ appLogic: [inc()] })).transactionFee;
+    const exact = counterWorld({ balances: [{ payer: PAYER, amount: fee }] });
+    const paid = executed(await execute({ appLogic: [inc()] }, exact));
+    expect(paid.effect.publicDataWrites.at(-1)).toEqual({ leafSlot: balanceSlot, value: fieldToHex(0n) });
+    const short = counterWorld({ balances: [{ payer: PAYER, amount: fee - 1n }] });
+    expect(invalid(await execute({ appLogic: [inc()] }, short)).reason).toBe(
+      `fee payer ${PAYER} has a balance of ${fee - 1n}, below the transaction fee of ${fee}`,
+    );
+  });
+});
+
+const EMITTER = address(0x500);
+/** A contract emitting two items of one kind. */
+const emitsTwo = (op: 'emitnotehash' | 'emitnullifier' | 'emitmessage'): ContractSpec => ({
+  address: EMITTER,
+  items: [
+    { op: 'set', dst: 0, value: 7 },
+    { op: 'set', dst: 1, value: 1 },
+    op === 'emitmessage' ? { op, recipient: 0, content: 1 } : { op, value: 1 },
+    { op: 'set', dst: 1, value: 2 },
+    op === 'emitmessage' ? { op, recipient: 0, content: 1 } : { op, value: 1 },
+  ],
+});
+const hexes = (count: number, from: number): Hex[] => Array.from({ length: count }, (_, i) => address(from + i));
+
+describe("phase executor: public emits share the per-tx bounds with the tx's private side effects", () => {
+  const run = (op: Parameters<typeof emitsTwo>[0], tx: TxSpec) =>
+    execute({ ...tx, appLogic: [callOf(EMITTER)] }, counterWorld({ contracts: [emitsTwo(op)] }));
+  const cases = [
+    { op: 'emitnotehash', max: NOTE_HASHES_PER_TX_MAX, tx: (n: number) => ({ noteHashes: hexes(n, 0x1000) }) },
+    { op: 'emitnullifier', max: NULLIFIERS_PER_TX_MAX, tx: (n: number) => ({ nullifiers: hexes(n, 0x2000) }) },
+    {
+      op: 'emitmessage',
+      max: L2_TO_L1_MESSAGES_PER_TX_MAX,
+      tx: (n: number) => ({ l2ToL1Messages: hexes(n, 0x3000).map((content) => ({ recipient: address(7), content })) }),
+    },
+  ] as const;
+
+  test.each(cases)('$op: room for one more leaves the second emit reverted', async ({ op, max, tx }) => {
+    const oneLeft = executed(await run(op, tx(max - 1)));
+    expect(oneLeft.executionResult).toBe('appLogicReverted');
+    expect(oneLeft.reverts[0]?.code).toBe('EFFECT_LIMIT_EXCEEDED');
+    expect(executed(await run(op, tx(max - 2))).executionResult).toBe('success');
+    expect(executed(await run(op, tx(max))).reverts[0]?.code).toBe('EFFECT_LIMIT_EXCEEDED');
+  });
+
+  test.each(cases)(
+    '$op: private side effects above the bound are refused at the edge, not here',
+    async ({ op, max, tx }) => {
+      await expect(run(op, tx(max + 1))).rejects.toThrow("a tx's private side effects are within the per-tx bounds");
+    },
+  );
+
+  test('private logs above their bound are refused too', async () => {
+    const logs = (n: number) => hexes(n, 0x4000).map((tag) => ({ tag, fields: [] }));
+    expect(executed(await execute({ privateLogs: logs(PRIVATE_LOGS_PER_TX_MAX) })).executionResult).toBe('success');
+    await expect(execute({ privateLogs: logs(PRIVATE_LOGS_PER_TX_MAX + 1) })).rejects.toThrow(
+      "a tx's private side effects are within the per-tx bounds",
+    );
   });
 });
