@@ -243,6 +243,8 @@ export const EQUIVALENT_MUTANTS: readonly EquivalentMutant[] = [
   {
     mutant: 'spec/codec/tx.ts:93 StringLiteral -> ""',
     reason: 'unreachable: the teardown list holds at most one call',
+  },
+  {
     mutant: 'core/publicVm/interpreter.ts:122 StringLiteral -> ``',
     reason: 'unreachable: the assertion states an invariant (decodeProgram checks every register index)',
   },
