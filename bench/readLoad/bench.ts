@@ -508,13 +508,22 @@ export async function benchSendTxOverHttp(): Promise<BenchResult> {
       wallSeconds: round((performance.now() - started) / 1000, 1),
     };
   });
+  return reportFigures('send-tx', figures, settings);
+}
+
+/** Prints a run's figures one per line, then the node children's profiles when they were profiled. */
+async function reportFigures(
+  name: string,
+  figures: Record<string, number | string>,
+  settings: { readonly cpuProfileDir?: string | undefined },
+): Promise<BenchResult> {
   process.stdout.write(
     `\n${Object.entries(figures)
       .map(([k, v]) => `${k}: ${v}`)
       .join('\n')}\n\n`,
   );
   if (settings.cpuProfileDir !== undefined) await printProfiles(settings.cpuProfileDir);
-  return { name: 'send-tx', figures };
+  return { name, figures };
 }
 
 export async function benchReadLoad(): Promise<BenchResult> {
@@ -568,13 +577,7 @@ export async function benchReadLoad(): Promise<BenchResult> {
         'apply) on the same txs in one process. Event loop: monitorEventLoopDelay in the node process, 10 ms resolution.',
       wallSeconds: round((performance.now() - started) / 1000, 1),
     };
-    process.stdout.write(
-      `\n${Object.entries(figures)
-        .map(([k, v]) => `${k}: ${v}`)
-        .join('\n')}\n\n`,
-    );
-    if (settings.cpuProfileDir !== undefined) await printProfiles(settings.cpuProfileDir);
-    return { name: 'read-load', figures };
+    return reportFigures('read-load', figures, settings);
   });
 }
 
