@@ -54,6 +54,7 @@ export function createProverActor(options: ProverActorOptions): ProverActor {
     planProof: () => planEpochProof(deps),
     submitProof: (job) => submitEpochProof(deps, job),
     checkInclusion: (txHashes) => checkProofInclusion(deps, txHashes),
+    clock: ports.clock,
     onProofOutcome: (outcome) => {
       (outcome.kind === 'failed' || outcome.kind === 'resending' ? options.logger.warn : options.logger.info).call(
         options.logger,

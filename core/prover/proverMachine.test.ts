@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createActor } from 'xstate';
 import type { Hex } from '../../spec/chain.js';
@@ -8,6 +9,7 @@ import type { L1TxStatus } from '../ports.js';
 import { EPOCH_OUT_HASH_NONE } from './epochProof.js';
 import type { EpochProofJob, ProofPlan } from './proverDuties.js';
 import {
+  inclusionVerdict,
   createProverMachine,
   type ProofInclusion,
   type ProofOutcome,
@@ -70,6 +72,7 @@ function harness(script: Script) {
       return 'txHash' in answer ? answer : { txHash: txHashes[txHashes.length - 1]!, status: answer };
     },
     onProofOutcome: (o) => outcomes.push(o),
+    clock,
   };
   const actor = createActor(createProverMachine(deps), { clock, inspect: coverage.inspect }).start();
   return { actor, clock, outcomes, submitted, checked, deps };
@@ -203,5 +206,39 @@ describe('prover machine', () => {
   afterAll(() => {
     const { deps } = harness({});
     expect(coverage.missing(createProverMachine(deps))).toEqual([]);
+  });
+});
+
+describe('inclusion verdict', () => {
+  const statuses = fc.constantFrom<L1TxStatus>(
+    { status: 'pending' },
+    { status: 'unknown' },
+    { status: 'included', success: true, blockNumber: 5n, blockHash: '0x05' },
+    { status: 'included', success: false, blockNumber: 5n, blockHash: '0x05' },
+  );
+  it('is included or lost whatever the time, then the window, then the resend delay, else pending', () => {
+    fc.assert(
+      fc.property(
+        statuses,
+        fc.nat(1_000),
+        fc.nat(1_000),
+        fc.nat(1_000),
+        fc.nat(500),
+        (status, now, deadline, sent, resend) => {
+          const verdict = inclusionVerdict(status, now, { deadlineMs: deadline, sentAtMs: sent }, resend);
+          const expected =
+            status.status === 'included'
+              ? 'included'
+              : status.status === 'unknown'
+                ? 'lost'
+                : now >= deadline
+                  ? 'windowClosed'
+                  : now - sent >= resend
+                    ? 'stuck'
+                    : 'pending';
+          expect(verdict).toBe(expected);
+        },
+      ),
+    );
   });
 });

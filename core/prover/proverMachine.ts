@@ -1,6 +1,6 @@
-import { assign, fromPromise, setup } from 'xstate';
+import { assign, fromCallback, fromPromise, setup } from 'xstate';
 import type { Hex } from '../../spec/chain.js';
-import type { L1TxStatus } from '../ports.js';
+import type { ClockPort, L1TxStatus, TimerId } from '../ports.js';
 import type { EpochProofJob, ProofPlan } from './proverDuties.js';
 
 export interface ProverMachineDeps {
@@ -15,6 +15,8 @@ export interface ProverMachineDeps {
   readonly checkInclusion: (txHashes: readonly Hex[]) => Promise<ProofInclusion>;
   /** Reports what happened to each proof (for logs and the simulator's trace). */
   readonly onProofOutcome: (outcome: ProofOutcome) => void;
+  /** Times the waits of the two polling loops (planning and inclusion). */
+  readonly clock: Pick<ClockPort, 'setTimeout' | 'clearTimeout'>;
 }
 
 /** The status of a job's proof: the mined transaction if one is, else the latest sent. */
@@ -69,29 +71,133 @@ export type ProverEvent = { type: 'prover.pause' } | { type: 'prover.resume' } |
 
 const errorText = (error: unknown): string => (error instanceof Error ? error.message : String(error));
 
-/** The prover machine's actors, delays, guards and actions over its deps; the state config below names them. */
+type ReadyPlan = Extract<ProofPlan, { kind: 'ready' }>;
+
+/** What the planning loop tells the machine: a proof to send, a new reason to wait, or a failed plan. */
+type PlanEvent =
+  | { type: 'plan.ready'; plan: ReadyPlan }
+  | { type: 'plan.waiting'; plan: ProofPlan }
+  | { type: 'plan.failed'; error: unknown };
+
+/** Where a sent proof stands, as the inclusion loop sees it; `pending` means look again later. */
+export type InclusionVerdict = 'included' | 'lost' | 'windowClosed' | 'stuck' | 'pending';
+
+/** What the inclusion loop tells the machine: a verdict other than `pending`, or a failed check after the window. */
+type InclusionEvent =
+  | { type: 'inclusion.settled'; verdict: Exclude<InclusionVerdict, 'pending'>; inclusion: ProofInclusion }
+  | { type: 'inclusion.failed'; error: unknown };
+
+/** The job being watched, as the inclusion loop needs it. */
+interface WatchedJob {
+  readonly deadlineMs: number;
+  readonly sentAtMs: number;
+  readonly sentTxHashes: readonly Hex[];
+}
+
+/**
+ * The verdict on one inclusion answer, in order: mined, lost by L1, out of the proof window, unmined for the
+ * resend delay (send again), else still pending.
+ */
+export function inclusionVerdict(
+  status: L1TxStatus,
+  nowMs: number,
+  job: Pick<WatchedJob, 'deadlineMs' | 'sentAtMs'>,
+  resendAfterMs: number,
+): InclusionVerdict {
+  if (status.status === 'included') return 'included';
+  if (status.status === 'unknown') return 'lost';
+  if (nowMs >= job.deadlineMs) return 'windowClosed';
+  if (status.status === 'pending' && nowMs - job.sentAtMs >= resendAfterMs) return 'stuck';
+  return 'pending';
+}
+
+/** Starts `step` a poll interval from now and again after each `wait()`; the returned stop cancels the wait. */
+function pollingLoop(deps: ProverMachineDeps, step: (wait: () => void, stopped: () => boolean) => void) {
+  let stopped = false;
+  let timer: TimerId | undefined;
+  const wait = (): void => {
+    timer = deps.clock.setTimeout(() => {
+      timer = undefined;
+      step(wait, () => stopped);
+    }, deps.pollIntervalMs);
+  };
+  wait();
+  return () => {
+    stopped = true;
+    if (timer !== undefined) deps.clock.clearTimeout(timer);
+  };
+}
+
+/**
+ * The planning loop of `Idle`: plans a poll interval apart until a plan is ready. A wait whose reason differs from
+ * the last one reported is reported; a failed plan is reported and the loop goes on. Stopping it (leaving `Idle`)
+ * cancels its wait; a plan already running finishes, unreported.
+ *
+ * The polls live here rather than as machine states: most find nothing to prove, and as states each cost a
+ * transition out and back, an invoked actor and a delayed event (a fifth of a simulated node's machine events).
+ */
+function planUntilReady(deps: ProverMachineDeps) {
+  return fromCallback<PlanEvent, { lastWait: string | undefined }>(({ sendBack, input }) => {
+    let lastWait = input.lastWait;
+    return pollingLoop(deps, (wait, stopped) => {
+      deps.planProof().then(
+        (plan) => {
+          if (stopped()) return;
+          if (plan.kind === 'ready') return sendBack({ type: 'plan.ready', plan });
+          if (plan.reason !== lastWait) sendBack({ type: 'plan.waiting', plan });
+          lastWait = plan.reason;
+          wait();
+        },
+        (error: unknown) => {
+          if (stopped()) return;
+          sendBack({ type: 'plan.failed', error });
+          wait();
+        },
+      );
+    });
+  });
+}
+
+/**
+ * The inclusion loop of `AwaitingL1Inclusion`: asks L1 a poll interval apart until the verdict is not `pending`;
+ * a failed check is reported only once the proof window is closed (before that, the next poll tries again).
+ */
+function watchInclusion(deps: ProverMachineDeps) {
+  return fromCallback<InclusionEvent, WatchedJob>(({ sendBack, input }) =>
+    pollingLoop(deps, (wait, stopped) => {
+      deps.checkInclusion(input.sentTxHashes).then(
+        (inclusion) => {
+          if (stopped()) return;
+          const verdict = inclusionVerdict(inclusion.status, deps.now(), input, deps.resendAfterMs);
+          if (verdict === 'pending') wait();
+          else sendBack({ type: 'inclusion.settled', verdict, inclusion });
+        },
+        (error: unknown) => {
+          if (stopped()) return;
+          if (deps.now() >= input.deadlineMs) sendBack({ type: 'inclusion.failed', error });
+          else wait();
+        },
+      );
+    }),
+  );
+}
+
+/** The prover machine's actors, guards and actions over its deps; the state config below names them. */
 function proverMachineSetup(deps: ProverMachineDeps) {
   return setup({
     types: {
       context: {} as ProverContext,
-      events: {} as ProverEvent,
+      events: {} as ProverEvent | PlanEvent | InclusionEvent,
     },
     actors: {
-      plan: fromPromise<ProofPlan>(() => deps.planProof()),
+      planUntilReady: planUntilReady(deps),
       submit: fromPromise<{ txHash: Hex }, EpochProofJob>(({ input }) => deps.submitProof(input)),
-      inclusion: fromPromise<ProofInclusion, readonly Hex[]>(({ input }) => deps.checkInclusion(input)),
-    },
-    delays: {
-      pollInterval: () => deps.pollIntervalMs,
+      watchInclusion: watchInclusion(deps),
     },
     guards: {
-      ready: (_, params: { plan: ProofPlan }) => params.plan.kind === 'ready',
-      included: (_, params: { status: L1TxStatus }) => params.status.status === 'included',
-      lost: (_, params: { status: L1TxStatus }) => params.status.status === 'unknown',
-      windowClosed: ({ context }) => deps.now() >= context.job!.deadlineMs,
-      stuck: ({ context }, params: { status: L1TxStatus }) =>
-        params.status.status === 'pending' && deps.now() - context.sentAtMs! >= deps.resendAfterMs,
       resending: ({ context }) => context.sentTxHashes.length > 0,
+      settledAs: (_, params: { verdict: InclusionVerdict; expected: InclusionVerdict }) =>
+        params.verdict === params.expected,
     },
     actions: {
       adoptPlan: assign((_, params: { plan: ProofPlan }) =>
@@ -148,21 +254,18 @@ function proverMachineSetup(deps: ProverMachineDeps) {
 
 type ProverMachineSetup = ReturnType<typeof proverMachineSetup>;
 
-/** Builds the epoch's proof: to `Submitting` when L1 can take one, else back to `Idle` with the reason kept. */
-function planningState(machine: ProverMachineSetup) {
+/** Waits for an epoch to prove: to `Submitting` with a ready plan; waits and failed plans are recorded. */
+function idleState(machine: ProverMachineSetup) {
   return machine.createStateConfig({
-    invoke: {
-      src: 'plan',
-      onDone: [
-        {
-          guard: { type: 'ready', params: ({ event }) => ({ plan: event.output }) },
-          target: 'Submitting',
-          actions: { type: 'adoptPlan', params: ({ event }) => ({ plan: event.output }) },
-        },
-        { target: 'Idle', actions: { type: 'adoptPlan', params: ({ event }) => ({ plan: event.output }) } },
-      ],
-      onError: {
-        target: 'Idle',
+    entry: 'clearJob',
+    invoke: { src: 'planUntilReady', input: ({ context }) => ({ lastWait: context.lastWait }) },
+    on: {
+      'plan.ready': {
+        target: 'Submitting',
+        actions: { type: 'adoptPlan', params: ({ event }) => ({ plan: event.plan }) },
+      },
+      'plan.waiting': { actions: { type: 'adoptPlan', params: ({ event }) => ({ plan: event.plan }) } },
+      'plan.failed': {
         actions: { type: 'reportFailure', params: ({ event }) => ({ stage: 'plan' as const, error: event.error }) },
       },
     },
@@ -198,54 +301,53 @@ function submittingState(machine: ProverMachineSetup) {
   });
 }
 
-/** Asks L1 where the job's proof stands: included, lost, out of its window, stuck (send again), or still pending. */
-function checkingInclusionState(machine: ProverMachineSetup) {
+/** Watches L1 for the sent proof: included, lost, out of its window, or stuck (send it again). */
+function awaitingInclusionState(machine: ProverMachineSetup) {
   return machine.createStateConfig({
     invoke: {
-      src: 'inclusion',
-      input: ({ context }) => context.sentTxHashes,
-      onDone: [
+      src: 'watchInclusion',
+      input: ({ context }) => ({
+        deadlineMs: context.job!.deadlineMs,
+        sentAtMs: context.sentAtMs!,
+        sentTxHashes: context.sentTxHashes,
+      }),
+    },
+    on: {
+      'inclusion.settled': [
         {
-          guard: { type: 'included', params: ({ event }) => ({ status: event.output.status }) },
+          guard: { type: 'settledAs', params: ({ event }) => ({ verdict: event.verdict, expected: 'included' }) },
           target: 'Idle',
-          actions: [{ type: 'reportIncluded', params: ({ event }) => ({ inclusion: event.output }) }, 'countIncluded'],
+          actions: [
+            { type: 'reportIncluded', params: ({ event }) => ({ inclusion: event.inclusion }) },
+            'countIncluded',
+          ],
         },
         {
-          guard: { type: 'lost', params: ({ event }) => ({ status: event.output.status }) },
-          target: 'Idle',
-          actions: { type: 'reportNotIncluded', params: ({ event }) => ({ status: event.output.status }) },
-        },
-        {
-          guard: 'windowClosed',
-          target: 'Idle',
-          actions: { type: 'reportNotIncluded', params: ({ event }) => ({ status: event.output.status }) },
-        },
-        {
-          guard: { type: 'stuck', params: ({ event }) => ({ status: event.output.status }) },
+          guard: { type: 'settledAs', params: ({ event }) => ({ verdict: event.verdict, expected: 'stuck' }) },
           target: 'Submitting',
           actions: 'reportResending',
         },
-        { target: 'AwaitingL1Inclusion' },
-      ],
-      onError: [
         {
-          guard: 'windowClosed',
           target: 'Idle',
-          actions: {
-            type: 'reportFailure',
-            params: ({ event }) => ({ stage: 'inclusion' as const, error: event.error }),
-          },
+          actions: { type: 'reportNotIncluded', params: ({ event }) => ({ status: event.inclusion.status }) },
         },
-        { target: 'AwaitingL1Inclusion' },
       ],
+      'inclusion.failed': {
+        target: 'Idle',
+        actions: {
+          type: 'reportFailure',
+          params: ({ event }) => ({ stage: 'inclusion' as const, error: event.error }),
+        },
+      },
     },
   });
 }
 
 /**
- * The prover loop. `Idle` waits a poll interval; `Planning` finds the epoch L1 can take a proof for now and builds
- * its proof; `Submitting` sends it; `AwaitingL1Inclusion` / `CheckingInclusion` watch the transaction until it is
- * included, lost, or the epoch's proof window closes; a proof still pending after the resend delay goes back to
+ * The prover loop. `Idle` runs the planning loop, which finds the epoch L1 can take a proof for now and builds its
+ * proof, a poll interval apart; `Submitting` sends it; `AwaitingL1Inclusion` runs the inclusion loop, which watches
+ * the transaction until it is included, lost, or the epoch's proof window closes; a proof still pending after the
+ * resend delay goes back to
  * `Submitting`, where the sender replaces it at its nonce with bumped fees. One proof is in flight at a time; after
  * each outcome the next plan starts again from what L1 says is proven. Pause and resume work from any running state.
  * The states that invoke a step are built by the functions above; this one lays out the loop.
@@ -270,14 +372,9 @@ export function createProverMachine(deps: ProverMachineDeps) {
       'prover.stop': { target: '.Stopped' },
     },
     states: {
-      Idle: {
-        entry: 'clearJob',
-        after: { pollInterval: 'Planning' },
-      },
-      Planning: planningState(machine),
+      Idle: idleState(machine),
       Submitting: submittingState(machine),
-      AwaitingL1Inclusion: { after: { pollInterval: 'CheckingInclusion' } },
-      CheckingInclusion: checkingInclusionState(machine),
+      AwaitingL1Inclusion: awaitingInclusionState(machine),
       Paused: {
         entry: 'clearJob',
         on: { 'prover.resume': 'Idle', 'prover.pause': {} },

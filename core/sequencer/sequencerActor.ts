@@ -95,6 +95,7 @@ export function createSequencerActor(options: SequencerActorOptions): SequencerA
     publishCheckpoint: (plan) => publishCheckpoint(deps, plan),
     checkInclusion: (plan, txHash) => checkInclusion(deps, plan, txHash),
     slotStartMs: (slot) => timetable.slotStartMs(slot),
+    clock: ports.clock,
     onSlotOutcome: (outcome) => {
       deps.logger.info('slot outcome', { ...outcome });
       options.onSlotOutcome(outcome);

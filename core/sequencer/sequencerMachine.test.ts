@@ -62,6 +62,7 @@ function harness(script: Script, startOffsetMs = SLOT_MS) {
     },
     slotStartMs: (slot) => GENESIS_MS + slot * SLOT_MS,
     onSlotOutcome: (o) => outcomes.push(o),
+    clock,
   };
   const actor = createActor(createSequencerMachine(deps), { clock, inspect: coverage.inspect }).start();
   return { actor, clock, outcomes, built, deps, inclusionAskedOf };

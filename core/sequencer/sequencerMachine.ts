@@ -1,6 +1,6 @@
-import { assign, fromPromise, setup } from 'xstate';
+import { assign, fromCallback, fromPromise, setup } from 'xstate';
 import type { Hex } from '../../spec/chain.js';
-import type { L1TxStatus } from '../ports.js';
+import type { ClockPort, L1TxStatus, TimerId } from '../ports.js';
 import type { PlanOutcome, SkipReason, SlotPlan } from './sequencerDuties.js';
 
 export interface SequencerMachineDeps {
@@ -16,6 +16,8 @@ export interface SequencerMachineDeps {
   readonly slotStartMs: (slot: number) => number;
   /** Reports what happened to a slot's checkpoint (for logs and the simulator's trace). */
   readonly onSlotOutcome: (outcome: SlotOutcome) => void;
+  /** Times the waits of the two polling loops (wake-up and inclusion); the machine's own delays use the actor's. */
+  readonly clock: Pick<ClockPort, 'setTimeout' | 'clearTimeout'>;
 }
 
 export type SlotOutcome =
@@ -41,67 +43,163 @@ export interface SequencerContext {
 export type SequencerEvent =
   { type: 'admin.pauseSequencer' } | { type: 'admin.resumeSequencer' } | { type: 'sequencer.stop' };
 
+type SkippedOutcome = Extract<PlanOutcome, { kind: 'skipped' }>;
+
+/** What the wake-up loop tells the machine: a plan to carry out, a skip worth recording, or a failed plan. */
+type WakeEvent =
+  | { type: 'slot.planned'; plan: SlotPlan }
+  | { type: 'slot.skipped'; outcome: SkippedOutcome }
+  | { type: 'slot.planFailed'; error: unknown };
+
+/** What the inclusion loop tells the machine: the checkpoint is in, or the slot ended with it out or unanswered. */
+type InclusionEvent =
+  | { type: 'inclusion.included'; status: L1TxStatus }
+  | { type: 'inclusion.slotOver' }
+  | { type: 'inclusion.failed'; error: unknown };
+
 /** Skips that settle the slot: planning it again would give the same answer until the next slot. */
 const SLOT_DONE_REASONS: ReadonlySet<SkipReason> = new Set(['tooLateInSlot', 'notProposer', 'noPublisher']);
+
+/** Skips reported as slot outcomes: the others are the normal waits of a slot's start and end. */
+function isReportedSkip(outcome: SkippedOutcome): boolean {
+  return outcome.reason !== 'tooLateInSlot' && outcome.reason !== 'beforeGenesis';
+}
+
+/** The last slot planned, after a skip: a skip that settles its slot counts as planned. */
+function lastPlannedAfterSkip(lastPlannedSlot: number, outcome: SkippedOutcome): number {
+  return SLOT_DONE_REASONS.has(outcome.reason) ? Math.max(lastPlannedSlot, outcome.slot) : lastPlannedSlot;
+}
+
+/** Time until the next plan: a poll interval while the current slot is unplanned, else the next slot's start. */
+function untilWakeMs(deps: SequencerMachineDeps, lastPlannedSlot: number): number {
+  const slot = Math.floor((deps.now() - deps.slotStartMs(0)) / deps.slotDurationMs);
+  if (slot > lastPlannedSlot) return deps.pollIntervalMs;
+  return Math.max(1, deps.slotStartMs(slot + 1) - deps.now());
+}
+
+/**
+ * The wake-up loop of `Idle`: waits until the next plan is due, plans, and goes on until a plan says to build.
+ * A skip is reported to the machine when it is a slot outcome or settles its slot (the others change nothing); a
+ * failed plan is reported and the loop goes on. Stopping it (leaving `Idle`) cancels its wait; a plan already
+ * running finishes, unreported.
+ *
+ * The polls live here rather than as machine states: most find nothing to do, and as states each cost a transition
+ * out and back, an invoked actor and a delayed event (about a fifth of a simulated node's machine events).
+ */
+function wakeForSlots(deps: SequencerMachineDeps) {
+  return fromCallback<WakeEvent, { lastPlannedSlot: number }>(({ sendBack, input }) => {
+    let stopped = false;
+    let timer: TimerId | undefined;
+    let lastPlannedSlot = input.lastPlannedSlot;
+    const wait = (): void => {
+      timer = deps.clock.setTimeout(plan, untilWakeMs(deps, lastPlannedSlot));
+    };
+    const onOutcome = (outcome: PlanOutcome): void => {
+      if (stopped) return;
+      if (outcome.kind === 'planned') {
+        sendBack({ type: 'slot.planned', plan: outcome.plan });
+        return;
+      }
+      const next = lastPlannedAfterSkip(lastPlannedSlot, outcome);
+      if (next !== lastPlannedSlot || isReportedSkip(outcome)) sendBack({ type: 'slot.skipped', outcome });
+      lastPlannedSlot = next;
+      wait();
+    };
+    const plan = (): void => {
+      timer = undefined;
+      deps.planSlot().then(onOutcome, (error: unknown) => {
+        if (stopped) return;
+        sendBack({ type: 'slot.planFailed', error });
+        wait();
+      });
+    };
+    wait();
+    return () => {
+      stopped = true;
+      if (timer !== undefined) deps.clock.clearTimeout(timer);
+    };
+  });
+}
+
+/**
+ * The inclusion loop of `AwaitingL1Inclusion`: asks the publisher a poll interval apart until the checkpoint is
+ * included or the slot is over (L1's answer, or its failure, after the slot's end settles it); the answers in
+ * between (pending, or a failed call) change nothing and are not reported. Stops like the wake-up loop.
+ */
+function watchInclusion(deps: SequencerMachineDeps) {
+  return fromCallback<InclusionEvent, { plan: SlotPlan; txHash: Hex }>(({ sendBack, input }) => {
+    let stopped = false;
+    let timer: TimerId | undefined;
+    const slotOver = () => deps.now() >= deps.slotStartMs(input.plan.slot) + deps.slotDurationMs;
+    const wait = (): void => {
+      timer = deps.clock.setTimeout(check, deps.pollIntervalMs);
+    };
+    const check = (): void => {
+      timer = undefined;
+      deps.checkInclusion(input.plan, input.txHash).then(
+        (status) => {
+          if (stopped) return;
+          if (status.status === 'included') sendBack({ type: 'inclusion.included', status });
+          else if (slotOver()) sendBack({ type: 'inclusion.slotOver' });
+          else wait();
+        },
+        (error: unknown) => {
+          if (stopped) return;
+          if (slotOver()) sendBack({ type: 'inclusion.failed', error });
+          else wait();
+        },
+      );
+    };
+    wait();
+    return () => {
+      stopped = true;
+      if (timer !== undefined) deps.clock.clearTimeout(timer);
+    };
+  });
+}
 
 const errorText = (error: unknown): string => (error instanceof Error ? error.message : String(error));
 
 /** The sequencer machine's actors, delays, guards and actions over its deps; the state config below names them. */
 function sequencerMachineSetup(deps: SequencerMachineDeps) {
-  const slotEndMs = (slot: number) => deps.slotStartMs(slot) + deps.slotDurationMs;
   const currentSlot = () => Math.floor((deps.now() - deps.slotStartMs(0)) / deps.slotDurationMs);
   return setup({
     types: {
       context: {} as SequencerContext,
-      events: {} as SequencerEvent,
+      events: {} as SequencerEvent | WakeEvent | InclusionEvent,
     },
     actors: {
-      plan: fromPromise<PlanOutcome>(() => deps.planSlot()),
+      wakeForSlots: wakeForSlots(deps),
       build: fromPromise<unknown, SlotPlan>(({ input }) => deps.buildBlock(input)),
       publish: fromPromise<{ txHash: Hex; checkpointNumber: number }, SlotPlan>(({ input }) =>
         deps.publishCheckpoint(input),
       ),
-      inclusion: fromPromise<L1TxStatus, { plan: SlotPlan; txHash: Hex }>(({ input }) =>
-        deps.checkInclusion(input.plan, input.txHash),
-      ),
+      watchInclusion: watchInclusion(deps),
     },
     delays: {
-      untilWake: ({ context }) => {
-        const slot = currentSlot();
-        if (slot > context.lastPlannedSlot) return deps.pollIntervalMs;
-        return Math.max(1, deps.slotStartMs(slot + 1) - deps.now());
-      },
       untilNextBlock: ({ context }) => {
         const plan = context.plan!;
         return Math.max(0, plan.slotStartMs + plan.nextBlockIndex * deps.blockDurationMs - deps.now());
       },
-      pollInterval: () => deps.pollIntervalMs,
     },
     guards: {
-      planned: (_, params: { outcome: PlanOutcome }) => params.outcome.kind === 'planned',
       moreBlocksPlannedAfterThis: ({ context }) => context.plan!.nextBlockIndex + 1 < context.plan!.blockCount,
-      included: (_, params: { status: L1TxStatus }) => params.status.status === 'included',
-      slotOver: ({ context }) => deps.now() >= slotEndMs(context.plan!.slot),
     },
     actions: {
-      adoptPlan: assign((_, params: { outcome: PlanOutcome }) => {
-        const outcome = params.outcome;
-        return outcome.kind === 'planned'
-          ? { plan: outcome.plan, lastPlannedSlot: outcome.plan.slot, txHash: undefined }
-          : {};
-      }),
-      reportSkip: (_, params: { outcome: PlanOutcome }) => {
-        const outcome = params.outcome;
-        if (outcome.kind === 'skipped' && outcome.reason !== 'tooLateInSlot' && outcome.reason !== 'beforeGenesis') {
+      adoptPlan: assign((_, params: { plan: SlotPlan }) => ({
+        plan: params.plan,
+        lastPlannedSlot: params.plan.slot,
+        txHash: undefined,
+      })),
+      reportSkip: (_, params: { outcome: SkippedOutcome }) => {
+        const { outcome } = params;
+        if (isReportedSkip(outcome))
           deps.onSlotOutcome({ kind: 'skipped', slot: outcome.slot, reason: outcome.reason });
-        }
       },
-      markTooLate: assign(({ context }, params: { outcome: PlanOutcome }) => {
-        const outcome = params.outcome;
-        // Too late, another validator's slot, or ours without a publisher key: nothing more to plan in it.
-        const done = outcome.kind === 'skipped' && SLOT_DONE_REASONS.has(outcome.reason);
-        return { lastPlannedSlot: done ? Math.max(context.lastPlannedSlot, outcome.slot) : context.lastPlannedSlot };
-      }),
+      // Too late, another validator's slot, or ours without a publisher key: nothing more to plan in it.
+      markTooLate: assign(({ context }, params: { outcome: SkippedOutcome }) => ({
+        lastPlannedSlot: lastPlannedAfterSkip(context.lastPlannedSlot, params.outcome),
+      })),
       advanceBlock: assign(({ context }) => ({
         plan: { ...context.plan!, nextBlockIndex: context.plan!.nextBlockIndex + 1 },
         blocksBuilt: context.blocksBuilt + 1,
@@ -130,28 +228,48 @@ function sequencerMachineSetup(deps: SequencerMachineDeps) {
 
 type SequencerMachineSetup = ReturnType<typeof sequencerMachineSetup>;
 
-/** Decides whether to propose in the current slot: to `Building` with a plan, else back to `Idle`. */
-function planningState(machine: SequencerMachineSetup) {
+/** Waits for a slot to propose in: to `Building` with a plan; skips and failed plans are recorded on the way. */
+function idleState(machine: SequencerMachineSetup) {
+  return machine.createStateConfig({
+    entry: 'clearPlan',
+    invoke: { src: 'wakeForSlots', input: ({ context }) => ({ lastPlannedSlot: context.lastPlannedSlot }) },
+    on: {
+      'slot.planned': {
+        target: 'Building',
+        actions: { type: 'adoptPlan', params: ({ event }) => ({ plan: event.plan }) },
+      },
+      'slot.skipped': {
+        actions: [
+          { type: 'reportSkip', params: ({ event }) => ({ outcome: event.outcome }) },
+          { type: 'markTooLate', params: ({ event }) => ({ outcome: event.outcome }) },
+        ],
+      },
+      'slot.planFailed': {
+        actions: { type: 'reportFailure', params: ({ event }) => ({ stage: 'plan' as const, error: event.error }) },
+      },
+    },
+  });
+}
+
+/** Watches L1 for the published checkpoint: done when it is in or when the slot is over. */
+function awaitingInclusionState(machine: SequencerMachineSetup) {
   return machine.createStateConfig({
     invoke: {
-      src: 'plan',
-      onDone: [
-        {
-          guard: { type: 'planned', params: ({ event }) => ({ outcome: event.output }) },
-          target: 'Building',
-          actions: { type: 'adoptPlan', params: ({ event }) => ({ outcome: event.output }) },
-        },
-        {
-          target: 'Idle',
-          actions: [
-            { type: 'reportSkip', params: ({ event }) => ({ outcome: event.output }) },
-            { type: 'markTooLate', params: ({ event }) => ({ outcome: event.output }) },
-          ],
-        },
-      ],
-      onError: {
+      src: 'watchInclusion',
+      input: ({ context }) => ({ plan: context.plan!, txHash: context.txHash! }),
+    },
+    on: {
+      'inclusion.included': {
         target: 'Idle',
-        actions: { type: 'reportFailure', params: ({ event }) => ({ stage: 'plan' as const, error: event.error }) },
+        actions: { type: 'reportIncluded', params: ({ event }) => ({ status: event.status }) },
+      },
+      'inclusion.slotOver': { target: 'Idle', actions: 'reportNotIncluded' },
+      'inclusion.failed': {
+        target: 'Idle',
+        actions: {
+          type: 'reportFailure',
+          params: ({ event }) => ({ stage: 'inclusion' as const, error: event.error }),
+        },
       },
     },
   });
@@ -193,42 +311,13 @@ function publishingState(machine: SequencerMachineSetup) {
   });
 }
 
-/** Asks L1 whether the checkpoint is in: done when it is or when the slot is over, else look again later. */
-function checkingInclusionState(machine: SequencerMachineSetup) {
-  return machine.createStateConfig({
-    invoke: {
-      src: 'inclusion',
-      input: ({ context }) => ({ plan: context.plan!, txHash: context.txHash! }),
-      onDone: [
-        {
-          guard: { type: 'included', params: ({ event }) => ({ status: event.output }) },
-          target: 'Idle',
-          actions: { type: 'reportIncluded', params: ({ event }) => ({ status: event.output }) },
-        },
-        { guard: 'slotOver', target: 'Idle', actions: 'reportNotIncluded' },
-        { target: 'AwaitingL1Inclusion' },
-      ],
-      onError: [
-        {
-          guard: 'slotOver',
-          target: 'Idle',
-          actions: {
-            type: 'reportFailure',
-            params: ({ event }) => ({ stage: 'inclusion' as const, error: event.error }),
-          },
-        },
-        { target: 'AwaitingL1Inclusion' },
-      ],
-    },
-  });
-}
-
 /**
- * The proposer loop. `Idle` wakes at the next slot (or after a poll interval while the current slot's window is
- * open); `Planning` decides whether to propose; `Building` / `WaitingForNextBlock` produce the slot's blocks on
- * schedule; `Publishing` sends the checkpoint; `AwaitingL1Inclusion` / `CheckingInclusion` watch for it until the
- * slot ends. Pause and resume work from any running state; pending work of a paused slot is abandoned. The states
- * that invoke a step are built by the functions above; this one lays out the loop.
+ * The proposer loop. `Idle` runs the wake-up loop (above), which plans at each slot's start (and a poll interval
+ * apart while the current slot's window is open) until a plan says to build; `Building` / `WaitingForNextBlock`
+ * produce the slot's blocks on schedule; `Publishing` sends the checkpoint; `AwaitingL1Inclusion` runs the inclusion
+ * loop until the checkpoint is in or the slot ends. Pause and resume work from any running state; pending work of a
+ * paused slot is abandoned. The states that invoke a step are built by the functions above; this one lays out the
+ * loop.
  */
 export function createSequencerMachine(deps: SequencerMachineDeps) {
   const machine = sequencerMachineSetup(deps);
@@ -241,16 +330,11 @@ export function createSequencerMachine(deps: SequencerMachineDeps) {
       'sequencer.stop': { target: '.Stopped' },
     },
     states: {
-      Idle: {
-        entry: 'clearPlan',
-        after: { untilWake: 'Planning' },
-      },
-      Planning: planningState(machine),
+      Idle: idleState(machine),
       Building: buildingState(machine),
       WaitingForNextBlock: { after: { untilNextBlock: 'Building' } },
       Publishing: publishingState(machine),
-      AwaitingL1Inclusion: { after: { pollInterval: 'CheckingInclusion' } },
-      CheckingInclusion: checkingInclusionState(machine),
+      AwaitingL1Inclusion: awaitingInclusionState(machine),
       Paused: {
         entry: 'clearPlan',
         on: { 'admin.resumeSequencer': 'Idle', 'admin.pauseSequencer': {} },

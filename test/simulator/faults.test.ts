@@ -226,13 +226,11 @@ describe('applying a schedule', () => {
         'operations.Pausing --admin.rollbackTo#0--> (none)',
       ]),
     );
-    // The inclusion check's guards: a checkpoint was included (held) and, polls before, not yet (failed).
-    expect(coverage.get('sequencer')!.guards.hit).toEqual(
-      expect.arrayContaining([
-        expect.stringMatching(/\[included\] held$/),
-        expect.stringMatching(/\[included\] failed$/),
-      ]),
+    // The polling loops reported to their machines: a slot planned, a checkpoint included, a proof settled.
+    expect(coverage.get('sequencer')!.events.hit).toEqual(
+      expect.arrayContaining(['slot.planned', 'inclusion.included']),
     );
+    expect(coverage.get('prover')!.events.hit).toEqual(expect.arrayContaining(['plan.ready', 'inclusion.settled']));
   });
 
   it('a replay file of a run replays to the same trace hash', async () => {
