@@ -93,6 +93,8 @@ export default tseslint.config(
       'sim/campaign/queueCoordinator.ts',
       'sim/campaign/queueWorker.ts',
       'sim/campaign/threadPool.ts',
+      // Relaunches a command that fills every core in a Node started single-threaded.
+      'sim/campaign/singleThreadedV8.ts',
     ],
     rules: {
       'no-restricted-globals': ['error', ...nondeterminism],
