@@ -280,6 +280,334 @@ export const EQUIVALENT_MUTANTS: readonly EquivalentMutant[] = [
     mutant: 'core/publicVm/phaseExecutor.ts:244 StringLiteral -> ""',
     reason: 'unreachable: the assertion states an invariant (fixed-width fields: the balance does not change the size)',
   },
+  {
+    mutant: 'core/txPool/admitTx.ts:66 ConditionalExpression -> true',
+    reason: 'unreachable: the assertion states an invariant (the capacity step leaves room for the newcomer)',
+  },
+  {
+    mutant: 'core/txPool/admitTx.ts:66 ArithmeticOperator -> pool.count - removed.length - 1',
+    reason: 'unreachable: the assertion states an invariant (the capacity step leaves room for the newcomer)',
+  },
+  {
+    mutant: 'core/txPool/admitTx.ts:66 StringLiteral -> ""',
+    reason: 'unreachable: the assertion states an invariant (the capacity step leaves room for the newcomer)',
+  },
+  {
+    mutant: 'core/txPool/admitTx.ts:84 StringLiteral -> ""',
+    reason: 'unreachable: the assertion states an invariant (a conflicting tx shares a nullifier by definition)',
+  },
+  {
+    mutant: 'core/txPool/admitTx.ts:109 ConditionalExpression -> false',
+    reason: 'the shortcut only skips the walk: when the total fits, the walk keeps every tx as well',
+  },
+  {
+    mutant: 'core/txPool/admitTx.ts:138 BlockStatement -> {}',
+    reason:
+      'a larger total only skips the shortcut more often: the walk, which leaves the removed txs out, decides the same',
+  },
+  {
+    mutant: 'core/txPool/admitTx.ts:140 StringLiteral -> ``',
+    reason: 'unreachable: the assertion states an invariant (the txs a decision removes are pooled)',
+  },
+  {
+    mutant: 'core/txPool/admitTx.ts:141 AssignmentOperator -> total += removed.maxCost',
+    reason:
+      'a larger total only skips the shortcut more often: the walk, which leaves the removed txs out, decides the same',
+  },
+  {
+    mutant: 'core/txPool/admitTx.ts:154 StringLiteral -> ""',
+    reason: 'unreachable: the assertion states an invariant (a full pool has a lowest tx)',
+  },
+  {
+    mutant: 'core/txPool/txPoolQueries.ts:88 EqualityOperator -> a <= b',
+    reason: 'at equal fees both branches give the same fee',
+  },
+  {
+    mutant: 'core/txPool/txPoolQueries.ts:92 EqualityOperator -> a >= b',
+    reason: 'at equal fees both branches give the same fee',
+  },
+  {
+    mutant: 'core/txPool/txPoolStore.ts:58 MethodExpression -> txPoolBatchOps(change)',
+    reason: "a batch's later put of the next arrival sequence overwrites the earlier ones: storage ends the same",
+  },
+  {
+    mutant: 'core/txPool/txPoolStore.ts:58 ConditionalExpression -> true',
+    reason: "a batch's later put of the next arrival sequence overwrites the earlier ones: storage ends the same",
+  },
+  {
+    mutant: 'core/txPool/pruneReturn.ts:106 StringLiteral -> ""',
+    reason: 'unreachable: the assertion states an invariant (a full pool has a lowest tx)',
+  },
+  {
+    mutant: 'core/txPool/pruneReturn.ts:129 ConditionalExpression -> false',
+    reason: 'an empty change leaves the scratch pool as it is (its revision is private to the decision)',
+  },
+  {
+    mutant: 'core/txPool/pruneReturn.ts:143 StringLiteral -> ``',
+    reason: 'unreachable: the assertion states an invariant (conflicting txs share a nullifier by definition)',
+  },
+  {
+    mutant: 'core/txPool/pruneReturn.ts:156 StringLiteral -> ``',
+    reason: 'unreachable: the assertion states an invariant (every tx that leaves the scratch pool is given a reason)',
+  },
+  {
+    mutant: 'core/txPool/pruneReturn.ts:174 StringLiteral -> ""',
+    reason: 'unreachable: the assertion states an invariant (only returning txs are admitted to the scratch pool)',
+  },
+  {
+    mutant: 'core/txPool/feePayerWalk.ts:31 ConditionalExpression -> true',
+    reason:
+      'unreachable: the assertion states an invariant (max costs are non-negative: priorityList.ts refuses a negative one)',
+  },
+  {
+    mutant: 'core/txPool/feePayerWalk.ts:31 StringLiteral -> ""',
+    reason:
+      'unreachable: the assertion states an invariant (max costs are non-negative: priorityList.ts refuses a negative one)',
+  },
+  {
+    mutant: 'core/txPool/txPool.ts:146 ConditionalExpression -> true',
+    reason: 'unreachable: the assertion states an invariant (every pooled tx is in the order)',
+  },
+  {
+    mutant: 'core/txPool/txPool.ts:146 StringLiteral -> ``',
+    reason: 'unreachable: the assertion states an invariant (every pooled tx is in the order)',
+  },
+  {
+    mutant: 'core/txPool/txPool.ts:188 BlockStatement -> {}',
+    reason: 'unreachable: verify() checks invariants that apply() keeps, and no public call breaks them',
+  },
+  {
+    mutant: 'core/txPool/txPool.ts:189 ConditionalExpression -> true',
+    reason: 'unreachable: verify() checks invariants that apply() keeps, and no public call breaks them',
+  },
+  {
+    mutant: 'core/txPool/txPool.ts:189 StringLiteral -> ""',
+    reason: 'unreachable: verify() checks invariants that apply() keeps, and no public call breaks them',
+  },
+  {
+    mutant: 'core/txPool/txPool.ts:190 ConditionalExpression -> true',
+    reason: 'unreachable: verify() checks invariants that apply() keeps, and no public call breaks them',
+  },
+  {
+    mutant: 'core/txPool/txPool.ts:190 StringLiteral -> ""',
+    reason: 'unreachable: verify() checks invariants that apply() keeps, and no public call breaks them',
+  },
+  {
+    mutant: 'core/txPool/txPool.ts:191 StringLiteral -> ""',
+    reason: 'unreachable: verify() checks invariants that apply() keeps, and no public call breaks them',
+  },
+  {
+    mutant: 'core/txPool/txPool.ts:196 ConditionalExpression -> true',
+    reason: 'unreachable: verify() checks invariants that apply() keeps, and no public call breaks them',
+  },
+  {
+    mutant: 'core/txPool/txPool.ts:196 StringLiteral -> ``',
+    reason: 'unreachable: verify() checks invariants that apply() keeps, and no public call breaks them',
+  },
+  {
+    mutant: 'core/txPool/txPool.ts:201 ConditionalExpression -> true',
+    reason: 'unreachable: verify() checks invariants that apply() keeps, and no public call breaks them',
+  },
+  {
+    mutant: 'core/txPool/txPool.ts:201 StringLiteral -> ``',
+    reason: 'unreachable: verify() checks invariants that apply() keeps, and no public call breaks them',
+  },
+  {
+    mutant: 'core/txPool/txPool.ts:205 ConditionalExpression -> true',
+    reason: 'unreachable: verify() checks invariants that apply() keeps, and no public call breaks them',
+  },
+  {
+    mutant:
+      'core/txPool/txPool.ts:205 LogicalOperator -> pooled.arrivalSequence < this.nextSequence || !sequences.has(pooled.arrivalSeque',
+    reason: 'unreachable: verify() checks invariants that apply() keeps, and no public call breaks them',
+  },
+  {
+    mutant: 'core/txPool/txPool.ts:205 EqualityOperator -> pooled.arrivalSequence <= this.nextSequence',
+    reason: 'unreachable: verify() checks invariants that apply() keeps, and no public call breaks them',
+  },
+  {
+    mutant: 'core/txPool/txPool.ts:206 StringLiteral -> ""',
+    reason: 'unreachable: verify() checks invariants that apply() keeps, and no public call breaks them',
+  },
+  {
+    mutant: 'core/txPool/txPool.ts:210 ConditionalExpression -> true',
+    reason: 'unreachable: verify() checks invariants that apply() keeps, and no public call breaks them',
+  },
+  {
+    mutant: 'core/txPool/txPool.ts:210 StringLiteral -> ""',
+    reason: 'unreachable: verify() checks invariants that apply() keeps, and no public call breaks them',
+  },
+  {
+    mutant: 'core/txPool/txPool.ts:211 ConditionalExpression -> true',
+    reason: 'unreachable: verify() checks invariants that apply() keeps, and no public call breaks them',
+  },
+  {
+    mutant: 'core/txPool/txPool.ts:211 StringLiteral -> ""',
+    reason: 'unreachable: verify() checks invariants that apply() keeps, and no public call breaks them',
+  },
+  {
+    mutant: 'core/txPool/txPool.ts:216 BlockStatement -> {}',
+    reason: 'unreachable: verify() checks invariants that apply() keeps, and no public call breaks them',
+  },
+  {
+    mutant: 'core/txPool/txPool.ts:218 StringLiteral -> ``',
+    reason: 'unreachable: verify() checks invariants that apply() keeps, and no public call breaks them',
+  },
+  {
+    mutant: 'core/txPool/txPool.ts:221 ConditionalExpression -> true',
+    reason: 'unreachable: verify() checks invariants that apply() keeps, and no public call breaks them',
+  },
+  {
+    mutant:
+      'core/txPool/txPool.ts:221 LogicalOperator -> listed.length === expected.length || listed.every((pooled, index) => pooled === ',
+    reason: 'unreachable: verify() checks invariants that apply() keeps, and no public call breaks them',
+  },
+  {
+    mutant: 'core/txPool/txPool.ts:221 MethodExpression -> listed.some((pooled, index) => pooled === expected[index])',
+    reason: 'unreachable: verify() checks invariants that apply() keeps, and no public call breaks them',
+  },
+  {
+    mutant: 'core/txPool/txPool.ts:222 StringLiteral -> ``',
+    reason: 'unreachable: verify() checks invariants that apply() keeps, and no public call breaks them',
+  },
+  {
+    mutant: 'core/txPool/txPool.ts:224 StringLiteral -> ``',
+    reason: 'unreachable: verify() checks invariants that apply() keeps, and no public call breaks them',
+  },
+  {
+    mutant: 'core/txPool/txPool.ts:229 StringLiteral -> ``',
+    reason: 'unreachable: the assertion states an invariant (the indexes name only pooled txs)',
+  },
+  {
+    mutant: 'core/txPool/txPool.ts:263 StringLiteral -> ``',
+    reason: "unreachable: the assertion states an invariant (a pooled tx's payer is indexed)",
+  },
+  {
+    mutant: 'core/txPool/nodeTxPool.ts:161 ConditionalExpression -> true',
+    reason: 'an empty batch writes nothing',
+  },
+  {
+    mutant: 'core/txPool/nodeTxPool.ts:161 EqualityOperator -> loaded.ops.length >= 0',
+    reason: 'an empty batch writes nothing',
+  },
+  {
+    mutant: 'core/txPool/nodeTxPool.ts:203 ConditionalExpression -> true',
+    reason: 'a change always writes the next arrival sequence, so its ops are never empty',
+  },
+  {
+    mutant: 'core/txPool/nodeTxPool.ts:203 EqualityOperator -> ops.length >= 0',
+    reason: 'a change always writes the next arrival sequence, so its ops are never empty',
+  },
+  {
+    mutant: 'core/txPool/nodeTxPool.ts:277 ConditionalExpression -> true',
+    reason:
+      'grouping only: closing the open group early starts another, and every admission is decided in arrival order either way',
+  },
+  {
+    mutant: "core/txPool/nodeTxPool.ts:532 ConditionalExpression -> case 'chainProven':",
+    reason: 'chainProven falls out of the switch, which returns as its case does',
+  },
+  {
+    mutant: 'core/txPool/nodeTxPool.ts:290 ConditionalExpression -> true',
+    reason: 'an empty batch writes nothing (no change gives no op)',
+  },
+  {
+    mutant: 'core/txPool/nodeTxPool.ts:290 EqualityOperator -> changes.length >= 0',
+    reason: 'an empty batch writes nothing (no change gives no op)',
+  },
+  {
+    mutant: 'core/txPool/nodeTxPool.ts:309 ConditionalExpression -> true',
+    reason: 'a validation made again on the same chain gives the same answer',
+  },
+  {
+    mutant: 'core/txPool/nodeTxPool.ts:356 BooleanLiteral -> false',
+    reason:
+      "validation's balance check refuses only a tx its payer cannot cover alone, which the pool's walk refuses too: ignore both ways",
+  },
+  {
+    mutant: 'core/txPool/nodeTxPool.ts:424 ConditionalExpression -> false',
+    reason: 'the chain store holds a block at a number only at or below the proposed tip',
+  },
+  {
+    mutant: 'core/txPool/nodeTxPool.ts:433 ConditionalExpression -> true',
+    reason: 'an empty batch writes nothing (no kept tx gives no op)',
+  },
+  {
+    mutant: 'core/txPool/nodeTxPool.ts:433 EqualityOperator -> kept.length >= 0',
+    reason: 'an empty batch writes nothing (no kept tx gives no op)',
+  },
+  {
+    mutant: 'core/txPool/nodeTxPool.ts:495 ConditionalExpression -> false',
+    reason: 'caching only: the store gives the same block number the cache holds',
+  },
+  {
+    mutant: 'core/txPool/nodeTxPool.ts:498 ConditionalExpression -> true',
+    reason: 'caching only: a bound on the cache changes when it is emptied, never an answer',
+  },
+  {
+    mutant: 'core/txPool/nodeTxPool.ts:498 ConditionalExpression -> false',
+    reason: 'caching only: a bound on the cache changes when it is emptied, never an answer',
+  },
+  {
+    mutant: 'core/txPool/nodeTxPool.ts:498 EqualityOperator -> this.anchorNumbers.size > ANCHOR_NUMBERS_CACHED_MAX',
+    reason: 'caching only: a bound on the cache changes when it is emptied, never an answer',
+  },
+  {
+    mutant: 'core/txPool/nodeTxPool.ts:498 EqualityOperator -> this.anchorNumbers.size < ANCHOR_NUMBERS_CACHED_MAX',
+    reason: 'caching only: a bound on the cache changes when it is emptied, never an answer',
+  },
+  {
+    mutant: 'core/txPool/nodeTxPool.ts:507 ConditionalExpression -> true',
+    reason: 'caching only: a bound on the cache changes when it is emptied, never an answer',
+  },
+  {
+    mutant: 'core/txPool/nodeTxPool.ts:507 ConditionalExpression -> false',
+    reason: 'caching only: a bound on the cache changes when it is emptied, never an answer',
+  },
+  {
+    mutant: 'core/txPool/nodeTxPool.ts:507 EqualityOperator -> this.feePayerSlots.size > FEE_PAYER_SLOTS_CACHED_MAX',
+    reason: 'caching only: a bound on the cache changes when it is emptied, never an answer',
+  },
+  {
+    mutant: 'core/txPool/nodeTxPool.ts:507 EqualityOperator -> this.feePayerSlots.size < FEE_PAYER_SLOTS_CACHED_MAX',
+    reason: 'caching only: a bound on the cache changes when it is emptied, never an answer',
+  },
+  {
+    mutant: 'core/txPool/nodeTxPool.ts:544 ConditionalExpression -> true',
+    reason: "a payer's balance read again in the same turn is the same",
+  },
+  {
+    mutant: 'core/txPool/nodeTxPool.ts:601 ConditionalExpression -> false',
+    reason: 'after a prune the chain store holds no block above it, so a known anchor is never above it',
+  },
+  {
+    mutant: 'core/txPool/priorityList.ts:87 ConditionalExpression -> true',
+    reason: 'unreachable: verify() checks invariants that apply() keeps, and no public call breaks them',
+  },
+  {
+    mutant: 'core/txPool/txPriority.ts:54 EqualityOperator -> bump >= 1n',
+    reason: 'at a bump of exactly 1 both branches add 1',
+  },
+  {
+    mutant: 'core/txPool/txPriority.ts:59 EqualityOperator -> a.priorityFee >= b.priorityFee',
+    reason: 'inside the branch the fees differ, so >= and > agree',
+  },
+  {
+    mutant: 'core/txPool/txPriority.ts:62 EqualityOperator -> a.txHash <= b.txHash',
+    reason: 'equal hashes returned 0 the line above',
+  },
+  {
+    mutant: 'core/txPool/txPriority.ts:70 EqualityOperator -> a <= b',
+    reason: 'at equal fees both branches give the same fee',
+  },
+  {
+    mutant: 'core/txPool/nodeTxPool.ts:608 ConditionalExpression -> true',
+    reason: 'an empty batch writes nothing (no archived tx at or below the block gives no op)',
+  },
+  {
+    mutant: 'core/txPool/nodeTxPool.ts:608 EqualityOperator -> ops.length >= 0',
+    reason: 'an empty batch writes nothing (no archived tx at or below the block gives no op)',
+  },
 ];
 
 /** Whether a mutant, as the summary prints it, is listed as equivalent. */
