@@ -76,13 +76,19 @@ describe('L1 reorg on a real L1 (anvil)', () => {
     // Both nodes go on past the checkpoint the reorg took, on the chain L1 now holds.
     const onL1 = async (n: number) =>
       l1.readContract({ address: net.rollupAddress, abi: rollupAbi, functionName: 'getArchive', args: [BigInt(n)] });
+    let seen = 'nothing yet';
     await waitFor(
       'both nodes to pass the reorged checkpoint',
       async () => {
-        const [a, b] = await Promise.all([checkpointed(net.publicUrl), checkpointed(follower.publicUrl)]);
-        return a > target && b > target;
+        const [a, b] = await Promise.all([
+          rpc<WireTips & Record<string, unknown>>(net.publicUrl, 'svc_getChainTips'),
+          rpc<WireTips & Record<string, unknown>>(follower.publicUrl, 'svc_getChainTips'),
+        ]);
+        seen = `target ${target}, proposer ${JSON.stringify(a)}, follower ${JSON.stringify(b)}`;
+        return a.checkpointed.checkpoint.number > target && b.checkpointed.checkpoint.number > target;
       },
       120_000,
+      () => seen,
     );
     const upTo = Math.min(await checkpointed(net.publicUrl), await checkpointed(follower.publicUrl));
     for (let n = 1; n <= upTo; n++) {

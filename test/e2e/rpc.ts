@@ -11,11 +11,24 @@ export async function rpc<T = unknown>(url: string, method: string, params: unkn
 }
 
 /** Polls `probe` every 200 ms until it returns true or `timeoutMs` passes. */
-export async function waitFor(what: string, probe: () => Promise<boolean>, timeoutMs: number): Promise<void> {
+export async function waitFor(
+  what: string,
+  probe: () => Promise<boolean>,
+  timeoutMs: number,
+  /** What the probe last saw, for the timeout's message (so a failure in CI says where things stood). */
+  lastSeen?: () => string,
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
+  let lastError = '';
   while (Date.now() < deadline) {
-    if (await probe().catch(() => false)) return;
+    const done = await probe().catch((error: unknown) => {
+      lastError = error instanceof Error ? error.message : String(error);
+      return false;
+    });
+    if (done) return;
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
-  throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+  const seen = lastSeen === undefined ? '' : `; last seen: ${lastSeen()}`;
+  const failed = lastError === '' ? '' : `; last probe error: ${lastError}`;
+  throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}${seen}${failed}`);
 }
