@@ -1,11 +1,12 @@
 /**
- * `npm run mutate [-- --scope <folder>...] [--ignore-static] [--simulator [--simulator-seeds <n>]] [--check]`
+ * `npm run mutate [-- --scope <folder>...] [--ignore-static] [--force] [--simulator [--simulator-seeds <n>]] [--check]`
  * `npm run mutate -- --touched [--check]`:
  * mutation testing with StrykerJS, one folder after another (every folder of MUTATION_TARGET_FOLDERS when no scope
  * is given). Per folder it writes an HTML report and a JSON summary under reports/mutation/<folder>/, keeps
  * Stryker's incremental file in bench/mutation/incremental/ (so the next run re-tests only mutants whose code or
  * tests changed), and records the score and run time in bench/results/mutation.json. --ignore-static leaves out
- * static mutants (mutationScopes.ts says why). --simulator tries the unit tests' survivors against a short simulator
+ * static mutants (mutationScopes.ts says why); --force re-tests every mutant (after a change of Stryker's options, which
+ * its incremental file does not notice). --simulator tries the unit tests' survivors against a short simulator
  * campaign (a second Stryker pass, mutationScopes.ts). With --check it exits 1 when a folder scores below
  * MUTATION_SCORE_TARGET_PERCENT.
  *
@@ -94,6 +95,7 @@ async function mutateFolder(
   files: readonly RepositoryFile[],
   ignoreStatic: boolean,
   simulatorSeeds: number,
+  force: boolean,
 ): Promise<FolderRun> {
   if (!files.some((file) => file.path.startsWith(`${scope}/`) && !file.path.endsWith('.test.ts'))) {
     throw new Error(`mutation scope ${scope} holds no TypeScript source file`);
@@ -106,7 +108,7 @@ async function mutateFolder(
   process.env['MUTATION_TEST_FILES'] = testFiles.join(',');
   await mkdir(path.dirname(path.join(ROOT, incrementalFileFor(scope))), { recursive: true });
   const started = performance.now();
-  const unit = await runStryker(strykerOptionsFor(scope, testFiles, { ignoreStatic }));
+  const unit = await runStryker(strykerOptionsFor(scope, { ignoreStatic, force }));
   const mutants = simulatorSeeds > 0 ? await trySimulator(scope, unit, simulatorSeeds) : unit;
   const seconds = Math.round((performance.now() - started) / 100) / 10;
   const summary = summarizeMutants(scope, mutants, EQUIVALENT_MUTANTS, ROOT);
@@ -216,7 +218,7 @@ async function checkFolder(
   try {
     // Static mutants rerun every test file of the folder each: left out, so that the check stays bounded.
     const options = {
-      ...strykerOptionsFor(scope, testFiles, { ignoreStatic: true }),
+      ...strykerOptionsFor(scope, { ignoreStatic: true }),
       mutate: [...ranges],
       incrementalFile,
     };
@@ -247,6 +249,7 @@ async function main(): Promise<void> {
       'simulator-seeds': { type: 'string', default: String(SIMULATOR_KILLER_SEEDS_DEFAULT) },
       check: { type: 'boolean', default: false },
       touched: { type: 'boolean', default: false },
+      force: { type: 'boolean', default: false },
     },
   });
   process.chdir(ROOT);
@@ -258,7 +261,8 @@ async function main(): Promise<void> {
   if (values.touched) {
     runs.push(...(await checkTouched(scopes, files)));
   } else {
-    for (const scope of scopes) runs.push(await mutateFolder(scope, files, values['ignore-static'], simulatorSeeds));
+    for (const scope of scopes)
+      runs.push(await mutateFolder(scope, files, values['ignore-static'], simulatorSeeds, values.force));
     await recordResults(runs);
   }
   if (runs.length > 0) printSummary(runs);
