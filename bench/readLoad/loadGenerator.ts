@@ -59,7 +59,7 @@ class Recorder {
     let errors = 0;
     for (const [method, entry] of [...this.methods].sort(([a], [b]) => a.localeCompare(b))) {
       const sorted = Float64Array.from(entry.latencies).sort();
-      all.push(...entry.latencies);
+      for (const latency of entry.latencies) all.push(latency); // not push(...): a long run has more than the stack holds
       errors += entry.errors;
       byMethod[method] = {
         completed: entry.latencies.length,
