@@ -608,6 +608,37 @@ export const EQUIVALENT_MUTANTS: readonly EquivalentMutant[] = [
     mutant: 'core/txPool/nodeTxPool.ts:608 EqualityOperator -> ops.length >= 0',
     reason: 'an empty batch writes nothing (no archived tx at or below the block gives no op)',
   },
+  {
+    mutant: 'core/archiver/proposedBlockFollower.ts:135 ConditionalExpression -> false',
+    reason: 'schedules one more pass over the waiting proposals; with none waiting, or stopped, it applies nothing',
+  },
+  {
+    mutant:
+      "core/archiver/proposedBlockFollower.ts:135 LogicalOperator -> (stopped || waiting.size === 0 || event.type === 'chainProven') && event.type ==",
+    reason: 'schedules one more pass over the waiting proposals; with none waiting, or stopped, it applies nothing',
+  },
+  {
+    mutant:
+      "core/archiver/proposedBlockFollower.ts:135 LogicalOperator -> (stopped || waiting.size === 0) && event.type === 'chainProven'",
+    reason: 'schedules one more pass over the waiting proposals; with none waiting, or stopped, it applies nothing',
+  },
+  {
+    mutant: 'core/archiver/proposedBlockFollower.ts:135 LogicalOperator -> stopped && waiting.size === 0',
+    reason: 'schedules one more pass over the waiting proposals; with none waiting, or stopped, it applies nothing',
+  },
+  {
+    mutant:
+      'core/archiver/syncStep.ts:434 MethodExpression -> Math.max(u.tips.checkpointed.checkpoint.number, l1Count)',
+    reason: "above the tip the store holds no checkpoint, above L1's count L1 holds no archive: the loop passes both",
+  },
+  {
+    mutant: 'core/archiver/syncStep.ts:438 ConditionalExpression -> true',
+    reason: 'keep never exceeds the checkpointed tip, and the store holds every checkpoint up to it',
+  },
+  {
+    mutant: 'core/archiver/syncStep.ts:444 ConditionalExpression -> true',
+    reason: 'the store holds no checkpoint 0, so fetching it gives undefined, as the guard does',
+  },
 ];
 
 /** Whether a mutant, as the summary prints it, is listed as equivalent. */

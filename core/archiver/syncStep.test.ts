@@ -457,6 +457,80 @@ describe('archiver sync step', () => {
     expect(refused.has(1)).toBe(false);
   });
 
+  it('on an L1 reorg that kept every checkpoint, keeps the proposed blocks above them', async () => {
+    const proposer = await Proposer.start();
+    const first = await proposer.publish(1);
+    proposer.l1.mineTo(first.l1.blockNumber + 2n);
+    await syncUp(proposer.node);
+    await proposer.build(2, [[tx(1)]]);
+    proposer.l1.reorgTo(first.l1.blockNumber + 1n);
+    proposer.l1.mineTo(first.l1.blockNumber + 2n);
+    const step = await runSyncStep(proposer.node.deps);
+    expect(step.reorgUnwoundTo).toBe(1);
+    expect(checkpointed(proposer.node)).toBe(1);
+    expect(proposer.node.chain.tips.proposed.number).toBe(2);
+    expect(messagesOf(proposer.node, 'L1 reorg detected; unwound to the last checkpoint L1 still holds')).toEqual([
+      expect.objectContaining({ fields: { checkpoint: 1 } }),
+    ]);
+  });
+
+  it('on an L1 reorg that replaced a checkpoint, unwinds below it and adopts the replacement', async () => {
+    const proposer = await Proposer.start();
+    const first = await proposer.publish(1, [[tx(1)]]);
+    const follower = await syncingNode(proposer.l1);
+    await syncUp(follower);
+    const rival = await openMemoryChain();
+    const blocks = [await proposeBlock(rival, 2, [tx(9)])];
+    const genesis = MEMORY_CHAIN_CONSTANTS.genesisArchiveRoot;
+    const proposal = checkpointProposalOf(1, genesis, 2, blocks, SLOT_SECONDS);
+    proposer.l1.reorgTo(first.l1.blockNumber - 1n);
+    proposer.l1.mineTo(2n * L1_BLOCKS_PER_SLOT - 1n);
+    proposer.l1.propose(proposal.log, proposal.blobs);
+    expect((await runSyncStep(follower.deps)).reorgUnwoundTo).toBe(0);
+    expect(follower.chain.tips.proposed.number).toBe(0);
+    await syncUp(follower);
+    expect(checkpointed(follower)).toBe(1);
+    expect((await blockAt(follower, 1))?.hash).toBe(blocks[0]!.hash);
+  });
+
+  it('an L1 block replaced at the synced height is a reorg, not a stale head', async () => {
+    const proposer = await Proposer.start();
+    await proposer.publish(1);
+    const second = await proposer.publish(2);
+    const follower = await syncingNode(proposer.l1);
+    await syncUp(follower);
+    expect(follower.chain.l1Sync?.blockNumber).toBe(second.l1.blockNumber);
+    proposer.l1.reorgTo(second.l1.blockNumber - 1n);
+    proposer.l1.mine();
+    const step = await runSyncStep(follower.deps);
+    expect(step.reorgUnwoundTo).toBe(1);
+    expect(checkpointed(follower)).toBe(1);
+  });
+
+  it('reports the proven tip moving once, not on every later step', async () => {
+    const proposer = await Proposer.start();
+    await proposer.publish(1);
+    proposer.l1.prove(1);
+    const follower = await syncingNode(proposer.l1);
+    await syncUp(follower);
+    proposer.l1.mine();
+    await syncUp(follower);
+    expect(follower.chain.tips.proven.checkpoint.number).toBe(1);
+    expect(messagesOf(follower, 'proven tip moved')).toHaveLength(1);
+  });
+
+  it('keeps an epoch past its proof window while L1 does not count it pruned', async () => {
+    const proposer = await Proposer.start();
+    await proposer.publish(1);
+    const epochBlocks = BigInt(MEMORY_CHAIN_CONSTANTS.epochDuration) * L1_BLOCKS_PER_SLOT;
+    proposer.l1.mineTo(2n * epochBlocks + 1n);
+    await syncUp(proposer.node);
+    expect(checkpointed(proposer.node)).toBe(1);
+    expect(messagesOf(proposer.node, 'epoch not proven within its window: pruned to the proven checkpoint')).toEqual(
+      [],
+    );
+  });
+
   it('stateMismatch names the first tree whose root or size differs', () => {
     const tree = (root: number, size: number) => ({ root: hex32(root), nextAvailableLeafIndex: size });
     const state = {
