@@ -1,6 +1,7 @@
 import { assign, fromCallback, fromPromise, setup } from 'xstate';
 import type { Hex } from '../../spec/chain.js';
-import type { ClockPort, L1TxStatus, TimerId } from '../ports.js';
+import type { ClockPort, L1TxStatus } from '../ports.js';
+import { pollingLoop } from '../pollingLoop.js';
 import type { EpochProofJob, ProofPlan } from './proverDuties.js';
 
 export interface ProverMachineDeps {
@@ -111,23 +112,6 @@ export function inclusionVerdict(
   return 'pending';
 }
 
-/** Starts `step` a poll interval from now and again after each `wait()`; the returned stop cancels the wait. */
-function pollingLoop(deps: ProverMachineDeps, step: (wait: () => void, stopped: () => boolean) => void) {
-  let stopped = false;
-  let timer: TimerId | undefined;
-  const wait = (): void => {
-    timer = deps.clock.setTimeout(() => {
-      timer = undefined;
-      step(wait, () => stopped);
-    }, deps.pollIntervalMs);
-  };
-  wait();
-  return () => {
-    stopped = true;
-    if (timer !== undefined) deps.clock.clearTimeout(timer);
-  };
-}
-
 /**
  * The planning loop of `Idle`: plans a poll interval apart until a plan is ready. A wait whose reason differs from
  * the last one reported is reported; a failed plan is reported and the loop goes on. Stopping it (leaving `Idle`)
@@ -139,22 +123,26 @@ function pollingLoop(deps: ProverMachineDeps, step: (wait: () => void, stopped: 
 function planUntilReady(deps: ProverMachineDeps) {
   return fromCallback<PlanEvent, { lastWait: string | undefined }>(({ sendBack, input }) => {
     let lastWait = input.lastWait;
-    return pollingLoop(deps, (wait, stopped) => {
-      deps.planProof().then(
-        (plan) => {
-          if (stopped()) return;
-          if (plan.kind === 'ready') return sendBack({ type: 'plan.ready', plan });
-          if (plan.reason !== lastWait) sendBack({ type: 'plan.waiting', plan });
-          lastWait = plan.reason;
-          wait();
-        },
-        (error: unknown) => {
-          if (stopped()) return;
-          sendBack({ type: 'plan.failed', error });
-          wait();
-        },
-      );
-    });
+    return pollingLoop(
+      deps.clock,
+      () => deps.pollIntervalMs,
+      (wait, stopped) => {
+        deps.planProof().then(
+          (plan) => {
+            if (stopped()) return;
+            if (plan.kind === 'ready') return sendBack({ type: 'plan.ready', plan });
+            if (plan.reason !== lastWait) sendBack({ type: 'plan.waiting', plan });
+            lastWait = plan.reason;
+            wait();
+          },
+          (error: unknown) => {
+            if (stopped()) return;
+            sendBack({ type: 'plan.failed', error });
+            wait();
+          },
+        );
+      },
+    );
   });
 }
 
@@ -164,21 +152,25 @@ function planUntilReady(deps: ProverMachineDeps) {
  */
 function watchInclusion(deps: ProverMachineDeps) {
   return fromCallback<InclusionEvent, WatchedJob>(({ sendBack, input }) =>
-    pollingLoop(deps, (wait, stopped) => {
-      deps.checkInclusion(input.sentTxHashes).then(
-        (inclusion) => {
-          if (stopped()) return;
-          const verdict = inclusionVerdict(inclusion.status, deps.now(), input, deps.resendAfterMs);
-          if (verdict === 'pending') wait();
-          else sendBack({ type: 'inclusion.settled', verdict, inclusion });
-        },
-        (error: unknown) => {
-          if (stopped()) return;
-          if (deps.now() >= input.deadlineMs) sendBack({ type: 'inclusion.failed', error });
-          else wait();
-        },
-      );
-    }),
+    pollingLoop(
+      deps.clock,
+      () => deps.pollIntervalMs,
+      (wait, stopped) => {
+        deps.checkInclusion(input.sentTxHashes).then(
+          (inclusion) => {
+            if (stopped()) return;
+            const verdict = inclusionVerdict(inclusion.status, deps.now(), input, deps.resendAfterMs);
+            if (verdict === 'pending') wait();
+            else sendBack({ type: 'inclusion.settled', verdict, inclusion });
+          },
+          (error: unknown) => {
+            if (stopped()) return;
+            if (deps.now() >= input.deadlineMs) sendBack({ type: 'inclusion.failed', error });
+            else wait();
+          },
+        );
+      },
+    ),
   );
 }
 

@@ -1,6 +1,7 @@
 import { assign, fromCallback, fromPromise, setup } from 'xstate';
 import type { Hex } from '../../spec/chain.js';
-import type { ClockPort, L1TxStatus, TimerId } from '../ports.js';
+import type { ClockPort, L1TxStatus } from '../ports.js';
+import { pollingLoop } from '../pollingLoop.js';
 import type { PlanOutcome, SkipReason, SlotPlan } from './sequencerDuties.js';
 
 export interface SequencerMachineDeps {
@@ -88,36 +89,28 @@ function untilWakeMs(deps: SequencerMachineDeps, lastPlannedSlot: number): numbe
  */
 function wakeForSlots(deps: SequencerMachineDeps) {
   return fromCallback<WakeEvent, { lastPlannedSlot: number }>(({ sendBack, input }) => {
-    let stopped = false;
-    let timer: TimerId | undefined;
     let lastPlannedSlot = input.lastPlannedSlot;
-    const wait = (): void => {
-      timer = deps.clock.setTimeout(plan, untilWakeMs(deps, lastPlannedSlot));
-    };
-    const onOutcome = (outcome: PlanOutcome): void => {
-      if (stopped) return;
-      if (outcome.kind === 'planned') {
-        sendBack({ type: 'slot.planned', plan: outcome.plan });
-        return;
-      }
-      const next = lastPlannedAfterSkip(lastPlannedSlot, outcome);
-      if (next !== lastPlannedSlot || isReportedSkip(outcome)) sendBack({ type: 'slot.skipped', outcome });
-      lastPlannedSlot = next;
-      wait();
-    };
-    const plan = (): void => {
-      timer = undefined;
-      deps.planSlot().then(onOutcome, (error: unknown) => {
-        if (stopped) return;
-        sendBack({ type: 'slot.planFailed', error });
-        wait();
-      });
-    };
-    wait();
-    return () => {
-      stopped = true;
-      if (timer !== undefined) deps.clock.clearTimeout(timer);
-    };
+    return pollingLoop(
+      deps.clock,
+      () => untilWakeMs(deps, lastPlannedSlot),
+      (wait, stopped) => {
+        deps.planSlot().then(
+          (outcome) => {
+            if (stopped()) return;
+            if (outcome.kind === 'planned') return sendBack({ type: 'slot.planned', plan: outcome.plan });
+            const next = lastPlannedAfterSkip(lastPlannedSlot, outcome);
+            if (next !== lastPlannedSlot || isReportedSkip(outcome)) sendBack({ type: 'slot.skipped', outcome });
+            lastPlannedSlot = next;
+            wait();
+          },
+          (error: unknown) => {
+            if (stopped()) return;
+            sendBack({ type: 'slot.planFailed', error });
+            wait();
+          },
+        );
+      },
+    );
   });
 }
 
@@ -128,33 +121,26 @@ function wakeForSlots(deps: SequencerMachineDeps) {
  */
 function watchInclusion(deps: SequencerMachineDeps) {
   return fromCallback<InclusionEvent, { plan: SlotPlan; txHash: Hex }>(({ sendBack, input }) => {
-    let stopped = false;
-    let timer: TimerId | undefined;
     const slotOver = () => deps.now() >= deps.slotStartMs(input.plan.slot) + deps.slotDurationMs;
-    const wait = (): void => {
-      timer = deps.clock.setTimeout(check, deps.pollIntervalMs);
-    };
-    const check = (): void => {
-      timer = undefined;
-      deps.checkInclusion(input.plan, input.txHash).then(
-        (status) => {
-          if (stopped) return;
-          if (status.status === 'included') sendBack({ type: 'inclusion.included', status });
-          else if (slotOver()) sendBack({ type: 'inclusion.slotOver' });
-          else wait();
-        },
-        (error: unknown) => {
-          if (stopped) return;
-          if (slotOver()) sendBack({ type: 'inclusion.failed', error });
-          else wait();
-        },
-      );
-    };
-    wait();
-    return () => {
-      stopped = true;
-      if (timer !== undefined) deps.clock.clearTimeout(timer);
-    };
+    return pollingLoop(
+      deps.clock,
+      () => deps.pollIntervalMs,
+      (wait, stopped) => {
+        deps.checkInclusion(input.plan, input.txHash).then(
+          (status) => {
+            if (stopped()) return;
+            if (status.status === 'included') sendBack({ type: 'inclusion.included', status });
+            else if (slotOver()) sendBack({ type: 'inclusion.slotOver' });
+            else wait();
+          },
+          (error: unknown) => {
+            if (stopped()) return;
+            if (slotOver()) sendBack({ type: 'inclusion.failed', error });
+            else wait();
+          },
+        );
+      },
+    );
   });
 }
 
