@@ -1,5 +1,5 @@
 /**
- * What a checker reports. Each kind has its own exit code (sim/main.ts, SIM_EXIT_CODE), so a campaign tells at a
+ * What a checker reports. Each kind has its own exit code (SIM_EXIT_CODE, sim/simCli.ts), so a campaign tells at a
  * glance which rule broke. Kinds about one node name it; the others are about the run as a whole.
  */
 

@@ -25,7 +25,7 @@ import { startSim, type SimProcess } from '../helpers/simProcess.js';
 const REDIS_URL = 'redis://127.0.0.1:6379/0';
 const QUEUE_NAME = `test-faults-${randomBytes(4).toString('hex')}`;
 const SEEDS = 30;
-/** WORKER_CODE_MISMATCH_EXIT_CODE of sim/main.ts (importing sim/main.ts would run its CLI). */
+/** CAMPAIGN_EXIT_CODE.workerCodeMismatch of sim/simCli.ts. */
 const WORKER_CODE_MISMATCH_EXIT_CODE = 42;
 
 let redis: Redis;

@@ -23,7 +23,7 @@ async function runSeed(seed: number, preloads: readonly string[] = []) {
   return { exit, failures, output: [...sim.stdout, ...sim.stderr].join('\n') };
 }
 
-/** The exit codes docs/simulator.md lists for the three kinds (sim/main.ts, SIM_EXIT_CODE, runs its CLI on import). */
+/** The exit codes docs/simulator.md lists for the three kinds (SIM_EXIT_CODE, sim/simCli.ts). */
 const EXIT_CODE: Partial<Record<SimFailureKind, number>> = {
   checkpointFeesWrong: 36,
   slotOutcomeWrong: 37,
