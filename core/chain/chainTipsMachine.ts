@@ -14,6 +14,15 @@ export interface ChainTipsContext {
  * through the pure rules of tips.ts; an event that does not apply is refused and counted, never half-applied.
  */
 export function createChainTipsMachine() {
+  // It takes no ports, so one machine serves every chain of the process (building one took xstate a fraction of a
+  // millisecond, per node start).
+  chainTipsMachine ??= buildChainTipsMachine();
+  return chainTipsMachine;
+}
+
+let chainTipsMachine: ReturnType<typeof buildChainTipsMachine> | undefined;
+
+function buildChainTipsMachine() {
   return setup({
     types: {
       context: {} as ChainTipsContext,
