@@ -192,6 +192,8 @@ async function runSendTx(config: SendTxLoadConfig): Promise<LoadWindowResult> {
 
 async function main(): Promise<void> {
   if (process.send === undefined) throw new Error('loadGenerator must be started with an IPC channel');
+  // The bench gone (killed, or failed) means nobody reads the figures: stop rather than load a dead node forever.
+  process.on('disconnect', () => process.exit(0));
   const config = parseConfigArg<LoadConfig>(process.argv);
   try {
     send({ type: 'result', result: config.kind === 'reads' ? await runReads(config) : await runSendTx(config) });
