@@ -1,6 +1,6 @@
 import type { Hex, TreeSnapshot } from '../../spec/chain.js';
 import { bytesToHex, writeHexInto } from '../../spec/codec/bytes.js';
-import { hashPair, hashToFieldInto } from '../../spec/hash.js';
+import { hashPair, hashToFieldBytes } from '../../spec/hash.js';
 import { assert } from '../assert.js';
 import { emptyRoot, emptyRootBytes } from './emptyRoots.js';
 
@@ -59,7 +59,7 @@ function computeRoot(tree: AppendOnlyTree): Hex {
   if (tree.size === 2 ** tree.height) return tree.frontier[tree.height] ?? emptyRoot(0);
   // The climb stays in bytes: one hex decoding per stored left node, one encoding of the root.
   const pair = Buffer.allocUnsafe(64);
-  const node = Buffer.from(emptyRootBytes(0));
+  let node = emptyRootBytes(0);
   let index = tree.size;
   for (let level = 0; level < tree.height; level++) {
     if (index & 1) {
@@ -69,7 +69,7 @@ function computeRoot(tree: AppendOnlyTree): Hex {
       pair.set(node, 0);
       pair.set(emptyRootBytes(level), 32);
     }
-    hashToFieldInto(pair, 0, 64, node, 0);
+    node = hashToFieldBytes(pair);
     index >>= 1;
   }
   return bytesToHex(node);
