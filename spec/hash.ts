@@ -38,28 +38,6 @@ function memoized(shared: FieldHashMemo, data: Uint8Array): Uint8Array {
   return digest;
 }
 
-/**
- * hashToFieldBytes of the `length` bytes of `input` at `offset`, written into `out` at `outOffset`. With a shared
- * memo (below) holding a 64-byte input, it allocates nothing.
- */
-export function hashToFieldInto(
-  input: Uint8Array,
-  offset: number,
-  length: number,
-  out: Uint8Array,
-  outOffset: number,
-): void {
-  if (memo !== undefined && length === FIELD_HASH_MEMO_INPUT_BYTES) {
-    if (memo.copyInto(input, offset, out, outOffset)) return;
-    const data = input.subarray(offset, offset + length);
-    const digest = computeFieldBytes(data);
-    memo.set(data, digest);
-    out.set(digest, outOffset);
-    return;
-  }
-  out.set(computeFieldBytes(input.subarray(offset, offset + length)), outOffset);
-}
-
 export function hashToField(data: Uint8Array): Hex {
   return bytesToHex(hashToFieldBytes(data));
 }

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { afterEach, expect, it } from 'vitest';
-import { hashToFieldBytes, hashToFieldInto, shareFieldHashes } from './hash.js';
+import { hashToFieldBytes, shareFieldHashes } from './hash.js';
 import { FIELD_HASH_MEMO_SLOTS, FieldHashMemo } from './hashMemo.js';
 
 afterEach(() => shareFieldHashes(undefined));
@@ -54,30 +54,4 @@ it('keeps at most its slots: inputs that share a slot evict each other and still
   }
   expect(memo.hits).toBe(0);
   expect(FIELD_HASH_MEMO_SLOTS).toBeGreaterThan(0);
-});
-
-it('hashes a slice of a page into another place, as hashToFieldBytes of the slice, with or without a memo', () => {
-  const memo = new FieldHashMemo();
-  fc.assert(
-    fc.property(
-      fc.uint8Array({ minLength: 64, maxLength: 200 }),
-      fc.nat(),
-      fc.constantFrom(64, 32, 1),
-      fc.nat(),
-      (page, at, length, outAt) => {
-        const offset = at % (page.length - length + 1);
-        const expected = plain(page.subarray(offset, offset + length));
-        for (const shared of [undefined, memo, memo]) {
-          shareFieldHashes(shared);
-          const out = new Uint8Array(96).fill(7);
-          const outOffset = outAt % 65;
-          hashToFieldInto(page, offset, length, out, outOffset);
-          expect(out.subarray(outOffset, outOffset + 32)).toEqual(expected);
-          // Nothing else of `out` is written.
-          expect([...out.subarray(0, outOffset), ...out.subarray(outOffset + 32)].every((b) => b === 7)).toBe(true);
-        }
-      },
-    ),
-  );
-  expect(memo.hits).toBeGreaterThan(0);
 });

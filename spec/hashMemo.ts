@@ -6,7 +6,7 @@
  *
  * Direct mapped, like a CPU cache: an input has one slot, chosen by bytes of both children (hash outputs, so
  * uniform), and a new input evicts whatever held its slot. Keys and digests live in two flat byte arrays, so a
- * lookup allocates nothing but the copy it returns (and `copyInto` not even that).
+ * lookup allocates nothing but the copy it returns.
  */
 
 /** Slots of the memo: 2^17 x 96 bytes = 12 MiB per thread. */
@@ -27,52 +27,33 @@ export class FieldHashMemo {
 
   /** A copy of the digest memoized for `input` (64 bytes), or undefined. */
   get(input: Uint8Array): Uint8Array | undefined {
-    const slot = this.find(input, 0);
-    if (slot === -1) return undefined;
+    const slot = slotOf(input);
+    if (this.filled[slot] === 0 || !this.holds(slot, input)) {
+      this.misses++;
+      return undefined;
+    }
+    this.hits++;
     return this.digests.slice(slot * DIGEST_BYTES, (slot + 1) * DIGEST_BYTES);
   }
 
-  /**
-   * Writes the digest memoized for the 64 bytes of `input` at `offset` into `out` at `outOffset`, allocating nothing;
-   * false (and `out` untouched) when the memo does not hold them.
-   */
-  copyInto(input: Uint8Array, offset: number, out: Uint8Array, outOffset: number): boolean {
-    const slot = this.find(input, offset);
-    if (slot === -1) return false;
-    out.set(this.digests.subarray(slot * DIGEST_BYTES, (slot + 1) * DIGEST_BYTES), outOffset);
-    return true;
-  }
-
-  /** The slot holding the 64 bytes of `input` at `offset`, or -1; counts the hit or miss. */
-  private find(input: Uint8Array, offset: number): number {
-    const slot = slotOf(input, offset);
-    if (this.filled[slot] === 0 || !this.holds(slot, input, offset)) {
-      this.misses++;
-      return -1;
-    }
-    this.hits++;
-    return slot;
-  }
-
   set(input: Uint8Array, digest: Uint8Array): void {
-    const slot = slotOf(input, 0);
+    const slot = slotOf(input);
     this.inputs.set(input, slot * FIELD_HASH_MEMO_INPUT_BYTES);
     this.digests.set(digest, slot * DIGEST_BYTES);
     this.filled[slot] = 1;
   }
 
-  /** Whether `slot` holds the input at `offset` (compared from the end: the children's last bytes differ first). */
-  private holds(slot: number, input: Uint8Array, offset: number): boolean {
+  /** Whether `slot` holds `input` (compared from the end: the children's last bytes differ first). */
+  private holds(slot: number, input: Uint8Array): boolean {
     const base = slot * FIELD_HASH_MEMO_INPUT_BYTES;
-    for (let i = FIELD_HASH_MEMO_INPUT_BYTES - 1; i >= 0; i--)
-      if (this.inputs[base + i] !== input[offset + i]) return false;
+    for (let i = FIELD_HASH_MEMO_INPUT_BYTES - 1; i >= 0; i--) if (this.inputs[base + i] !== input[i]) return false;
     return true;
   }
 }
 
-/** The slot of the input at `offset`: the last two bytes of each child, mixed. */
-function slotOf(input: Uint8Array, offset: number): number {
-  const left = (input[offset + 30]! << 8) | input[offset + 31]!;
-  const right = (input[offset + 62]! << 8) | input[offset + 63]!;
-  return ((left << 1) ^ right ^ (input[offset + 29]! << 9)) & SLOT_MASK;
+/** The slot of an input: the last two bytes of each child, mixed. */
+function slotOf(input: Uint8Array): number {
+  const left = (input[30]! << 8) | input[31]!;
+  const right = (input[62]! << 8) | input[63]!;
+  return ((left << 1) ^ right ^ (input[29]! << 9)) & SLOT_MASK;
 }

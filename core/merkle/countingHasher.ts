@@ -1,4 +1,4 @@
-import { hashToFieldBytes, hashToFieldInto } from '../../spec/hash.js';
+import { hashToFieldBytes } from '../../spec/hash.js';
 
 /**
  * hashToField on bytes (docs/protocol.md, Tree hash), counting every call: the world-state benchmark divides block time
@@ -11,11 +11,5 @@ export class CountingHasher {
   hash(data: Uint8Array): Uint8Array {
     this.count++;
     return hashToFieldBytes(data);
-  }
-
-  /** hash() of the `length` bytes of `input` at `offset`, written into `out` at `outOffset`. */
-  hashInto(input: Uint8Array, offset: number, length: number, out: Uint8Array, outOffset: number): void {
-    this.count++;
-    hashToFieldInto(input, offset, length, out, outOffset);
   }
 }

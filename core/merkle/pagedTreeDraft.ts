@@ -102,8 +102,9 @@ export class PagedTreeDraft {
         }
         const offset = (at.rowStart + left - pageIndex * at.span) * NODE_BYTES;
         // A left child and its sibling are adjacent in one page: hash the 64 bytes in place.
+        const digest = this.hasher.hash(readPage!.subarray(offset, offset + 2 * NODE_BYTES));
         if (up === undefined) {
-          root = this.hasher.hash(readPage!.subarray(offset, offset + 2 * NODE_BYTES));
+          root = digest;
           continue;
         }
         const upIndex = Math.floor(parent / up.span);
@@ -111,8 +112,7 @@ export class PagedTreeDraft {
           writeId = up.idBase + upIndex;
           writePage = this.writable(writeId);
         }
-        const upOffset = (up.rowStart + parent - upIndex * up.span) * NODE_BYTES;
-        this.hasher.hashInto(readPage!, offset, 2 * NODE_BYTES, writePage!, upOffset);
+        writePage!.set(digest, (up.rowStart + parent - upIndex * up.span) * NODE_BYTES);
       }
       dirty = parents;
     }
