@@ -12,7 +12,6 @@ import { runQueuedCampaign, showCampaignStatus } from './campaign/queueCoordinat
 import { runQueueWorker } from './campaign/queueWorker.js';
 import { runCampaign, type CampaignOutcome } from './campaign/runCampaign.js';
 import { runDeterminismCheck } from './campaign/runDeterminismCheck.js';
-import { relaunchSingleThreaded, shouldRelaunchSingleThreaded } from './campaign/singleThreadedV8.js';
 import { describeStep } from './faults.js';
 import { failureKindsOf, parseReplay, replayOf, serializeReplay } from './replayFile.js';
 import { shrinkSchedule } from './replayShrink.js';
@@ -268,10 +267,6 @@ async function campaign(flags: CampaignFlags, command: Command): Promise<void> {
   if (flags.seeds === undefined && flags.resume === undefined)
     command.error("error: required option '--seeds <n>' not specified");
   if (flags.seeds !== undefined) checkSeedRange({ from: flags.from, seeds: flags.seeds }, command);
-  if (flags.queue === undefined && shouldRelaunchSingleThreaded(flags.workers)) {
-    process.exitCode = await relaunchSingleThreaded();
-    return;
-  }
   const outcome =
     flags.queue === undefined
       ? await runCampaign({
@@ -341,10 +336,6 @@ interface DeterminismFlags {
 }
 
 async function determinism(flags: DeterminismFlags): Promise<void> {
-  if (shouldRelaunchSingleThreaded(flags.workers)) {
-    process.exitCode = await relaunchSingleThreaded();
-    return;
-  }
   const outcome = await runDeterminismCheck({
     from: flags.from,
     seeds: flags.seeds,

@@ -28,7 +28,7 @@ describe('single-threaded V8 for campaigns that fill every core', () => {
     expect(needs('campaign', '--seeds', '100', '--queue', 'redis://127.0.0.1:6379/0')).toBe(false);
     expect(needs('campaign', '--status', '--queue=redis://127.0.0.1:6379/0')).toBe(false);
     expect(needs('campaign', '--help')).toBe(false);
-    // What it cannot read is left to the full parser, which reports it (or relaunches then).
+    // What it cannot read runs without the relaunch; the full parser reports it.
     expect(needs('campaign', '--seeds', '100', '--workers')).toBe(false);
     expect(needs('campaign', '--seeds', '100', '--workers', 'two')).toBe(false);
     expect(argsNeedSingleThreadedRelaunch(['campaign', '--seeds', '1'], ['--single-threaded'], {})).toBe(false);

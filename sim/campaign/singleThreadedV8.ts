@@ -42,8 +42,8 @@ const THREADLESS_FLAGS = new Set(['--queue', '--status', '--resume', '--help', '
 /**
  * Whether the command line `args` (after `sim/main.ts`) names a campaign or determinism check that should relaunch
  * single-threaded, read from the arguments alone so that the relaunch happens before the simulator's modules load
- * (about 1.6 s here, which the parent would otherwise spend for nothing). Anything it cannot read, it leaves to the
- * full parser: false.
+ * (about 1.6 s here, which the parent would otherwise spend for nothing). It is the only place that decides: what it
+ * cannot read (a missing or odd `--workers` value) runs without the relaunch, and the full parser reports any error.
  */
 export function argsNeedSingleThreadedRelaunch(
   args: readonly string[],
