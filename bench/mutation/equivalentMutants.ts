@@ -639,6 +639,52 @@ export const EQUIVALENT_MUTANTS: readonly EquivalentMutant[] = [
     mutant: 'core/archiver/syncStep.ts:444 ConditionalExpression -> true',
     reason: 'the store holds no checkpoint 0, so fetching it gives undefined, as the guard does',
   },
+  // core/validators, part VB
+  {
+    mutant: 'core/validators/bls.ts:116 MethodExpression -> publicKey.toUpperCase()',
+    reason:
+      'a cache key only: upper- and lower-casing fold the same hex strings together, and the parse reads the original',
+  },
+  {
+    mutant: 'core/validators/bls.ts:119 BlockStatement -> {}',
+    reason: 'the emptied catch leaves the arrow returning undefined, as the return it held does',
+  },
+  {
+    mutant: 'core/validators/bls.ts:126 MethodExpression -> publicKey.toUpperCase()',
+    reason:
+      'every verdict key, stored and looked up, is built by this one function, so any consistent case folding keys alike',
+  },
+  {
+    mutant: 'core/validators/bls.ts:126 MethodExpression -> signature.toUpperCase()',
+    reason:
+      'every verdict key, stored and looked up, is built by this one function, so any consistent case folding keys alike',
+  },
+  {
+    mutant: 'core/validators/bls.ts:140 MethodExpression -> signature.toUpperCase()',
+    reason:
+      'a cache key only: upper- and lower-casing fold the same hex strings together, and the parse reads the original',
+  },
+  {
+    mutant: 'core/validators/bls.ts:143 BlockStatement -> {}',
+    reason: 'the emptied catch leaves the arrow returning undefined, as the return it held does',
+  },
+  {
+    mutant: 'core/validators/bls.ts:237 BooleanLiteral -> true',
+    reason:
+      'every signature aggregated was parsed with its subgroup check already, so checking again changes no result',
+  },
+  {
+    mutant: 'core/validators/bls.ts:246 ConditionalExpression -> false',
+    reason: 'blst answers false for an empty key list itself (the existing empty-list test passes under the mutant)',
+  },
+  {
+    mutant: 'core/validators/bls.ts:250 BooleanLiteral -> true',
+    reason: 'the aggregate was parsed with its subgroup check already, so checking again changes no result',
+  },
+  {
+    mutant: 'core/validators/keystore.ts:106 Regex -> /\\./',
+    reason: 'the zod path of an object root starts with a key, so the first dot is always the leading one',
+  },
 ];
 
 /** Whether a mutant, as the summary prints it, is listed as equivalent. */
