@@ -685,6 +685,52 @@ export const EQUIVALENT_MUTANTS: readonly EquivalentMutant[] = [
     mutant: 'core/validators/keystore.ts:106 Regex -> /\\./',
     reason: 'the zod path of an object root starts with a key, so the first dot is always the leading one',
   },
+  {
+    mutant: 'core/validators/offenses.ts:143 ConditionalExpression -> true',
+    reason:
+      'unreachable: record and restore keep records and byKey in step and within the bound, so the invariant never fails',
+  },
+  {
+    mutant:
+      'core/validators/offenses.ts:143 LogicalOperator -> this.records.length <= SLASH_OFFENSES_KEPT_MAX || this.byKey.size === this.recor',
+    reason:
+      'unreachable: both halves always hold (records and byKey kept in step, one dropped per one added past the bound)',
+  },
+  {
+    mutant: 'core/validators/offenses.ts:144 StringLiteral -> ""',
+    reason: 'the message of an invariant that never fails (see line 143)',
+  },
+  {
+    mutant: 'core/validators/validatorStore.ts:96 ConditionalExpression -> false',
+    reason:
+      'every slot stats takes is reported in the same call (validatorClient), so with none the window has not moved: no op, and write skips an empty list',
+  },
+  {
+    mutant: 'core/validators/validatorStore.ts:98 MethodExpression -> records',
+    reason:
+      'a record stats did not keep is put and then deleted in the same batch (its slot is not kept), so the store ends the same',
+  },
+  {
+    mutant: 'core/validators/validatorStore.ts:108 ConditionalExpression -> true',
+    reason:
+      'unreachable: storedSlots is filtered by the stats window just above, which holds at most VALIDATOR_STATS_SLOT_WINDOW slots',
+  },
+  {
+    mutant: 'core/validators/validatorStore.ts:108 StringLiteral -> ""',
+    reason: 'the message of an invariant that never fails (see line 108)',
+  },
+  {
+    mutant: 'core/validators/validatorStore.ts:118 ConditionalExpression -> false',
+    reason: 'an empty batch writes nothing, with or without the flush',
+  },
+  {
+    mutant: 'core/validators/committee.ts:117 MethodExpression -> v.address.toUpperCase()',
+    reason: 'upper- and lower-casing fold the same addresses together, so the count of distinct addresses is the same',
+  },
+  {
+    mutant: 'core/validators/devValidators.ts:60 ConditionalExpression -> true',
+    reason: 'a publisher of undefined is dropped by JSON.stringify, so the file bytes are the same',
+  },
 ];
 
 /** Whether a mutant, as the summary prints it, is listed as equivalent. */
