@@ -731,6 +731,58 @@ export const EQUIVALENT_MUTANTS: readonly EquivalentMutant[] = [
     mutant: 'core/validators/devValidators.ts:60 ConditionalExpression -> true',
     reason: 'a publisher of undefined is dropped by JSON.stringify, so the file bytes are the same',
   },
+  {
+    mutant: 'core/validators/attestationPool.ts:121 UnaryOperator -> +1',
+    reason: 'unreachable: the blockProposal rule only ever keys block proposals, so the other arm never runs',
+  },
+  {
+    mutant: 'core/validators/attestationPool.ts:164 EqualityOperator -> slot < this.current',
+    reason: 'advancing to the current slot keeps it and drops nothing: every held slot is already within the window',
+  },
+  {
+    mutant: 'core/validators/attestationPool.ts:168 ConditionalExpression -> true',
+    reason:
+      'unreachable: after an advance the pool holds slots from the new oldest kept to at most the new current, 64 at most',
+  },
+  {
+    mutant:
+      'core/validators/attestationPool.ts:168 EqualityOperator -> this.slots.size < ATTESTATION_POOL_SLOTS_KEPT + ATTESTATION_POOL_FUTURE_SLOTS_MA',
+    reason:
+      'after an advance at most ATTESTATION_POOL_SLOTS_KEPT slots are held (none beyond the new current), below the 65 of the bound',
+  },
+  {
+    mutant: 'core/validators/attestationPool.ts:169 StringLiteral -> ""',
+    reason: 'the message of an invariant that cannot fail (see line 168)',
+  },
+  {
+    mutant: 'core/validators/attestationPool.ts:267 ConditionalExpression -> true',
+    reason:
+      'unreachable: one proposer per slot, block indices below BLOCKS_PER_CHECKPOINT_MAX (codec) and committee members only, each with at most two payloads per duty, fill no list past its maximum',
+  },
+  {
+    mutant: 'core/validators/attestationPool.ts:267 StringLiteral -> ``',
+    reason: 'the message of an invariant that cannot fail (see line 267)',
+  },
+  {
+    mutant: 'core/validators/attestationPool.ts:277 StringLiteral -> ""',
+    reason:
+      'the message of an assertion that cannot fail: each list only ever receives entries of its own kind (RULES)',
+  },
+  {
+    mutant: 'core/validators/attestationPool.ts:294 StringLiteral -> ""',
+    reason:
+      'the message of an assertion that cannot fail: each list only ever receives entries of its own kind (RULES)',
+  },
+  {
+    mutant: 'core/validators/attestationPool.ts:306 StringLiteral -> ""',
+    reason:
+      'the message of an assertion that cannot fail: each list only ever receives entries of its own kind (RULES)',
+  },
+  {
+    mutant: 'core/validators/attestationPool.ts:326 StringLiteral -> ""',
+    reason:
+      'the message of an assertion that cannot fail: each list only ever receives entries of its own kind (RULES)',
+  },
 ];
 
 /** Whether a mutant, as the summary prints it, is listed as equivalent. */
