@@ -639,6 +639,150 @@ export const EQUIVALENT_MUTANTS: readonly EquivalentMutant[] = [
     mutant: 'core/archiver/syncStep.ts:444 ConditionalExpression -> true',
     reason: 'the store holds no checkpoint 0, so fetching it gives undefined, as the guard does',
   },
+  // core/validators, part VB
+  {
+    mutant: 'core/validators/bls.ts:116 MethodExpression -> publicKey.toUpperCase()',
+    reason:
+      'a cache key only: upper- and lower-casing fold the same hex strings together, and the parse reads the original',
+  },
+  {
+    mutant: 'core/validators/bls.ts:119 BlockStatement -> {}',
+    reason: 'the emptied catch leaves the arrow returning undefined, as the return it held does',
+  },
+  {
+    mutant: 'core/validators/bls.ts:126 MethodExpression -> publicKey.toUpperCase()',
+    reason:
+      'every verdict key, stored and looked up, is built by this one function, so any consistent case folding keys alike',
+  },
+  {
+    mutant: 'core/validators/bls.ts:126 MethodExpression -> signature.toUpperCase()',
+    reason:
+      'every verdict key, stored and looked up, is built by this one function, so any consistent case folding keys alike',
+  },
+  {
+    mutant: 'core/validators/bls.ts:140 MethodExpression -> signature.toUpperCase()',
+    reason:
+      'a cache key only: upper- and lower-casing fold the same hex strings together, and the parse reads the original',
+  },
+  {
+    mutant: 'core/validators/bls.ts:143 BlockStatement -> {}',
+    reason: 'the emptied catch leaves the arrow returning undefined, as the return it held does',
+  },
+  {
+    mutant: 'core/validators/bls.ts:237 BooleanLiteral -> true',
+    reason:
+      'every signature aggregated was parsed with its subgroup check already, so checking again changes no result',
+  },
+  {
+    mutant: 'core/validators/bls.ts:246 ConditionalExpression -> false',
+    reason: 'blst answers false for an empty key list itself (the existing empty-list test passes under the mutant)',
+  },
+  {
+    mutant: 'core/validators/bls.ts:250 BooleanLiteral -> true',
+    reason: 'the aggregate was parsed with its subgroup check already, so checking again changes no result',
+  },
+  {
+    mutant: 'core/validators/keystore.ts:106 Regex -> /\\./',
+    reason: 'the zod path of an object root starts with a key, so the first dot is always the leading one',
+  },
+  {
+    mutant: 'core/validators/offenses.ts:143 ConditionalExpression -> true',
+    reason:
+      'unreachable: record and restore keep records and byKey in step and within the bound, so the invariant never fails',
+  },
+  {
+    mutant:
+      'core/validators/offenses.ts:143 LogicalOperator -> this.records.length <= SLASH_OFFENSES_KEPT_MAX || this.byKey.size === this.recor',
+    reason:
+      'unreachable: both halves always hold (records and byKey kept in step, one dropped per one added past the bound)',
+  },
+  {
+    mutant: 'core/validators/offenses.ts:144 StringLiteral -> ""',
+    reason: 'the message of an invariant that never fails (see line 143)',
+  },
+  {
+    mutant: 'core/validators/validatorStore.ts:96 ConditionalExpression -> false',
+    reason:
+      'every slot stats takes is reported in the same call (validatorClient), so with none the window has not moved: no op, and write skips an empty list',
+  },
+  {
+    mutant: 'core/validators/validatorStore.ts:98 MethodExpression -> records',
+    reason:
+      'a record stats did not keep is put and then deleted in the same batch (its slot is not kept), so the store ends the same',
+  },
+  {
+    mutant: 'core/validators/validatorStore.ts:108 ConditionalExpression -> true',
+    reason:
+      'unreachable: storedSlots is filtered by the stats window just above, which holds at most VALIDATOR_STATS_SLOT_WINDOW slots',
+  },
+  {
+    mutant: 'core/validators/validatorStore.ts:108 StringLiteral -> ""',
+    reason: 'the message of an invariant that never fails (see line 108)',
+  },
+  {
+    mutant: 'core/validators/validatorStore.ts:118 ConditionalExpression -> false',
+    reason: 'an empty batch writes nothing, with or without the flush',
+  },
+  {
+    mutant: 'core/validators/committee.ts:117 MethodExpression -> v.address.toUpperCase()',
+    reason: 'upper- and lower-casing fold the same addresses together, so the count of distinct addresses is the same',
+  },
+  {
+    mutant: 'core/validators/devValidators.ts:60 ConditionalExpression -> true',
+    reason: 'a publisher of undefined is dropped by JSON.stringify, so the file bytes are the same',
+  },
+  {
+    mutant: 'core/validators/attestationPool.ts:121 UnaryOperator -> +1',
+    reason: 'unreachable: the blockProposal rule only ever keys block proposals, so the other arm never runs',
+  },
+  {
+    mutant: 'core/validators/attestationPool.ts:164 EqualityOperator -> slot < this.current',
+    reason: 'advancing to the current slot keeps it and drops nothing: every held slot is already within the window',
+  },
+  {
+    mutant: 'core/validators/attestationPool.ts:168 ConditionalExpression -> true',
+    reason:
+      'unreachable: after an advance the pool holds slots from the new oldest kept to at most the new current, 64 at most',
+  },
+  {
+    mutant:
+      'core/validators/attestationPool.ts:168 EqualityOperator -> this.slots.size < ATTESTATION_POOL_SLOTS_KEPT + ATTESTATION_POOL_FUTURE_SLOTS_MA',
+    reason:
+      'after an advance at most ATTESTATION_POOL_SLOTS_KEPT slots are held (none beyond the new current), below the 65 of the bound',
+  },
+  {
+    mutant: 'core/validators/attestationPool.ts:169 StringLiteral -> ""',
+    reason: 'the message of an invariant that cannot fail (see line 168)',
+  },
+  {
+    mutant: 'core/validators/attestationPool.ts:267 ConditionalExpression -> true',
+    reason:
+      'unreachable: one proposer per slot, block indices below BLOCKS_PER_CHECKPOINT_MAX (codec) and committee members only, each with at most two payloads per duty, fill no list past its maximum',
+  },
+  {
+    mutant: 'core/validators/attestationPool.ts:267 StringLiteral -> ``',
+    reason: 'the message of an invariant that cannot fail (see line 267)',
+  },
+  {
+    mutant: 'core/validators/attestationPool.ts:277 StringLiteral -> ""',
+    reason:
+      'the message of an assertion that cannot fail: each list only ever receives entries of its own kind (RULES)',
+  },
+  {
+    mutant: 'core/validators/attestationPool.ts:294 StringLiteral -> ""',
+    reason:
+      'the message of an assertion that cannot fail: each list only ever receives entries of its own kind (RULES)',
+  },
+  {
+    mutant: 'core/validators/attestationPool.ts:306 StringLiteral -> ""',
+    reason:
+      'the message of an assertion that cannot fail: each list only ever receives entries of its own kind (RULES)',
+  },
+  {
+    mutant: 'core/validators/attestationPool.ts:326 StringLiteral -> ""',
+    reason:
+      'the message of an assertion that cannot fail: each list only ever receives entries of its own kind (RULES)',
+  },
 ];
 
 /** Whether a mutant, as the summary prints it, is listed as equivalent. */

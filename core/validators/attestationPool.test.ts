@@ -244,3 +244,48 @@ describe('window and rounds', () => {
     expect(pool.slashOffenses('all')).toHaveLength(1);
   });
 });
+
+describe('pool bounds and checks', () => {
+  it('starts only at a non-negative safe integer slot', () => {
+    for (const currentSlot of [-1, 1.5])
+      expect(() => newPool(currentSlot)).toThrow(/the current slot is a non-negative safe integer/);
+  });
+
+  it('refuses a payload of another rollup version on the same L1 chain', () => {
+    const payload = testPayload(START_SLOT, 0, { ...TEST_CHAIN, rollupVersion: TEST_CHAIN.rollupVersion + 1 });
+    expect(newPool().addCheckpointAttestation(attestation(payload, memberAt(START_SLOT, 0)))).toEqual({
+      kind: 'rejected',
+      reason: 'wrongChain',
+    });
+  });
+
+  it(`takes the oldest slot of its ${ATTESTATION_POOL_SLOTS_KEPT}-slot window, and not the one before`, () => {
+    const pool = newPool();
+    const oldest = START_SLOT - ATTESTATION_POOL_SLOTS_KEPT + 1;
+    expect(pool.addCheckpointAttestation(attestation(testPayload(oldest), memberAt(oldest, 0)))).toMatchObject({
+      kind: 'added',
+    });
+    expect(pool.addCheckpointAttestation(attestation(testPayload(oldest - 1), memberAt(oldest - 1, 0)))).toEqual({
+      kind: 'rejected',
+      reason: 'slotTooOld',
+    });
+  });
+
+  it('holding every slot of its window and the next one, moves on by one slot and drops the oldest', () => {
+    const pool = newPool();
+    const oldest = START_SLOT - ATTESTATION_POOL_SLOTS_KEPT + 1;
+    for (let slot = oldest; slot <= START_SLOT + 1; slot++)
+      expect(pool.addCheckpointAttestation(attestation(testPayload(slot), memberAt(slot, 0))).kind).toBe('added');
+    pool.advanceToSlot(START_SLOT + 1);
+    expect(pool.checkpointAttestationsForSlot(oldest)).toEqual([]);
+    expect(pool.checkpointAttestationsForSlot(oldest + 1)).toHaveLength(1);
+    expect(pool.checkpointAttestationsForSlot(START_SLOT + 1)).toHaveLength(1);
+  });
+
+  it("lets a failure that is not a field's encoding propagate, rather than blame the peer", () => {
+    const payload = { ...blockPayload(START_SLOT, 0), txHashes: undefined } as unknown as BlockProposalPayload;
+    expect(() =>
+      newPool().addBlockProposal({ payload, proposer: proposerAt(START_SLOT), signature: `0x${'00'.repeat(96)}` }),
+    ).toThrow(TypeError);
+  });
+});

@@ -1,14 +1,17 @@
 import { describe, expect, it } from 'vitest';
 import { bytesToHex, hexToBytes } from '../../spec/codec/bytes.js';
-import { encodeBlockHeader } from '../../spec/codec/blockHeader.js';
+import type { BlockHeader } from '../../spec/chain.js';
+import { blockHash, encodeBlockHeader } from '../../spec/codec/blockHeader.js';
 import { encodeTxEffects, txEffectsDaGas } from '../../spec/codec/txEffect.js';
-import { BLOCK_PROPOSAL_BODY_BYTES_MAX } from '../../spec/validators/constants.js';
+import { BLOCK_PROPOSAL_BODY_BYTES_MAX, BLOCK_PROPOSALS_PER_SLOT_MAX } from '../../spec/validators/constants.js';
 import {
   proposedCheckpoint,
   sizedTxEffect,
   type BlockSpec,
   type ProposedCheckpointFixture,
 } from '../../test/validators/proposedBlocksFixture.js';
+import { hex32 } from '../../test/validators/validatorFixtures.js';
+import { appendLeaves, treeRoot } from '../merkle/appendOnlyTree.js';
 import { BlockContentStore, checkedBlockContent, proposedBlocksRefusal, type ProposedBlock } from './blockContent.js';
 import type { ValidatorLimits } from './validatorLimits.js';
 
@@ -151,5 +154,78 @@ describe('the gossiped body', () => {
   it('is exactly the bytes the DA gas is measured on', () => {
     const [first] = proposedCheckpoint(twoBlocks).blocks;
     expect(16 * hexToBytes(first!.body).length).toBe(txEffectsDaGas(first!.content.txEffects));
+  });
+});
+
+describe('checkedBlockContent block number', () => {
+  it('refuses a header for another block number in the same slot', () => {
+    const [first] = proposedCheckpoint(twoBlocks).blocks;
+    const header = bytesToHex(
+      encodeBlockHeader({
+        ...first!.content.header,
+        globalVariables: { ...first!.content.header.globalVariables, blockNumber: 99 },
+      }),
+    );
+    expect(checkedBlockContent(first!.payload, header, first!.body)).toMatchObject({
+      ok: false,
+      reason: expect.stringMatching(/another block number or slot/),
+    });
+  });
+});
+
+describe('proposedBlocksRefusal binds each header to the archive', () => {
+  const fixture = proposedCheckpoint([{ txEffects: [sizedTxEffect(1)], manaUsed: 100n }]);
+  const [block] = fixture.blocks;
+
+  /** The block with its header changed and its signed archive root recomputed to match, so only the change is wrong. */
+  const withHeader = (change: (header: BlockHeader) => BlockHeader): ProposedBlock[] => {
+    const header = change(block!.content.header);
+    const archiveRoot = treeRoot(appendLeaves(fixture.previousArchive, [blockHash(header)]));
+    return [{ payload: { ...block!.payload, archiveRoot }, content: { ...block!.content, header } }];
+  };
+
+  it('accepts the honest block, also when rebound the same way', () => {
+    expect(refusal(fixture, {})).toBeUndefined();
+    expect(
+      refusal(
+        fixture,
+        {},
+        withHeader((h) => h),
+      ),
+    ).toBeUndefined();
+  });
+
+  it('refuses a block at another index within its checkpoint', () => {
+    const moved = [{ ...block!, payload: { ...block!.payload, indexWithinCheckpoint: 1 } }];
+    expect(refusal(fixture, {}, moved)).toBe('blockHeaderMismatch');
+  });
+
+  it('refuses a header numbering its block other than the archive size', () => {
+    const renumbered = withHeader((h) => ({ ...h, globalVariables: { ...h.globalVariables, blockNumber: 5 } }));
+    expect(refusal(fixture, {}, renumbered)).toBe('blockHeaderMismatch');
+  });
+
+  it('refuses a header whose last archive is not the archive it builds on', () => {
+    const wrongSize = withHeader((h) => ({ ...h, lastArchive: { ...h.lastArchive, nextAvailableLeafIndex: 5 } }));
+    expect(refusal(fixture, {}, wrongSize)).toBe('blockHeaderMismatch');
+    const wrongRoot = withHeader((h) => ({ ...h, lastArchive: { ...h.lastArchive, root: hex32(5) } }));
+    expect(refusal(fixture, {}, wrongRoot)).toBe('blockHeaderMismatch');
+  });
+
+  it('refuses a block whose signed archive root is not the header appended', () => {
+    const resigned = [{ ...block!, payload: { ...block!.payload, archiveRoot: hex32(5) } }];
+    expect(refusal(fixture, {}, resigned)).toBe('blockHeaderMismatch');
+  });
+});
+
+describe('BlockContentStore per-slot bound', () => {
+  it(`holds ${BLOCK_PROPOSALS_PER_SLOT_MAX} contents in a slot and refuses one more`, () => {
+    const store = new BlockContentStore();
+    const [first] = proposedCheckpoint(twoBlocks).blocks;
+    for (let n = 0; n < BLOCK_PROPOSALS_PER_SLOT_MAX; n++) store.add(7, hex32(n), first!.content);
+    expect(store.has(7, hex32(BLOCK_PROPOSALS_PER_SLOT_MAX - 1))).toBe(true);
+    expect(() => store.add(7, hex32(BLOCK_PROPOSALS_PER_SLOT_MAX), first!.content)).toThrow(
+      `a slot holds at most ${BLOCK_PROPOSALS_PER_SLOT_MAX} block contents`,
+    );
   });
 });

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { verify, PublicKey, Signature } from '@chainsafe/blst';
 import { describe, expect, it } from 'vitest';
-import { hexToBytes } from '../../spec/codec/bytes.js';
+import { bytesToHex, hexToBytes } from '../../spec/codec/bytes.js';
 import type { Hex } from '../../spec/chain.js';
 import { checkpointProposalPayloadHash, signingMessage } from '../../spec/validators/signingPayloads.js';
 import { testAddress, testPayload, testSecretKey } from '../../test/validators/validatorFixtures.js';
@@ -215,5 +215,98 @@ describe('signature lists of one message', () => {
       index: 2,
       problem: 'invalidPublicKey',
     });
+  });
+});
+
+describe('refusals name what is wrong', () => {
+  const refusal = (bytes: Uint8Array): BlsError => {
+    try {
+      BlsSecretKey.fromBytes(bytes);
+    } catch (error) {
+      return error as BlsError;
+    }
+    throw new Error('the key was accepted');
+  };
+
+  it('a secret key of the wrong size says its size, an unusable one says why', () => {
+    const short = refusal(new Uint8Array(31));
+    expect(short.name).toBe('BlsError');
+    expect(short.message).toMatch(/a BLS secret key is 32 bytes, got 31/);
+    expect(refusal(new Uint8Array(32)).message).toMatch(/zero or not below the group order/);
+  });
+
+  it('key generation refuses less than 32 bytes of keying material', () => {
+    expect(() => BlsSecretKey.fromSeed(new Uint8Array(31))).toThrow(/at least 32 bytes of keying material/);
+  });
+
+  it('a signature list with one signature per key is the caller’s duty, checked', () => {
+    const key = testSecretKey(0);
+    const message = new Uint8Array(32);
+    expect(() => verifySameMessageSignatures(message, [key.publicKey, key.publicKey], [key.sign(message)])).toThrow(
+      /one signature per public key/,
+    );
+  });
+
+  it('an aggregate of nothing is refused', () => {
+    expect(() => aggregateBlsSignatures([])).toThrow(/an aggregate has at least one signature/);
+  });
+});
+
+describe('only the compressed encodings are keys and signatures', () => {
+  const key = testSecretKey(8);
+  const message = signingMessage('attester', payloadHash);
+  const uncompressedKey = bytesToHex(PublicKey.fromBytes(hexToBytes(key.publicKey), true).toBytes(false));
+  const uncompressedSignature = bytesToHex(Signature.fromBytes(hexToBytes(key.sign(message)), true).toBytes(false));
+
+  it('an uncompressed public key is not a key', () => {
+    expect(isValidBlsPublicKey(uncompressedKey)).toBe(false);
+    expect(verifySignature(message, uncompressedKey, key.sign(message))).toBe(false);
+  });
+
+  it('an uncompressed signature is malformed, and aggregates to nothing', () => {
+    expect(verifySameMessageSignatures(message, [key.publicKey], [uncompressedSignature])).toEqual({
+      valid: false,
+      index: 0,
+      problem: 'malformedSignature',
+    });
+    expect(aggregateBlsSignatures([uncompressedSignature])).toBeUndefined();
+  });
+
+  it('the signature at infinity is malformed, not merely unverified', () => {
+    const infinity = `0xc0${'00'.repeat(95)}` as Hex;
+    expect(verifySameMessageSignatures(message, [key.publicKey], [infinity])).toEqual({
+      valid: false,
+      index: 0,
+      problem: 'malformedSignature',
+    });
+  });
+
+  it('a signature that is not even a string verifies as false instead of throwing', () => {
+    const notAString = Array.from({ length: 2 + 2 * 96 }, () => 'a') as unknown as Hex;
+    expect(verifySameMessageSignatures(message, [key.publicKey], [notAString])).toEqual({
+      valid: false,
+      index: 0,
+      problem: 'malformedSignature',
+    });
+    expect(verifySignature(message, key.publicKey, notAString)).toBe(false);
+  });
+});
+
+describe('aggregate verification of malformed input', () => {
+  const message = signingMessage('attester', payloadHash);
+  const keys = [0, 1].map(testSecretKey);
+  const aggregate = aggregateBlsSignatures(keys.map((k) => k.sign(message)))!;
+
+  it('is false, without throwing, for a malformed key among valid ones or a malformed aggregate', () => {
+    const badKey = `0x${'00'.repeat(48)}` as Hex;
+    expect(verifyAggregateSignature(message, [keys[0]!.publicKey, badKey], aggregate)).toBe(false);
+    expect(verifyAggregateSignature(message, [badKey], aggregate)).toBe(false);
+    expect(
+      verifyAggregateSignature(
+        message,
+        keys.map((k) => k.publicKey),
+        '0x00',
+      ),
+    ).toBe(false);
   });
 });

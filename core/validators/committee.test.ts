@@ -1,15 +1,17 @@
 import { describe, expect, it } from 'vitest';
-import { COMMITTEE_SEED_LAG_EPOCHS, COMMITTEE_SIZE } from '../../spec/validators/constants.js';
+import { COMMITTEE_SEED_LAG_EPOCHS, COMMITTEE_SIZE, VALIDATOR_SET_SIZE_MAX } from '../../spec/validators/constants.js';
 import { DRAW_RANGE } from '../../spec/validators/committeeDraws.js';
 import { hex32, testValidatorSet } from '../../test/validators/validatorFixtures.js';
 import {
   committeeMemberOf,
   drawCommittee,
+  epochOfSlot,
   epochSeed,
   proposerOf,
   quorumSize,
   seedSourceSlot,
   uniformBelow,
+  type Validator,
 } from './committee.js';
 
 describe('quorum', () => {
@@ -117,5 +119,45 @@ describe('seed source', () => {
     expect(seedSourceSlot(1, 32)).toBe(0);
     expect(seedSourceSlot(2, 32)).toBe(0);
     expect(seedSourceSlot(5, 32)).toBe((5 - COMMITTEE_SEED_LAG_EPOCHS) * 32);
+  });
+});
+
+describe('argument checks', () => {
+  it('a committee size is a non-negative integer', () => {
+    for (const size of [-1, 1.5]) expect(() => quorumSize(size)).toThrow(/a committee size is a non-negative integer/);
+  });
+
+  it('an epoch has slots', () => {
+    expect(epochOfSlot(65, 32)).toBe(2);
+    expect(() => epochOfSlot(5, 0)).toThrow(/an epoch has slots/);
+  });
+
+  it('a draw bound is in [1, 2^248], and the largest one is allowed', () => {
+    for (const bound of [0n, DRAW_RANGE + 1n])
+      expect(() => uniformBelow(bound, () => 1n)).toThrow(/a draw bound is in \[1, 2\^248\]/);
+    expect(uniformBelow(DRAW_RANGE, () => 7n)).toBe(7n);
+  });
+
+  it('a draw is below 2^248 and not negative', () => {
+    for (const bad of [-1n, DRAW_RANGE]) {
+      const draws = [bad, 1n];
+      expect(() => uniformBelow(3n, (attempt) => draws[attempt]!)).toThrow(/a draw is below 2\^248/);
+    }
+  });
+
+  it('gives up after 64 rejected draws instead of taking a 65th', () => {
+    const bound = DRAW_RANGE / 2n + 1n; // draws at or above the bound are rejected
+    expect(() => uniformBelow(bound, (attempt) => (attempt < 64 ? DRAW_RANGE - 1n : 0n))).toThrow(
+      /no accepted draw in 64 attempts/,
+    );
+  });
+});
+
+describe('the validator set cap', () => {
+  it(`refuses a set of more than ${VALIDATOR_SET_SIZE_MAX} validators, before looking at them`, () => {
+    const tooMany = new Array<Validator>(VALIDATOR_SET_SIZE_MAX + 1);
+    expect(() => drawCommittee(tooMany, 0, hex32(1))).toThrow(
+      `the rollup contract caps its validator set at ${VALIDATOR_SET_SIZE_MAX}`,
+    );
   });
 });

@@ -147,3 +147,77 @@ describe('reloadKeystore', () => {
     });
   });
 });
+
+describe('rejection messages', () => {
+  const rejection = (contents: Uint8Array) => {
+    const loaded = loadKeystore(contents, STARTUP_PUBLISHERS);
+    if (loaded.kind !== 'rejected') throw new Error('the keystore was accepted');
+    return loaded.rejection;
+  };
+  const text = (json: string) => new TextEncoder().encode(json);
+
+  it('say where the schema is broken: a field, a nested field, an array element, or the whole file', () => {
+    expect(rejection(file([entry(0)], { schemaVersion: 2 })).message).toMatch(
+      /^the keystore is not valid at schemaVersion: /,
+    );
+    const badAddress = { ...entry(0), attester: { address: '0x12', blsSecretKey: hex32(1) } };
+    expect(rejection(file([entry(1), badAddress])).message).toMatch(
+      /^the keystore is not valid at validators\[1\]\.attester\.address: /,
+    );
+    expect(rejection(text('5')).message).toMatch(/^the keystore is not valid at the file: /);
+  });
+
+  it('name the file size, the encoding, an empty list, and the validator at fault', () => {
+    expect(rejection(new Uint8Array(KEYSTORE_FILE_BYTES_MAX + 1)).message).toBe(
+      `the keystore is ${KEYSTORE_FILE_BYTES_MAX + 1} bytes, above the limit of ${KEYSTORE_FILE_BYTES_MAX}`,
+    );
+    expect(rejection(text('{')).message).toBe('the keystore is not valid UTF-8 JSON');
+    expect(rejection(file([])).message).toBe('the keystore lists no validators');
+    expect(rejection(file([entry(0), entry(1, { publisher: UNKNOWN_PUBLISHER })])).message).toBe(
+      `validator 1 (${testAddress(1)}) names publisher ${UNKNOWN_PUBLISHER}, which is not among the publishers the node started with`,
+    );
+    const zeroKey = { ...entry(1), attester: { address: testAddress(1), blsSecretKey: `0x${'00'.repeat(32)}` } };
+    expect(rejection(file([entry(0), zeroKey])).message).toMatch(
+      new RegExp(`^validator 1 \\(${testAddress(1)}\\) has an invalid BLS secret key: .*zero`),
+    );
+    expect(rejection(file([entry(0), entry(0, { coinbase: testAddress(7) })])).message).toBe(
+      `validator 1 repeats attester ${testAddress(0)}`,
+    );
+    expect(rejection(file([entry(0), entry(1, { key: 0 })])).message).toBe(
+      `validator 1 repeats the BLS key ${testSecretKey(0).publicKey} of another validator`,
+    );
+  });
+
+  it('carry no validator index when no validator is to blame', () => {
+    expect(Object.keys(rejection(text('{')))).toEqual(['reason', 'message']);
+    const error = keystoreReloadRefused(rejection(file([])));
+    expect(error.details).toStrictEqual({ reason: 'noValidators' });
+  });
+
+  it('refuse text that is not valid UTF-8 even where JSON would accept its replacement', () => {
+    const quoted = new Uint8Array([0x22, 0xff, 0x22]);
+    expect(rejection(quoted).reason).toBe('notJson');
+  });
+});
+
+describe('file size limit', () => {
+  it('accepts a file of exactly the limit', () => {
+    const contents = file([entry(0)]);
+    const padded = new Uint8Array(KEYSTORE_FILE_BYTES_MAX).fill(0x20);
+    padded.set(contents);
+    expect(loadKeystore(padded, STARTUP_PUBLISHERS).kind).toBe('accepted');
+  });
+});
+
+describe('keystoreChanges', () => {
+  it('counts a new fee recipient alone, or a new publisher alone, as changed settings', () => {
+    const current = startState();
+    const feeRecipient = { ...entry(0), feeRecipient: hex32(999) };
+    const publisher = entry(1, { publisher: PUBLISHER_B });
+    const result = reloadKeystore(current, file([feeRecipient, publisher, entry(2)]), STARTUP_PUBLISHERS);
+    expect(result).toMatchObject({
+      kind: 'accepted',
+      changes: { added: [], removed: [], keyReplaced: [], settingsChanged: [testAddress(0), testAddress(1)] },
+    });
+  });
+});

@@ -8,7 +8,7 @@ import {
   reopenableInMemoryStore,
   type ReopenableStore,
 } from '../../test/helpers/reopenableStorage.js';
-import { silentLogger } from '../../test/helpers/testLogger.js';
+import { capturingLogger, silentLogger, type LogLine } from '../../test/helpers/testLogger.js';
 import {
   TEST_CHAIN,
   hex32,
@@ -19,6 +19,7 @@ import {
   testValidatorSet,
 } from '../../test/validators/validatorFixtures.js';
 import type { Chain } from '../chain/chain.js';
+import { toStoredJson } from '../chain/serde.js';
 import type { StoragePort } from '../ports.js';
 import { signCheckpointAttestation } from './bls.js';
 import type { SignedEntry } from './offenses.js';
@@ -174,5 +175,124 @@ describe('a validator client over a reopened storage', () => {
     expect(after.slashOffenses('all')).toEqual(before.slashOffenses('all'));
     expect(after.slashOffenses('current')).toEqual(before.slashOffenses('current'));
     expect(after.pool.offenseRecords('all')).toEqual(before.pool.offenseRecords('all'));
+  });
+});
+
+describe('ValidatorStore over its storage', () => {
+  async function memoryStore(): Promise<ReopenableStore> {
+    const store = await reopenableInMemoryStore(createMemoryStorage());
+    stores.push(store);
+    return store;
+  }
+
+  /** The options each batch was written with, in order. */
+  function recordBatchOptions(storage: StoragePort): unknown[] {
+    const seen: unknown[] = [];
+    const batch = storage.batch.bind(storage) as (ops: unknown, options?: unknown) => Promise<void>;
+    (storage as unknown as { batch: typeof batch }).batch = (ops, options) => {
+      seen.push(options);
+      return batch(ops, options);
+    };
+    return seen;
+  }
+
+  it('refuses to load a stored slot record without a slot, a committee or attesters', async () => {
+    const corrupt = [
+      { slot: 1.5, proposer: null, proposed: false, committee: [a], attesters: [a] },
+      { slot: 1, proposer: null, proposed: false, attesters: [a] },
+      { slot: 1, proposer: null, proposed: false, committee: [a] },
+    ];
+    for (const record of corrupt) {
+      const storage = await memoryStore();
+      await storage.store.put('validators:statsSlot:000000000001', toStoredJson(record));
+      await expect(ValidatorStore.open(storage.store, silentLogger)).rejects.toThrow(
+        /a stored slot record has a slot, a committee and attesters/,
+      );
+    }
+  });
+
+  it('logs what it loaded, and nothing when there was nothing', async () => {
+    const loadedLines = async (fill: (store: ValidatorStore) => void): Promise<LogLine[]> => {
+      const storage = await memoryStore();
+      const writer = await ValidatorStore.open(storage.store, silentLogger);
+      fill(writer);
+      await writer.settled();
+      const lines: LogLine[] = [];
+      await ValidatorStore.open(
+        await storage.reopen(),
+        capturingLogger((line) => lines.push(line)),
+      );
+      return lines.filter((line) => line.message === 'validator records loaded');
+    };
+    expect(await loadedLines(() => undefined)).toEqual([]);
+    const offenses = await loadedLines((store) =>
+      store.offenseLog.record('duplicateAttestation', entry(a, 5, 0), entry(a, 5, 1)),
+    );
+    expect(offenses.map((line) => [line.level, line.fields])).toEqual([['info', { offenses: 1, statsSlots: 0 }]]);
+    const slots = await loadedLines((store) => {
+      const records = [slotRecord(3, [a]), slotRecord(4, [b])];
+      for (const record of records) store.stats.record(record);
+      store.slotsRecorded(records);
+    });
+    expect(slots.map((line) => [line.level, line.fields])).toEqual([['info', { offenses: 0, statsSlots: 2 }]]);
+  });
+
+  it('after a restart, keeps deleting the slots that leave the window, also those stored before it', async () => {
+    const storage = await memoryStore();
+    const record = (store: ValidatorStore, slot: number) => {
+      const taken = slotRecord(slot, [a]);
+      store.stats.record(taken);
+      store.slotsRecorded([taken]);
+    };
+    const before = await ValidatorStore.open(storage.store, silentLogger);
+    for (let slot = 0; slot < 10; slot++) record(before, slot);
+    await before.settled();
+    const after = await ValidatorStore.open(await storage.reopen(), silentLogger);
+    const lastSlot = VALIDATOR_STATS_SLOT_WINDOW + 20;
+    for (let slot = 10; slot <= lastSlot; slot++) record(after, slot);
+    await after.settled();
+    const kept = await keysUnder(storage.store, 'validators:statsSlot:');
+    expect(kept).toHaveLength(VALIDATOR_STATS_SLOT_WINDOW);
+    expect(kept[0]).toBe(
+      `validators:statsSlot:${String(lastSlot - VALIDATOR_STATS_SLOT_WINDOW + 1).padStart(12, '0')}`,
+    );
+  });
+
+  it('writes offenses with the disk flush and slot records without it', async () => {
+    const storage = await memoryStore();
+    const store = await ValidatorStore.open(storage.store, silentLogger);
+    const options = recordBatchOptions(storage.store);
+    store.offenseLog.record('duplicateAttestation', entry(a, 5, 0), entry(a, 5, 1));
+    await store.settled();
+    expect(options).toEqual([undefined]);
+    const taken = slotRecord(6, [a]);
+    store.stats.record(taken);
+    store.slotsRecorded([taken]);
+    await store.settled();
+    expect(options).toEqual([undefined, { sync: false }]);
+  });
+
+  it('logs a write that failed, keeps the records in memory, and goes on writing', async () => {
+    const storage = await memoryStore();
+    const lines: LogLine[] = [];
+    const store = await ValidatorStore.open(
+      storage.store,
+      capturingLogger((line) => lines.push(line)),
+    );
+    const batch = storage.store.batch.bind(storage.store) as (ops: unknown, options?: unknown) => Promise<void>;
+    let failNext = true;
+    (storage.store as unknown as { batch: typeof batch }).batch = (ops, options) => {
+      if (!failNext) return batch(ops, options);
+      failNext = false;
+      return Promise.reject(new Error('disk full'));
+    };
+    store.offenseLog.record('duplicateAttestation', entry(a, 5, 0), entry(a, 5, 1));
+    store.offenseLog.record('duplicateAttestation', entry(b, 6, 0), entry(b, 6, 1));
+    await store.settled();
+    expect(lines.filter((line) => line.level === 'warn').map((line) => [line.message, line.fields])).toEqual([
+      ['validator records not persisted', { operations: 1, error: 'Error: disk full' }],
+    ]);
+    expect(store.offenseLog.size).toBe(2);
+    expect(await keysUnder(storage.store, 'validators:offense:')).toEqual(['validators:offense:000000000001']);
   });
 });
