@@ -639,6 +639,32 @@ export const EQUIVALENT_MUTANTS: readonly EquivalentMutant[] = [
     mutant: 'core/archiver/syncStep.ts:444 ConditionalExpression -> true',
     reason: 'the store holds no checkpoint 0, so fetching it gives undefined, as the guard does',
   },
+  // core/worldState, part WB
+  {
+    mutant: 'core/worldState/pageStore.ts:105 ConditionalExpression -> true',
+    reason:
+      'a page is cached already only if a read at the same latest block cached the same version (a commit ends isLatest)',
+  },
+  {
+    mutant: 'core/worldState/pageStore.ts:120 ConditionalExpression -> false',
+    reason: 'with no excess the eviction loop breaks before taking a page: nothing is evicted either way',
+  },
+  {
+    mutant: 'core/worldState/pageStore.ts:120 EqualityOperator -> excess < 0',
+    reason: 'with no excess the eviction loop breaks before taking a page: nothing is evicted either way',
+  },
+  {
+    mutant: 'core/worldState/pageStore.ts:145 ConditionalExpression -> true',
+    reason: 'the left operand only: with no live bytes no page of the slab is cached, so copying out copies nothing',
+  },
+  {
+    mutant: 'core/worldState/pageStore.ts:145 EqualityOperator -> slab.liveBytes >= 0',
+    reason: 'with no live bytes no page of the slab is cached, so copying out copies nothing',
+  },
+  {
+    mutant: 'core/worldState/pageStore.ts:174 ConditionalExpression -> false',
+    reason: 'a page owning its whole buffer becomes a slab with all bytes live: never copied on commit nor on drop',
+  },
 ];
 
 /** Whether a mutant, as the summary prints it, is listed as equivalent. */
