@@ -783,6 +783,60 @@ export const EQUIVALENT_MUTANTS: readonly EquivalentMutant[] = [
     reason:
       'the message of an assertion that cannot fail: each list only ever receives entries of its own kind (RULES)',
   },
+  // core/worldState, part WB
+  {
+    mutant: 'core/worldState/pageStore.ts:105 ConditionalExpression -> true',
+    reason:
+      'a page is cached already only if a read at the same latest block cached the same version (a commit ends isLatest)',
+  },
+  {
+    mutant: 'core/worldState/pageStore.ts:120 ConditionalExpression -> false',
+    reason: 'with no excess the eviction loop breaks before taking a page: nothing is evicted either way',
+  },
+  {
+    mutant: 'core/worldState/pageStore.ts:120 EqualityOperator -> excess < 0',
+    reason: 'with no excess the eviction loop breaks before taking a page: nothing is evicted either way',
+  },
+  {
+    mutant: 'core/worldState/pageStore.ts:145 ConditionalExpression -> true',
+    reason: 'the left operand only: with no live bytes no page of the slab is cached, so copying out copies nothing',
+  },
+  {
+    mutant: 'core/worldState/pageStore.ts:145 EqualityOperator -> slab.liveBytes >= 0',
+    reason: 'with no live bytes no page of the slab is cached, so copying out copies nothing',
+  },
+  {
+    mutant: 'core/worldState/pageStore.ts:174 ConditionalExpression -> false',
+    reason: 'a page owning its whole buffer becomes a slab with all bytes live: never copied on commit nor on drop',
+  },
+  {
+    mutant: 'core/worldState/historicalPageCache.ts:91 ConditionalExpression -> false',
+    reason: 'splicing the last version leaves an empty list under the page, which finds nothing, as no list does',
+  },
+  {
+    mutant: 'core/worldState/indexedBatch.ts:97 EqualityOperator -> a.key <= b.key',
+    reason: 'keys in a batch are distinct, and V8 sorts by whether the comparison is negative: the same order',
+  },
+  {
+    mutant: 'core/worldState/indexedBatch.ts:97 ConditionalExpression -> true',
+    reason: 'keys in a batch are distinct, and V8 sorts by whether the comparison is negative: the same order',
+  },
+  {
+    mutant: 'core/worldState/indexedBatch.ts:97 ConditionalExpression -> false',
+    reason: 'keys in a batch are distinct, and V8 sorts by whether the comparison is negative: the same order',
+  },
+  {
+    mutant: 'core/worldState/indexedBatch.ts:97 EqualityOperator -> a.key >= b.key',
+    reason: 'keys in a batch are distinct, and V8 sorts by whether the comparison is negative: the same order',
+  },
+  {
+    mutant: 'core/worldState/genesisState.ts:49 ConditionalExpression -> true',
+    reason: 'the genesis accounts (spec/genesis.ts) always number PUBLIC_DATA_TREE_PREFILL_LEAVES - 1: never fails',
+  },
+  {
+    mutant: 'core/worldState/genesisState.ts:49 StringLiteral -> ""',
+    reason: 'the genesis accounts (spec/genesis.ts) always number PUBLIC_DATA_TREE_PREFILL_LEAVES - 1: never fails',
+  },
 ];
 
 /** Whether a mutant, as the summary prints it, is listed as equivalent. */

@@ -51,4 +51,26 @@ describe('HistoricalPageCache', () => {
     expect(cache.find(0, 5, 7)).toBeUndefined();
     expect(cache.bytes).toBe(0);
   });
+
+  it('answers every block from a version through the last block it was found at, one entry per version', () => {
+    const cache = new HistoricalPageCache(1 << 20);
+    cache.remember(0, 5, 4, { version: 3, bytes: pageOf(5, 3) });
+    cache.remember(0, 5, 10, { version: 3, bytes: pageOf(5, 3) });
+    expect([cache.entryCount, cache.bytes]).toEqual([1, PAGE_BYTES + HISTORICAL_PAGE_ENTRY_OVERHEAD_BYTES]);
+    for (const block of [3, 4, 10]) expect(cache.find(0, 5, block)?.version).toBe(3);
+    expect(cache.find(0, 5, 11)).toBeUndefined();
+  });
+
+  it('holds entries up to exactly its bound, dropping the least recently used version of a page alone', () => {
+    const entryBytes = PAGE_BYTES + HISTORICAL_PAGE_ENTRY_OVERHEAD_BYTES;
+    const cache = new HistoricalPageCache(2 * entryBytes);
+    cache.remember(0, 5, 4, { version: 3, bytes: pageOf(5, 3) });
+    cache.remember(0, 5, 9, { version: 6, bytes: pageOf(5, 6) });
+    expect([cache.entryCount, cache.bytes]).toEqual([2, 2 * entryBytes]);
+    cache.remember(0, 5, 20, { version: 12, bytes: pageOf(5, 12) });
+    expect([cache.entryCount, cache.bytes]).toEqual([2, 2 * entryBytes]);
+    expect(cache.find(0, 5, 4)).toBeUndefined();
+    expect(cache.find(0, 5, 9)?.bytes).toEqual(pageOf(5, 6));
+    expect(cache.find(0, 5, 20)?.bytes).toEqual(pageOf(5, 12));
+  });
 });

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { blockOfKey, worldStateKeys } from './storageLayout.js';
+import { blockOfKey, decodePage, encodePage, worldStateKeys } from './storageLayout.js';
 
 const pageId = fc.oneof(fc.integer({ min: 0, max: 2 ** 32 }), fc.integer({ min: 0, max: 2 ** 48 - 1 }));
 const block = fc.integer({ min: 0, max: 2 ** 32 - 1 });
@@ -19,5 +19,11 @@ describe('world-state keys', () => {
         expect(Math.sign(a < b ? -1 : a > b ? 1 : 0)).toBe(Math.sign(numeric));
       }),
     );
+  });
+
+  it('decode a stored page only when it has the bytes of a page', () => {
+    const page = Uint8Array.from({ length: 8 }, (_, i) => i * 17);
+    expect(decodePage(encodePage(page), 8)).toEqual(page);
+    expect(() => decodePage(encodePage(page), 16)).toThrow('assertion failed: a stored page has 16 bytes, not 8');
   });
 });
