@@ -53,10 +53,10 @@ export async function dump(store: StoragePort): Promise<[string, string][]> {
 
 export interface HookedStorage {
   readonly storage: StoragePort;
-  /** Runs once `hook` after the next page read got its answer from the store, before the reader sees it. */
-  afterNextPageRead(hook: () => Promise<void>): void;
-  /** Runs `hook` after every page read, until `stop`. */
-  afterEveryPageRead(hook: () => Promise<void>): void;
+  /** Runs once `hook` after the next seek got its answer from the store, before the reader sees it. */
+  afterNextSeek(hook: () => Promise<void>): void;
+  /** Runs `hook` after every seek, until `stop`. */
+  afterEverySeek(hook: () => Promise<void>): void;
   stop(): void;
   /** Every batch written since `record` (to see what a prune deletes). */
   record(): StorageBatchOp[][];
@@ -64,13 +64,13 @@ export interface HookedStorage {
 
 export type StorageBatchOp = { type: 'put'; key: string; value: string } | { type: 'del'; key: string };
 
-/** A memory store whose page reads (the world state's only reverse seeks) can be followed by a hook. */
+/** A memory store whose seeks (page reads and lookups by value: the iterators with a limit) can be followed by a hook. */
 export function hookedStorage(base: StoragePort = createMemoryStorage()): HookedStorage {
   let hook: { run: () => Promise<void>; once: boolean } | undefined;
   let batches: StorageBatchOp[][] | undefined;
-  const iterator = (options: { reverse?: boolean }) => {
+  const iterator = (options: { limit?: number }) => {
     const inner = base.iterator(options);
-    if (options.reverse !== true) return inner;
+    if (options.limit === undefined) return inner;
     return {
       all: async () => {
         const rows = await inner.all();
@@ -97,10 +97,10 @@ export function hookedStorage(base: StoragePort = createMemoryStorage()): Hooked
   });
   return {
     storage,
-    afterNextPageRead: (run) => {
+    afterNextSeek: (run) => {
       hook = { run, once: true };
     },
-    afterEveryPageRead: (run) => {
+    afterEverySeek: (run) => {
       hook = { run, once: false };
     },
     stop: () => {

@@ -177,9 +177,9 @@ describe('world state: reads overtaken by unwinds', () => {
     const engine = await openSmall(hooked.storage, { historicalPageCacheBytesMax: 0 });
     // A leaf alone is one page: one read per attempt.
     const leaf = () => engine.getLeafValue(MerkleTreeId.NOTE_HASH_TREE, 1, 0n);
-    hooked.afterNextPageRead(() => engine.unwindTo(3));
+    hooked.afterNextSeek(() => engine.unwindTo(3));
     expect(await leaf()).toBe(hexOf(101n));
-    hooked.afterEveryPageRead(() => engine.unwindTo(3));
+    hooked.afterEverySeek(() => engine.unwindTo(3));
     await expect(leaf()).rejects.toMatchObject({
       code: 'WORLD_STATE_READ_INTERRUPTED',
       message: `a read as of block 1 was overtaken ${WORLD_STATE_READ_ATTEMPTS_MAX} times by unwinds; retry`,
@@ -193,7 +193,7 @@ describe('world state: reads overtaken by unwinds', () => {
     await applyBlocks(await open(hooked.storage), 2);
     const engine = await open(hooked.storage);
     // The read finds block 2's version of slot 7's page; block 2 is then replaced by one that leaves the slot alone.
-    hooked.afterNextPageRead(async () => {
+    hooked.afterNextSeek(async () => {
       await engine.unwindTo(1);
       await (await engine.prepareBlock(2, EMPTY_EFFECTS)).finish(blockHashOf(2, 1)).commit();
     });
@@ -205,7 +205,7 @@ describe('world state: reads overtaken by unwinds', () => {
     const hooked = hookedStorage();
     await applyBlocks(await open(hooked.storage), 2);
     const engine = await openSmall(hooked.storage, { pageCachePagesMax: 1 });
-    hooked.afterNextPageRead(async () => {
+    hooked.afterNextSeek(async () => {
       await engine.unwindTo(0);
       await applyBlocks(engine, 2, 1);
     });
@@ -221,5 +221,16 @@ describe('world state: reads overtaken by unwinds', () => {
     await applyBlocks(engine, 3);
     for (const block of [1, 2, 3])
       expect(await engine.getPublicDataValue(block, hexOf(7n))).toBe(hexOf(BigInt(block + 1)));
+  });
+
+  it('answers BLOCK_UNKNOWN for a lookup as of a block that an unwind removed meanwhile', async () => {
+    const hooked = hookedStorage();
+    const engine = await open(hooked.storage);
+    await applyBlocks(engine, 2);
+    hooked.afterNextSeek(() => engine.unwindTo(1));
+    await expect(engine.findLeafIndices(MerkleTreeId.NOTE_HASH_TREE, 2, [hexOf(201n)])).rejects.toMatchObject({
+      code: 'WORLD_STATE_BLOCK_UNKNOWN',
+      details: { block: 2, latest: 1 },
+    });
   });
 });
