@@ -837,7 +837,7 @@ export class WorldState {
     for (let attempt = 1; ; attempt++) {
       this.checkKept(block);
       const generation = this.generation;
-      const result = await query();
+      const result = await query().catch((error: unknown) => refuseIfGone(() => this.checkKept(block), error));
       this.checkKept(block);
       if (generation === this.generation) return result;
       if (attempt >= WORLD_STATE_READ_ATTEMPTS_MAX) {
@@ -978,4 +978,10 @@ function genesisBatch(leaves: readonly IndexedLeaf[]): IndexedBatch {
     inserted: leaves.map((leaf, leafIndex) => ({ key: leaf.key, leafIndex })),
     sizeAfter: leaves.length,
   };
+}
+
+/** Rethrows a read's failure, unless its block went away meanwhile: then `checkKept` throws why (unknown, pruned). */
+function refuseIfGone(checkKept: () => void, error: unknown): never {
+  checkKept();
+  throw error;
 }
