@@ -10,7 +10,7 @@ import {
   decodeCheckpointAttestations,
   encodeCheckpointAttestations,
 } from '../../spec/validators/checkpointAttestations.js';
-import { ATTESTATION_WAIT_POLL_MS } from '../../spec/validators/constants.js';
+import { ATTESTATION_WAIT_POLL_MS, VALIDATOR_STATS_SYNC_WAIT_SLOTS_MAX } from '../../spec/validators/constants.js';
 import { checkpointProposalPayloadOf, type CheckpointProposalPayload } from '../../spec/validators/signingPayloads.js';
 import { ManualClock, settle } from '../../test/helpers/manualClock.js';
 import { capturingLogger, type LogLine } from '../../test/helpers/testLogger.js';
@@ -73,6 +73,7 @@ interface ClientOptions {
   readonly signingGuard?: SigningGuardPort;
   readonly metrics?: MetricsEvent[];
   readonly prepareDuties?: () => Promise<void>;
+  readonly startSlot?: number;
 }
 
 const keystoreEntry = (address: Hex): KeystoreValidator =>
@@ -102,7 +103,7 @@ function clientOf(options: ClientOptions = {}) {
     dutiesOf: async (slot: number) => dutiesOf(slot),
   } as unknown as ValidatorDuties;
   const logs: LogLine[] = [];
-  const clock = new ManualClock(FIXTURE_SLOT * SLOT_MS);
+  const clock = new ManualClock((options.startSlot ?? FIXTURE_SLOT) * SLOT_MS);
   const metrics = options.metrics;
   const client = new ValidatorClient({
     chain,
@@ -378,6 +379,15 @@ describe('a committee member asking peers for missing block proposals', () => {
   });
 });
 
+describe('a validator client started at genesis', () => {
+  it('records the statistics of every slot from the first one', async () => {
+    const { client, clock } = clientOf({ startSlot: 0 });
+    await clock.advance((VALIDATOR_STATS_SYNC_WAIT_SLOTS_MAX + 3) * SLOT_MS);
+    await client.refreshStats();
+    expect(client.stats.keptSlots).toEqual([0, 1, 2]);
+  });
+});
+
 describe('a validator client subscribed to gossip', () => {
   function subscribingNetwork() {
     const handlers: ((message: GossipMessage, from: string) => Promise<GossipVerdict>)[] = [];
@@ -471,6 +481,19 @@ describe("a proposer collecting its committee's attestations", () => {
     expect(metrics).toEqual([
       { kind: 'attestationsCollected', collected: quorum, required: quorum, quorumReached: true },
     ]);
+  });
+
+  it('wakes when a member that attested another payload too brings the quorum', async () => {
+    const { client, clock } = clientOf({ keys: [proposer] });
+    const outcome = watch(client.collectAttestations(checkpoint, clock.now() + 60_000));
+    const [first, second] = others as [Hex, Hex];
+    const elsewhere = payloadOf(fixture, { archiveRoot: hex32(55) });
+    await deliver(client, [attestationBy(first, checkpoint.payload), attestationBy(second, elsewhere)]);
+    await settle();
+    expect(outcome()).toBe('pending');
+    expect(await client.receive(attestationBy(second, checkpoint.payload))).toMatchObject({ kind: 'offense' });
+    await settle();
+    expect(outcome()).toEqual({ value: expect.any(String) });
   });
 
   it('notices attestations the pool got without gossip at its next poll', async () => {
