@@ -253,11 +253,15 @@ describe('a committee member checking a proposal before attesting', () => {
 
 describe('a committee member hearing the same gossip again', () => {
   it('checks a held proposal again only when a block newly arrives', async () => {
-    const { client, events } = clientOf();
+    const { client, events, logs } = clientOf();
     const [first, second] = blockMessages() as [BlockProposalMessage, BlockProposalMessage];
     await deliver(client, [checkpointMessage(), second, forgedFirst()]);
     const refused = { kind: 'attestationRefused', slot: FIXTURE_SLOT, reason: 'blockBodyMismatch' };
     expect(events).toEqual([refused]);
+    expect(logs.find((l) => l.message === 'block proposal content refused')).toMatchObject({
+      level: 'warn',
+      fields: { slot: FIXTURE_SLOT, block: first.payload.blockNumber, reason: expect.any(String) },
+    });
     // Repeats, a bad copy again, and a forged signature bring nothing new: the proposal is not checked again.
     const badSignature = { ...second, payload: { ...second.payload, archiveRoot: hex32(79) } };
     await deliver(client, [forgedFirst(), second, badSignature, checkpointMessage()]);
