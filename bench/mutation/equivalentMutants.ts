@@ -641,6 +641,21 @@ export const EQUIVALENT_MUTANTS: readonly EquivalentMutant[] = [
   },
   // core/validators, part VA
   {
+    mutant: 'core/validators/validatorClient.ts:281 LogicalOperator -> n >= 1 || n > top - ATTESTATION_POOL_SLOTS_KEPT',
+    reason:
+      'a checkpoint numbered top - KEPT or lower is of a slot before the first one recorded; below 1 none is stored',
+  },
+  {
+    mutant: 'core/validators/validatorClient.ts:281 ConditionalExpression -> true',
+    reason:
+      'a checkpoint numbered top - KEPT or lower is of a slot before the first one recorded; below 1 none is stored',
+  },
+  {
+    mutant: 'core/validators/validatorClient.ts:281 EqualityOperator -> n >= top - ATTESTATION_POOL_SLOTS_KEPT',
+    reason:
+      'a checkpoint numbered top - KEPT or lower is of a slot before the first one recorded; below 1 none is stored',
+  },
+  {
     mutant: 'core/validators/validatorClient.ts:196 ArithmeticOperator -> (this.stats.lastProcessedSlot ?? -1) - 1',
     reason:
       'record() ignores slots at or before the last recorded one: starting two slots earlier records nothing more',

@@ -10,7 +10,11 @@ import {
   decodeCheckpointAttestations,
   encodeCheckpointAttestations,
 } from '../../spec/validators/checkpointAttestations.js';
-import { ATTESTATION_WAIT_POLL_MS, VALIDATOR_STATS_SYNC_WAIT_SLOTS_MAX } from '../../spec/validators/constants.js';
+import {
+  ATTESTATION_POOL_SLOTS_KEPT,
+  ATTESTATION_WAIT_POLL_MS,
+  VALIDATOR_STATS_SYNC_WAIT_SLOTS_MAX,
+} from '../../spec/validators/constants.js';
 import { checkpointProposalPayloadOf, type CheckpointProposalPayload } from '../../spec/validators/signingPayloads.js';
 import { ManualClock, settle } from '../../test/helpers/manualClock.js';
 import { capturingLogger, type LogLine } from '../../test/helpers/testLogger.js';
@@ -383,8 +387,17 @@ describe('a committee member asking peers for missing block proposals', () => {
   });
 });
 
-describe('a validator client started at genesis', () => {
-  it('records the statistics of every slot from the first one', async () => {
+describe('a validator client recording statistics', () => {
+  it("does not record a slot its pool's window no longer holds, though it heard attestations in it", async () => {
+    const { client, clock } = clientOf();
+    await deliver(client, [attestationBy(member, payloadOf(fixture))]);
+    await clock.advance(ATTESTATION_POOL_SLOTS_KEPT * SLOT_MS);
+    await client.refreshStats();
+    expect(client.stats.keptSlots[0]).toBe(FIXTURE_SLOT + 1);
+    expect(client.stats.validatorStats(member)?.history.filter((h) => h.slot === FIXTURE_SLOT)).toEqual([]);
+  });
+
+  it('records every slot from the first one when started at genesis', async () => {
     const { client, clock } = clientOf({ startSlot: 0 });
     await clock.advance((VALIDATOR_STATS_SYNC_WAIT_SLOTS_MAX + 3) * SLOT_MS);
     await client.refreshStats();
