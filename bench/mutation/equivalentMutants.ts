@@ -938,6 +938,138 @@ export const EQUIVALENT_MUTANTS: readonly EquivalentMutant[] = [
     mutant: 'core/worldState/worldState.ts:948 ConditionalExpression -> false',
     reason: 'zero values are never stored as appended values (filtered out on write): the seek finds nothing',
   },
+  // core/validators, part VA
+  {
+    mutant: 'core/validators/validatorClient.ts:281 LogicalOperator -> n >= 1 || n > top - ATTESTATION_POOL_SLOTS_KEPT',
+    reason:
+      'a checkpoint numbered top - KEPT or lower is of a slot before the first one recorded; below 1 none is stored',
+  },
+  {
+    mutant: 'core/validators/validatorClient.ts:281 ConditionalExpression -> true',
+    reason:
+      'a checkpoint numbered top - KEPT or lower is of a slot before the first one recorded; below 1 none is stored',
+  },
+  {
+    mutant: 'core/validators/validatorClient.ts:281 EqualityOperator -> n >= top - ATTESTATION_POOL_SLOTS_KEPT',
+    reason:
+      'a checkpoint numbered top - KEPT or lower is of a slot before the first one recorded; below 1 none is stored',
+  },
+  {
+    mutant: 'core/validators/validatorClient.ts:196 ArithmeticOperator -> (this.stats.lastProcessedSlot ?? -1) - 1',
+    reason:
+      'record() ignores slots at or before the last recorded one: starting two slots earlier records nothing more',
+  },
+  {
+    mutant: 'core/validators/validatorClient.ts:244 ConditionalExpression -> false',
+    reason: 'without a proposer find compares each address string to undefined: none matches, the same undefined',
+  },
+  {
+    mutant: 'core/validators/validatorClient.ts:255 ConditionalExpression -> false',
+    reason:
+      'at a negative slot the pool (at slot 0 or later) does not move and statsSlotsEnd is 0: nothing is recorded',
+  },
+  {
+    mutant: 'core/validators/validatorClient.ts:255 EqualityOperator -> slot <= 0',
+    reason: 'at slot 0 the pool is already at slot 0 and statsSlotsEnd is 0: nothing to move or record',
+  },
+  {
+    mutant: 'core/validators/validatorClient.ts:260 ConditionalExpression -> false',
+    reason: 'with statsFromSlot at or past the end the record loop runs no iteration; only chain reads are added',
+  },
+  {
+    mutant: 'core/validators/validatorClient.ts:260 EqualityOperator -> this.statsFromSlot > end',
+    reason: 'at statsFromSlot === end the record loop runs no iteration',
+  },
+  {
+    mutant: 'core/validators/validatorClient.ts:284 ConditionalExpression -> false',
+    reason: 'checkpoints of slots below fromSlot are kept but never looked up: recording starts at fromSlot or later',
+  },
+  {
+    mutant: 'core/validators/validatorClient.ts:330 ConditionalExpression -> true',
+    reason: 'waking the quorum wait on more messages only makes it check the pool again',
+  },
+  {
+    mutant:
+      "core/validators/validatorClient.ts:330 LogicalOperator -> message.kind === 'checkpointAttestation' || outcome.kind === 'added' || outcome.",
+    reason: 'waking the quorum wait on more messages only makes it check the pool again',
+  },
+  {
+    mutant: 'core/validators/validatorClient.ts:386 ConditionalExpression -> false',
+    reason: "unreachable: attest runs for payloads the pool admitted, which needs the slot's cached duties",
+  },
+  {
+    mutant: 'core/validators/validatorClient.ts:392 ConditionalExpression -> true',
+    reason:
+      'held proposals are of past or current slots only (others are refused notCurrentSlot): all but this one are older',
+  },
+  {
+    mutant: 'core/validators/validatorClient.ts:392 EqualityOperator -> slot <= payload.slot',
+    reason: "the current slot's entry is deleted and then set again on the next line",
+  },
+  {
+    mutant: 'core/validators/validatorClient.ts:435 ConditionalExpression -> false',
+    reason: 'memory only: request sets are read for the current slot only, and the slot never goes back',
+  },
+  {
+    mutant: 'core/validators/validatorClient.ts:467 ConditionalExpression -> true',
+    reason: "gossipVerdictOf answers 'reject' only for a rejected outcome",
+  },
+  {
+    mutant: 'core/validators/validatorClient.ts:551 StringLiteral -> "Stryker was here!"',
+    reason: 'the message shows only when the outcome is rejected, which takes the other branch',
+  },
+  {
+    mutant: 'core/validators/stats.ts:78 ConditionalExpression -> false',
+    reason: 'the union with an empty set of L1 attesters has the same members',
+  },
+  {
+    mutant: 'core/validators/stats.ts:175 ConditionalExpression -> true',
+    reason: 'filtering when no kept slot is older than the window keeps every slot and entry',
+  },
+  {
+    mutant: 'core/validators/stats.ts:175 EqualityOperator -> this.slots[0]! <= oldestKept',
+    reason: 'at equality the filter keeps every slot and entry',
+  },
+  {
+    mutant: 'core/validators/stats.ts:180 ConditionalExpression -> true',
+    reason:
+      'the assertion cannot fail: the filter above keeps at most a window of slots of at most 1 + COMMITTEE_SIZE duties',
+  },
+  {
+    mutant:
+      'core/validators/stats.ts:180 LogicalOperator -> this.slots.length <= VALIDATOR_STATS_SLOT_WINDOW || this.entries.length <= ENTRI',
+    reason: 'the assertion cannot fail: both bounds always hold',
+  },
+  {
+    mutant: 'core/validators/stats.ts:181 StringLiteral -> ""',
+    reason: 'the message of an assertion that cannot fail',
+  },
+  {
+    mutant: 'core/validators/stats.ts:195 EqualityOperator -> a <= b',
+    reason: 'the compared addresses are distinct map keys, never equal',
+  },
+  {
+    mutant: 'core/validators/stats.ts:195 ConditionalExpression -> true',
+    reason: 'the compared addresses are distinct map keys: a > b whenever a < b fails',
+  },
+  {
+    mutant: 'core/validators/stats.ts:195 ConditionalExpression -> false',
+    reason:
+      "the comparator's 1 and 0 differ only for Array.sort, which (V8) tests only < 0; a property test checks order",
+  },
+  {
+    mutant: 'core/validators/stats.ts:195 EqualityOperator -> a >= b',
+    reason: 'the compared addresses are distinct map keys, never equal',
+  },
+  {
+    mutant: 'core/validators/validatorDuties.ts:93 ConditionalExpression -> true',
+    reason: 'headReadSlot is set only after a read that set the set: the third operand is always true when it matters',
+  },
+  {
+    mutant:
+      'core/validators/validatorDuties.ts:170 MethodExpression -> `${v.address}/${v.blsPublicKey}/${v.proofOfPossession}`.toUpperCase()',
+    reason: 'upper-casing tells apart the same entries as lower-casing: the key only needs one case',
+  },
 ];
 
 /** Whether a mutant, as the summary prints it, is listed as equivalent. */

@@ -260,7 +260,7 @@ export class ValidatorClient {
     if (this.statsFromSlot >= end) return;
     const landed = await this.checkpointSlots(this.statsFromSlot);
     // Slots older than the pool's window have no activity left to count; the statistics start at the window.
-    this.statsFromSlot = Math.max(this.statsFromSlot, slot - ATTESTATION_POOL_SLOTS_KEPT);
+    this.statsFromSlot = Math.max(this.statsFromSlot, slot - ATTESTATION_POOL_SLOTS_KEPT + 1);
     const recorded: SlotRecord[] = [];
     for (; this.statsFromSlot < end; this.statsFromSlot++) {
       const duties = this.deps.duties.cachedDuties(this.statsFromSlot);
