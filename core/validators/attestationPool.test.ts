@@ -1,8 +1,14 @@
 import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
 import type { Hex } from '../../spec/chain.js';
 import { checkpointAttestation, proposalsForSlot } from '../../spec/wire/p2p.js';
 import { offense as offenseSchema } from '../../spec/wire/slashing.js';
-import { ATTESTATION_POOL_SLOTS_KEPT, COMMITTEE_SIZE, SLASH_ROUND_SLOTS } from '../../spec/validators/constants.js';
+import {
+  ATTESTATION_POOL_FUTURE_SLOTS_MAX,
+  ATTESTATION_POOL_SLOTS_KEPT,
+  COMMITTEE_SIZE,
+  SLASH_ROUND_SLOTS,
+} from '../../spec/validators/constants.js';
 import {
   checkpointProposalPayloadHash,
   type BlockProposalPayload,
@@ -287,5 +293,23 @@ describe('pool bounds and checks', () => {
     expect(() =>
       newPool().addBlockProposal({ payload, proposer: proposerAt(START_SLOT), signature: `0x${'00'.repeat(96)}` }),
     ).toThrow(TypeError);
+  });
+});
+
+describe('the window of slots the pool keeps', () => {
+  it('keeps exactly the slots whose entries it would take, from the oldest kept to one ahead', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: 1_000 }), fc.integer({ min: -200, max: 200 }), (current, offset) => {
+        const pool = newPool(current);
+        const slot = current + offset;
+        const inWindow =
+          slot >= Math.max(0, current - ATTESTATION_POOL_SLOTS_KEPT + 1) &&
+          slot <= current + ATTESTATION_POOL_FUTURE_SLOTS_MAX;
+        expect(pool.keepsSlot(slot)).toBe(inWindow);
+        if (slot < 0) return;
+        const outcome = pool.addCheckpointProposal(proposal(testPayload(slot)));
+        expect(outcome.kind === 'rejected' && /^slotToo/.test(outcome.reason)).toBe(!inWindow);
+      }),
+    );
   });
 });

@@ -346,4 +346,13 @@ export class AttestationPool {
   offenseRecords(query: SlashRoundQuery): ReturnType<OffenseLog['recordsOf']> {
     return this.offenseLog.recordsOf(query, this.current);
   }
+
+  /**
+   * Whether entries of `slot` fall in the window the pool keeps; others are refused before any check. The validator
+   * client prepares a slot's duties only for these, so a peer's message for a far slot costs no committee draw, no
+   * L1 read, and evicts no cached committee.
+   */
+  keepsSlot(slot: number): boolean {
+    return slot >= this.oldestSlotKept() && slot <= this.current + ATTESTATION_POOL_FUTURE_SLOTS_MAX;
+  }
 }

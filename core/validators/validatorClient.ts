@@ -316,7 +316,7 @@ export class ValidatorClient {
    */
   async receive(message: ValidatorGossip, from?: string): Promise<PoolAddOutcome> {
     await this.advance();
-    await this.deps.duties.prepareDuties(message.payload.slot);
+    if (this.pool.keepsSlot(message.payload.slot)) await this.deps.duties.prepareDuties(message.payload.slot);
     const outcome = this.addToPool(message);
     const contentKept = message.kind === 'blockProposal' && this.keepBlockContent(message, outcome, from);
     if (outcome.kind === 'offense') {

@@ -76,7 +76,7 @@ interface ClientOptions {
   readonly dutiesOf?: (slot: number) => SlotDuties;
   readonly signingGuard?: SigningGuardPort;
   readonly metrics?: MetricsEvent[];
-  readonly prepareDuties?: () => Promise<void>;
+  readonly prepareDuties?: (slot: number) => Promise<void>;
   readonly startSlot?: number;
 }
 
@@ -588,5 +588,30 @@ describe("a proposer collecting its committee's attestations", () => {
       code: 'OPERATION_REFUSED',
       details: { slot: FIXTURE_SLOT, duty: 'blockProposal' },
     });
+  });
+});
+
+describe('gossip for a slot outside the pool window', () => {
+  it("is refused without preparing that slot's duties (no committee draw, no L1 read)", async () => {
+    const prepared: number[] = [];
+    const prepareDuties = async (slot: number) => {
+      prepared.push(slot);
+    };
+    const { client } = clientOf({ prepareDuties });
+    const ahead = checkpointMessage(fixture, { slot: FIXTURE_SLOT + 2 });
+    expect(await client.receive(ahead)).toEqual({ kind: 'rejected', reason: 'slotTooFarAhead' });
+    expect(prepared).toEqual([]);
+    expect(await client.receive(checkpointMessage())).toMatchObject({ kind: 'added' });
+    expect(prepared).toEqual([FIXTURE_SLOT]);
+  });
+
+  it('is refused as too old once the window has moved past it', async () => {
+    const prepared: number[] = [];
+    const prepareDuties = async (slot: number) => {
+      prepared.push(slot);
+    };
+    const { client } = clientOf({ prepareDuties, startSlot: FIXTURE_SLOT + ATTESTATION_POOL_SLOTS_KEPT });
+    expect(await client.receive(checkpointMessage())).toEqual({ kind: 'rejected', reason: 'slotTooOld' });
+    expect(prepared).toEqual([]);
   });
 });
