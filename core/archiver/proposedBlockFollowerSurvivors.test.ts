@@ -12,6 +12,7 @@ import {
   syncInboxLeaves,
   type MemoryChain,
 } from '../../test/helpers/memoryChain.js';
+import { checkpointBlock } from '../../test/helpers/checkpointBlock.js';
 import { ManualClock } from '../../test/helpers/manualClock.js';
 import { capturingLogger, type LogLine } from '../../test/helpers/testLogger.js';
 import { createTimetable } from '../chain/timetable.js';
@@ -178,6 +179,22 @@ describe('proposed block follower: where a proposal fits', () => {
     expect(second.indexWithinCheckpoint).toBe(1);
     await deliver(h, keptProposal(second));
     expect(h.follower.chain.tips.proposed.number).toBe(1);
+    expect(h.logs).toEqual([]);
+  });
+
+  it('keeps a proposal waiting when the tip moved past it before its turn to apply came', async () => {
+    const h = await harness();
+    const first = await proposeBlock(h.follower, SLOT, []);
+    await proposeBlock(h.proposer, SLOT, []);
+    const second = await proposeBlock(h.proposer, SLOT, []);
+    // Block 2 is picked while the tip is block 1; by the time it applies, block 1 is checkpointed and another block 2
+    // (the first of the next checkpoint, same slot) is the tip.
+    h.followerApi.onBlockProposal(keptProposal(second));
+    const moved = Promise.all([checkpointBlock(h.follower, first), proposeBlock(h.follower, SLOT, [txEffect(5)])]);
+    await moved;
+    await h.followerApi.settled();
+    expect(h.follower.chain.tips.proposed.number).toBe(2);
+    expect(h.follower.chain.tips.proposed.hash).not.toBe(second.hash);
     expect(h.logs).toEqual([]);
   });
 

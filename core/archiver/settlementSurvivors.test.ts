@@ -1,12 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import type { Block, Checkpoint, CheckpointHeader } from '../../spec/chain.js';
-import { checkpointHash } from '../../spec/codec/checkpointHeader.js';
 import {
   MEMORY_CHAIN_CONSTANTS,
   openMemoryChain,
   proposeBlock,
   type MemoryChain,
 } from '../../test/helpers/memoryChain.js';
+import { checkpointBlock } from '../../test/helpers/checkpointBlock.js';
 import type { L1BlockRef, L1ReaderPort } from '../ports.js';
 import { readL1Settlement, settleTips, type L1Settlement } from './settlement.js';
 
@@ -43,39 +42,6 @@ describe('reading the settlement from L1', () => {
     expect(before.finalizedCheckpoint).toBe(0);
   });
 });
-
-/** Checkpoints `block` alone, as L1 would have it. */
-async function checkpointBlock(node: MemoryChain, block: Block): Promise<void> {
-  await node.chain.update(async (u) => {
-    const last = (await u.getBlock(u.tips.checkpointed.block.number))!;
-    const g = block.header.globalVariables;
-    const header: CheckpointHeader = {
-      lastArchiveRoot: last.archive.root,
-      slotNumber: g.slotNumber,
-      timestamp: g.timestamp,
-      coinbase: g.coinbase,
-      feeRecipient: g.feeRecipient,
-      gasFees: g.gasFees,
-      blockCount: 1,
-      blobsHash: ZERO_HASH,
-      totalManaUsed: 0n,
-      inHash: block.header.contentCommitment.inHash,
-      outHash: block.header.contentCommitment.outHash,
-    };
-    const checkpoint: Checkpoint = {
-      number: u.tips.checkpointed.checkpoint.number + 1,
-      header,
-      archiveRoot: block.archive.root,
-      hash: checkpointHash(header, block.archive.root),
-      firstBlockNumber: g.blockNumber,
-      blockCount: 1,
-      blobVersionedHashes: [],
-      l1: { blockNumber: 2n, blockHash: ZERO_HASH, timestamp: g.timestamp, txHash: ZERO_HASH },
-      attestations: [],
-    };
-    u.markCheckpointed(checkpoint, { number: g.blockNumber, hash: block.hash });
-  });
-}
 
 /** A chain with two checkpoints of one block each (slots 1 and 2). */
 async function twoCheckpoints(): Promise<MemoryChain> {
