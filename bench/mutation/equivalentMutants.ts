@@ -1070,6 +1070,35 @@ export const EQUIVALENT_MUTANTS: readonly EquivalentMutant[] = [
       'core/validators/validatorDuties.ts:170 MethodExpression -> `${v.address}/${v.blsPublicKey}/${v.proofOfPossession}`.toUpperCase()',
     reason: 'upper-casing tells apart the same entries as lower-casing: the key only needs one case',
   },
+  // core/archiver, part AR1
+  {
+    mutant: 'core/archiver/syncStep.ts:91 EqualityOperator -> lastInStep <= head.number',
+    reason: 'when the step ends at the head, reading that L1 block again answers the head itself',
+  },
+  {
+    mutant: 'core/archiver/syncStep.ts:93 ConditionalExpression -> false',
+    reason: 'when the listing ends at the step end, reading that L1 block again answers the step end itself',
+  },
+  {
+    mutant: 'core/archiver/syncStep.ts:181 ConditionalExpression -> false',
+    reason: 'with nothing stale and no messages the update stages no writes: skipping it or not leaves the same state',
+  },
+  {
+    mutant: 'core/archiver/syncStep.ts:267 ConditionalExpression -> false',
+    reason: 'unreachable: only proposals above the tip eventsToApply predicts (never below the real one) get blobs',
+  },
+  {
+    mutant: 'core/archiver/syncStep.ts:267 EqualityOperator -> log.checkpointNumber < checkpointedNumber',
+    reason: 'unreachable: only proposals above the tip eventsToApply predicts (never below the real one) get blobs',
+  },
+  {
+    mutant: 'core/archiver/syncStep.ts:267 BooleanLiteral -> true',
+    reason: 'unreachable: only proposals above the tip eventsToApply predicts (never below the real one) get blobs',
+  },
+  {
+    mutant: 'core/archiver/syncStep.ts:384 BooleanLiteral -> false',
+    reason: 'the next attempt finds the block just added and returns true: same chain, one more read-only update',
+  },
 ];
 
 /** Whether a mutant, as the summary prints it, is listed as equivalent. */
