@@ -1095,10 +1095,6 @@ export const EQUIVALENT_MUTANTS: readonly EquivalentMutant[] = [
     mutant: 'core/archiver/syncStep.ts:267 BooleanLiteral -> true',
     reason: 'unreachable: only proposals above the tip eventsToApply predicts (never below the real one) get blobs',
   },
-  {
-    mutant: 'core/archiver/syncStep.ts:384 BooleanLiteral -> false',
-    reason: 'the next attempt finds the block just added and returns true: same chain, one more read-only update',
-  },
 ];
 
 /** Whether a mutant, as the summary prints it, is listed as equivalent. */

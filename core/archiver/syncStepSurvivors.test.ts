@@ -12,6 +12,7 @@ import {
 import { checkpointProposalOf, ScriptedL1 } from '../../test/helpers/scriptedL1.js';
 import { capturingLogger, type LogLine } from '../../test/helpers/testLogger.js';
 import { L1Error } from '../l1/l1Error.js';
+import type { Chain } from '../chain/chain.js';
 import type { CheckpointProposedLog, L1BlockTag, L1ReaderPort } from '../ports.js';
 import { RefusedCheckpoints } from '../validators/syncQuorum.js';
 import { runSyncStep, type SyncStepDeps, type SyncStepResult } from './syncStep.js';
@@ -350,5 +351,72 @@ describe('archiver sync step: L1 prunes', () => {
       details: { checkpointNumber: 0 },
     });
     expect(checkpointed(follower)).toBe(1);
+  });
+});
+
+/** `chain`, with `race` run on the real chain before each of the archiver's updates (another writer racing in). */
+function racedChain(chain: Chain, race: () => Promise<void>): Chain {
+  return new Proxy(chain, {
+    get: (target, name) => {
+      if (name === 'update')
+        return async (build: Parameters<Chain['update']>[0]) => {
+          await race();
+          return target.update(build);
+        };
+      const value: unknown = Reflect.get(target, name, target);
+      return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target) : value;
+    },
+  });
+}
+
+describe('archiver sync step: a chain changing under it', () => {
+  it('stops when a block of the checkpoint is pruned before the checkpoint is marked', async () => {
+    const proposer = await Proposer.start();
+    await proposer.publish(1);
+    const follower = await syncingNode(proposer.l1);
+    const { chain } = follower;
+    let rolledBack = false;
+    const rollBackOnce = async () => {
+      if (rolledBack || chain.tips.proposed.number < 1 || chain.tips.checkpointed.checkpoint.number > 0) return;
+      rolledBack = true;
+      await chain.update((u) => u.pruneTo(0, 'rollback'));
+    };
+    const deps = { ...follower.deps, chain: racedChain(chain, rollBackOnce) };
+    await expect(runSyncStep(deps)).rejects.toMatchObject({
+      code: 'SYNC_FAILED',
+      message: 'block 1 changed while its checkpoint was being synced',
+      details: { blockNumber: 1 },
+    });
+    expect(checkpointed(follower)).toBe(0);
+  });
+
+  /** A follower of checkpoint 1 whose own sequencer proposes another block 1 up to `races` times while it syncs. */
+  async function racedFollower(races: number) {
+    const proposer = await Proposer.start();
+    await proposer.publish(1, [[tx(1)]]);
+    const follower = await syncingNode(proposer.l1);
+    let raced = 0;
+    const race = async () => {
+      if (raced === races || follower.chain.tips.proposed.number >= 1) return;
+      raced++;
+      await proposeBlock(follower, 1, [tx(9)]);
+    };
+    return { follower, deps: { ...follower.deps, chain: racedChain(follower.chain, race) } };
+  }
+
+  it('adopts a block after a sequencer raced in fewer times than its attempts', async () => {
+    const { follower, deps } = await racedFollower(3);
+    expect(await runSyncStep(deps)).toMatchObject({ checkpointsAdded: 1 });
+    expect(checkpointed(follower)).toBe(1);
+  });
+
+  it('stops when the chain changed on every attempt to adopt a block', async () => {
+    const { follower, deps } = await racedFollower(4);
+    await expect(runSyncStep(deps)).rejects.toMatchObject({
+      code: 'SYNC_FAILED',
+      message: 'block 1 of checkpoint 1 could not be adopted: the chain kept changing',
+      details: { blockNumber: 1 },
+    });
+    expect(checkpointed(follower)).toBe(0);
   });
 });
