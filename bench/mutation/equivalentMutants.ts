@@ -1084,6 +1084,10 @@ export const EQUIVALENT_MUTANTS: readonly EquivalentMutant[] = [
     reason: 'with nothing stale and no messages the update stages no writes: skipping it or not leaves the same state',
   },
   {
+    mutant: 'core/archiver/syncStep.ts:194 EqualityOperator -> a.blockNumber <= b.blockNumber',
+    reason: 'the comparison runs only when the block numbers differ, where < and <= agree',
+  },
+  {
     mutant: 'core/archiver/syncStep.ts:267 ConditionalExpression -> false',
     reason: 'unreachable: only proposals above the tip eventsToApply predicts (never below the real one) get blobs',
   },

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Block, Hex, TxEffect } from '../../spec/chain.js';
-import { ARCHIVER_L1_BLOCKS_PER_STEP_MAX } from '../../spec/constants.js';
+import { ARCHIVER_CHECKPOINTS_PER_STEP_MAX, ARCHIVER_L1_BLOCKS_PER_STEP_MAX } from '../../spec/constants.js';
 import { minimalTxEffect } from '../../spec/codec/txEffect.js';
 import { firstMessageIndexOfCheckpoint } from '../../spec/messages/inbox.js';
 import {
@@ -13,7 +13,7 @@ import { checkpointProposalOf, ScriptedL1 } from '../../test/helpers/scriptedL1.
 import { capturingLogger, type LogLine } from '../../test/helpers/testLogger.js';
 import { L1Error } from '../l1/l1Error.js';
 import type { Chain } from '../chain/chain.js';
-import type { CheckpointProposedLog, L1BlockTag, L1ReaderPort } from '../ports.js';
+import type { CheckpointProposedLog, L1BlockTag, L1LogPosition, L1ReaderPort } from '../ports.js';
 import { RefusedCheckpoints } from '../validators/syncQuorum.js';
 import { runSyncStep, type SyncStepDeps, type SyncStepResult } from './syncStep.js';
 
@@ -418,5 +418,125 @@ describe('archiver sync step: a chain changing under it', () => {
       details: { blockNumber: 1 },
     });
     expect(checkpointed(follower)).toBe(0);
+  });
+});
+
+/** Where a log is shown: its L1 block and index there. */
+type Place = (l1: L1LogPosition) => { readonly blockNumber: bigint; readonly logIndex: number };
+const asMined: Place = (l1) => l1;
+
+/**
+ * The scripted L1's reader with its proposals and prunes shown at other places (several in one L1 block, which the
+ * scripted L1 never mines): the tests' way of putting many contract events in one block.
+ */
+function relocatedLogs(l1: ScriptedL1, proposed: Place, pruned: Place): L1ReaderPort {
+  const reader = l1.reader();
+  const move = async <T extends { readonly l1: L1LogPosition }>(
+    logs: readonly T[],
+    place: Place,
+    from: bigint,
+    to: bigint,
+  ) => {
+    const moved: T[] = [];
+    for (const log of logs) {
+      const { blockNumber, logIndex } = place(log.l1);
+      if (blockNumber < from || blockNumber > to) continue;
+      const { hash } = await reader.getBlock(blockNumber);
+      moved.push({ ...log, l1: { ...log.l1, blockNumber, blockHash: hash, logIndex } });
+    }
+    return moved;
+  };
+  return new Proxy(reader, {
+    get: (target, name: keyof L1ReaderPort) => {
+      if (name === 'getCheckpointProposedLogs')
+        return async (from: bigint, to: bigint) =>
+          move(await target.getCheckpointProposedLogs(0n, l1.head.number), proposed, from, to);
+      if (name === 'getChainPrunedLogs')
+        return async (from: bigint, to: bigint) =>
+          move(await target.getChainPrunedLogs(0n, l1.head.number), pruned, from, to);
+      return target[name];
+    },
+  });
+}
+
+describe('archiver sync step: several contract events in one L1 block', () => {
+  it('applies a prune and then the proposal after it in the same L1 block', async () => {
+    const proposer = await Proposer.start();
+    await proposer.publish(1);
+    proposer.l1.prove(1);
+    await proposer.publish(2);
+    const follower = await syncingNode(proposer.l1);
+    await syncUp(follower);
+    const prune = proposer.l1.prune();
+    await syncUp(proposer.node);
+    const replacement = await proposer.publish(3, [[tx(3)]]);
+    const at = replacement.l1.blockNumber;
+    const l1 = relocatedLogs(
+      proposer.l1,
+      (pos) => (pos.blockNumber === at ? { blockNumber: at, logIndex: 1 } : pos),
+      (pos) => (pos.blockNumber === prune.l1.blockNumber ? { blockNumber: at, logIndex: 0 } : pos),
+    );
+    await syncUp(follower, { ...follower.deps, l1 });
+    expect(checkpointed(follower)).toBe(2);
+    expect(await blockAt(follower, 2)).toEqual(await blockAt(proposer.node, 2));
+  });
+
+  it('applies a proposal and then the prune after it in the same L1 block', async () => {
+    const proposer = await Proposer.start();
+    await proposer.publish(1);
+    proposer.l1.prove(1);
+    const second = await proposer.publish(2);
+    const prune = proposer.l1.prune();
+    const at = second.l1.blockNumber;
+    const l1 = relocatedLogs(proposer.l1, asMined, (pos) =>
+      pos.blockNumber === prune.l1.blockNumber ? { blockNumber: at, logIndex: 1 } : pos,
+    );
+    const follower = await syncingNode(proposer.l1);
+    await syncUp(follower, { ...follower.deps, l1 });
+    expect(checkpointed(follower)).toBe(1);
+    expect(messagesOf(follower, PRUNED_MESSAGE)).toHaveLength(1);
+  });
+
+  /**
+   * The proposer's checkpoints 1..count (one a slot, the last at L1 block `at`), shown as `place` puts them; the
+   * follower synced up to the block before `at` first.
+   */
+  async function manyCheckpoints(count: number, place: (pos: L1LogPosition, at: bigint) => ReturnType<Place>) {
+    const proposer = await Proposer.start();
+    const at = BigInt(count) * L1_BLOCKS_PER_SLOT;
+    for (let slot = 1; slot < count; slot++) await proposer.publish(slot);
+    proposer.l1.mineTo(at - 1n);
+    const follower = await syncingNode(proposer.l1);
+    const deps = { ...follower.deps, l1: relocatedLogs(proposer.l1, (pos) => place(pos, at), asMined) };
+    await syncUp(follower, deps);
+    expect(follower.chain.l1Sync?.blockNumber).toBe(at - 1n);
+    await proposer.publish(count);
+    return { proposer, follower, deps, at };
+  }
+
+  it('keeps every proposal of the first L1 block of a step, however many', async () => {
+    const count = ARCHIVER_CHECKPOINTS_PER_STEP_MAX + 1;
+    const { follower, deps } = await manyCheckpoints(count, (pos, at) => ({
+      blockNumber: at,
+      logIndex: Number(pos.blockNumber),
+    }));
+    const steps = await syncUp(follower, deps);
+    expect(steps.map((s) => s.checkpointsAdded)).toEqual([count]);
+    expect(checkpointed(follower)).toBe(count);
+  });
+
+  it('ends a step after its first L1 block when that block holds the bound and the next one more', async () => {
+    const count = ARCHIVER_CHECKPOINTS_PER_STEP_MAX + 1;
+    const { proposer, follower, deps, at } = await manyCheckpoints(count, (pos, at) =>
+      pos.blockNumber === at
+        ? { blockNumber: at + 1n, logIndex: 0 }
+        : { blockNumber: at, logIndex: Number(pos.blockNumber) },
+    );
+    proposer.l1.mine();
+    const steps = await syncUp(follower, deps);
+    expect(steps.map((s) => [s.checkpointsAdded, s.syncedTo.blockNumber])).toEqual([
+      [count - 1, at],
+      [1, at + 1n],
+    ]);
   });
 });
