@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Block, Hex, TxEffect } from '../../spec/chain.js';
 import { ARCHIVER_CHECKPOINTS_PER_STEP_MAX, ARCHIVER_L1_BLOCKS_PER_STEP_MAX } from '../../spec/constants.js';
+import { blockHash } from '../../spec/codec/blockHeader.js';
 import { minimalTxEffect } from '../../spec/codec/txEffect.js';
 import { firstMessageIndexOfCheckpoint } from '../../spec/messages/inbox.js';
 import {
@@ -12,6 +13,7 @@ import {
 import { checkpointProposalOf, ScriptedL1 } from '../../test/helpers/scriptedL1.js';
 import { capturingLogger, type LogLine } from '../../test/helpers/testLogger.js';
 import { L1Error } from '../l1/l1Error.js';
+import { appendLeaves, treeSnapshot } from '../merkle/appendOnlyTree.js';
 import type { Chain } from '../chain/chain.js';
 import type { CheckpointProposedLog, L1BlockTag, L1LogPosition, L1ReaderPort } from '../ports.js';
 import { RefusedCheckpoints } from '../validators/syncQuorum.js';
@@ -538,5 +540,33 @@ describe('archiver sync step: several contract events in one L1 block', () => {
       [count - 1, at],
       [1, at + 1n],
     ]);
+  });
+});
+
+describe('archiver sync step: blocks whose header lies about their state', () => {
+  it('stops on a block whose header claims a state its effects do not give', async () => {
+    const proposer = await Proposer.start();
+    await proposer.publish(1, [[tx(1)]]);
+    const block = (await blockAt(proposer.node, 1))!;
+    const genesisTree = await proposer.node.chain.update((u) => u.getArchiveTree(0));
+    const noteHashTree = { ...block.header.state.noteHashTree, root: hex32(0xdead) };
+    const header = { ...block.header, state: { ...block.header.state, noteHashTree } };
+    const hash = blockHash(header);
+    const lying = { ...block, header, hash, archive: treeSnapshot(appendLeaves(genesisTree, [hash])) };
+    const l1 = new ScriptedL1(GENESIS_ARCHIVE);
+    l1.mineTo(2n);
+    const { log, blobs } = checkpointProposalOf(1, GENESIS_ARCHIVE, 1, [lying], SLOT_SECONDS);
+    const proposed = l1.propose(log, blobs);
+    const follower = await syncingNode(l1);
+    const claimed = block.header.state.noteHashTree;
+    await expect(runSyncStep(follower.deps)).rejects.toMatchObject({
+      code: 'CHECKPOINT_INVALID',
+      message:
+        `checkpoint 1 published in L1 tx ${proposed.l1.txHash} is invalid: block 1: its noteHashTree is ` +
+        `${hex32(0xdead)} (${claimed.nextAvailableLeafIndex} leaves) in the header, ` +
+        `${claimed.root} (${claimed.nextAvailableLeafIndex}) after applying its effects`,
+    });
+    expect(checkpointed(follower)).toBe(0);
+    expect(follower.chain.tips.proposed.number).toBe(0);
   });
 });
