@@ -1161,6 +1161,35 @@ export const EQUIVALENT_MUTANTS: readonly EquivalentMutant[] = [
     mutant: 'core/archiver/archiverMachine.ts:96 ObjectLiteral -> {}',
     reason: 'types only: no runtime effect',
   },
+  // core/archiver, part AR1
+  {
+    mutant: 'core/archiver/syncStep.ts:91 EqualityOperator -> lastInStep <= head.number',
+    reason: 'when the step ends at the head, reading that L1 block again answers the head itself',
+  },
+  {
+    mutant: 'core/archiver/syncStep.ts:93 ConditionalExpression -> false',
+    reason: 'when the listing ends at the step end, reading that L1 block again answers the step end itself',
+  },
+  {
+    mutant: 'core/archiver/syncStep.ts:181 ConditionalExpression -> false',
+    reason: 'with nothing stale and no messages the update stages no writes: skipping it or not leaves the same state',
+  },
+  {
+    mutant: 'core/archiver/syncStep.ts:194 EqualityOperator -> a.blockNumber <= b.blockNumber',
+    reason: 'the comparison runs only when the block numbers differ, where < and <= agree',
+  },
+  {
+    mutant: 'core/archiver/syncStep.ts:267 ConditionalExpression -> false',
+    reason: 'unreachable: only proposals above the tip eventsToApply predicts (never below the real one) get blobs',
+  },
+  {
+    mutant: 'core/archiver/syncStep.ts:267 EqualityOperator -> log.checkpointNumber < checkpointedNumber',
+    reason: 'unreachable: only proposals above the tip eventsToApply predicts (never below the real one) get blobs',
+  },
+  {
+    mutant: 'core/archiver/syncStep.ts:267 BooleanLiteral -> true',
+    reason: 'unreachable: only proposals above the tip eventsToApply predicts (never below the real one) get blobs',
+  },
 ];
 
 /** Whether a mutant, as the summary prints it, is listed as equivalent. */
