@@ -1070,6 +1070,126 @@ export const EQUIVALENT_MUTANTS: readonly EquivalentMutant[] = [
       'core/validators/validatorDuties.ts:170 MethodExpression -> `${v.address}/${v.blsPublicKey}/${v.proofOfPossession}`.toUpperCase()',
     reason: 'upper-casing tells apart the same entries as lower-casing: the key only needs one case',
   },
+  // core/archiver, part AR2
+  {
+    mutant: 'core/archiver/proposedBlockFollower.ts:98 BlockStatement -> {}',
+    reason: "dropping passed slots only frees memory: applyWaiting reads the current slot's list only",
+  },
+  {
+    mutant: 'core/archiver/proposedBlockFollower.ts:99 ArrayDeclaration -> []',
+    reason: "dropping passed slots only frees memory: applyWaiting reads the current slot's list only",
+  },
+  {
+    mutant: 'core/archiver/proposedBlockFollower.ts:99 ConditionalExpression -> false',
+    reason: "dropping passed slots only frees memory: applyWaiting reads the current slot's list only",
+  },
+  {
+    mutant: 'core/archiver/proposedBlockFollower.ts:107 ConditionalExpression -> true',
+    reason: 'an empty list gives findIndex -1 and the loop returns at once',
+  },
+  {
+    mutant: 'core/archiver/proposedBlockFollower.ts:107 EqualityOperator -> candidates.length >= 0',
+    reason: 'an empty list gives findIndex -1 and the loop returns at once',
+  },
+  {
+    mutant: 'core/archiver/proposedBlockFollower.ts:143 ConditionalExpression -> false',
+    reason:
+      '(the `stopped || slot < now` operand) a past or post-stop proposal is held but never tried: dropped by the next applyWaiting, the loop checks stopped',
+  },
+  {
+    mutant: 'core/archiver/proposedBlockFollower.ts:143 LogicalOperator -> stopped && slot < now',
+    reason: "a past slot's proposal is held but never tried: applyWaiting drops passed slots first",
+  },
+  {
+    mutant: 'core/archiver/proposedBlockFollower.ts:143 ConditionalExpression -> false',
+    reason: '(the `stopped` operand) after stop the loop never runs and chain events schedule nothing',
+  },
+  {
+    mutant: 'core/archiver/proposedBlockFollower.ts:167 ConditionalExpression -> false',
+    reason: 'candidates come from waiting.get(slot), keyed by their payload slot, and slot is what is passed',
+  },
+  {
+    mutant: 'core/archiver/proposedBlockFollower.ts:167 StringLiteral -> ""',
+    reason: 'unreachable: candidates are always of the slot passed in',
+  },
+  {
+    mutant: 'core/archiver/proposedBlockFollower.ts:258 ConditionalExpression -> true',
+    reason: 'inboxLeaves is read only for the first block of a checkpoint (messages and inHash check)',
+  },
+  {
+    mutant: 'core/archiver/proposedBlockFollower.ts:284 ConditionalExpression -> true',
+    reason: "a later block's inHash is zero (checked above) and so is inboxTreeHash of its empty leaves",
+  },
+  {
+    mutant: 'core/archiver/settlement.ts:50 EqualityOperator -> finalized.number <= at.number',
+    reason: 'at equality both branches give the same block number',
+  },
+  {
+    mutant: 'core/archiver/settlement.ts:82 ConditionalExpression -> false',
+    reason: 'checkpoint proven + 1 is above checkpointed then: getCheckpoint returns undefined and nothing is pruned',
+  },
+  {
+    mutant: 'core/archiver/settlement.ts:82 EqualityOperator -> u.tips.checkpointed.checkpoint.number < proven',
+    reason: 'at equality checkpoint proven + 1 is not held: getCheckpoint returns undefined',
+  },
+  {
+    mutant: 'core/archiver/settlement.ts:111 ConditionalExpression -> false',
+    reason: 'with no block above checkpointed, getBlock(checkpointed + 1) is undefined and nothing is dropped',
+  },
+  {
+    mutant:
+      'core/archiver/settlement.ts:135 LogicalOperator -> tip.checkpoint.number === proven.checkpoint.number || tip.block.hash === proven.block.hash',
+    reason: 'a prune moves proven to a kept checkpoint: same number iff same last block hash',
+  },
+  {
+    mutant: 'core/archiver/settlement.ts:135 ConditionalExpression -> true',
+    reason: '(the hash operand) a prune moves proven to a kept checkpoint: same number implies same hash',
+  },
+  {
+    mutant: 'core/archiver/settlement.ts:138 EqualityOperator -> tip.checkpoint.number <= proven.checkpoint.number',
+    reason: 'equal numbers mean the same tip, which returned above',
+  },
+  {
+    mutant: 'core/archiver/archiverMachine.ts:77 ConditionalExpression -> true',
+    reason: 'xstate drops sendBack of a stopped callback actor: the failure never reaches the machine',
+  },
+  {
+    mutant: 'core/archiver/archiverMachine.ts:84 ConditionalExpression -> true',
+    reason: 'clearing an unset timer is a no-op (ClockPort.clearTimeout, like the global)',
+  },
+  {
+    mutant: 'core/archiver/archiverMachine.ts:96 ObjectLiteral -> {}',
+    reason: 'types only: no runtime effect',
+  },
+  // core/archiver, part AR1
+  {
+    mutant: 'core/archiver/syncStep.ts:91 EqualityOperator -> lastInStep <= head.number',
+    reason: 'when the step ends at the head, reading that L1 block again answers the head itself',
+  },
+  {
+    mutant: 'core/archiver/syncStep.ts:93 ConditionalExpression -> false',
+    reason: 'when the listing ends at the step end, reading that L1 block again answers the step end itself',
+  },
+  {
+    mutant: 'core/archiver/syncStep.ts:181 ConditionalExpression -> false',
+    reason: 'with nothing stale and no messages the update stages no writes: skipping it or not leaves the same state',
+  },
+  {
+    mutant: 'core/archiver/syncStep.ts:194 EqualityOperator -> a.blockNumber <= b.blockNumber',
+    reason: 'the comparison runs only when the block numbers differ, where < and <= agree',
+  },
+  {
+    mutant: 'core/archiver/syncStep.ts:267 ConditionalExpression -> false',
+    reason: 'unreachable: only proposals above the tip eventsToApply predicts (never below the real one) get blobs',
+  },
+  {
+    mutant: 'core/archiver/syncStep.ts:267 EqualityOperator -> log.checkpointNumber < checkpointedNumber',
+    reason: 'unreachable: only proposals above the tip eventsToApply predicts (never below the real one) get blobs',
+  },
+  {
+    mutant: 'core/archiver/syncStep.ts:267 BooleanLiteral -> true',
+    reason: 'unreachable: only proposals above the tip eventsToApply predicts (never below the real one) get blobs',
+  },
 ];
 
 /** Whether a mutant, as the summary prints it, is listed as equivalent. */
