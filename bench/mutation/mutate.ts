@@ -73,6 +73,8 @@ interface FolderRun {
   readonly ignoreStatic: boolean;
   /** The hash of the folder's files when the run started (touchedFolders.ts). */
   readonly inputsHash: string;
+  /** Whether the run re-tested every mutant (forced, or no incremental file to reuse). */
+  readonly wholeRun: boolean;
 }
 
 /** Stryker, loaded only when a run needs it: a check of a clean checkout never does. */
@@ -107,6 +109,7 @@ async function mutateFolder(
   // Read by vitest.mutation.config.ts in Stryker's test-runner processes, which inherit this environment.
   process.env['MUTATION_TEST_FILES'] = testFiles.join(',');
   await mkdir(path.dirname(path.join(ROOT, incrementalFileFor(scope))), { recursive: true });
+  const wholeRun = force || !existsSync(path.join(ROOT, incrementalFileFor(scope)));
   const started = performance.now();
   const unit = await runStryker(strykerOptionsFor(scope, { ignoreStatic, force }));
   const mutants = simulatorSeeds > 0 ? await trySimulator(scope, unit, simulatorSeeds) : unit;
@@ -116,7 +119,7 @@ async function mutateFolder(
     path.join(ROOT, reportFolderFor(scope), 'summary.json'),
     `${JSON.stringify({ ...summary, seconds, ignoreStatic, testFiles }, null, 2)}\n`,
   );
-  return { summary, seconds, testFiles, ignoreStatic, inputsHash: hash };
+  return { summary, seconds, testFiles, ignoreStatic, inputsHash: hash, wholeRun };
 }
 
 function currentCommit(): string {
@@ -132,6 +135,8 @@ interface FolderResult {
   readonly commit: string;
   /** SHA-256 of the folder's mutated and test files when it ran: a check finds the folder touched when it differs. */
   readonly inputsHash?: string;
+  /** Seconds of the folder's last run that re-tested every mutant: its share of a full `npm run mutate -- --force`. */
+  readonly wholeRunSeconds?: number;
 }
 
 /** The folders' last results in bench/results/mutation.json. */
@@ -148,14 +153,34 @@ async function recordResults(runs: readonly FolderRun[]): Promise<void> {
   const date = new Date().toISOString();
   const commit = currentCommit();
   const folders: Record<string, FolderResult> = { ...previous };
-  for (const { summary, seconds, ignoreStatic, inputsHash } of runs) {
+  for (const { summary, seconds, ignoreStatic, inputsHash, wholeRun } of runs) {
     const { scope: _scope, scorePercent, survivors: _survivors, ...mutants } = summary;
-    folders[summary.scope] = { scorePercent, seconds, ignoreStatic, mutants, date, commit, inputsHash };
+    const wholeRunSeconds = wholeRun ? seconds : previous?.[summary.scope]?.wholeRunSeconds;
+    folders[summary.scope] = {
+      ...{ scorePercent, seconds, ignoreStatic, mutants, date, commit, inputsHash },
+      ...(wholeRunSeconds === undefined ? {} : { wholeRunSeconds }),
+    };
   }
   const sorted = Object.fromEntries(Object.entries(folders).sort(([a], [b]) => a.localeCompare(b)));
   const machine = { cpus: os.availableParallelism(), cpuModel: os.cpus()[0]?.model ?? '', node: process.version };
-  const result = { name: 'mutation', targetPercent: MUTATION_SCORE_TARGET_PERCENT, folders: sorted, machine };
+  const result = {
+    name: 'mutation',
+    targetPercent: MUTATION_SCORE_TARGET_PERCENT,
+    fullRunSeconds: fullRunSeconds(Object.values(sorted)),
+    folders: sorted,
+    machine,
+  };
   await writeFile(file, `${JSON.stringify(result, null, 2)}\n`);
+}
+
+/** A full forced run's time: the sum of every folder's whole-run seconds, or null while one is unknown. */
+function fullRunSeconds(folders: readonly FolderResult[]): number | null {
+  let total = 0;
+  for (const folder of folders) {
+    if (folder.wholeRunSeconds === undefined) return null;
+    total += folder.wholeRunSeconds;
+  }
+  return Math.round(total);
 }
 
 function printSummary(runs: readonly FolderRun[]): void {
@@ -225,7 +250,7 @@ async function checkFolder(
     const mutants = await runStryker({ ...options, reporters: ['clear-text', 'progress-append-only'] });
     const seconds = Math.round((performance.now() - started) / 100) / 10;
     const summary = summarizeMutants(scope, mutants, EQUIVALENT_MUTANTS, ROOT);
-    return { summary, seconds, testFiles, ignoreStatic: true, inputsHash: '' };
+    return { summary, seconds, testFiles, ignoreStatic: true, inputsHash: '', wholeRun: false };
   } finally {
     await rm(copies, { recursive: true, force: true });
   }
