@@ -7,22 +7,11 @@ import {
   TXS_PER_BLOCK_MAX,
 } from '../../spec/constants.js';
 import { type BlockStateEffects, normalizeField, type TxStateEffects, validateBlockEffects } from './blockEffects.js';
-import { WorldStateError } from './worldStateError.js';
+import { thrownWorldStateError } from '../../test/worldState/thrownWorldStateError.js';
 
 const fieldHex = (n: bigint): Hex => `0x${n.toString(16).padStart(64, '0')}`;
 const ONE = fieldHex(1n);
 const SUBTREE_LEAVES = 4;
-
-/** The error a call throws (the test fails when it returns). */
-function thrown(call: () => unknown): WorldStateError {
-  try {
-    call();
-  } catch (error) {
-    expect(error).toBeInstanceOf(WorldStateError);
-    return error as WorldStateError;
-  }
-  throw new Error('expected an error');
-}
 
 const tx = (overrides: Partial<TxStateEffects> = {}): TxStateEffects => ({
   noteHashes: [],
@@ -53,7 +42,7 @@ describe('normalizeField', () => {
       42,
     ];
     for (const value of invalid) {
-      const error = thrown(() => normalizeField(value as Hex, 'the slot'));
+      const error = thrownWorldStateError(() => normalizeField(value as Hex, 'the slot'));
       expect(error.code).toBe('WORLD_STATE_EFFECTS_INVALID');
       expect(error.details).toEqual({ what: 'the slot' });
       expect(error.message).toBe(`the slot is not a 32-byte field element: ${String(value).slice(0, 80)}`);
@@ -62,7 +51,7 @@ describe('normalizeField', () => {
 
   it('quotes at most 80 characters of a long value', () => {
     const long = `0x${'f'.repeat(200)}` as Hex;
-    expect(thrown(() => normalizeField(long, 'v')).message).toBe(
+    expect(thrownWorldStateError(() => normalizeField(long, 'v')).message).toBe(
       `v is not a 32-byte field element: ${long.slice(0, 80)}`,
     );
   });
@@ -95,7 +84,7 @@ describe('validateBlockEffects', () => {
       [block([], [ONE, ONE, bad]), 'L1-to-L2 message 2'],
     ];
     for (const [effects, what] of cases) {
-      expect(thrown(() => validateBlockEffects(effects, SUBTREE_LEAVES)).details).toEqual({ what });
+      expect(thrownWorldStateError(() => validateBlockEffects(effects, SUBTREE_LEAVES)).details).toEqual({ what });
     }
   });
 
@@ -115,7 +104,7 @@ describe('validateBlockEffects', () => {
     ];
     for (const [effectsOf, max, what] of cases) {
       expect(() => validateBlockEffects(effectsOf(max), SUBTREE_LEAVES)).not.toThrow();
-      const error = thrown(() => validateBlockEffects(effectsOf(max + 1), SUBTREE_LEAVES));
+      const error = thrownWorldStateError(() => validateBlockEffects(effectsOf(max + 1), SUBTREE_LEAVES));
       expect(error.code).toBe('WORLD_STATE_EFFECTS_INVALID');
       expect(error.details).toEqual({ what, count: max + 1, max });
       expect(error.message).toBe(`${what}: ${max + 1} is above the limit of ${max}`);

@@ -5,7 +5,7 @@ import { zeroHex } from '../../spec/codec/bytes.js';
 import { SortedKeyIndex } from '../merkle/sortedKeyIndex.js';
 import type { TxStateEffects } from './blockEffects.js';
 import { type IndexedBatch, planNullifiers, planPublicDataWrites } from './indexedBatch.js';
-import { WorldStateError } from './worldStateError.js';
+import { thrownWorldStateError } from '../../test/worldState/thrownWorldStateError.js';
 
 const fieldHex = (n: number): Hex => `0x${n.toString(16).padStart(64, '0')}`;
 const SUBTREE_LEAVES = 4;
@@ -22,16 +22,6 @@ const txWith = (nullifiers: readonly number[]): TxStateEffects => ({
   nullifiers: nullifiers.map(fieldHex),
   publicDataWrites: [],
 });
-
-function duplicateError(call: () => unknown): WorldStateError {
-  try {
-    call();
-  } catch (error) {
-    expect(error).toBeInstanceOf(WorldStateError);
-    return error as WorldStateError;
-  }
-  throw new Error('expected an error');
-}
 
 /** Every `next` the batch sets points to the smallest key above its leaf's key (0/0 past the largest). */
 function expectLinkedInOrder(batch: IndexedBatch, existing: readonly number[]): void {
@@ -50,13 +40,13 @@ function expectLinkedInOrder(batch: IndexedBatch, existing: readonly number[]): 
 describe('planNullifiers', () => {
   it('refuses a nullifier already in the tree or twice in the block, naming it and its tx', () => {
     const keys = indexOf([0, 1, 2]);
-    const inTree = duplicateError(() => planNullifiers(keys, [txWith([5]), txWith([9, 2])], 3, SUBTREE_LEAVES));
+    const inTree = thrownWorldStateError(() => planNullifiers(keys, [txWith([5]), txWith([9, 2])], 3, SUBTREE_LEAVES));
     expect(inTree).toMatchObject({
       code: 'WORLD_STATE_DUPLICATE_NULLIFIER',
       message: `nullifier ${fieldHex(2)} of tx 1 is already in the tree`,
       details: { nullifier: fieldHex(2), txIndex: 1 },
     });
-    const twice = duplicateError(() => planNullifiers(keys, [txWith([5]), txWith([7, 5])], 3, SUBTREE_LEAVES));
+    const twice = thrownWorldStateError(() => planNullifiers(keys, [txWith([5]), txWith([7, 5])], 3, SUBTREE_LEAVES));
     expect(twice).toMatchObject({
       code: 'WORLD_STATE_DUPLICATE_NULLIFIER',
       message: `nullifier ${fieldHex(5)} of tx 1 is already in this block`,
