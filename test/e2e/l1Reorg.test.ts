@@ -6,7 +6,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { createPublicClient, http, type Hex } from 'viem';
+import { createPublicClient, http, type Hex, type PublicClient } from 'viem';
 import { afterAll, describe, expect, it } from 'vitest';
 import { rollupAbi } from '../../contracts/artifacts/rollup.js';
 import { quietNodeOptions } from './quietNodeOptions.js';
@@ -25,6 +25,19 @@ type WireTips = { checkpointed: { checkpoint: { number: number; hash: string } }
 const common = quietNodeOptions;
 /** Anvil's finalized block trails its head by twice this; the reorg stays well above it. */
 const L1_SLOTS_IN_AN_EPOCH = 16;
+
+/**
+ * `anvil_reorg` mines its replacement blocks at the timestamps of the blocks it removed, and anvil's clock stays that
+ * far behind the wall clock afterwards (depth + 1 s), so the rollup contract would see every later slot late: a
+ * proposal sent a few seconds into its slot is refused as `WrongSlot(currentSlot: n - 1, given: n)`, slot after slot.
+ * A real L1 reorg does not rewind time, so the next block goes back to the wall clock.
+ */
+async function restoreL1Time(l1: PublicClient): Promise<void> {
+  const head = await l1.getBlock({ blockTag: 'latest' });
+  const now = BigInt(Math.ceil(Date.now() / 1000));
+  const next = now > head.timestamp ? now : head.timestamp + 1n;
+  await l1.request({ method: 'evm_setNextBlockTimestamp' as never, params: [Number(next)] as never });
+}
 
 describe('L1 reorg on a real L1 (anvil)', () => {
   const stops: (() => Promise<void>)[] = [];
@@ -69,6 +82,7 @@ describe('L1 reorg on a real L1 (anvil)', () => {
     const depth = Number(head - BigInt(before.l1.blockNumber)) + 1;
     expect(depth).toBeLessThan(2 * L1_SLOTS_IN_AN_EPOCH);
     await l1.request({ method: 'anvil_reorg' as never, params: [depth, []] as never });
+    await restoreL1Time(l1);
     expect(await l1.getBlock({ blockNumber: BigInt(before.l1.blockNumber) })).not.toMatchObject({
       hash: before.l1.blockHash,
     });
