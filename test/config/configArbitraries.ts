@@ -36,7 +36,11 @@ export const allowListExtension = fc
   .uniqueArray(allowListEntry, { selector: allowListEntryIdentity, maxLength: 6 })
   .map((entries) => entries.filter((e) => !defaultIdentities.has(allowListEntryIdentity(e))));
 
-const host = fc.stringMatching(/^[a-z][a-z0-9-]{0,12}$/);
+/**
+ * A DNS label the WHATWG URL parser takes: one starting with `xn--` must be valid punycode (`http://xn--.example/` is
+ * not a URL), so those are left out rather than expected to be refused.
+ */
+const host = fc.stringMatching(/^[a-z][a-z0-9-]{0,12}$/).filter((label) => !label.startsWith('xn--'));
 const urlOf = (schemes: readonly string[]) =>
   fc
     .tuple(fc.constantFrom(...schemes), host, fc.stringMatching(/^[a-z0-9]{0,8}$/))
