@@ -11,7 +11,10 @@
  *    Baseline: the pure pool's admissions of the same set in this process (txSet.ts).
  * 4. Memory: node A's resident size with the chain and the pending txs, then the mixed read load
  *    (loadGenerator.ts, readMix.ts) on the idle node A for READ_LOAD_BENCH_BASELINE_S: requests per second and
- *    latency per method (the read baseline), and the resident size sampled through it (slope in MB per minute).
+ *    latency per method (the read baseline), and the memory sampled through it every 2 s: resident size (its slope
+ *    in MB per minute over the whole load and over its second half, which shows whether it levels off), V8's heap
+ *    and the array buffers outside it, printed a line a minute. READ_LOAD_BENCH_BASELINE_S=3600 is the hour-long
+ *    memory run.
  * 5. Node B syncs the same chain from an empty data directory under the same mixed load: its sync rate against node
  *    A's (the slowdown), the load's figures against the idle baseline, and node B's event-loop delay throughout.
  *
@@ -178,7 +181,8 @@ function withTimeout<T>(work: Promise<T>, ms: number, what: string): Promise<T> 
 interface NodeChild {
   readonly publicUrl: string;
   readonly readyAtMs: number;
-  stats(reset?: { phase?: boolean; window?: boolean }): Promise<NodeStats>;
+  /** `gc`: a full garbage collection first, so the heap figures are what is live (outside the timed windows only). */
+  stats(options?: { phase?: boolean; window?: boolean; gc?: boolean }): Promise<NodeStats>;
   stop(): Promise<void>;
 }
 
@@ -187,7 +191,9 @@ async function startNodeChild(config: NodeChildConfig, settings: Settings, name:
     settings.cpuProfileDir === undefined
       ? []
       : ['--cpu-prof', `--cpu-prof-dir=${path.join(settings.cpuProfileDir, `read-load-${name}-${Date.now()}`)}`];
-  const child = spawnTsChild(path.join(HERE, 'nodeChild.ts'), config, ['--max-semi-space-size=64', ...flags]);
+  // No V8 tuning: the node runs as an operator's does (`npm run start:prod` passes no flags), so its memory and pauses
+  // are theirs. --expose-gc only lets the bench ask for a full collection before it reads the live heap.
+  const child = spawnTsChild(path.join(HERE, 'nodeChild.ts'), config, ['--expose-gc', ...flags]);
   const pending = new Map<number, (stats: NodeStats) => void>();
   let seq = 0;
   const ready = new Promise<string>((resolve, reject) => {
@@ -202,10 +208,16 @@ async function startNodeChild(config: NodeChildConfig, settings: Settings, name:
   return {
     publicUrl,
     readyAtMs: performance.now(),
-    stats: (reset = {}) => {
+    stats: (options = {}) => {
       const id = ++seq;
       const answer = new Promise<NodeStats>((resolve) => pending.set(id, resolve));
-      command({ type: 'stats', seq: id, resetPhase: reset.phase === true, resetWindow: reset.window === true });
+      command({
+        type: 'stats',
+        seq: id,
+        resetPhase: options.phase === true,
+        resetWindow: options.window === true,
+        collectGarbage: options.gc === true,
+      });
       return withTimeout(answer, STATS_TIMEOUT_MS, `stats of node ${name}`).finally(() => pending.delete(id));
     },
     stop: async () => {
@@ -243,14 +255,23 @@ function startLoad(config: LoadConfig): LoadChild {
 
 // --- parts ----------------------------------------------------------------------------------------------------
 
+/** One sample of the node's memory, in MB, at `minute` since its sampler started. */
+interface MemorySample {
+  readonly minute: number;
+  readonly rssMb: number;
+  readonly heapUsedMb: number;
+  readonly heapTotalMb: number;
+  readonly externalMb: number;
+}
+
 interface Sampler {
-  /** Resident sizes (MB) by minute since the sampler started, and the largest event-loop window p99 (ms). */
-  stop(): Promise<{ rss: { x: number; y: number }[]; windowP99MaxMs: number }>;
+  /** The node's memory every SAMPLE_INTERVAL_MS, and the largest event-loop window p99 (ms). */
+  stop(): Promise<{ memory: MemorySample[]; windowP99MaxMs: number }>;
 }
 
 function sampleNode(node: NodeChild): Sampler {
   const startedMs = performance.now();
-  const rss: { x: number; y: number }[] = [];
+  const memory: MemorySample[] = [];
   let windowP99MaxMs = 0;
   let running = true;
   const loop = (async () => {
@@ -258,7 +279,13 @@ function sampleNode(node: NodeChild): Sampler {
     while (running) {
       await sleep(SAMPLE_INTERVAL_MS);
       const stats = await node.stats({ window: true });
-      rss.push({ x: (performance.now() - startedMs) / 60_000, y: stats.rssBytes / BYTES_PER_MB });
+      memory.push({
+        minute: (performance.now() - startedMs) / 60_000,
+        rssMb: stats.rssBytes / BYTES_PER_MB,
+        heapUsedMb: stats.heapUsedBytes / BYTES_PER_MB,
+        heapTotalMb: stats.heapTotalBytes / BYTES_PER_MB,
+        externalMb: stats.externalBytes / BYTES_PER_MB,
+      });
       windowP99MaxMs = Math.max(windowP99MaxMs, stats.eventLoopWindow.p99Ms);
     }
   })();
@@ -266,9 +293,28 @@ function sampleNode(node: NodeChild): Sampler {
     stop: async () => {
       running = false;
       await loop;
-      return { rss, windowP99MaxMs };
+      return { memory, windowP99MaxMs };
     },
   };
+}
+
+/** The resident size's slope (MB per minute) over the samples, and over their second half alone. */
+function rssSlopes(memory: readonly MemorySample[]): { whole: number; secondHalf: number } {
+  const points = memory.map((m) => ({ x: m.minute, y: m.rssMb }));
+  return { whole: slope(points), secondHalf: slope(points.slice(Math.floor(points.length / 2))) };
+}
+
+/** One line per minute of the samples (the first sample of each minute): how the memory went. */
+function printMemoryTimeline(name: string, memory: readonly MemorySample[]): void {
+  let nextMinute = 0;
+  for (const m of memory) {
+    if (m.minute < nextMinute) continue;
+    nextMinute = Math.floor(m.minute) + 1;
+    progress(
+      `${name} minute ${round(m.minute, 1)}: rss ${round(m.rssMb, 0)} MB, heap ${round(m.heapUsedMb, 0)} of ` +
+        `${round(m.heapTotalMb, 0)} MB, external ${round(m.externalMb, 0)} MB\n`,
+    );
+  }
 }
 
 interface SyncFigures {
@@ -304,7 +350,7 @@ async function timedSync(node: NodeChild, targetBlock: number, name: string): Pr
     cpuSeconds: (stats.cpuMicros - first.cpuMicros) / 1e6,
     stats,
     windowP99MaxMs: sampled.windowP99MaxMs,
-    rssSlopeMbPerMin: slope(sampled.rss),
+    rssSlopeMbPerMin: rssSlopes(sampled.memory).whole,
   };
 }
 
@@ -357,6 +403,13 @@ interface ReadFigures {
   readonly stats: NodeStats;
   readonly windowP99MaxMs: number;
   readonly rssSlopeMbPerMin: number;
+  readonly rssSecondHalfSlopeMbPerMin: number;
+  /** The largest sampled resident size, MB. */
+  readonly rssMaxMb: number;
+  readonly minutes: number;
+  /** The node's stats after a full garbage collection, just before the load and just after it. */
+  readonly liveBefore: NodeStats;
+  readonly liveAfter: NodeStats;
 }
 
 function readLoadConfig(node: NodeChild, settings: Settings, shape: ChainShape, seed: number): LoadConfig {
@@ -373,6 +426,7 @@ function readLoadConfig(node: NodeChild, settings: Settings, shape: ChainShape, 
 
 /** The mixed read load on an idle node for `durationMs` after a warm-up. */
 async function benchIdleReads(node: NodeChild, settings: Settings, shape: ChainShape): Promise<ReadFigures> {
+  const liveBefore = await node.stats({ gc: true });
   const load = startLoad(readLoadConfig(node, settings, shape, 1));
   await sleep(READ_WARMUP_MS);
   load.command({ type: 'measure' });
@@ -383,14 +437,22 @@ async function benchIdleReads(node: NodeChild, settings: Settings, shape: ChainS
   const result = await load.result;
   const sampled = await sampler.stop();
   const stats = await node.stats();
+  const liveAfter = await node.stats({ gc: true });
   progress(`reads on the idle node: ${round(result.completed / (result.windowMs / 1000), 0)} per second\n`);
   const nodeCores = (stats.cpuMicros - first.cpuMicros) / 1000 / result.windowMs;
+  printMemoryTimeline('reads on the idle node', sampled.memory);
+  const slopes = rssSlopes(sampled.memory);
   return {
     load: result,
     stats,
     nodeCores,
     windowP99MaxMs: sampled.windowP99MaxMs,
-    rssSlopeMbPerMin: slope(sampled.rss),
+    rssSlopeMbPerMin: slopes.whole,
+    rssSecondHalfSlopeMbPerMin: slopes.secondHalf,
+    rssMaxMb: Math.max(...sampled.memory.map((m) => m.rssMb)),
+    minutes: result.windowMs / 60_000,
+    liveBefore,
+    liveAfter,
   };
 }
 
@@ -651,7 +713,17 @@ function memoryFigures(sendTx: SendTxFigures, idle: ReadFigures, loadedSync: Syn
     'memory.syncedIdle.heapUsedMb': mb(sendTx.statsFilled.heapUsedBytes),
     'memory.syncedIdle.pendingTxs': sendTx.statsFilled.pendingTxs,
     'memory.afterReads.rssMb': mb(idle.stats.rssBytes),
+    'memory.afterReads.heapUsedMb': mb(idle.stats.heapUsedBytes),
+    'memory.afterReads.heapTotalMb': mb(idle.stats.heapTotalBytes),
+    'memory.afterReads.externalMb': mb(idle.stats.externalBytes),
+    'memory.beforeReads.liveHeapMb': mb(idle.liveBefore.heapUsedBytes),
+    'memory.beforeReads.rssAfterGcMb': mb(idle.liveBefore.rssBytes),
+    'memory.afterReads.liveHeapMb': mb(idle.liveAfter.heapUsedBytes),
+    'memory.afterReads.rssAfterGcMb': mb(idle.liveAfter.rssBytes),
+    'memory.idleReads.minutes': round(idle.minutes, 1),
+    'memory.idleReads.rssMaxMb': round(idle.rssMaxMb, 1),
     'memory.idleReads.rssSlopeMbPerMin': round(idle.rssSlopeMbPerMin, 2),
+    'memory.idleReads.rssSecondHalfSlopeMbPerMin': round(idle.rssSecondHalfSlopeMbPerMin, 2),
     'memory.loadedSync.rssSlopeMbPerMin': round(loadedSync.rssSlopeMbPerMin, 2),
     'memory.loadedSync.rssEndMb': mb(loadedSync.stats.rssBytes),
     'memory.sortedKeyIndex.nullifierKeys': idle.stats.nullifierKeys,

@@ -27,6 +27,13 @@ function keyCount(node: RunningNode, field: 'nullifierKeys' | 'publicDataKeys'):
 
 type Histogram = ReturnType<typeof monitorEventLoopDelay>;
 
+/** A full garbage collection, through the `gc` that --expose-gc gives (bench.ts starts this process with it). */
+function collectGarbage(): void {
+  const gc = (globalThis as { gc?: () => void }).gc;
+  if (gc === undefined) throw new Error('the read-load node child runs with --expose-gc');
+  gc();
+}
+
 function figuresOf(delay: Histogram): EventLoopFigures {
   // An empty histogram reports huge percentiles: read 0 until it has samples.
   const sampled = delay.count > 0;
@@ -47,6 +54,8 @@ async function statsOf(node: RunningNode, phase: Histogram, window: Histogram): 
     eventLoopWindow: figuresOf(window),
     rssBytes: memory.rss,
     heapUsedBytes: memory.heapUsed,
+    heapTotalBytes: memory.heapTotal,
+    externalBytes: memory.external,
     cpuMicros: cpu.user + cpu.system,
     checkpointedBlock: tip.block.number,
     checkpointNumber: tip.checkpoint.number,
@@ -82,6 +91,7 @@ async function main(): Promise<void> {
   });
   process.on('message', (command: NodeChildCommand) => {
     if (command.type === 'stats') {
+      if (command.collectGarbage) collectGarbage();
       void statsOf(node, phase, window).then((stats) => {
         if (command.resetPhase) phase.reset();
         if (command.resetWindow) window.reset();

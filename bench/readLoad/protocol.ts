@@ -28,6 +28,10 @@ export interface NodeStats {
   readonly eventLoopWindow: EventLoopFigures;
   readonly rssBytes: number;
   readonly heapUsedBytes: number;
+  /** V8's heap as reserved from the system (process.memoryUsage().heapTotal). */
+  readonly heapTotalBytes: number;
+  /** Memory of JavaScript objects held outside V8's heap: Buffers and other array buffers (`external`). */
+  readonly externalBytes: number;
   /** process.cpuUsage() user + system, microseconds since the process started. */
   readonly cpuMicros: number;
   readonly checkpointedBlock: number;
@@ -44,7 +48,14 @@ export type NodeChildMessage =
 
 export type NodeChildCommand =
   /** Reports the stats, then restarts the event-loop histograms asked for. */
-  | { readonly type: 'stats'; readonly seq: number; readonly resetPhase: boolean; readonly resetWindow: boolean }
+  | {
+      readonly type: 'stats';
+      readonly seq: number;
+      readonly resetPhase: boolean;
+      readonly resetWindow: boolean;
+      /** Run a full garbage collection first (the node child has --expose-gc), so the heap is what is live. */
+      readonly collectGarbage: boolean;
+    }
   | { readonly type: 'shutdown' };
 
 // --- load generator <-> orchestrator ---
