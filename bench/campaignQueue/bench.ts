@@ -4,6 +4,9 @@
  * each), beside a local campaign of the same seeds on worker threads (one per CPU) as the baseline. The queued
  * wall time runs from the enqueue to the last result, so it includes the workers' start (node, tsx, the simulator's
  * first compile), as it does for a real campaign.
+ *
+ * CAMPAIGN_QUEUE_BENCH_SEEDS sets the campaign's seeds (default 100). At 100 a worker's start weighs more than its
+ * seeds on a quiet 2-core machine; a thousand or more show the rate a worker keeps once it runs.
  */
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -20,7 +23,8 @@ interface BenchResult {
   readonly figures: Record<string, number | string>;
 }
 
-const QUEUE_BENCH_SEEDS = 100;
+const QUEUE_BENCH_SEEDS_DEFAULT = 100;
+const QUEUE_BENCH_SEEDS_MAX = 100_000;
 const QUEUE_BENCH_SIMULATED_SECONDS = 60;
 const QUEUE_BENCH_SEEDS_PER_JOB = 5;
 const QUEUE_BENCH_WORKER_PROCESSES = [1, 2, 4] as const;
@@ -47,7 +51,22 @@ function startWorker(queueUrl: string, queueName: string): Promise<number | null
   return new Promise((resolve) => child.on('exit', (code) => resolve(code)));
 }
 
-async function queuedSeedsPerSecond(queueUrl: string, processes: number, outDir: string): Promise<number> {
+/** The campaign's seed count: CAMPAIGN_QUEUE_BENCH_SEEDS, or the default. */
+function benchSeeds(): number {
+  const raw = process.env.CAMPAIGN_QUEUE_BENCH_SEEDS;
+  if (raw === undefined || raw === '') return QUEUE_BENCH_SEEDS_DEFAULT;
+  const seeds = Number(raw);
+  if (!Number.isSafeInteger(seeds) || seeds < 1 || seeds > QUEUE_BENCH_SEEDS_MAX)
+    throw new Error(`CAMPAIGN_QUEUE_BENCH_SEEDS=${raw}: expected an integer from 1 to ${QUEUE_BENCH_SEEDS_MAX}`);
+  return seeds;
+}
+
+async function queuedSeedsPerSecond(
+  queueUrl: string,
+  seeds: number,
+  processes: number,
+  outDir: string,
+): Promise<number> {
   const queueName = `bench-${randomBytes(4).toString('hex')}`;
   const workers: Promise<number | null>[] = [];
   try {
@@ -55,7 +74,7 @@ async function queuedSeedsPerSecond(queueUrl: string, processes: number, outDir:
       queueUrl,
       queueName,
       from: 1n,
-      seeds: QUEUE_BENCH_SEEDS,
+      seeds,
       simulatedSeconds: QUEUE_BENCH_SIMULATED_SECONDS,
       seedsPerJob: QUEUE_BENCH_SEEDS_PER_JOB,
       outDir,
@@ -67,8 +86,8 @@ async function queuedSeedsPerSecond(queueUrl: string, processes: number, outDir:
           for (let i = 0; i < processes; i++) workers.push(startWorker(queueUrl, queueName));
       },
     });
-    if (outcome.summary.runs !== QUEUE_BENCH_SEEDS) throw new Error(`${outcome.summary.runs} runs came back`);
-    return QUEUE_BENCH_SEEDS / outcome.summary.wallSeconds;
+    if (outcome.summary.runs !== seeds) throw new Error(`${outcome.summary.runs} runs came back`);
+    return seeds / outcome.summary.wallSeconds;
   } finally {
     await Promise.all(workers);
     const redis = new Redis(queueUrl);
@@ -80,6 +99,7 @@ async function queuedSeedsPerSecond(queueUrl: string, processes: number, outDir:
 
 export async function benchCampaignQueue(): Promise<BenchResult> {
   const queueUrl = process.env.CAMPAIGN_QUEUE_BENCH_URL ?? 'redis://127.0.0.1:6379/0';
+  const seeds = benchSeeds();
   const outDir = await mkdtemp(path.join(os.tmpdir(), 'bench-campaign-queue-'));
   try {
     const threads = os.availableParallelism();
@@ -87,21 +107,21 @@ export async function benchCampaignQueue(): Promise<BenchResult> {
     const loadAverageAtStart = Number(os.loadavg()[0]!.toFixed(2));
     const local = await runCampaign({
       from: 1n,
-      seeds: QUEUE_BENCH_SEEDS,
+      seeds,
       workers: threads,
       simulatedSeconds: QUEUE_BENCH_SIMULATED_SECONDS,
       outDir: path.join(outDir, 'local'),
       progress: null,
     });
     const figures: Record<string, number | string> = {
-      seeds: QUEUE_BENCH_SEEDS,
+      seeds,
       simulatedSecondsPerRun: QUEUE_BENCH_SIMULATED_SECONDS,
       seedsPerJob: QUEUE_BENCH_SEEDS_PER_JOB,
       loadAverageAtStart,
-      [`localSeedsPerSecond.${threads}threads`]: Number((QUEUE_BENCH_SEEDS / local.summary.wallSeconds).toFixed(2)),
+      [`localSeedsPerSecond.${threads}threads`]: Number((seeds / local.summary.wallSeconds).toFixed(2)),
     };
     for (const processes of QUEUE_BENCH_WORKER_PROCESSES) {
-      const perSecond = await queuedSeedsPerSecond(queueUrl, processes, path.join(outDir, `queue-${processes}`));
+      const perSecond = await queuedSeedsPerSecond(queueUrl, seeds, processes, path.join(outDir, `queue-${processes}`));
       figures[`queueSeedsPerSecond.${processes}processes`] = Number(perSecond.toFixed(2));
       process.stderr.write(`campaign-queue: ${processes} worker processes: ${perSecond.toFixed(2)} seeds/s\n`);
     }
