@@ -17,6 +17,7 @@ import { Redis } from 'ioredis';
 import { QUEUE_KEY_PREFIX } from '../../sim/campaign/campaignQueue.js';
 import { runQueuedCampaign } from '../../sim/campaign/queueCoordinator.js';
 import { runCampaign } from '../../sim/campaign/runCampaign.js';
+import { positiveIntegerSetting } from '../envSettings.js';
 
 interface BenchResult {
   readonly name: string;
@@ -49,16 +50,6 @@ function startWorker(queueUrl: string, queueName: string): Promise<number | null
     { cwd: REPOSITORY_ROOT, stdio: ['ignore', 'ignore', 'inherit'] },
   );
   return new Promise((resolve) => child.on('exit', (code) => resolve(code)));
-}
-
-/** The campaign's seed count: CAMPAIGN_QUEUE_BENCH_SEEDS, or the default. */
-function benchSeeds(): number {
-  const raw = process.env.CAMPAIGN_QUEUE_BENCH_SEEDS;
-  if (raw === undefined || raw === '') return QUEUE_BENCH_SEEDS_DEFAULT;
-  const seeds = Number(raw);
-  if (!Number.isSafeInteger(seeds) || seeds < 1 || seeds > QUEUE_BENCH_SEEDS_MAX)
-    throw new Error(`CAMPAIGN_QUEUE_BENCH_SEEDS=${raw}: expected an integer from 1 to ${QUEUE_BENCH_SEEDS_MAX}`);
-  return seeds;
 }
 
 async function queuedSeedsPerSecond(
@@ -99,7 +90,7 @@ async function queuedSeedsPerSecond(
 
 export async function benchCampaignQueue(): Promise<BenchResult> {
   const queueUrl = process.env.CAMPAIGN_QUEUE_BENCH_URL ?? 'redis://127.0.0.1:6379/0';
-  const seeds = benchSeeds();
+  const seeds = positiveIntegerSetting('CAMPAIGN_QUEUE_BENCH_SEEDS', QUEUE_BENCH_SEEDS_DEFAULT, QUEUE_BENCH_SEEDS_MAX);
   const outDir = await mkdtemp(path.join(os.tmpdir(), 'bench-campaign-queue-'));
   try {
     const threads = os.availableParallelism();

@@ -32,6 +32,7 @@
  *                                printed (profiling slows the node: do not compare those figures)
  */
 import { deployBenchRollup } from '../snapshot/bench.js';
+import { positiveIntegerSetting } from '../envSettings.js';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
@@ -113,23 +114,14 @@ interface Settings {
   readonly cpuProfileDir?: string;
 }
 
-function positiveInteger(name: string, fallback: number, max: number): number {
-  const raw = process.env[name];
-  if (raw === undefined || raw === '') return fallback;
-  const value = Number(raw);
-  if (!Number.isSafeInteger(value) || value <= 0 || value > max)
-    throw new Error(`${name} must be an integer in [1, ${max}], got ${raw}`);
-  return value;
-}
-
 function readSettings(checkpointsDefault = CHECKPOINTS_DEFAULT): Settings {
   const profileDir = process.env['READ_LOAD_BENCH_CPU_PROF'];
   return {
-    checkpoints: positiveInteger('READ_LOAD_BENCH_CHECKPOINTS', checkpointsDefault, 100_000),
-    baselineMs: positiveInteger('READ_LOAD_BENCH_BASELINE_S', 30, 3_600) * 1000,
-    pending: positiveInteger('READ_LOAD_BENCH_PENDING', 10_000, 100_000),
-    sendTxs: positiveInteger('READ_LOAD_BENCH_SEND_TXS', 10_000, 100_000),
-    connections: positiveInteger('READ_LOAD_BENCH_CONNECTIONS', 64, 1_024),
+    checkpoints: positiveIntegerSetting('READ_LOAD_BENCH_CHECKPOINTS', checkpointsDefault, 100_000),
+    baselineMs: positiveIntegerSetting('READ_LOAD_BENCH_BASELINE_S', 30, 3_600) * 1000,
+    pending: positiveIntegerSetting('READ_LOAD_BENCH_PENDING', 10_000, 100_000),
+    sendTxs: positiveIntegerSetting('READ_LOAD_BENCH_SEND_TXS', 10_000, 100_000),
+    connections: positiveIntegerSetting('READ_LOAD_BENCH_CONNECTIONS', 64, 1_024),
     ...(profileDir === undefined || profileDir === '' ? {} : { cpuProfileDir: path.resolve(profileDir) }),
   };
 }
