@@ -5,10 +5,15 @@
  * an error naming the variable, so a mistyped setting never runs a different benchmark than the one asked for.
  */
 export function positiveIntegerSetting(name: string, fallback: number, max: number): number {
+  return integerSetting(name, fallback, 1, max);
+}
+
+/** The integer in environment variable `name`, from `min` to `max`, as positiveIntegerSetting reads it. */
+export function integerSetting(name: string, fallback: number, min: number, max: number): number {
   const raw = process.env[name];
   if (raw === undefined || raw === '') return fallback;
   const value = Number(raw);
-  if (!Number.isSafeInteger(value) || value <= 0 || value > max)
-    throw new Error(`${name} must be an integer in [1, ${max}], got ${raw}`);
+  if (!Number.isSafeInteger(value) || value < min || value > max)
+    throw new Error(`${name} must be an integer in [${min}, ${max}], got ${raw}`);
   return value;
 }

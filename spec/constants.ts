@@ -189,6 +189,12 @@ export const WORLD_STATE_PAGE_CACHE_PAGES_MAX = 16_384;
  * every later read of it until an unwind. 64 MiB holds about 50,000 pages.
  */
 export const WORLD_STATE_HISTORICAL_PAGE_CACHE_BYTES_MAX = 64 * 1024 * 1024;
+/**
+ * Keys of the two indexed trees (nullifiers and public data slots) the world state keeps sorted in memory, about 190
+ * bytes each (about 50 MiB at this bound). Past it they move to storage, one record a key, and stay there
+ * (core/worldState/indexedKeys.ts): lookups then seek storage instead of memory.
+ */
+export const WORLD_STATE_KEY_INDEX_MEMORY_KEYS_MAX = 262_144;
 /** Keys per chunk of the in-memory sorted key index of an indexed tree. */
 export const SORTED_INDEX_CHUNK_KEYS_MAX = 512;
 /** A read that an unwind or a clear overtook is retried this many times in all before it fails. */

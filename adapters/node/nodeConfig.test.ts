@@ -22,6 +22,7 @@ describe('mapping the configuration onto the core', () => {
         SEQ_POLLING_INTERVAL_MS: '100',
         SEQ_L1_PUBLISHING_TIME_ALLOWANCE_IN_SLOT: '12',
         WS_NUM_HISTORIC_CHECKPOINTS: '8',
+        WS_KEY_INDEX_MEMORY_KEYS: '1000',
         SVC_STATUS_MAX_SYNC_LAG_SLOTS: '6',
         SVC_STATUS_MAX_PEERLESS_SECONDS: '90',
         P2P_ENABLED: 'true',
@@ -33,6 +34,7 @@ describe('mapping the configuration onto the core', () => {
       rollupAddress: ROLLUP,
       archiverPollIntervalMs: 750,
       worldStateHistoricCheckpointCount: 8,
+      worldStateKeyIndexMemoryKeys: 1000,
       txPool,
       health,
       sequencer: {
@@ -48,6 +50,7 @@ describe('mapping the configuration onto the core', () => {
       rollupAddress: ROLLUP,
       archiverPollIntervalMs: 750,
       worldStateHistoricCheckpointCount: 8,
+      worldStateKeyIndexMemoryKeys: 1000,
       txPool,
       health,
     });

@@ -157,6 +157,7 @@ export function coreNodeConfigOf(
     rollupAddress,
     archiverPollIntervalMs: values.archiverPollingIntervalMs,
     worldStateHistoricCheckpointCount: values.worldStateHistoricCheckpointCount,
+    worldStateKeyIndexMemoryKeys: values.worldStateKeyIndexMemoryKeys,
     txPool: txPoolSettingsOf(values),
     health: healthThresholdsOf(values),
     ...(publisherAddress !== undefined ? { sequencer: sequencerConfigOf(values, publisherAddress) } : {}),

@@ -32,7 +32,7 @@
  *                                printed (profiling slows the node: do not compare those figures)
  */
 import { deployBenchRollup } from '../snapshot/bench.js';
-import { positiveIntegerSetting } from '../envSettings.js';
+import { integerSetting, positiveIntegerSetting } from '../envSettings.js';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
@@ -111,6 +111,8 @@ interface Settings {
   readonly pending: number;
   readonly sendTxs: number;
   readonly connections: number;
+  /** The nodes' in-memory key bound (READ_LOAD_BENCH_KEY_INDEX_MEMORY_KEYS), the node's default when absent. */
+  readonly keyIndexMemoryKeys?: number;
   readonly cpuProfileDir?: string;
 }
 
@@ -122,8 +124,14 @@ function readSettings(checkpointsDefault = CHECKPOINTS_DEFAULT): Settings {
     pending: positiveIntegerSetting('READ_LOAD_BENCH_PENDING', 10_000, 100_000),
     sendTxs: positiveIntegerSetting('READ_LOAD_BENCH_SEND_TXS', 10_000, 100_000),
     connections: positiveIntegerSetting('READ_LOAD_BENCH_CONNECTIONS', 64, 1_024),
+    ...keyIndexSetting(),
     ...(profileDir === undefined || profileDir === '' ? {} : { cpuProfileDir: path.resolve(profileDir) }),
   };
+}
+
+function keyIndexSetting(): { keyIndexMemoryKeys?: number } {
+  const keys = integerSetting('READ_LOAD_BENCH_KEY_INDEX_MEMORY_KEYS', -1, 0, 100_000_000);
+  return keys < 0 ? {} : { keyIndexMemoryKeys: keys };
 }
 
 function chainShape(settings: Settings): ChainShape {
@@ -528,6 +536,7 @@ async function withBenchChain<T>(
       rollupAddress: l1.rollupAddress,
       dataDirectory: path.join(root, directory),
       pendingTxCountMax: settings.pending + settings.sendTxs,
+      ...(settings.keyIndexMemoryKeys === undefined ? {} : { keyIndexMemoryKeys: settings.keyIndexMemoryKeys }),
     });
     return await run({ root, made, makeSeconds, nodeConfig }, stops);
   } finally {
@@ -699,7 +708,7 @@ function sendTxFigures(sendTx: SendTxFigures, settings: Settings): Record<string
 function memoryFigures(sendTx: SendTxFigures, idle: ReadFigures, loadedSync: SyncFigures): Record<string, number> {
   const mb = (bytes: number) => round(bytes / BYTES_PER_MB, 1);
   const bytesPerKey = sortedKeyIndexBytesPerKey();
-  const keys = idle.stats.nullifierKeys + idle.stats.publicDataKeys;
+  const keys = idle.stats.keyIndexMemoryKeys;
   return {
     'memory.syncedIdle.rssMb': mb(sendTx.statsFilled.rssBytes),
     'memory.syncedIdle.heapUsedMb': mb(sendTx.statsFilled.heapUsedBytes),
@@ -718,10 +727,10 @@ function memoryFigures(sendTx: SendTxFigures, idle: ReadFigures, loadedSync: Syn
     'memory.idleReads.rssSecondHalfSlopeMbPerMin': round(idle.rssSecondHalfSlopeMbPerMin, 2),
     'memory.loadedSync.rssSlopeMbPerMin': round(loadedSync.rssSlopeMbPerMin, 2),
     'memory.loadedSync.rssEndMb': mb(loadedSync.stats.rssBytes),
-    'memory.sortedKeyIndex.nullifierKeys': idle.stats.nullifierKeys,
-    'memory.sortedKeyIndex.publicDataKeys': idle.stats.publicDataKeys,
-    'memory.sortedKeyIndex.bytesPerKey': bytesPerKey,
-    'memory.sortedKeyIndex.estimatedMb': mb(keys * bytesPerKey),
+    'memory.keyIndex.memoryKeys': keys,
+    'memory.keyIndex.inStorage': idle.stats.keyIndexInStorage ? 1 : 0,
+    'memory.keyIndex.bytesPerKey': bytesPerKey,
+    'memory.keyIndex.estimatedMb': mb(keys * bytesPerKey),
   };
 }
 

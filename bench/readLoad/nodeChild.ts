@@ -19,12 +19,6 @@ function send(message: NodeChildMessage): void {
   process.send?.(message);
 }
 
-/** The size of one of the world state's in-memory sorted key indexes (a private field: read for the bench only). */
-function keyCount(node: RunningNode, field: 'nullifierKeys' | 'publicDataKeys'): number {
-  const index = Reflect.get(node.node.chain.worldState, field) as { size?: number } | undefined;
-  return index?.size ?? -1;
-}
-
 type Histogram = ReturnType<typeof monitorEventLoopDelay>;
 
 /** A full garbage collection, through the `gc` that --expose-gc gives (bench.ts starts this process with it). */
@@ -59,8 +53,8 @@ async function statsOf(node: RunningNode, phase: Histogram, window: Histogram): 
     cpuMicros: cpu.user + cpu.system,
     checkpointedBlock: tip.block.number,
     checkpointNumber: tip.checkpoint.number,
-    nullifierKeys: keyCount(node, 'nullifierKeys'),
-    publicDataKeys: keyCount(node, 'publicDataKeys'),
+    keyIndexMemoryKeys: node.node.chain.worldState.keyIndex.memoryKeys,
+    keyIndexInStorage: node.node.chain.worldState.keyIndex.inStorage,
     pendingTxs: await node.node.service.txs.getPendingTxCount(),
   };
 }
@@ -84,7 +78,10 @@ async function main(): Promise<void> {
         rollupAddress: config.rollupAddress as Hex,
         dataDirectory: config.dataDirectory,
       },
-      { p2pPendingTxCountMax: config.pendingTxCountMax },
+      {
+        p2pPendingTxCountMax: config.pendingTxCountMax,
+        ...(config.keyIndexMemoryKeys === undefined ? {} : { worldStateKeyIndexMemoryKeys: config.keyIndexMemoryKeys }),
+      },
     ),
     logger: createPinoLogger({ level: 'warn' }),
     print: () => undefined,

@@ -12,6 +12,8 @@ export interface NodeChildConfig {
   readonly rollupAddress: string;
   readonly dataDirectory: string;
   readonly pendingTxCountMax: number;
+  /** The world state's in-memory key bound (WS_KEY_INDEX_MEMORY_KEYS), the node's default when absent. */
+  readonly keyIndexMemoryKeys?: number;
 }
 
 /** What the node process reports about itself, measured inside it. */
@@ -36,9 +38,10 @@ export interface NodeStats {
   readonly cpuMicros: number;
   readonly checkpointedBlock: number;
   readonly checkpointNumber: number;
-  /** Keys in the world state's in-memory sorted indexes of the nullifier and public data trees. */
-  readonly nullifierKeys: number;
-  readonly publicDataKeys: number;
+  /** Keys of the nullifier and public data trees the world state holds in memory (0 once they are in storage). */
+  readonly keyIndexMemoryKeys: number;
+  /** Whether those keys passed the bound and moved to storage. */
+  readonly keyIndexInStorage: boolean;
   readonly pendingTxs: number;
 }
 

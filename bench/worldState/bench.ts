@@ -16,8 +16,12 @@
  * bottom pages read for the first time). The time of one hash in the block-time ratio is measured again just
  * before each block, so on a machine whose load changes the block and its hashes are timed under the same load.
  *
- * Environment (optional): WS_BENCH_TYPICAL_BLOCKS (default 120), WS_BENCH_MAXIMAL_BLOCKS (default 16),
- * WS_BENCH_WITNESS_READS (default 2000).
+ * A third run, `typicalKeysInStorage`, repeats the typical shape with the indexed trees' keys in storage from genesis
+ * (keyIndexMemoryKeysMax 0, core/worldState/indexedKeys.ts): what a node past the memory bound pays, per block and
+ * per witness read, against the typical run beside it.
+ *
+ * Environment (optional): WS_BENCH_TYPICAL_BLOCKS (default 120, also the keys-in-storage run's),
+ * WS_BENCH_MAXIMAL_BLOCKS (default 16), WS_BENCH_WITNESS_READS (default 2000).
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
@@ -36,9 +40,11 @@ interface BenchResult {
 }
 
 interface Shape {
-  readonly name: 'typical' | 'maximal';
+  readonly name: 'typical' | 'maximal' | 'typicalKeysInStorage';
   readonly perTx: number;
   readonly blocks: number;
+  /** The indexed trees' keys in storage from genesis rather than in memory. */
+  readonly keysInStorage?: boolean;
 }
 
 const TXS_PER_BLOCK = 64;
@@ -186,7 +192,10 @@ async function benchShape(shape: Shape, witnessReads: number): Promise<Record<st
   const storage = await openClassicLevelStorage(dataDirectory);
   try {
     const random = new FieldStream();
-    const engine = await WorldState.open(storage, { genesisBlockHash: random.next() });
+    const engine = await WorldState.open(storage, {
+      genesisBlockHash: random.next(),
+      ...(shape.keysInStorage === true ? { keyIndexMemoryKeysMax: 0 } : {}),
+    });
     const nullifiers: Hex[] = [];
     const totals = await applyBlocks(engine, shape, random, nullifiers);
     const early = nullifiers.slice(0, TXS_PER_BLOCK * shape.perTx * HISTORICAL_BLOCK);
@@ -234,6 +243,7 @@ export async function benchWorldState(): Promise<BenchResult> {
   const shapes: Shape[] = [
     { name: 'typical', perTx: 8, blocks: envCount('WS_BENCH_TYPICAL_BLOCKS', 120) },
     { name: 'maximal', perTx: 64, blocks: envCount('WS_BENCH_MAXIMAL_BLOCKS', 16) },
+    { name: 'typicalKeysInStorage', perTx: 8, blocks: envCount('WS_BENCH_TYPICAL_BLOCKS', 120), keysInStorage: true },
   ];
   const witnessReads = envCount('WS_BENCH_WITNESS_READS', 2_000);
   const hashNs = hashNanoseconds(HASH_TIMING_ITERATIONS, 20_000);

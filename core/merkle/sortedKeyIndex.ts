@@ -88,6 +88,11 @@ export class SortedKeyIndex {
     }
   }
 
+  /** Every key with its placement, in key order. */
+  *entries(): IterableIterator<[Hex, KeyPlacement]> {
+    for (const chunk of this.chunks) for (const key of chunk) yield [key, this.placements.get(key)!];
+  }
+
   /** The chunk that holds `key` or would: the last one whose first key is not above it. */
   private chunkFor(key: Hex): number {
     let low = 0;

@@ -40,6 +40,8 @@ export interface NodeConfig {
   readonly archiverPollIntervalMs: number;
   /** Finalized checkpoints whose world state stays queryable (WS_NUM_HISTORIC_CHECKPOINTS); older state is pruned. */
   readonly worldStateHistoricCheckpointCount?: number;
+  /** Indexed-tree keys kept in memory before they move to storage (WS_KEY_INDEX_MEMORY_KEYS; the world state's default). */
+  readonly worldStateKeyIndexMemoryKeys?: number;
   /** The pool's rules (defaults: 10% bump, 1000 txs, the built-in setup allow list). */
   readonly txPool?: TxPoolSettings;
   /** Runs a sequencer when set (the ports must then include an L1 publisher). */
@@ -152,6 +154,7 @@ export async function createNode(ports: NodePorts, initialConfig: NodeConfig, ho
   const { constants, messageBoxAddresses, store, worldState, inbox, chain } = await openChain(
     ports,
     config.rollupAddress,
+    { keyIndexMemoryKeysMax: config.worldStateKeyIndexMemoryKeys },
   );
   const timetable = createTimetable(constants);
   const txPool = await openNodeTxPool(ports, {

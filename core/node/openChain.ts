@@ -8,6 +8,7 @@ import { InboxStore } from '../messages/inboxStore.js';
 import type { NodePorts } from '../ports.js';
 import { createGenesis } from '../worldState/genesis.js';
 import { WorldState } from '../worldState/worldState.js';
+import type { WorldStateOptions } from '../worldState/worldStateConfig.js';
 import { reconcileWorldState } from './reconcileWorldState.js';
 
 /** The node's chain and what it was opened with. */
@@ -26,7 +27,11 @@ export interface OpenedChain {
  * step with the store) and the inbox over the node's storage. Fails with a clear NodeError when the L1 contract's
  * genesis is not this node's or the storage holds another chain.
  */
-export async function openChain(ports: NodePorts, rollupAddress: Hex): Promise<OpenedChain> {
+export async function openChain(
+  ports: NodePorts,
+  rollupAddress: Hex,
+  worldStateOptions: Pick<WorldStateOptions, 'keyIndexMemoryKeysMax'> = {},
+): Promise<OpenedChain> {
   const constants = await ports.l1.getRollupConstants();
   const messageBoxAddresses = await ports.l1.getMessageBoxAddresses();
   const genesis = createGenesis(constants.l1ChainId, constants.rollupVersion);
@@ -49,7 +54,10 @@ export async function openChain(ports: NodePorts, rollupAddress: Hex): Promise<O
     genesisTips(genesisRef, genesisRef),
   );
   store.registerIndexer(txIndexer);
-  const worldState = await WorldState.open(ports.storage, { genesisBlockHash: genesis.block.hash });
+  const worldState = await WorldState.open(ports.storage, {
+    ...worldStateOptions,
+    genesisBlockHash: genesis.block.hash,
+  });
   const inbox = new InboxStore(ports.storage);
   await reconcileWorldState(store, worldState, inbox, ports.logger.child({ module: 'worldState' }));
   const chain = new Chain(store, worldState, ports.clock, ports.metrics);

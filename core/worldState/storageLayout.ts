@@ -6,9 +6,12 @@
  *   ws:b:<block>                    BlockSummary: every tree's root and size after the block (JSON)
  *   ws:j:<block>                    BlockJournal: what the block wrote, to unwind or prune it (JSON)
  *   ws:p:<tree>:<page>:<block>      a page as the block left it (base64), one version per block that changed it
- *   ws:k:<block>                    InsertedKeys: the keys the block inserted into the indexed trees (JSON). Queries
- *                                   use the in-memory sorted index; these records rebuild it when the engine opens,
- *                                   one record per block rather than one per key (a batch costs mostly per record).
+ *   ws:k:<block>                    InsertedKeys: the keys the block inserted into the indexed trees (JSON). While
+ *                                   the keys are in memory, these records rebuild them when the engine opens, one
+ *                                   record per block rather than one per key (a batch costs mostly per record); they
+ *                                   also say what an unwind takes back.
+ *   ws:x:<tree>:<key>               format WORLD_STATE_FORMAT_KEYS_ON_DISK only: an indexed tree's key ->
+ *                                   "<leafIndex>:<block>" (core/worldState/indexedKeys.ts)
  *   ws:i:<tree>:<value>:<leafIndex> append-only trees: value -> "<block>" (a value may repeat)
  */
 import type { Hex } from '../../spec/chain.js';
@@ -20,6 +23,11 @@ export type StorageOperation =
 
 /** Storage layout version; a store written with another one is refused. */
 export const WORLD_STATE_FORMAT_VERSION = 2;
+/**
+ * The same layout, with the indexed trees' keys in storage, one record a key (`ws:x:`): a store becomes this once its
+ * keys pass the memory bound. Version 2 readers refuse it (they would not keep those records on unwind).
+ */
+export const WORLD_STATE_FORMAT_KEYS_ON_DISK = 3;
 export const WORLD_STATE_KEY_PREFIX = 'ws:';
 /** The first key after every world-state key. */
 export const WORLD_STATE_KEY_END = 'ws;';
@@ -58,6 +66,8 @@ export const worldStateKeys = {
   },
   insertedKeysPrefix: 'ws:k:',
   insertedKeys: (block: number) => `ws:k:${hexOf(block, BLOCK_HEX_DIGITS)}`,
+  indexedKeyPrefix: (tree: number) => `ws:x:${tree}:`,
+  indexedKey: (tree: number, key: Hex) => `ws:x:${tree}:${stripHex(key)}`,
   appendedValuePrefix: (tree: number, value: Hex) => `ws:i:${tree}:${stripHex(value)}:`,
   appendedValue: (tree: number, value: Hex, leafIndex: number) =>
     `ws:i:${tree}:${stripHex(value)}:${hexOf(leafIndex, LEAF_INDEX_HEX_DIGITS)}`,

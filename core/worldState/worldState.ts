@@ -16,8 +16,8 @@
  * are never stored (an absent page is an empty one).
  *
  * Hot path: the latest version of recently written pages stays in memory (bounded per tree), as do the keys of the
- * indexed trees in sorted order (core/merkle/sortedKeyIndex.ts), so a block finds its low leaves without a storage
- * seek. Applying a block reads storage only for pages missing from memory, computes each changed node once (paths
+ * indexed trees in sorted order up to a bound (core/worldState/indexedKeys.ts), so a block finds its low leaves
+ * without a storage seek; past the bound the keys move to storage, one record a key. Applying a block reads storage only for pages missing from memory, computes each changed node once (paths
  * that meet share their upper nodes), and yields one batch of storage operations. Reads as of past blocks take
  * the page versions they need from the cache of past blocks' pages (core/worldState/historicalPageCache.ts, bounded
  * in bytes) before storage: a version never changes once its block is committed.
@@ -36,8 +36,7 @@ import type { IndexedLeaf, NullifierLeafPreimage, PublicDataLeafPreimage } from 
 import { decodePreimage, toNullifierPreimage, toPublicDataPreimage } from '../merkle/indexedLeaf.js';
 import type { PageEntry } from '../merkle/pagedTreeDraft.js';
 import { leafFromPages, preimageFromPages, siblingPathFromPages } from '../merkle/pagedTreeDraft.js';
-import type { KeyPlacement } from '../merkle/sortedKeyIndex.js';
-import { SortedKeyIndex } from '../merkle/sortedKeyIndex.js';
+import type { KeyPlacement, SortedKeyIndex } from '../merkle/sortedKeyIndex.js';
 import type { PageRef } from '../merkle/treeGeometry.js';
 import { pagesOfPaths, pathPages } from '../merkle/treeGeometry.js';
 import type { StoragePort } from '../ports.js';
@@ -47,16 +46,18 @@ import { nullifierGenesisLeaves, publicDataGenesisLeaves } from './genesisState.
 import type { IndexedBatch, IndexedLeafChange } from './indexedBatch.js';
 import { planNullifiers, planPublicDataWrites } from './indexedBatch.js';
 import { HistoricalPageCache } from './historicalPageCache.js';
+import type { IndexedTreeId, KeyInsertion, MaybePromise } from './indexedKeys.js';
+import { IndexedKeys, thenMaybe } from './indexedKeys.js';
 import type { PageCacheGuard } from './pageStore.js';
 import { PageStore } from './pageStore.js';
 import { publicDataLeafSlot } from './publicDataSlot.js';
 import type { BlockJournal, BlockSummary, InsertedKeys, StorageOperation, WorldStateMeta } from './storageLayout.js';
 import {
+  WORLD_STATE_FORMAT_KEYS_ON_DISK,
   WORLD_STATE_FORMAT_VERSION,
   WORLD_STATE_KEY_END,
   WORLD_STATE_KEY_PREFIX,
   appendedValueLeafIndex,
-  blockOfKey,
   encodePage,
   worldStateKeys as KEY,
 } from './storageLayout.js';
@@ -104,6 +105,12 @@ interface BlockPlan {
   readonly publicData: IndexedBatch;
 }
 
+/** What a block plan looks its indexed trees' keys up in. */
+interface PlanningKeys {
+  readonly nullifier: SortedKeyIndex;
+  readonly publicData: SortedKeyIndex;
+}
+
 interface LeafRead {
   readonly leaf: Uint8Array;
   readonly preimage: Uint8Array | undefined;
@@ -120,8 +127,7 @@ export class WorldState {
   private readonly pages: readonly PageStore[];
   /** Page versions of past blocks read from storage, shared by the trees; cleared by every unwind and clear. */
   private readonly history: HistoricalPageCache;
-  private nullifierKeys = new SortedKeyIndex();
-  private publicDataKeys = new SortedKeyIndex();
+  private keys: IndexedKeys;
   /** Every tree's state after each kept block. */
   private readonly summaries = new Map<number, readonly TreeState[]>();
   private latest = -1;
@@ -136,6 +142,7 @@ export class WorldState {
   ) {
     this.config = resolveWorldStateConfig(options);
     this.history = new HistoricalPageCache(this.config.historicalPageCacheBytesMax);
+    this.keys = new IndexedKeys(storage, this.config.keyIndexMemoryKeysMax);
     this.pages = TREE_IDS.map(
       (treeId) =>
         new PageStore(treeId, this.config.geometries[treeId]!, storage, this.config.pageCachePagesMax, this.history),
@@ -166,6 +173,11 @@ export class WorldState {
     return this.latest;
   }
 
+  /** Where the indexed trees' keys are: how many memory holds, and whether they moved to storage. */
+  get keyIndex(): { readonly memoryKeys: number; readonly inStorage: boolean } {
+    return { memoryKeys: this.keys.memoryKeys, inStorage: this.keys.inStorage };
+  }
+
   /** The oldest block whose state is still kept; older ones answer WORLD_STATE_BLOCK_PRUNED. */
   get oldestBlockNumber(): number {
     return this.oldest;
@@ -187,15 +199,44 @@ export class WorldState {
         { blockNumber, latest: this.latest },
       );
     }
-    const plan = this.planBlock(
-      blockNumber,
-      this.summaryAt(this.latest),
-      validateBlockEffects(effects, 2 ** this.config.txSubtreeHeight),
-    );
-    return this.draftBlock(plan);
+    const valid = validateBlockEffects(effects, 2 ** this.config.txSubtreeHeight);
+    const before = this.summaryAt(this.latest);
+    const generation = this.generation;
+    const lookups = this.planningKeys(before, valid);
+    const keys = lookups instanceof Promise ? await lookups : lookups;
+    if (this.latest !== blockNumber - 1 || this.generation !== generation) {
+      throw new WorldStateError(
+        'WORLD_STATE_DRAFT_STALE',
+        'the world state moved on while this block was being prepared; prepare it again',
+        { latest: this.latest },
+      );
+    }
+    return this.draftBlock(this.planBlock(blockNumber, before, valid, keys));
   }
 
-  private planBlock(blockNumber: number, before: readonly TreeState[], effects: BlockStateEffects): BlockPlan {
+  /** Indexes that answer the block plan's key lookups (synchronously while the keys are in memory). */
+  private planningKeys(before: readonly TreeState[], effects: BlockStateEffects): MaybePromise<PlanningKeys> {
+    const nullifier = this.keys.forPlanning(
+      MerkleTreeId.NULLIFIER_TREE,
+      effects.txs.flatMap((tx) => tx.nullifiers),
+      before[MerkleTreeId.NULLIFIER_TREE]!.size,
+    );
+    const publicData = this.keys.forPlanning(
+      MerkleTreeId.PUBLIC_DATA_TREE,
+      effects.txs.flatMap((tx) => tx.publicDataWrites.map((write) => write.leafSlot)),
+      before[MerkleTreeId.PUBLIC_DATA_TREE]!.size,
+    );
+    if (nullifier instanceof Promise || publicData instanceof Promise)
+      return Promise.all([nullifier, publicData]).then(([n, p]) => ({ nullifier: n, publicData: p }));
+    return { nullifier, publicData };
+  }
+
+  private planBlock(
+    blockNumber: number,
+    before: readonly TreeState[],
+    effects: BlockStateEffects,
+    keys: PlanningKeys,
+  ): BlockPlan {
     const subtreeLeaves = 2 ** this.config.txSubtreeHeight;
     const noteHashesBefore = before[MerkleTreeId.NOTE_HASH_TREE]!.size;
     const messagesBefore = before[MerkleTreeId.L1_TO_L2_MESSAGE_TREE]!.size;
@@ -215,14 +256,9 @@ export class WorldState {
           .filter((w) => !isZeroField(w.value)),
         sizeAfter: messagesBefore + effects.l1ToL2Messages.length,
       },
-      nullifiers: planNullifiers(
-        this.nullifierKeys,
-        effects.txs,
-        before[MerkleTreeId.NULLIFIER_TREE]!.size,
-        subtreeLeaves,
-      ),
+      nullifiers: planNullifiers(keys.nullifier, effects.txs, before[MerkleTreeId.NULLIFIER_TREE]!.size, subtreeLeaves),
       publicData: planPublicDataWrites(
-        this.publicDataKeys,
+        keys.publicData,
         effects.txs.flatMap((tx) => tx.publicDataWrites),
         before[MerkleTreeId.PUBLIC_DATA_TREE]!.size,
       ),
@@ -338,12 +374,14 @@ export class WorldState {
     );
     const updates = [...stateUpdates, archive];
     const trees = updates.map((u) => u.state);
-    const ops = this.blockOps(plan, updates, archiveWrite);
+    const insertedKeys = insertedKeysOf(plan);
+    const keyInsertion = this.keys.insertion(insertedKeys, plan.blockNumber);
+    const ops = this.blockOps(plan, updates, archiveWrite, insertedKeys, keyInsertion);
     const [nullifier, noteHash, publicData, l1ToL2] = trees.map(toSnapshot);
     const write = this.preparedWrite(
       ops,
       () => this.latest === plan.blockNumber - 1 && this.generation === generation,
-      () => this.applyBlock(plan, updates),
+      () => this.applyBlock(plan, updates, insertedKeys, keyInsertion),
     );
     return {
       ...write,
@@ -362,6 +400,8 @@ export class WorldState {
     plan: BlockPlan,
     updates: readonly TreeUpdate[],
     archiveWrites: readonly LeafWrite[],
+    insertedKeys: InsertedKeys,
+    keyInsertion: KeyInsertion,
   ): StorageOperation[] {
     const n = plan.blockNumber;
     const ops: StorageOperation[] = [];
@@ -387,23 +427,29 @@ export class WorldState {
     ];
     for (const [treeId, writes] of appended)
       for (const w of writes) addKey(KEY.appendedValue(treeId, w.value, w.index), String(n));
-    const inserted = (batch: IndexedBatch) => batch.inserted.map(({ key, leafIndex }) => [key, leafIndex] as const);
-    const insertedKeys: InsertedKeys = { nullifier: inserted(plan.nullifiers), publicData: inserted(plan.publicData) };
     ops.push({ type: 'put', key: KEY.insertedKeys(n), value: JSON.stringify(insertedKeys) });
+    ops.push(...keyInsertion.ops);
     const summary: BlockSummary = { trees: updates.map((u) => [u.state.root, u.state.size] as const) };
     ops.push({ type: 'put', key: KEY.summary(n), value: JSON.stringify(summary) });
     if (n > 0) ops.push({ type: 'put', key: KEY.journal(n), value: JSON.stringify(journal satisfies BlockJournal) });
-    ops.push({ type: 'put', key: KEY.meta, value: JSON.stringify(this.metaRecord(n, n === 0 ? 0 : this.oldest)) });
+    const keysInStorage = this.keys.inStorage || keyInsertion.movesToStorage;
+    ops.push({
+      type: 'put',
+      key: KEY.meta,
+      value: JSON.stringify(this.metaRecord(n, n === 0 ? 0 : this.oldest, keysInStorage)),
+    });
     return ops;
   }
 
-  private applyBlock(plan: BlockPlan, updates: readonly TreeUpdate[]): void {
+  private applyBlock(
+    plan: BlockPlan,
+    updates: readonly TreeUpdate[],
+    insertedKeys: InsertedKeys,
+    keyInsertion: KeyInsertion,
+  ): void {
     const n = plan.blockNumber;
     updates.forEach((update, treeId) => this.pages[treeId]!.commit(update.draft.writtenPages, n));
-    for (const { key, leafIndex } of plan.nullifiers.inserted)
-      this.nullifierKeys.insert(key, { leafIndex, blockNumber: n });
-    for (const { key, leafIndex } of plan.publicData.inserted)
-      this.publicDataKeys.insert(key, { leafIndex, blockNumber: n });
+    this.keys.applyInsertion(insertedKeys, n, keyInsertion);
     this.summaries.set(
       n,
       updates.map((u) => u.state),
@@ -484,9 +530,9 @@ export class WorldState {
     this.oldest = 0;
   }
 
-  private metaRecord(latest: number, oldest: number): WorldStateMeta {
+  private metaRecord(latest: number, oldest: number, keysInStorage = this.keys.inStorage): WorldStateMeta {
     return {
-      format: WORLD_STATE_FORMAT_VERSION,
+      format: keysInStorage ? WORLD_STATE_FORMAT_KEYS_ON_DISK : WORLD_STATE_FORMAT_VERSION,
       treeHeights: heightsInIdOrder(this.config.treeHeights),
       pageHeight: this.config.pageHeight,
       txSubtreeHeight: this.config.txSubtreeHeight,
@@ -497,7 +543,11 @@ export class WorldState {
   }
 
   private checkMeta(meta: WorldStateMeta): void {
-    const expected = this.metaRecord(meta.latestBlockNumber, meta.oldestBlockNumber);
+    const expected = this.metaRecord(
+      meta.latestBlockNumber,
+      meta.oldestBlockNumber,
+      meta.format === WORLD_STATE_FORMAT_KEYS_ON_DISK,
+    );
     if (meta.genesisBlockHash !== expected.genesisBlockHash) {
       throw new WorldStateError(
         'WORLD_STATE_GENESIS_MISMATCH',
@@ -538,13 +588,20 @@ export class WorldState {
     });
     this.latest = meta.latestBlockNumber;
     this.oldest = meta.oldestBlockNumber;
-    const prefix = KEY.insertedKeysPrefix;
-    for await (const [key, value] of this.storage.iterator({ gte: prefix, lt: `${prefix.slice(0, -1)};` })) {
-      const blockNumber = blockOfKey(key);
-      const inserted = JSON.parse(value) as InsertedKeys;
-      for (const [k, leafIndex] of inserted.nullifier) this.nullifierKeys.insert(k, { leafIndex, blockNumber });
-      for (const [k, leafIndex] of inserted.publicData) this.publicDataKeys.insert(k, { leafIndex, blockNumber });
+    if (meta.format === WORLD_STATE_FORMAT_KEYS_ON_DISK) {
+      this.keys = new IndexedKeys(this.storage, this.config.keyIndexMemoryKeysMax, true);
+      return;
     }
+    await this.keys.load();
+    const moves = this.keys.overBound();
+    if (moves === undefined) return;
+    const meta3 = JSON.stringify(this.metaRecord(this.latest, this.oldest, true));
+    await this.storage.batch([...moves, { type: 'put', key: KEY.meta, value: meta3 }] as {
+      type: 'put';
+      key: string;
+      value: string;
+    }[]);
+    this.keys.movedToStorage();
   }
 
   /**
@@ -567,8 +624,7 @@ export class WorldState {
     this.latest = -1;
     this.oldest = 0;
     this.summaries.clear();
-    this.nullifierKeys = new SortedKeyIndex();
-    this.publicDataKeys = new SortedKeyIndex();
+    this.keys = new IndexedKeys(this.storage, this.config.keyIndexMemoryKeysMax);
     for (const store of this.pages) store.clearCache();
     this.history.clear();
     await this.storage.clear({ gte: WORLD_STATE_KEY_PREFIX, lt: KEY.meta });
@@ -597,6 +653,7 @@ export class WorldState {
         for (let p = 0; p < pairs.length; p += 2) ops.push({ type: 'del', key: pageKey(treeId, pairs[p]!) });
       });
       for (const key of journal.keys) ops.push({ type: 'del', key });
+      ops.push(...this.keys.unwindOps([insertedKeys[i]!]));
       ops.push(
         { type: 'del', key: KEY.summary(block) },
         { type: 'del', key: KEY.journal(block) },
@@ -625,8 +682,7 @@ export class WorldState {
     this.history.clear();
     journals.forEach((journal, i) => {
       journal.pages.forEach((pairs, treeId) => this.pages[treeId]!.evict(pairs.filter((_, p) => p % 2 === 0)));
-      for (const [key] of insertedKeys[i]!.nullifier) this.nullifierKeys.delete(key);
-      for (const [key] of insertedKeys[i]!.publicData) this.publicDataKeys.delete(key);
+      this.keys.applyUnwind([insertedKeys[i]!]);
       this.summaries.delete(blocks[i]!);
     });
     this.latest = toBlock;
@@ -792,7 +848,9 @@ export class WorldState {
     const key = queryField(nullifier);
     const treeId = MerkleTreeId.NULLIFIER_TREE;
     const found = await this.indexedWitness(treeId, block, () =>
-      this.keyAt(treeId, block, key) === undefined ? this.lowKeyAt(treeId, block, key) : undefined,
+      thenMaybe(this.keyAt(treeId, block, key), (placement) =>
+        placement === undefined ? this.lowKeyAt(treeId, block, key) : undefined,
+      ),
     );
     return found === null
       ? null
@@ -803,10 +861,8 @@ export class WorldState {
   async getPublicDataWitness(block: number, leafSlot: Hex): Promise<PublicDataWitness> {
     const key = queryField(leafSlot);
     const treeId = MerkleTreeId.PUBLIC_DATA_TREE;
-    const found = await this.indexedWitness(
-      treeId,
-      block,
-      () => this.keyAt(treeId, block, key) ?? this.lowKeyAt(treeId, block, key),
+    const found = await this.indexedWitness(treeId, block, () =>
+      thenMaybe(this.keyAt(treeId, block, key), (placement) => placement ?? this.lowKeyAt(treeId, block, key)),
     );
     assert(found !== null, 'the genesis leaf is every slot’s low leaf at worst');
     return { index: found.index, leafPreimage: toPublicDataPreimage(found.leaf), siblingPath: found.siblingPath };
@@ -820,7 +876,8 @@ export class WorldState {
   async getPublicDataValue(block: number, leafSlot: Hex): Promise<Hex> {
     const key = queryField(leafSlot);
     return this.read(block, async () => {
-      const placement = this.keyAt(MerkleTreeId.PUBLIC_DATA_TREE, block, key);
+      const located = this.keyAt(MerkleTreeId.PUBLIC_DATA_TREE, block, key);
+      const placement = located instanceof Promise ? await located : located;
       if (placement === undefined) return bytesToHex(new Uint8Array(32));
       return (await this.readIndexedLeaf(MerkleTreeId.PUBLIC_DATA_TREE, block, placement.leafIndex, false)).leaf.value;
     });
@@ -918,33 +975,32 @@ export class WorldState {
     });
   }
 
-  private async indexedWitness(treeId: MerkleTreeId, block: number, locate: () => KeyPlacement | undefined) {
+  private async indexedWitness(
+    treeId: MerkleTreeId,
+    block: number,
+    locate: () => MaybePromise<KeyPlacement | undefined>,
+  ) {
     return this.read(block, async () => {
-      const placement = locate();
+      const located = locate();
+      const placement = located instanceof Promise ? await located : located;
       if (placement === undefined) return null;
       const { leaf, siblingPath } = await this.readIndexedLeaf(treeId, block, placement.leafIndex, true);
       return { index: BigInt(placement.leafIndex), leaf, siblingPath };
     });
   }
 
-  private keysOf(treeId: MerkleTreeId): SortedKeyIndex {
-    return treeId === MerkleTreeId.NULLIFIER_TREE ? this.nullifierKeys : this.publicDataKeys;
-  }
-
   /** The key's placement if the tree held it as of `block` (the index only grows, so later keys sit past its size). */
-  private keyAt(treeId: MerkleTreeId, block: number, key: Hex): KeyPlacement | undefined {
-    const placement = this.keysOf(treeId).get(key);
-    return placement !== undefined && placement.leafIndex < this.summaryAt(block)[treeId]!.size ? placement : undefined;
+  private keyAt(treeId: IndexedTreeId, block: number, key: Hex): MaybePromise<KeyPlacement | undefined> {
+    return this.keys.find(treeId, key, this.summaryAt(block)[treeId]!.size);
   }
 
   /** The largest key below `key` that the tree held as of `block`. */
-  private lowKeyAt(treeId: MerkleTreeId, block: number, key: Hex): KeyPlacement | undefined {
-    const size = this.summaryAt(block)[treeId]!.size;
-    return this.keysOf(treeId).predecessor(key, (placement) => placement.leafIndex < size)?.[1];
+  private lowKeyAt(treeId: IndexedTreeId, block: number, key: Hex): MaybePromise<KeyPlacement | undefined> {
+    return this.keys.below(treeId, key, this.summaryAt(block)[treeId]!.size);
   }
 
   private async placementAt(treeId: MerkleTreeId, block: number, value: Hex): Promise<KeyPlacement | undefined> {
-    if (indexedKindOf(treeId) !== undefined) return this.keyAt(treeId, block, value);
+    if (indexedKindOf(treeId) !== undefined) return this.keyAt(treeId as IndexedTreeId, block, value);
     if (isZeroField(value)) return undefined;
     const prefix = KEY.appendedValuePrefix(treeId, value);
     const [first] = await this.storage.iterator({ gte: prefix, lt: `${prefix.slice(0, -1)};`, limit: 1 }).all();
@@ -962,6 +1018,11 @@ function queryField(value: Hex): Hex {
 }
 
 /** Genesis leaves as a batch of insertions. */
+function insertedKeysOf(plan: BlockPlan): InsertedKeys {
+  const inserted = (batch: IndexedBatch) => batch.inserted.map(({ key, leafIndex }) => [key, leafIndex] as const);
+  return { nullifier: inserted(plan.nullifiers), publicData: inserted(plan.publicData) };
+}
+
 function genesisBatch(leaves: readonly IndexedLeaf[]): IndexedBatch {
   const changes = new Map<number, IndexedLeafChange>();
   leaves.forEach((leaf, index) =>

@@ -4,6 +4,7 @@ import {
   MerkleTreeId,
   TX_SUBTREE_HEIGHT,
   WORLD_STATE_HISTORICAL_PAGE_CACHE_BYTES_MAX,
+  WORLD_STATE_KEY_INDEX_MEMORY_KEYS_MAX,
   WORLD_STATE_PAGE_CACHE_PAGES_MAX,
   WORLD_STATE_PAGE_HEIGHT,
 } from '../../spec/constants.js';
@@ -34,6 +35,11 @@ export interface WorldStateOptions {
   readonly pageCachePagesMax?: number;
   /** Bytes of past blocks' pages kept in memory (WORLD_STATE_HISTORICAL_PAGE_CACHE_BYTES_MAX unless given). */
   readonly historicalPageCacheBytesMax?: number;
+  /**
+   * Keys of the indexed trees kept sorted in memory before they move to storage (WORLD_STATE_KEY_INDEX_MEMORY_KEYS_MAX
+   * unless given; core/worldState/indexedKeys.ts).
+   */
+  readonly keyIndexMemoryKeysMax?: number;
 }
 
 /** The trees in MerkleTreeId order. */
@@ -52,6 +58,7 @@ export interface WorldStateConfig {
   readonly pageHeight: number;
   readonly pageCachePagesMax: number;
   readonly historicalPageCacheBytesMax: number;
+  readonly keyIndexMemoryKeysMax: number;
   /** By MerkleTreeId. */
   readonly geometries: readonly TreeGeometry[];
 }
@@ -86,6 +93,7 @@ export function resolveWorldStateConfig(options: WorldStateOptions): WorldStateC
     pageHeight,
     pageCachePagesMax: options.pageCachePagesMax ?? WORLD_STATE_PAGE_CACHE_PAGES_MAX,
     historicalPageCacheBytesMax: options.historicalPageCacheBytesMax ?? WORLD_STATE_HISTORICAL_PAGE_CACHE_BYTES_MAX,
+    keyIndexMemoryKeysMax: options.keyIndexMemoryKeysMax ?? WORLD_STATE_KEY_INDEX_MEMORY_KEYS_MAX,
     geometries,
   };
 }

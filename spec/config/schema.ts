@@ -31,6 +31,7 @@ import {
   SEQ_BLOCK_DURATION_SECONDS_DEFAULT,
   SEQ_L1_PUBLISHING_TIME_ALLOWANCE_IN_SLOT_SECONDS_DEFAULT,
   SEQUENCER_POLL_INTERVAL_MS_DEFAULT,
+  WORLD_STATE_KEY_INDEX_MEMORY_KEYS_MAX,
 } from '../constants.js';
 import {
   RPC_BLOCKS_PER_CALL_MAX,
@@ -106,6 +107,8 @@ const MS_PER_SECOND = 1_000;
 const HOUR_MS = 3_600_000;
 const MIB = 1024 * 1024;
 const COUNT_MAX = 100_000;
+/** Upper end of the world state's in-memory key bound an operator may set (about 19 GB of keys). */
+const KEY_INDEX_MEMORY_KEYS_CAP = 100_000_000;
 /** Upper end of every RPC list bound an operator may set. */
 const LIST_BOUND_MAX = 10_000;
 
@@ -653,6 +656,21 @@ export const configSchema = {
       description: 'finalized checkpoints whose state stays queryable for witnesses',
     },
     WORLD_STATE_HISTORIC_CHECKPOINT_COUNT_DEFAULT,
+  ),
+  worldStateKeyIndexMemoryKeys: defaulted(
+    {
+      flag: '--worldState.keyIndexMemoryKeys',
+      valueName: 'n',
+      env: 'WS_KEY_INDEX_MEMORY_KEYS',
+      kind: integerKind(0, KEY_INDEX_MEMORY_KEYS_CAP, 'a count of keys'),
+      mutability: 'restart',
+      scope: 'local',
+      group: 'worldState',
+      description:
+        'nullifiers and public data slots kept sorted in memory (about 190 bytes each); past it they move to the ' +
+        'database for good, and lookups seek it (0: from the start)',
+    },
+    WORLD_STATE_KEY_INDEX_MEMORY_KEYS_MAX,
   ),
 
   // Sequencer (block proposer)

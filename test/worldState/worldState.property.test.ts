@@ -1,7 +1,9 @@
 /**
  * Property: after any sequence of blocks (some with duplicate nullifiers, which must be refused), unwinds, prunes,
  * reopenings and clears, the engine answers like the naive reference model at every kept block, every witness it
- * gives verifies against its block's root, and blocks outside the kept range are refused with the right code.
+ * gives verifies against its block's root, and blocks outside the kept range are refused with the right code. The
+ * indexed trees' keys are in memory, in storage from genesis, or move there mid-run (a block passing the bound, or a
+ * reopening with a lower one): the answers do not depend on where they are.
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -23,7 +25,7 @@ type Command =
     }
   | { readonly kind: 'unwind'; readonly back: number }
   | { readonly kind: 'prune'; readonly ahead: number }
-  | { readonly kind: 'reopen' }
+  | { readonly kind: 'reopen'; readonly keysToStorage: boolean }
   | { readonly kind: 'clear' };
 
 interface Shape {
@@ -63,7 +65,7 @@ function commandArbitrary(shape: Shape): fc.Arbitrary<Command> {
     },
     { weight: 1, arbitrary: fc.record({ kind: fc.constant('unwind' as const), back: fc.integer({ min: 0, max: 3 }) }) },
     { weight: 1, arbitrary: fc.record({ kind: fc.constant('prune' as const), ahead: fc.integer({ min: 0, max: 3 }) }) },
-    { weight: 1, arbitrary: fc.constant({ kind: 'reopen' as const }) },
+    { weight: 1, arbitrary: fc.record({ kind: fc.constant('reopen' as const), keysToStorage: fc.boolean() }) },
     { weight: 1, arbitrary: fc.constant({ kind: 'clear' as const }) },
   );
 }
@@ -72,7 +74,7 @@ interface Run {
   engine: WorldState;
   readonly model: ReferenceWorldState;
   readonly storage: StoragePort;
-  readonly open: () => Promise<WorldState>;
+  readonly open: (keyIndexMemoryKeysMax?: number) => Promise<WorldState>;
 }
 
 async function applyCommand(run: Run, command: Command): Promise<'checkLatest' | 'checkAll'> {
@@ -94,7 +96,7 @@ async function applyCommand(run: Run, command: Command): Promise<'checkLatest' |
       return 'checkAll';
     }
     case 'reopen':
-      run.engine = await run.open();
+      run.engine = await run.open(command.keysToStorage ? 0 : undefined);
       return 'checkAll';
     case 'clear':
       await run.engine.clear();
@@ -155,6 +157,7 @@ async function runCommands(
   pageHeight: number,
   commands: readonly Command[],
   historicalPageCacheBytesMax?: number,
+  keyIndexMemoryKeysMax?: number,
 ): Promise<void> {
   const storage = createMemoryStorage();
   const options = {
@@ -165,7 +168,8 @@ async function runCommands(
     pageCachePagesMax: 16,
     historicalPageCacheBytesMax,
   };
-  const open = () => WorldState.open(storage, options);
+  const open = (bound = keyIndexMemoryKeysMax) =>
+    WorldState.open(storage, { ...options, keyIndexMemoryKeysMax: bound });
   const run: Run = {
     engine: await open(),
     model: new ReferenceWorldState(shape.heights, 2 ** shape.txSubtreeHeight, GENESIS_HASH),
@@ -204,17 +208,21 @@ describe('world state against the reference model', () => {
         fc.array(commandArbitrary(SMALL), { minLength: 1, maxLength: SMALL.commandsMax }),
         // No past pages kept, a few (evicted as reads go), or all of them.
         fc.constantFrom(0, 4_096, undefined),
-        (pageHeight, commands, historicalPageCacheBytesMax) =>
-          runCommands(SMALL, pageHeight, commands, historicalPageCacheBytesMax),
+        // Keys in storage from genesis (9 genesis keys), moving there after a few blocks, or in memory.
+        fc.constantFrom(0, 16, undefined),
+        (pageHeight, commands, historicalPageCacheBytesMax, keyIndexMemoryKeysMax) =>
+          runCommands(SMALL, pageHeight, commands, historicalPageCacheBytesMax, keyIndexMemoryKeysMax),
       ),
-      { numRuns: 40 },
+      { numRuns: 60 },
     );
   });
 
   it('the protocol heights: a few runs', async () => {
     await fc.assert(
-      fc.asyncProperty(fc.array(commandArbitrary(REAL), { minLength: 1, maxLength: REAL.commandsMax }), (commands) =>
-        runCommands(REAL, 3, commands),
+      fc.asyncProperty(
+        fc.array(commandArbitrary(REAL), { minLength: 1, maxLength: REAL.commandsMax }),
+        fc.constantFrom(0, undefined),
+        (commands, keyIndexMemoryKeysMax) => runCommands(REAL, 3, commands, undefined, keyIndexMemoryKeysMax),
       ),
       { numRuns: 4 },
     );
