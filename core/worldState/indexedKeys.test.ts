@@ -11,7 +11,8 @@ import {
   openSmall,
 } from '../../test/worldState/worldStateSurvivorFixtures.js';
 import type { StoragePort } from '../ports.js';
-import type { IndexedTreeId } from './indexedKeys.js';
+import type { KeyPlacement } from '../merkle/sortedKeyIndex.js';
+import type { IndexedTreeId, NextOfLeaf } from './indexedKeys.js';
 import { IndexedKeys } from './indexedKeys.js';
 import type { InsertedKeys } from './storageLayout.js';
 import { WORLD_STATE_FORMAT_KEYS_ON_DISK, WORLD_STATE_FORMAT_VERSION } from './storageLayout.js';
@@ -26,6 +27,8 @@ class Pair {
   readonly stored: IndexedKeys;
   private readonly blocks: InsertedKeys[] = [];
   private leaves = [0, 0];
+  /** Each tree's keys by leaf index, to answer where a leaf points as the tree would. */
+  private readonly keyAtLeaf = [new Map<number, Hex>(), new Map<number, Hex>()];
 
   constructor(
     readonly storage: StoragePort,
@@ -50,6 +53,19 @@ class Pair {
     }
     this.blocks.push(inserted);
     this.sizes.push([this.leaves[0]!, this.leaves[1]!]);
+    for (const [key, leaf] of inserted.nullifier) this.keyAtLeaf[0]!.set(leaf, key);
+    for (const [key, leaf] of inserted.publicData) this.keyAtLeaf[1]!.set(leaf, key);
+  }
+
+  /** Where a leaf of the latest tree points: the next larger key, as the memory index has it. */
+  nextOf(tree: IndexedTreeId): NextOfLeaf {
+    return async (leafIndex) => {
+      const key = this.keyAtLeaf[tree === NULLIFIERS ? 0 : 1]!.get(leafIndex)!;
+      const whole = (await this.memory.forPlanning(tree, [], Number.MAX_SAFE_INTEGER, this.nextOf(tree))).successor(
+        key,
+      );
+      return whole === undefined ? undefined : [whole[0], whole[1].leafIndex];
+    };
   }
 
   async unwind(count: number): Promise<void> {
@@ -84,15 +100,17 @@ async function expectSamePlanning(pair: Pair, probes: readonly number[]): Promis
   const latest = pair.sizes.length - 1;
   for (const tree of [NULLIFIERS, SLOTS] as const) {
     const keys = probes.map(keyHex);
-    const whole = await pair.memory.forPlanning(tree, keys, sizeOf(pair, latest, tree));
-    const planning = await pair.stored.forPlanning(tree, keys, sizeOf(pair, latest, tree));
+    const whole = await pair.memory.forPlanning(tree, keys, sizeOf(pair, latest, tree), pair.nextOf(tree));
+    const planning = await pair.stored.forPlanning(tree, keys, sizeOf(pair, latest, tree), pair.nextOf(tree));
     for (const key of keys) {
       expect(planning.get(key)).toEqual(whole.get(key));
       // A key already there is updated (or refused as a duplicate): only a new key needs its neighbours.
       if (whole.get(key) !== undefined) continue;
       const low = whole.predecessor(key);
       expect(planning.predecessor(key)).toEqual(low);
-      if (low !== undefined) expect(planning.successor(low[0])).toEqual(whole.successor(low[0]));
+      // A successor is known from its low leaf's pointer: its key and leaf, not its block.
+      const leafOf = (entry: [Hex, KeyPlacement] | undefined) => entry && [entry[0], entry[1].leafIndex];
+      if (low !== undefined) expect(leafOf(planning.successor(low[0]))).toEqual(leafOf(whole.successor(low[0])));
     }
   }
 }
@@ -139,8 +157,12 @@ describe('indexed keys in memory and in storage', () => {
     );
     expect(await pair.stored.below(NULLIFIERS, keyHex(500), 2)).toEqual({ leafIndex: 0, blockNumber: 0 });
     expect(await pair.stored.below(NULLIFIERS, keyHex(500), 32)).toEqual({ leafIndex: 31, blockNumber: 1 });
-    const planning = await pair.stored.forPlanning(NULLIFIERS, [keyHex(50)], 2);
-    expect(planning.successor(keyHex(0))).toEqual([keyHex(1000), { leafIndex: 1, blockNumber: 0 }]);
+    const planning = await pair.stored.forPlanning(NULLIFIERS, [keyHex(50)], 2, async (leafIndex) => {
+      expect(leafIndex).toBe(0);
+      return [keyHex(1000), 1];
+    });
+    expect(planning.predecessor(keyHex(50))).toEqual([keyHex(0), { leafIndex: 0, blockNumber: 0 }]);
+    expect(planning.successor(keyHex(0))).toEqual([keyHex(1000), { leafIndex: 1, blockNumber: -1 }]);
   });
 
   it('count only keys in memory, and write nothing while under the bound', async () => {

@@ -28,6 +28,14 @@ export type IndexedTreeId = typeof MerkleTreeId.NULLIFIER_TREE | typeof MerkleTr
 
 /** Keys read per storage seek while walking past keys inserted after the block a lookup is as of. */
 const NEIGHBOUR_SEEK_KEYS = 8;
+/**
+ * The block of a key a plan knows only from its low leaf's `next` pointer (the tree has no record of it at hand): a
+ * block plan reads keys and leaf indexes only.
+ */
+const BLOCK_NOT_READ = -1;
+
+/** The key and leaf index a leaf's `next` points to as of the latest block; undefined past the largest key. */
+export type NextOfLeaf = (leafIndex: number) => Promise<readonly [key: Hex, leafIndex: number] | undefined>;
 
 /** `f` of a value that may still be coming: synchronous when the value is. */
 export function thenMaybe<T, U>(value: MaybePromise<T>, f: (value: T) => MaybePromise<U>): MaybePromise<U> {
@@ -71,17 +79,23 @@ export class IndexedKeys {
 
   /** The largest key below `key` that the tree held when it had `size` leaves. */
   below(treeId: IndexedTreeId, key: Hex, size: number): MaybePromise<KeyPlacement | undefined> {
-    if (this.memory === undefined) return this.neighbourInStorage(treeId, key, size, 'below').then((n) => n?.[1]);
+    if (this.memory === undefined) return this.neighbourInStorage(treeId, key, size).then((n) => n?.[1]);
     return this.memoryOf(treeId).predecessor(key, (placement) => placement.leafIndex < size)?.[1];
   }
 
   /**
    * An index that answers a block plan's lookups of `keys` (get, predecessor, and the predecessor's successor) as the
-   * whole tree with `size` leaves would: in memory the tree's own index; from storage, only each key, or the keys on
-   * either side of it.
+   * latest tree, with `size` leaves, would: in memory the tree's own index; from storage, each key found, else the key
+   * below it and the one its leaf points to (`nextOf`, from the tree: a storage seek fewer per key). A successor so
+   * found has BLOCK_NOT_READ for its block.
    */
-  forPlanning(treeId: IndexedTreeId, keys: readonly Hex[], size: number): MaybePromise<SortedKeyIndex> {
-    if (this.memory === undefined) return this.neighbourhoodInStorage(treeId, keys, size);
+  forPlanning(
+    treeId: IndexedTreeId,
+    keys: readonly Hex[],
+    size: number,
+    nextOf: NextOfLeaf,
+  ): MaybePromise<SortedKeyIndex> {
+    if (this.memory === undefined) return this.neighbourhoodInStorage(treeId, keys, size, nextOf);
     return this.memoryOf(treeId);
   }
 
@@ -190,20 +204,16 @@ export class IndexedKeys {
     });
   }
 
-  /** The nearest key below or above `key` that the tree held with `size` leaves, walking past later ones. */
+  /** The nearest key below `key` that the tree held with `size` leaves, walking past later ones. */
   private async neighbourInStorage(
     treeId: IndexedTreeId,
     key: Hex,
     size: number,
-    side: 'below' | 'above',
   ): Promise<[Hex, KeyPlacement] | undefined> {
     const prefix = KEY.indexedKeyPrefix(treeId);
     let from = KEY.indexedKey(treeId, key);
     for (;;) {
-      const range =
-        side === 'below'
-          ? { gte: prefix, lt: from, reverse: true, limit: NEIGHBOUR_SEEK_KEYS }
-          : { gt: from, lt: `${prefix.slice(0, -1)};`, limit: NEIGHBOUR_SEEK_KEYS };
+      const range = { gte: prefix, lt: from, reverse: true, limit: NEIGHBOUR_SEEK_KEYS };
       const entries = await this.storage.iterator(range).all();
       for (const [storedKey, value] of entries) {
         const placement = decodePlacement(value);
@@ -218,16 +228,15 @@ export class IndexedKeys {
     treeId: IndexedTreeId,
     keys: readonly Hex[],
     size: number,
+    nextOf: NextOfLeaf,
   ): Promise<SortedKeyIndex> {
     const distinct = [...new Set(keys)];
     const exact = await this.findManyInStorage(treeId, distinct, size);
     const missing = distinct.filter((_, i) => exact[i] === undefined);
-    const neighbours = await Promise.all(
-      missing.flatMap((key) => [
-        this.neighbourInStorage(treeId, key, size, 'below'),
-        this.neighbourInStorage(treeId, key, size, 'above'),
-      ]),
-    );
+    const below = await Promise.all(missing.map((key) => this.neighbourInStorage(treeId, key, size)));
+    const lows = new Map<Hex, KeyPlacement>();
+    for (const low of below) if (low !== undefined) lows.set(...low);
+    const successors = await Promise.all([...lows.values()].map((low) => nextOf(low.leafIndex)));
     const index = new SortedKeyIndex();
     const add = (key: Hex, placement: KeyPlacement): void => {
       if (index.get(key) === undefined) index.insert(key, placement);
@@ -235,7 +244,9 @@ export class IndexedKeys {
     distinct.forEach((key, i) => {
       if (exact[i] !== undefined) add(key, exact[i]);
     });
-    for (const neighbour of neighbours) if (neighbour !== undefined) add(...neighbour);
+    for (const [key, placement] of lows) add(key, placement);
+    for (const next of successors)
+      if (next !== undefined) add(next[0], { leafIndex: next[1], blockNumber: BLOCK_NOT_READ });
     return index;
   }
 }

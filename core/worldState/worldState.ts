@@ -46,7 +46,7 @@ import { nullifierGenesisLeaves, publicDataGenesisLeaves } from './genesisState.
 import type { IndexedBatch, IndexedLeafChange } from './indexedBatch.js';
 import { planNullifiers, planPublicDataWrites } from './indexedBatch.js';
 import { HistoricalPageCache } from './historicalPageCache.js';
-import type { IndexedTreeId, KeyInsertion, MaybePromise } from './indexedKeys.js';
+import type { IndexedTreeId, KeyInsertion, MaybePromise, NextOfLeaf } from './indexedKeys.js';
 import { IndexedKeys, thenMaybe } from './indexedKeys.js';
 import type { PageCacheGuard } from './pageStore.js';
 import { PageStore } from './pageStore.js';
@@ -220,15 +220,26 @@ export class WorldState {
       MerkleTreeId.NULLIFIER_TREE,
       effects.txs.flatMap((tx) => tx.nullifiers),
       before[MerkleTreeId.NULLIFIER_TREE]!.size,
+      this.nextOfLatestLeaf(MerkleTreeId.NULLIFIER_TREE),
     );
     const publicData = this.keys.forPlanning(
       MerkleTreeId.PUBLIC_DATA_TREE,
       effects.txs.flatMap((tx) => tx.publicDataWrites.map((write) => write.leafSlot)),
       before[MerkleTreeId.PUBLIC_DATA_TREE]!.size,
+      this.nextOfLatestLeaf(MerkleTreeId.PUBLIC_DATA_TREE),
     );
     if (nullifier instanceof Promise || publicData instanceof Promise)
       return Promise.all([nullifier, publicData]).then(([n, p]) => ({ nullifier: n, publicData: p }));
     return { nullifier, publicData };
+  }
+
+  /** Where a leaf of the latest block points: the next larger key and its leaf, none past the largest key. */
+  private nextOfLatestLeaf(treeId: IndexedTreeId): NextOfLeaf {
+    const block = this.latest;
+    return async (leafIndex) => {
+      const { leaf } = await this.readIndexedLeaf(treeId, block, leafIndex, false);
+      return leaf.nextIndex === 0 && isZeroField(leaf.nextKey) ? undefined : [leaf.nextKey, leaf.nextIndex];
+    };
   }
 
   private planBlock(
