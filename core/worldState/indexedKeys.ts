@@ -26,8 +26,14 @@ import { blockOfKey, worldStateKeys as KEY } from './storageLayout.js';
 export type MaybePromise<T> = T | Promise<T>;
 export type IndexedTreeId = typeof MerkleTreeId.NULLIFIER_TREE | typeof MerkleTreeId.PUBLIC_DATA_TREE;
 
-/** Keys read per storage seek while walking past keys inserted after the block a lookup is as of. */
+/**
+ * Keys read by the first storage seek of a walk past keys inserted after the block a lookup is as of; each further
+ * seek reads NEIGHBOUR_SEEK_GROWTH times more, up to NEIGHBOUR_SEEK_KEYS_MAX, so a walk over n later keys takes
+ * about log(n) seeks (a lookup as of an old block may pass most keys of the tree).
+ */
 const NEIGHBOUR_SEEK_KEYS = 8;
+const NEIGHBOUR_SEEK_GROWTH = 8;
+const NEIGHBOUR_SEEK_KEYS_MAX = 4_096;
 /**
  * The block of a key a plan knows only from its low leaf's `next` pointer (the tree has no record of it at hand): a
  * block plan reads keys and leaf indexes only.
@@ -212,14 +218,13 @@ export class IndexedKeys {
   ): Promise<[Hex, KeyPlacement] | undefined> {
     const prefix = KEY.indexedKeyPrefix(treeId);
     let from = KEY.indexedKey(treeId, key);
-    for (;;) {
-      const range = { gte: prefix, lt: from, reverse: true, limit: NEIGHBOUR_SEEK_KEYS };
-      const entries = await this.storage.iterator(range).all();
+    for (let limit = NEIGHBOUR_SEEK_KEYS; ; limit = Math.min(limit * NEIGHBOUR_SEEK_GROWTH, NEIGHBOUR_SEEK_KEYS_MAX)) {
+      const entries = await this.storage.iterator({ gte: prefix, lt: from, reverse: true, limit }).all();
       for (const [storedKey, value] of entries) {
         const placement = decodePlacement(value);
         if (placement.leafIndex < size) return [`0x${storedKey.slice(prefix.length)}` as Hex, placement];
       }
-      if (entries.length < NEIGHBOUR_SEEK_KEYS) return undefined;
+      if (entries.length < limit) return undefined;
       from = entries[entries.length - 1]![0];
     }
   }
