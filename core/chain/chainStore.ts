@@ -307,8 +307,10 @@ export class ChainStore {
     }
     ops.push({ type: 'put', key: KEY.tips, value: toStoredJson(change.tips) });
     if (change.l1Sync) ops.push({ type: 'put', key: KEY.l1Sync, value: toStoredJson(change.l1Sync) });
-    ops.push(...(change.worldStateOps ?? []));
-    ops.push(...(change.syncedIndexOps ?? []));
+    // Appended one by one: a world-state change that moves its keys to storage has more records than a call may take
+    // as arguments.
+    for (const op of change.worldStateOps ?? []) ops.push(op);
+    for (const op of change.syncedIndexOps ?? []) ops.push(op);
     // Durable: the production adapter (classic-level) syncs every batch unless told otherwise.
     await this.storage.batch(ops);
     if (change.removeBlocksAbove !== undefined) {

@@ -183,6 +183,26 @@ describe('indexed keys in memory and in storage', () => {
   });
 });
 
+describe('moving many keys', () => {
+  it('moves more keys than a call takes arguments, in the one block that passes the bound', async () => {
+    const storage = createMemoryStorage();
+    const count = 200_000;
+    const keys = new IndexedKeys(storage, count);
+    const first: InsertedKeys = {
+      nullifier: Array.from({ length: count }, (_, i) => [keyHex(i + 1), i] as const),
+      publicData: [],
+    };
+    keys.applyInsertion(first, 0, keys.insertion(first, 0));
+    const next: InsertedKeys = { nullifier: [[keyHex(count + 1), count]], publicData: [] };
+    const moving = keys.insertion(next, 1);
+    expect([moving.ops.length, moving.movesToStorage]).toEqual([count + 1, true]);
+    await storage.batch([...moving.ops] as { type: 'put'; key: string; value: string }[]);
+    keys.applyInsertion(next, 1, moving);
+    expect(await keys.find(NULLIFIERS, keyHex(77), count + 1)).toEqual({ leafIndex: 76, blockNumber: 0 });
+    expect(await keys.below(NULLIFIERS, keyHex(count + 5), count + 1)).toEqual({ leafIndex: count, blockNumber: 1 });
+  }, 60_000);
+});
+
 describe('the world state past its key bound', () => {
   const countRecords = async (storage: StoragePort) =>
     (await dump(storage)).filter(([key]) => key.startsWith('ws:x:')).length;

@@ -113,9 +113,10 @@ export class IndexedKeys {
     const count = inserted.nullifier.length + inserted.publicData.length;
     if (this.memory !== undefined && this.memoryKeys + count <= this.memoryKeysMax)
       return { ops: [], movesToStorage: false };
-    const ops: StorageOperation[] = [];
-    if (this.memory !== undefined) ops.push(...this.memoryRecords());
-    ops.push(...recordsOf(inserted, block));
+    // Concatenated, not spread into push: moving the keys writes one record for each of them, past any call's argument
+    // limit.
+    const records = recordsOf(inserted, block);
+    const ops = this.memory === undefined ? records : this.memoryRecords().concat(records);
     return { ops, movesToStorage: this.memory !== undefined };
   }
 

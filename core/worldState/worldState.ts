@@ -439,7 +439,7 @@ export class WorldState {
     for (const [treeId, writes] of appended)
       for (const w of writes) addKey(KEY.appendedValue(treeId, w.value, w.index), String(n));
     ops.push({ type: 'put', key: KEY.insertedKeys(n), value: JSON.stringify(insertedKeys) });
-    ops.push(...keyInsertion.ops);
+    for (const op of keyInsertion.ops) ops.push(op);
     const summary: BlockSummary = { trees: updates.map((u) => [u.state.root, u.state.size] as const) };
     ops.push({ type: 'put', key: KEY.summary(n), value: JSON.stringify(summary) });
     if (n > 0) ops.push({ type: 'put', key: KEY.journal(n), value: JSON.stringify(journal satisfies BlockJournal) });
@@ -664,7 +664,7 @@ export class WorldState {
         for (let p = 0; p < pairs.length; p += 2) ops.push({ type: 'del', key: pageKey(treeId, pairs[p]!) });
       });
       for (const key of journal.keys) ops.push({ type: 'del', key });
-      ops.push(...this.keys.unwindOps([insertedKeys[i]!]));
+      for (const op of this.keys.unwindOps([insertedKeys[i]!])) ops.push(op);
       ops.push(
         { type: 'del', key: KEY.summary(block) },
         { type: 'del', key: KEY.journal(block) },
