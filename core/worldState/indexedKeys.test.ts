@@ -180,6 +180,28 @@ describe('indexed keys in memory and in storage', () => {
       `ws:x:0:${'0'.repeat(63)}3`,
       `ws:x:2:${'0'.repeat(63)}4`,
     ]);
+    keys.applyInsertion({ nullifier: [[keyHex(3), 1]], publicData: [[keyHex(4), 1]] }, 1, over);
+    expect([keys.memoryKeys, keys.inStorage]).toEqual([0, true]);
+    // Once in storage, a block writes its own keys' records only, and moves nothing.
+    const after = keys.insertion({ nullifier: [[keyHex(5), 2]], publicData: [] }, 2);
+    expect(after).toEqual({
+      ops: [{ type: 'put', key: `ws:x:0:${'0'.repeat(63)}5`, value: '2:2' }],
+      movesToStorage: false,
+    });
+  });
+
+  it('refuse a bound that is not a count of keys', () => {
+    for (const bound of [-1, 1.5, Number.NaN])
+      expect(() => new IndexedKeys(createMemoryStorage(), bound)).toThrow(/count of keys/);
+  });
+
+  it('refuse a stored placement that does not decode, naming it', async () => {
+    const storage = createMemoryStorage();
+    const keys = new IndexedKeys(storage, 0, true);
+    for (const bad of ['12', ':3', 'x:3', '4:y'])
+      await storage.put(`ws:x:0:${'0'.repeat(63)}7`, bad).then(async () => {
+        await expect(keys.find(NULLIFIERS, keyHex(7), 10)).rejects.toThrow(/stored key placement/);
+      });
   });
 });
 
@@ -228,10 +250,19 @@ describe('the world state past its key bound', () => {
     expect(await reopened.getNullifierMembershipWitness(3, nullifier)).toBeNull();
   });
 
+  it('keeps the keys of a store reopened within its bound in memory', async () => {
+    const storage = createMemoryStorage();
+    await applyBlocks(await openSmall(storage), 3);
+    const reopened = await openSmall(storage, { keyIndexMemoryKeysMax: 16 });
+    expect(reopened.keyIndex).toEqual({ memoryKeys: 16, inStorage: false });
+    expect([await formatOf(storage), await countRecords(storage)]).toEqual([WORLD_STATE_FORMAT_VERSION, 0]);
+  });
+
   it('moves the keys of a store opened with a lower bound, and refuses a duplicate from storage', async () => {
     const storage = createMemoryStorage();
     await applyBlocks(await openSmall(storage), 3);
-    const engine = await openSmall(storage, { keyIndexMemoryKeysMax: 0 });
+    const engine = await openSmall(storage, { keyIndexMemoryKeysMax: 15 });
+    expect(engine.keyIndex).toEqual({ memoryKeys: 0, inStorage: true });
     expect([await formatOf(storage), await countRecords(storage)]).toEqual([WORLD_STATE_FORMAT_KEYS_ON_DISK, 16]);
     await expect(engine.prepareBlock(4, effectsOf(2))).rejects.toMatchObject({
       code: 'WORLD_STATE_DUPLICATE_NULLIFIER',
