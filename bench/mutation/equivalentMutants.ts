@@ -839,103 +839,103 @@ export const EQUIVALENT_MUTANTS: readonly EquivalentMutant[] = [
   },
   // core/worldState, part WA (worldState.ts)
   {
-    mutant: 'core/worldState/worldState.ts:158 ConditionalExpression -> false',
+    mutant: 'core/worldState/worldState.ts:159 ConditionalExpression -> false',
     reason:
       'abstract-level defers the operations on a store still opening until it is open: skipping open() changes nothing',
   },
   {
-    mutant: 'core/worldState/worldState.ts:163 ConditionalExpression -> true',
+    mutant: 'core/worldState/worldState.ts:164 ConditionalExpression -> true',
     reason:
       'a store without the meta record holds no world-state key (genesis writes meta in the same batch), so the wipe deletes nothing',
   },
   {
-    mutant: 'core/worldState/worldState.ts:450 ConditionalExpression -> false',
+    mutant: 'core/worldState/worldState.ts:451 ConditionalExpression -> false',
     reason: 'block 0 is only written by writeGenesis, which always runs with oldest = 0 (fresh engine or just wiped)',
   },
   {
-    mutant: 'core/worldState/worldState.ts:484 BooleanLiteral -> false',
+    mutant: 'core/worldState/worldState.ts:485 BooleanLiteral -> false',
     reason: 'after apply() isFresh() is false anyway: a block moved latest on, an unwind bumped the generation',
   },
   {
-    mutant: 'core/worldState/worldState.ts:517 ConditionalExpression -> false',
+    mutant: 'core/worldState/worldState.ts:518 ConditionalExpression -> false',
     reason:
       "caching only: a latest page not kept as latest is remembered as block `block`'s version, and is read again when needed",
   },
   {
-    mutant: 'core/worldState/worldState.ts:517 ConditionalExpression -> true',
+    mutant: 'core/worldState/worldState.ts:518 ConditionalExpression -> true',
     reason: "readBlock is always the guard's own block: each load gets a guard made for the block it reads as of",
   },
   {
-    mutant: 'core/worldState/worldState.ts:517 EqualityOperator -> readBlock !== block',
+    mutant: 'core/worldState/worldState.ts:518 EqualityOperator -> readBlock !== block',
     reason: "never true (readBlock is the guard's block): as the false mutant, caching only",
   },
   {
-    mutant: 'core/worldState/worldState.ts:518 ConditionalExpression -> false',
+    mutant: 'core/worldState/worldState.ts:519 ConditionalExpression -> false',
     reason: 'caching only: past pages are never kept in memory, every read of them goes to storage',
   },
   {
-    mutant: 'core/worldState/worldState.ts:526 ConditionalExpression -> true',
+    mutant: 'core/worldState/worldState.ts:527 ConditionalExpression -> true',
     reason: 'writeGenesis only runs on a fresh engine or right after a wipe: latest is always -1',
   },
   {
-    mutant: 'core/worldState/worldState.ts:526 StringLiteral -> ""',
+    mutant: 'core/worldState/worldState.ts:527 StringLiteral -> ""',
     reason: 'the assertion never fails (writeGenesis only runs with latest = -1)',
   },
   {
-    mutant: 'core/worldState/worldState.ts:695 MethodExpression -> pairs',
+    mutant: 'core/worldState/worldState.ts:696 MethodExpression -> pairs',
     reason: 'caching only: also evicting page ids equal to base versions makes those pages be read again from storage',
   },
   {
-    mutant: 'core/worldState/worldState.ts:695 ConditionalExpression -> true',
+    mutant: 'core/worldState/worldState.ts:696 ConditionalExpression -> true',
     reason: 'caching only: also evicting page ids equal to base versions makes those pages be read again from storage',
   },
   {
-    mutant: 'core/worldState/worldState.ts:708 EqualityOperator -> block < this.oldest',
+    mutant: 'core/worldState/worldState.ts:709 EqualityOperator -> block < this.oldest',
     reason: 'at block = oldest the prune loop runs from oldest + 1 to oldest: nothing',
   },
   {
-    mutant: 'core/worldState/worldState.ts:719 EqualityOperator -> p <= pairs.length',
+    mutant: 'core/worldState/worldState.ts:720 EqualityOperator -> p <= pairs.length',
     reason: 'at p = pairs.length, pairs[p + 1] is undefined and `undefined >= 0` is false: no delete',
   },
   {
-    mutant: 'core/worldState/worldState.ts:820 BooleanLiteral -> true',
+    mutant: 'core/worldState/worldState.ts:821 BooleanLiteral -> true',
     reason: "the archive leaf's sibling path is read too and dropped: same answer",
   },
   {
-    mutant: 'core/worldState/worldState.ts:893 BooleanLiteral -> true',
+    mutant: 'core/worldState/worldState.ts:894 BooleanLiteral -> true',
     reason: "the leaf's sibling path is read too and dropped: same answer",
   },
   {
-    mutant: 'core/worldState/worldState.ts:983 BooleanLiteral -> true',
+    mutant: 'core/worldState/worldState.ts:984 BooleanLiteral -> true',
     reason: "the leaf's sibling path is read too and dropped: same answer",
   },
   {
-    mutant: 'core/worldState/worldState.ts:878 StringLiteral -> ""',
+    mutant: 'core/worldState/worldState.ts:879 StringLiteral -> ""',
     reason: "the genesis public data leaves are every slot's low leaf: the assertion never fails",
   },
   {
-    mutant: 'core/worldState/worldState.ts:945 StringLiteral -> ``',
+    mutant: 'core/worldState/worldState.ts:946 StringLiteral -> ``',
     reason:
       "summaryAt only misses a block inside a read whose block went away; read() then throws checkKept's error instead",
   },
   {
-    mutant: 'core/worldState/worldState.ts:969 ConditionalExpression -> true',
+    mutant: 'core/worldState/worldState.ts:970 ConditionalExpression -> true',
     reason: "an append-only leaf's preimage (empty, preimageBytes = 0) is never used",
   },
   {
-    mutant: 'core/worldState/worldState.ts:969 EqualityOperator -> geometry.preimageBytes >= 0',
+    mutant: 'core/worldState/worldState.ts:970 EqualityOperator -> geometry.preimageBytes >= 0',
     reason: "an append-only leaf's preimage (empty, preimageBytes = 0) is never used",
   },
   {
-    mutant: 'core/worldState/worldState.ts:982 ConditionalExpression -> false',
+    mutant: 'core/worldState/worldState.ts:983 ConditionalExpression -> false',
     reason: 'a slot at or past the size as of the block is empty, so the all-zero check answers null as well',
   },
   {
-    mutant: 'core/worldState/worldState.ts:982 EqualityOperator -> index > this.summaryAt(block)[treeId]!.size',
+    mutant: 'core/worldState/worldState.ts:983 EqualityOperator -> index > this.summaryAt(block)[treeId]!.size',
     reason: 'the slot at the size is empty, so the all-zero check answers null as well',
   },
   {
-    mutant: 'core/worldState/worldState.ts:1015 ConditionalExpression -> false',
+    mutant: 'core/worldState/worldState.ts:1016 ConditionalExpression -> false',
     reason: 'zero values are never stored as appended values (filtered out on write): the seek finds nothing',
   },
   // core/validators, part VA

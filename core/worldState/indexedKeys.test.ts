@@ -61,9 +61,13 @@ class Pair {
   nextOf(tree: IndexedTreeId): NextOfLeaf {
     return async (leafIndex) => {
       const key = this.keyAtLeaf[tree === NULLIFIERS ? 0 : 1]!.get(leafIndex)!;
-      const whole = (await this.memory.forPlanning(tree, [], Number.MAX_SAFE_INTEGER, this.nextOf(tree))).successor(
-        key,
+      const index = this.memory.forPlanning(
+        tree,
+        () => [],
+        Number.MAX_SAFE_INTEGER,
+        () => this.nextOf(tree),
       );
+      const whole = (await index).successor(key);
       return whole === undefined ? undefined : [whole[0], whole[1].leafIndex];
     };
   }
@@ -73,8 +77,10 @@ class Pair {
     this.sizes.splice(this.sizes.length - count);
     this.leaves = this.sizes.at(-1) ?? [0, 0];
     for (const keys of [this.memory, this.stored]) {
-      await this.storage.batch([...keys.unwindOps(unwound)] as { type: 'put'; key: string; value: string }[]);
-      keys.applyUnwind(unwound);
+      for (const block of unwound) {
+        await this.storage.batch([...keys.unwindOps(block)] as { type: 'put'; key: string; value: string }[]);
+        keys.applyUnwind(block);
+      }
     }
   }
 }
@@ -100,8 +106,19 @@ async function expectSamePlanning(pair: Pair, probes: readonly number[]): Promis
   const latest = pair.sizes.length - 1;
   for (const tree of [NULLIFIERS, SLOTS] as const) {
     const keys = probes.map(keyHex);
-    const whole = await pair.memory.forPlanning(tree, keys, sizeOf(pair, latest, tree), pair.nextOf(tree));
-    const planning = await pair.stored.forPlanning(tree, keys, sizeOf(pair, latest, tree), pair.nextOf(tree));
+    const size = sizeOf(pair, latest, tree);
+    const whole = await pair.memory.forPlanning(
+      tree,
+      () => keys,
+      size,
+      () => pair.nextOf(tree),
+    );
+    const planning = await pair.stored.forPlanning(
+      tree,
+      () => keys,
+      size,
+      () => pair.nextOf(tree),
+    );
     for (const key of keys) {
       expect(planning.get(key)).toEqual(whole.get(key));
       // A key already there is updated (or refused as a duplicate): only a new key needs its neighbours.
@@ -157,10 +174,15 @@ describe('indexed keys in memory and in storage', () => {
     );
     expect(await pair.stored.below(NULLIFIERS, keyHex(500), 2)).toEqual({ leafIndex: 0, blockNumber: 0 });
     expect(await pair.stored.below(NULLIFIERS, keyHex(500), 32)).toEqual({ leafIndex: 31, blockNumber: 1 });
-    const planning = await pair.stored.forPlanning(NULLIFIERS, [keyHex(50)], 2, async (leafIndex) => {
-      expect(leafIndex).toBe(0);
-      return [keyHex(1000), 1];
-    });
+    const planning = await pair.stored.forPlanning(
+      NULLIFIERS,
+      () => [keyHex(50)],
+      2,
+      () => async (leafIndex) => {
+        expect(leafIndex).toBe(0);
+        return [keyHex(1000), 1];
+      },
+    );
     expect(planning.predecessor(keyHex(50))).toEqual([keyHex(0), { leafIndex: 0, blockNumber: 0 }]);
     expect(planning.successor(keyHex(0))).toEqual([keyHex(1000), { leafIndex: 1, blockNumber: -1 }]);
   });
@@ -250,18 +272,21 @@ describe('the world state past its key bound', () => {
     expect(await reopened.getNullifierMembershipWitness(3, nullifier)).toBeNull();
   });
 
-  it('keeps the keys of a store reopened within its bound in memory', async () => {
+  /** A store of 3 blocks (16 keys) kept in memory, and the engine that opens it with `bound`. */
+  const reopenedWithBound = async (bound: number) => {
     const storage = createMemoryStorage();
     await applyBlocks(await openSmall(storage), 3);
-    const reopened = await openSmall(storage, { keyIndexMemoryKeysMax: 16 });
+    return { storage, engine: await openSmall(storage, { keyIndexMemoryKeysMax: bound }) };
+  };
+
+  it('keeps the keys of a store reopened within its bound in memory', async () => {
+    const { storage, engine: reopened } = await reopenedWithBound(16);
     expect(reopened.keyIndex).toEqual({ memoryKeys: 16, inStorage: false });
     expect([await formatOf(storage), await countRecords(storage)]).toEqual([WORLD_STATE_FORMAT_VERSION, 0]);
   });
 
   it('moves the keys of a store opened with a lower bound, and refuses a duplicate from storage', async () => {
-    const storage = createMemoryStorage();
-    await applyBlocks(await openSmall(storage), 3);
-    const engine = await openSmall(storage, { keyIndexMemoryKeysMax: 15 });
+    const { storage, engine } = await reopenedWithBound(15);
     expect(engine.keyIndex).toEqual({ memoryKeys: 0, inStorage: true });
     expect([await formatOf(storage), await countRecords(storage)]).toEqual([WORLD_STATE_FORMAT_KEYS_ON_DISK, 16]);
     await expect(engine.prepareBlock(4, effectsOf(2))).rejects.toMatchObject({

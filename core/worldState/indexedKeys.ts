@@ -43,6 +43,12 @@ const BLOCK_NOT_READ = -1;
 /** The key and leaf index a leaf's `next` points to as of the latest block; undefined past the largest key. */
 export type NextOfLeaf = (leafIndex: number) => Promise<readonly [key: Hex, leafIndex: number] | undefined>;
 
+/** Every key a block inserted, with its tree and leaf index. */
+function* keysOf(inserted: InsertedKeys): Generator<[IndexedTreeId, Hex, number]> {
+  for (const [key, leafIndex] of inserted.nullifier) yield [MerkleTreeId.NULLIFIER_TREE, key, leafIndex];
+  for (const [key, leafIndex] of inserted.publicData) yield [MerkleTreeId.PUBLIC_DATA_TREE, key, leafIndex];
+}
+
 /** `f` of a value that may still be coming: synchronous when the value is. */
 export function thenMaybe<T, U>(value: MaybePromise<T>, f: (value: T) => MaybePromise<U>): MaybePromise<U> {
   return value instanceof Promise ? value.then(f) : f(value);
@@ -91,17 +97,17 @@ export class IndexedKeys {
 
   /**
    * An index that answers a block plan's lookups of `keys` (get, predecessor, and the predecessor's successor) as the
-   * latest tree, with `size` leaves, would: in memory the tree's own index; from storage, each key found, else the key
-   * below it and the one its leaf points to (`nextOf`, from the tree: a storage seek fewer per key). A successor so
-   * found has BLOCK_NOT_READ for its block.
+   * latest tree, with `size` leaves, would: in memory the tree's own index (`keys` and `nextOf` are not called); from
+   * storage, each key found, else the key below it and the one its leaf points to (`nextOf`, from the tree: a storage
+   * seek fewer per key). A successor so found has BLOCK_NOT_READ for its block.
    */
   forPlanning(
     treeId: IndexedTreeId,
-    keys: readonly Hex[],
+    keys: () => readonly Hex[],
     size: number,
-    nextOf: NextOfLeaf,
+    nextOf: () => NextOfLeaf,
   ): MaybePromise<SortedKeyIndex> {
-    if (this.memory === undefined) return this.neighbourhoodInStorage(treeId, keys, size, nextOf);
+    if (this.memory === undefined) return this.neighbourhoodInStorage(treeId, keys(), size, nextOf());
     return this.memoryOf(treeId);
   }
 
@@ -124,34 +130,20 @@ export class IndexedKeys {
   applyInsertion(inserted: InsertedKeys, block: number, insertion: KeyInsertion): void {
     if (insertion.movesToStorage) this.memory = undefined;
     if (this.memory === undefined) return;
-    for (const [key, leafIndex] of inserted.nullifier)
-      this.memory.nullifier.insert(key, { leafIndex, blockNumber: block });
-    for (const [key, leafIndex] of inserted.publicData)
-      this.memory.publicData.insert(key, { leafIndex, blockNumber: block });
+    for (const [treeId, key, leafIndex] of keysOf(inserted))
+      this.memoryOf(treeId).insert(key, { leafIndex, blockNumber: block });
   }
 
-  /** The storage operations that take back the keys unwound blocks inserted. */
-  unwindOps(inserted: readonly InsertedKeys[]): StorageOperation[] {
+  /** The storage operations that take back the keys an unwound block inserted. */
+  unwindOps(inserted: InsertedKeys): StorageOperation[] {
     if (this.memory !== undefined) return [];
-    return inserted.flatMap((keys) => [
-      ...keys.nullifier.map(([key]) => ({
-        type: 'del' as const,
-        key: KEY.indexedKey(MerkleTreeId.NULLIFIER_TREE, key),
-      })),
-      ...keys.publicData.map(([key]) => ({
-        type: 'del' as const,
-        key: KEY.indexedKey(MerkleTreeId.PUBLIC_DATA_TREE, key),
-      })),
-    ]);
+    return [...keysOf(inserted)].map(([treeId, key]) => ({ type: 'del', key: KEY.indexedKey(treeId, key) }));
   }
 
   /** After the batch of `unwindOps` is committed. */
-  applyUnwind(inserted: readonly InsertedKeys[]): void {
+  applyUnwind(inserted: InsertedKeys): void {
     if (this.memory === undefined) return;
-    for (const keys of inserted) {
-      for (const [key] of keys.nullifier) this.memory.nullifier.delete(key);
-      for (const [key] of keys.publicData) this.memory.publicData.delete(key);
-    }
+    for (const [treeId, key] of keysOf(inserted)) this.memoryOf(treeId).delete(key);
   }
 
   /** Rebuilds the memory index from the per-block records (keys in memory only). */
@@ -159,10 +151,7 @@ export class IndexedKeys {
     assert(this.memory !== undefined, 'only keys kept in memory are rebuilt');
     const prefix = KEY.insertedKeysPrefix;
     for await (const [key, value] of this.storage.iterator({ gte: prefix, lt: `${prefix.slice(0, -1)};` })) {
-      const blockNumber = blockOfKey(key);
-      const inserted = JSON.parse(value) as InsertedKeys;
-      for (const [k, leafIndex] of inserted.nullifier) this.memory.nullifier.insert(k, { leafIndex, blockNumber });
-      for (const [k, leafIndex] of inserted.publicData) this.memory.publicData.insert(k, { leafIndex, blockNumber });
+      this.applyInsertion(JSON.parse(value) as InsertedKeys, blockOfKey(key), { ops: [], movesToStorage: false });
     }
   }
 
@@ -191,10 +180,7 @@ export class IndexedKeys {
   }
 
   private async findInStorage(treeId: IndexedTreeId, key: Hex, size: number): Promise<KeyPlacement | undefined> {
-    const value = await this.storage.get(KEY.indexedKey(treeId, key));
-    if (value === undefined) return undefined;
-    const placement = decodePlacement(value);
-    return placement.leafIndex < size ? placement : undefined;
+    return placementWithin(await this.storage.get(KEY.indexedKey(treeId, key)), size);
   }
 
   /** `findInStorage` of many keys, in one storage call. */
@@ -204,11 +190,7 @@ export class IndexedKeys {
     size: number,
   ): Promise<(KeyPlacement | undefined)[]> {
     const values = await this.storage.getMany(keys.map((key) => KEY.indexedKey(treeId, key)));
-    return values.map((value) => {
-      if (value === undefined) return undefined;
-      const placement = decodePlacement(value);
-      return placement.leafIndex < size ? placement : undefined;
-    });
+    return values.map((value) => placementWithin(value, size));
   }
 
   /** The nearest key below `key` that the tree held with `size` leaves, walking past later ones. */
@@ -258,15 +240,18 @@ export class IndexedKeys {
 }
 
 function recordsOf(inserted: InsertedKeys, block: number): StorageOperation[] {
-  const record = (treeId: IndexedTreeId, [key, leafIndex]: readonly [Hex, number]): StorageOperation => ({
+  return [...keysOf(inserted)].map(([treeId, key, leafIndex]) => ({
     type: 'put',
     key: KEY.indexedKey(treeId, key),
     value: encodePlacement({ leafIndex, blockNumber: block }),
-  });
-  return [
-    ...inserted.nullifier.map((entry) => record(MerkleTreeId.NULLIFIER_TREE, entry)),
-    ...inserted.publicData.map((entry) => record(MerkleTreeId.PUBLIC_DATA_TREE, entry)),
-  ];
+  }));
+}
+
+/** A stored placement, if there is one and the tree held it when it had `size` leaves. */
+function placementWithin(value: string | undefined, size: number): KeyPlacement | undefined {
+  if (value === undefined) return undefined;
+  const placement = decodePlacement(value);
+  return placement.leafIndex < size ? placement : undefined;
 }
 
 const encodePlacement = (placement: KeyPlacement): string => `${placement.leafIndex}:${placement.blockNumber}`;

@@ -17,8 +17,9 @@
  *
  * Hot path: the latest version of recently written pages stays in memory (bounded per tree), as do the keys of the
  * indexed trees in sorted order up to a bound (core/worldState/indexedKeys.ts), so a block finds its low leaves
- * without a storage seek; past the bound the keys move to storage, one record a key. Applying a block reads storage only for pages missing from memory, computes each changed node once (paths
- * that meet share their upper nodes), and yields one batch of storage operations. Reads as of past blocks take
+ * without a storage seek; past the bound the keys move to storage, one record a key. Applying a block reads storage
+ * only for pages missing from memory, computes each changed node once (paths that meet share their upper nodes), and
+ * yields one batch of storage operations. Reads as of past blocks take
  * the page versions they need from the cache of past blocks' pages (core/worldState/historicalPageCache.ts, bounded
  * in bytes) before storage: a version never changes once its block is committed.
  *
@@ -218,15 +219,15 @@ export class WorldState {
   private planningKeys(before: readonly TreeState[], effects: BlockStateEffects): MaybePromise<PlanningKeys> {
     const nullifier = this.keys.forPlanning(
       MerkleTreeId.NULLIFIER_TREE,
-      effects.txs.flatMap((tx) => tx.nullifiers),
+      () => effects.txs.flatMap((tx) => tx.nullifiers),
       before[MerkleTreeId.NULLIFIER_TREE]!.size,
-      this.nextOfLatestLeaf(MerkleTreeId.NULLIFIER_TREE),
+      () => this.nextOfLatestLeaf(MerkleTreeId.NULLIFIER_TREE),
     );
     const publicData = this.keys.forPlanning(
       MerkleTreeId.PUBLIC_DATA_TREE,
-      effects.txs.flatMap((tx) => tx.publicDataWrites.map((write) => write.leafSlot)),
+      () => effects.txs.flatMap((tx) => tx.publicDataWrites.map((write) => write.leafSlot)),
       before[MerkleTreeId.PUBLIC_DATA_TREE]!.size,
-      this.nextOfLatestLeaf(MerkleTreeId.PUBLIC_DATA_TREE),
+      () => this.nextOfLatestLeaf(MerkleTreeId.PUBLIC_DATA_TREE),
     );
     if (nullifier instanceof Promise || publicData instanceof Promise)
       return Promise.all([nullifier, publicData]).then(([n, p]) => ({ nullifier: n, publicData: p }));
@@ -664,7 +665,7 @@ export class WorldState {
         for (let p = 0; p < pairs.length; p += 2) ops.push({ type: 'del', key: pageKey(treeId, pairs[p]!) });
       });
       for (const key of journal.keys) ops.push({ type: 'del', key });
-      for (const op of this.keys.unwindOps([insertedKeys[i]!])) ops.push(op);
+      for (const op of this.keys.unwindOps(insertedKeys[i]!)) ops.push(op);
       ops.push(
         { type: 'del', key: KEY.summary(block) },
         { type: 'del', key: KEY.journal(block) },
@@ -693,7 +694,7 @@ export class WorldState {
     this.history.clear();
     journals.forEach((journal, i) => {
       journal.pages.forEach((pairs, treeId) => this.pages[treeId]!.evict(pairs.filter((_, p) => p % 2 === 0)));
-      this.keys.applyUnwind([insertedKeys[i]!]);
+      this.keys.applyUnwind(insertedKeys[i]!);
       this.summaries.delete(blocks[i]!);
     });
     this.latest = toBlock;
@@ -1028,12 +1029,13 @@ function queryField(value: Hex): Hex {
   return value.toLowerCase() as Hex;
 }
 
-/** Genesis leaves as a batch of insertions. */
+/** The keys a block plan inserts into the indexed trees, as its per-block record keeps them. */
 function insertedKeysOf(plan: BlockPlan): InsertedKeys {
   const inserted = (batch: IndexedBatch) => batch.inserted.map(({ key, leafIndex }) => [key, leafIndex] as const);
   return { nullifier: inserted(plan.nullifiers), publicData: inserted(plan.publicData) };
 }
 
+/** Genesis leaves as a batch of insertions. */
 function genesisBatch(leaves: readonly IndexedLeaf[]): IndexedBatch {
   const changes = new Map<number, IndexedLeafChange>();
   leaves.forEach((leaf, index) =>
