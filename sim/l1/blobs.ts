@@ -14,11 +14,30 @@ import type { TxRecord } from './mempool.js';
 import { sha256 } from './sha256.js';
 
 /**
+ * Versioned hashes of the blob copies the simulated L1 hands out (`copyOfBlob`), by copy. Every simulated node fetches
+ * each checkpoint's blobs and checks each one's hash as it arrives; a fresh copy of bytes the L1 hashed at submission
+ * has the hash recorded then, so the check finds it here instead of hashing 128 KiB again. Only the L1's own copies
+ * are registered: bytes from anywhere else (the shared file store, which keeps what nodes upload, and its corrupting
+ * fault) are hashed afresh. Weak, so an entry goes with its copy; the hashes are those sha256 gives, so traces do not
+ * change.
+ */
+const handedOutHashes = new WeakMap<Uint8Array, Hex>();
+
+/** A fresh copy of `blob`, whose versioned hash `versionedHash` is then known without hashing it again. */
+export function copyOfBlob(blob: Uint8Array, versionedHash: Hex): Uint8Array {
+  const copy = blob.slice();
+  handedOutHashes.set(copy, versionedHash);
+  return copy;
+}
+
+/**
  * The simulator's stand-in for an EIP-4844 versioned hash: 0x01 || sha256(blob)[1..32]. A real one hashes the
  * blob's KZG commitment instead of the blob; the simulator has no KZG, and this keeps the version byte and the
  * one-to-one binding of hash to blob.
  */
 export function simVersionedHash(blob: Uint8Array): Hex {
+  const known = handedOutHashes.get(blob);
+  if (known !== undefined) return known;
   const digest = sha256(blob);
   digest[0] = 0x01;
   return bytesToHex(digest);
@@ -106,7 +125,8 @@ function blobsWanted(
   call: { readonly request: ProposeCheckpointRequest; readonly versionedHashes: readonly Hex[] },
   wanted: readonly Hex[] | undefined,
 ): Uint8Array[] {
-  return call.request.blobs.flatMap((blob, i) =>
-    wanted === undefined || wanted.includes(call.versionedHashes[i]!) ? [blob.slice()] : [],
-  );
+  return call.request.blobs.flatMap((blob, i) => {
+    const versionedHash = call.versionedHashes[i]!;
+    return wanted === undefined || wanted.includes(versionedHash) ? [copyOfBlob(blob, versionedHash)] : [];
+  });
 }
