@@ -2,68 +2,29 @@
  * Benchmarks: `npm run bench -- [name...]` runs the named ones (all when none is named), prints their figures and
  * writes them to bench/results/<name>.json. Tests never assert wall-clock times; these numbers are for people.
  */
-import { spawn } from 'node:child_process';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { drawOptions, runSimulation, type SimOptions } from '../sim/runSimulation.js';
+import { drawOptions, runSimulation } from '../sim/runSimulation.js';
 import { SWARM_VALIDATOR_FOLLOWER_COUNT, SWARM_VALIDATOR_LAYOUTS, validatorOptions } from '../sim/swarm.js';
+import { compareWithBaseline } from './sim/baseline.js';
+import { runNodeScript } from './sim/simCommand.js';
+import {
+  BENCH_SIM_SECONDS_PER_RUN,
+  BENCH_SIM_SEEDS,
+  steadyTxsPerRun,
+  timeSimRuns,
+  timeSteadyPass,
+  type SimEntryPoints,
+} from './sim/steady.js';
+
+/** This checkout's simulator. */
+const SIM: SimEntryPoints = { runSimulation, drawOptions };
 
 interface BenchResult {
   readonly name: string;
   readonly figures: Record<string, number | string>;
-}
-
-const BENCH_SIM_SEEDS = [1n, 2n, 3n, 4n, 5n, 6n, 7n, 8n];
-const BENCH_SIM_SECONDS_PER_RUN = 600;
-/** A seed outside BENCH_SIM_SEEDS, run once untimed before the timed runs. */
-const BENCH_SIM_WARM_UP_SEED = 99n;
-
-/** Runs the bench seeds with `options` drawn per seed, without faults; every run must pass its checkers. */
-async function timeSimRuns(
-  optionsOf: (seed: bigint) => SimOptions,
-  seeds: readonly bigint[] = BENCH_SIM_SEEDS,
-): Promise<{ wallSeconds: number; events: number; nodes: number }> {
-  let events = 0;
-  let nodes = 0;
-  const started = performance.now();
-  for (const seed of seeds) {
-    const result = await runSimulation(optionsOf(seed));
-    if (result.failures.length > 0) throw new Error(`seed ${seed} failed: ${JSON.stringify(result.failures)}`);
-    events += result.eventsRun;
-    nodes += result.nodes.length;
-  }
-  return { wallSeconds: (performance.now() - started) / 1000, events, nodes };
-}
-
-/** Steady workload: a burst of BENCH_STEADY_TXS_PER_BURST fresh txs every BENCH_STEADY_BURST_INTERVAL_MS. */
-const BENCH_STEADY_BURST_INTERVAL_MS = 4_000;
-const BENCH_STEADY_TXS_PER_BURST = 2;
-/** The steady workload stops a minute before the end (the last txs still get mined and checkpointed). */
-const BENCH_STEADY_WORKLOAD_END_MS = (BENCH_SIM_SECONDS_PER_RUN - 60) * 1000;
-
-function steadyTxsPerRun(): number {
-  return Math.floor((BENCH_STEADY_WORKLOAD_END_MS - 1) / BENCH_STEADY_BURST_INTERVAL_MS) * BENCH_STEADY_TXS_PER_BURST;
-}
-
-/** The issue's benchmark case: 4 nodes, a steady tx workload, no faults. */
-function steadyWorkloadOptions(seed: bigint): SimOptions {
-  const steps = Array.from(
-    { length: Math.floor((BENCH_STEADY_WORKLOAD_END_MS - 1) / BENCH_STEADY_BURST_INTERVAL_MS) },
-    (_, i) => ({
-      atMs: (i + 1) * BENCH_STEADY_BURST_INTERVAL_MS,
-      kind: 'tx.burst' as const,
-      count: BENCH_STEADY_TXS_PER_BURST,
-      feeSeed: i,
-    }),
-  );
-  return {
-    ...drawOptions(seed, BENCH_SIM_SECONDS_PER_RUN),
-    followerCount: 3,
-    proverNode: false,
-    schedule: { safetyEndMs: BENCH_STEADY_WORKLOAD_END_MS, steps },
-  };
 }
 
 /**
@@ -77,13 +38,11 @@ async function benchSim(): Promise<BenchResult> {
   // One untimed run first, then a timed pass of the seeds as this bench measured it until 26 Nov 2026 (the "first
   // pass", with much of the code still being compiled), then the pass it reports: a campaign's workers, each running
   // hundreds of seeds, spend nearly all their time in that steady state (compiled code).
-  await timeSimRuns(steadyWorkloadOptions, [BENCH_SIM_WARM_UP_SEED]);
-  const firstPass = await timeSimRuns(steadyWorkloadOptions);
-  const steady = await timeSimRuns(steadyWorkloadOptions);
-  const plain = await timeSimRuns((seed) => drawOptions(seed, BENCH_SIM_SECONDS_PER_RUN));
+  const { firstPass, steady } = await timeSteadyPass(SIM);
+  const plain = await timeSimRuns(SIM, (seed) => drawOptions(seed, BENCH_SIM_SECONDS_PER_RUN));
   const layout = SWARM_VALIDATOR_LAYOUTS[SWARM_VALIDATOR_LAYOUTS.length - 1]!;
   const network = { latencyMs: { min: 20, max: 200 }, lossProbability: 0 };
-  const withValidators = await timeSimRuns((seed) => ({
+  const withValidators = await timeSimRuns(SIM, (seed) => ({
     ...drawOptions(seed, BENCH_SIM_SECONDS_PER_RUN),
     ...validatorOptions({ followerCount: SWARM_VALIDATOR_FOLLOWER_COUNT, ...layout, network }),
   }));
@@ -154,23 +113,18 @@ interface CampaignSummaryFile {
 }
 
 /** Runs `npm run sim -- <args>` as the npm script does (same Node flags), from the repository root; its exit code. */
-function runSimCommand(args: readonly string[]): Promise<number> {
-  const root = path.join(path.dirname(fileURLToPath(import.meta.url)), '..');
-  const child = spawn(process.execPath, [...SIM_NODE_FLAGS, 'sim/main.ts', ...args], {
-    cwd: root,
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
-  return new Promise((resolve, reject) => {
-    child.once('error', reject);
-    child.once('exit', (code) => resolve(code ?? 1));
-  });
+async function runSimCommand(args: readonly string[]): Promise<number> {
+  return (await runNodeScript(REPO_ROOT, 'sim/main.ts', args)).code;
 }
 
-/** The `sim` npm script's Node flags (package.json). */
-const SIM_NODE_FLAGS = ['--max-semi-space-size=64', '--import', 'tsx'];
+const REPO_ROOT = path.join(path.dirname(fileURLToPath(import.meta.url)), '..');
 
 const benches: Record<string, () => Promise<BenchResult>> = {
   sim: benchSim,
+  'sim-baseline': async () => ({
+    name: 'sim-baseline',
+    figures: await compareWithBaseline(REPO_ROOT, process.env.SIM_BENCH_BASELINE || 'HEAD'),
+  }),
   rpc: async () => (await import('./rpc/bench.js')).benchRpc(),
   'rpc-encode': async () => (await import('./rpc/encodeBench.js')).benchRpcEncode(),
   txpool: async () => (await import('./txPool/bench.js')).benchTxPool(),
