@@ -12,6 +12,18 @@ export function hashToFieldBytes(data: Uint8Array): Uint8Array {
   return computeFieldBytes(data);
 }
 
+/**
+ * hashToFieldBytes of the 64 bytes of `source` at `offset` (a Merkle node's two children), written into `target` at
+ * `targetOffset`: a tree's rehash writes each parent into its page this way, and a shared memo's hit allocates
+ * nothing. `target`'s 32 bytes must not overlap the input.
+ */
+export function hashPairBytesInto(source: Uint8Array, offset: number, target: Uint8Array, targetOffset: number): void {
+  if (memo !== undefined && memo.copyInto(source, offset, target, targetOffset)) return;
+  const digest = computeFieldBytes(source.subarray(offset, offset + FIELD_HASH_MEMO_INPUT_BYTES));
+  memo?.setAt(source, offset, digest);
+  target.set(digest, targetOffset);
+}
+
 function computeFieldBytes(data: Uint8Array): Uint8Array {
   const digest = hash('sha256', data, 'buffer') as Buffer;
   const out = new Uint8Array(digest.buffer, digest.byteOffset, 32);

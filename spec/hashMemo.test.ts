@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { afterEach, expect, it } from 'vitest';
-import { hashToFieldBytes, shareFieldHashes } from './hash.js';
+import { hashPairBytesInto, hashToFieldBytes, shareFieldHashes } from './hash.js';
 import { FIELD_HASH_MEMO_SLOTS, FieldHashMemo } from './hashMemo.js';
 
 afterEach(() => shareFieldHashes(undefined));
@@ -54,4 +54,31 @@ it('keeps at most its slots: inputs that share a slot evict each other and still
   }
   expect(memo.hits).toBe(0);
   expect(FIELD_HASH_MEMO_SLOTS).toBeGreaterThan(0);
+});
+
+it('writes a pair hash into the target at its offset, with or without the memo, hit or miss, touching nothing else', () => {
+  const memo = new FieldHashMemo();
+  fc.assert(
+    fc.property(
+      fc.uint8Array({ minLength: 64, maxLength: 200 }),
+      fc.nat(),
+      fc.uint8Array({ minLength: 32, maxLength: 100 }),
+      fc.nat(),
+      fc.boolean(),
+      (source, offsetSeed, target, targetSeed, shared) => {
+        const offset = offsetSeed % (source.length - 63);
+        const targetOffset = targetSeed % (target.length - 31);
+        const expected = target.slice();
+        expected.set(plain(source.slice(offset, offset + 64)), targetOffset);
+        shareFieldHashes(shared ? memo : undefined);
+        // Twice: with the memo, the second write is a hit.
+        for (let pass = 0; pass < 2; pass++) {
+          const written = target.slice();
+          hashPairBytesInto(source, offset, written, targetOffset);
+          expect(written).toEqual(expected);
+        }
+      },
+    ),
+  );
+  expect(memo.hits).toBeGreaterThan(0);
 });

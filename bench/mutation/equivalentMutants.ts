@@ -85,31 +85,31 @@ export const EQUIVALENT_MUTANTS: readonly EquivalentMutant[] = [
     reason: 'looking the same page up again gives the same page',
   },
   {
-    mutant: 'core/merkle/pagedTreeDraft.ts:111 ArithmeticOperator -> up.idBase - upIndex',
+    mutant: 'core/merkle/pagedTreeDraft.ts:110 ArithmeticOperator -> up.idBase - upIndex',
     reason: 'a page looked up again when not needed is the same page; idBase - upIndex is never -1 (upIndex < idBase)',
   },
   {
-    mutant: 'core/merkle/pagedTreeDraft.ts:111 ConditionalExpression -> true',
+    mutant: 'core/merkle/pagedTreeDraft.ts:110 ConditionalExpression -> true',
     reason: 'writable() on a page already written returns the same copy',
   },
   {
-    mutant: 'core/merkle/pagedTreeDraft.ts:119 StringLiteral -> ""',
+    mutant: 'core/merkle/pagedTreeDraft.ts:123 StringLiteral -> ""',
     reason: 'unreachable: a tree has at least one level, so the top pass always sets the root',
   },
   {
-    mutant: 'core/merkle/pagedTreeDraft.ts:143 ConditionalExpression -> true',
+    mutant: 'core/merkle/pagedTreeDraft.ts:147 ConditionalExpression -> true',
     reason: 'a new slab per page costs memory only: each page is still its own copy',
   },
   {
-    mutant: 'core/merkle/pagedTreeDraft.ts:148 ArithmeticOperator -> this.slabUsedBytes - bytes',
+    mutant: 'core/merkle/pagedTreeDraft.ts:152 ArithmeticOperator -> this.slabUsedBytes - bytes',
     reason: 'unreachable: the slab holds every base page and a draft copies each at most once',
   },
   {
-    mutant: 'core/merkle/pagedTreeDraft.ts:148 ConditionalExpression -> true',
+    mutant: 'core/merkle/pagedTreeDraft.ts:152 ConditionalExpression -> true',
     reason: 'unreachable: the slab holds every base page and a draft copies each at most once',
   },
   {
-    mutant: 'core/merkle/pagedTreeDraft.ts:148 StringLiteral -> ""',
+    mutant: 'core/merkle/pagedTreeDraft.ts:152 StringLiteral -> ""',
     reason: 'unreachable: the slab holds every base page and a draft copies each at most once',
   },
   {

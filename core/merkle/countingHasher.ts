@@ -1,4 +1,4 @@
-import { hashToFieldBytes } from '../../spec/hash.js';
+import { hashPairBytesInto, hashToFieldBytes } from '../../spec/hash.js';
 
 /**
  * hashToField on bytes (docs/protocol.md, Tree hash), counting every call: the world-state benchmark divides block time
@@ -11,5 +11,11 @@ export class CountingHasher {
   hash(data: Uint8Array): Uint8Array {
     this.count++;
     return hashToFieldBytes(data);
+  }
+
+  /** `hash` of the 64 bytes of `source` at `offset`, written into `target` at `targetOffset` (hashPairBytesInto). */
+  hashPairInto(source: Uint8Array, offset: number, target: Uint8Array, targetOffset: number): void {
+    this.count++;
+    hashPairBytesInto(source, offset, target, targetOffset);
   }
 }

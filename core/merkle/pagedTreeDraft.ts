@@ -102,9 +102,8 @@ export class PagedTreeDraft {
         }
         const offset = (at.rowStart + left - pageIndex * at.span) * NODE_BYTES;
         // A left child and its sibling are adjacent in one page: hash the 64 bytes in place.
-        const digest = this.hasher.hash(readPage!.subarray(offset, offset + 2 * NODE_BYTES));
         if (up === undefined) {
-          root = digest;
+          root = this.hasher.hash(readPage!.subarray(offset, offset + 2 * NODE_BYTES));
           continue;
         }
         const upIndex = Math.floor(parent / up.span);
@@ -112,7 +111,12 @@ export class PagedTreeDraft {
           writeId = up.idBase + upIndex;
           writePage = this.writable(writeId);
         }
-        writePage!.set(digest, (up.rowStart + parent - upIndex * up.span) * NODE_BYTES);
+        this.hasher.hashPairInto(
+          readPage!,
+          offset,
+          writePage!,
+          (up.rowStart + parent - upIndex * up.span) * NODE_BYTES,
+        );
       }
       dirty = parents;
     }
