@@ -221,15 +221,15 @@ export const EQUIVALENT_MUTANTS: readonly EquivalentMutant[] = [
     reason: 'six bytes read by the hex path give the same value',
   },
   {
-    mutant: 'spec/codec/bytes.ts:135 EqualityOperator -> needed < this.buffer.length',
+    mutant: 'spec/codec/bytes.ts:152 EqualityOperator -> needed < this.buffer.length',
     reason: 'growing a buffer a write fits exactly costs memory only: the written bytes are the same',
   },
   {
-    mutant: 'spec/codec/bytes.ts:136 ArithmeticOperator -> this.buffer.length / 2',
+    mutant: 'spec/codec/bytes.ts:153 ArithmeticOperator -> this.buffer.length / 2',
     reason: 'the loop below doubles the capacity until the write fits, from any start',
   },
   {
-    mutant: 'spec/codec/bytes.ts:137 EqualityOperator -> capacity <= needed',
+    mutant: 'spec/codec/bytes.ts:154 EqualityOperator -> capacity <= needed',
     reason: 'a buffer one doubling larger holds the same bytes',
   },
   {

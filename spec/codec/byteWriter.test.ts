@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { expect, it } from 'vitest';
-import { bigintToBytes, ByteWriter, hexToBytes } from './bytes.js';
+import { bigintToBytes, ByteReader, bytesToBigint, ByteWriter, hexToBytes } from './bytes.js';
 
 type Write =
   | { readonly kind: 'bytes'; readonly data: Uint8Array }
@@ -42,4 +42,58 @@ it('refuses hex of the wrong size or not hex, and copies what it is given', () =
   const writer = new ByteWriter().bytes(data);
   data[0] = 9;
   expect(writer.finish()).toEqual(hexToBytes('0x010203'));
+});
+
+/** What a call returns, or the error it throws (name and message), to compare two ways of doing one thing. */
+function outcome<T>(run: () => T): { value: T } | { error: string } {
+  try {
+    return { value: run() };
+  } catch (error) {
+    return { error: `${(error as Error).name}: ${(error as Error).message}` };
+  }
+}
+
+it('writes a uint given as a number as it writes the same bigint, refusing the same values with the same errors', () => {
+  const value = fc.oneof(
+    fc.integer({ min: -1000, max: 2 ** 40 }),
+    fc.maxSafeNat(),
+    fc.double({ noNaN: true }),
+    fc.constantFrom(Number.MAX_SAFE_INTEGER + 2, -0, 0.5),
+  );
+  fc.assert(
+    fc.property(fc.uint8Array({ maxLength: 40 }), value, fc.integer({ min: 0, max: 12 }), (before, v, size) => {
+      const asNumber = outcome(() => new ByteWriter().bytes(before).uint(v, size).finish());
+      const asBigint = outcome(() => {
+        const bytes = bigintToBytes(BigInt(v), size);
+        return new ByteWriter().bytes(before).bytes(bytes).finish();
+      });
+      expect(asNumber).toEqual(asBigint);
+    }),
+  );
+});
+
+it('keeps writing correctly after a uint it refused', () => {
+  const writer = new ByteWriter().uint(7, 1);
+  expect(() => writer.uint(256, 1)).toThrow(/value 256 does not fit in 1 bytes/);
+  expect(writer.uint(1, 2).finish()).toEqual(Uint8Array.from([7, 0, 1]));
+});
+
+it('reads a number of up to 6 bytes, and any other size, as the bigint of its bytes, with the same errors', () => {
+  fc.assert(
+    fc.property(fc.uint8Array({ maxLength: 16 }), fc.integer({ min: -1, max: 12 }), (data, size) => {
+      const read = outcome(() => {
+        const reader = new ByteReader(data);
+        return [reader.number(size), reader.remaining];
+      });
+      const expected = outcome(() => {
+        const reader = new ByteReader(data);
+        const v = bytesToBigint(reader.bytes(size));
+        if (v > BigInt(Number.MAX_SAFE_INTEGER)) throw new Error('unsafe');
+        return [Number(v), reader.remaining];
+      });
+      if ('error' in expected && expected.error === 'Error: unsafe')
+        expect(read).toMatchObject({ error: /not a safe integer/ });
+      else expect(read).toEqual(expected);
+    }),
+  );
 });

@@ -122,8 +122,25 @@ export class ByteWriter {
     return this;
   }
 
+  /** `value` big-endian in `size` bytes, as bigintToBytes writes it (same errors); a safe integer allocates nothing. */
   uint(value: bigint | number, size: number): this {
-    return this.bytes(bigintToBytes(BigInt(value), size));
+    if (
+      typeof value !== 'number' ||
+      !Number.isSafeInteger(value) ||
+      value < 0 ||
+      !Number.isSafeInteger(size) ||
+      size < 0
+    )
+      return this.bytes(bigintToBytes(BigInt(value), size));
+    this.reserve(size);
+    let v = value;
+    for (let i = this.length + size - 1; i >= this.length; i--) {
+      this.buffer[i] = v % 256;
+      v = Math.floor(v / 256);
+    }
+    if (v !== 0) throw new CodecError(`value ${value} does not fit in ${size} bytes`);
+    this.length += size;
+    return this;
   }
 
   finish(): Uint8Array {
@@ -151,12 +168,8 @@ export class ByteReader {
   }
 
   bytes(size: number): Uint8Array {
-    if (size < 0 || this.offset + size > this.data.length) {
-      throw new CodecError(`read of ${size} bytes at offset ${this.offset} past end ${this.data.length}`);
-    }
-    const out = this.data.subarray(this.offset, this.offset + size);
-    this.offset += size;
-    return out;
+    const start = this.take(size);
+    return this.data.subarray(start, start + size);
   }
 
   hex(size: number): Hex {
@@ -168,8 +181,25 @@ export class ByteReader {
   }
 
   number(size: number): number {
+    if (size >= 0 && size <= SAFE_INTEGER_BYTES) {
+      // Always a safe integer: read in number arithmetic, with no view and no bigint.
+      const start = this.take(size);
+      let v = 0;
+      for (let i = start; i < start + size; i++) v = v * 256 + this.data[i]!;
+      return v;
+    }
     const v = this.bigint(size);
     if (v > BigInt(Number.MAX_SAFE_INTEGER)) throw new CodecError(`value ${v} is not a safe integer`);
     return Number(v);
+  }
+
+  /** Moves past `size` bytes and returns where they start; CodecError when they run past the end. */
+  private take(size: number): number {
+    if (size < 0 || this.offset + size > this.data.length) {
+      throw new CodecError(`read of ${size} bytes at offset ${this.offset} past end ${this.data.length}`);
+    }
+    const start = this.offset;
+    this.offset += size;
+    return start;
   }
 }
