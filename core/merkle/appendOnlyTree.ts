@@ -1,6 +1,6 @@
 import type { Hex, TreeSnapshot } from '../../spec/chain.js';
 import { bytesToHex, writeHexInto } from '../../spec/codec/bytes.js';
-import { hashPair, hashToFieldBytes } from '../../spec/hash.js';
+import { hashPair, hashPairBytesInto } from '../../spec/hash.js';
 import { assert } from '../assert.js';
 import { emptyRoot, emptyRootBytes } from './emptyRoots.js';
 
@@ -57,8 +57,10 @@ export function treeRoot(tree: AppendOnlyTree): Hex {
 function computeRoot(tree: AppendOnlyTree): Hex {
   // A full tree's root is the complete node its last append stored at the top level.
   if (tree.size === 2 ** tree.height) return tree.frontier[tree.height] ?? emptyRoot(0);
-  // The climb stays in bytes: one hex decoding per stored left node, one encoding of the root.
+  // The climb stays in bytes: one hex decoding per stored left node, one encoding of the root, and each level's
+  // node hashed into one buffer (the level's inputs are copied out of it first).
   const pair = Buffer.allocUnsafe(64);
+  const climbed = new Uint8Array(32);
   let node = emptyRootBytes(0);
   let index = tree.size;
   for (let level = 0; level < tree.height; level++) {
@@ -69,7 +71,8 @@ function computeRoot(tree: AppendOnlyTree): Hex {
       pair.set(node, 0);
       pair.set(emptyRootBytes(level), 32);
     }
-    node = hashToFieldBytes(pair);
+    hashPairBytesInto(pair, 0, climbed, 0);
+    node = climbed;
     index >>= 1;
   }
   return bytesToHex(node);
