@@ -6,10 +6,10 @@
  * runs one after the other can differ by that much with nothing changed, and so can two runs at once, each on a CPU
  * of its own (a vCPU's neighbour on the host matters). So each round runs both commits at the same time, each in a
  * process of its own, and swaps the two CPUs between them every BENCH_BASELINE_CPU_SWAP_MS (with `taskset`): both
- * then meet the same load on the same CPUs. Over 4 rounds of one commit against itself, the rounds' ratios stayed
- * within 0.99 to 1.03. The figure is the median over rounds of the baseline's time over this checkout's, so above 1
- * means this checkout is faster. Without `taskset` or a second CPU, the two run one after the other, the order
- * swapped every round.
+ * then meet the same load on the same CPUs. Over two runs of 4 rounds of one commit against itself, the rounds'
+ * ratios stayed within 0.98 to 1.04. The figure is the median over rounds of the baseline's time over this
+ * checkout's, so above 1 means this checkout is faster. Without `taskset` or a second CPU, the two run one after the
+ * other, the order swapped every round.
  *
  * Each round times the steady case (bench/sim/steady.ts) and a campaign of SIM_BENCH_BASELINE_CAMPAIGN_SEEDS seeds
  * (one worker thread each when run at once, one per CPU otherwise). The baseline is checked out with `git worktree`
