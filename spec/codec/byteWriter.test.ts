@@ -97,3 +97,10 @@ it('reads a number of up to 6 bytes, and any other size, as the bigint of its by
     }),
   );
 });
+
+it('refuses a negative uint size as bigintToBytes does, and a 7-byte number past the safe integers', () => {
+  expect(outcome(() => new ByteWriter().uint(0, -1).finish())).toEqual(outcome(() => bigintToBytes(0n, -1)));
+  expect(() => new ByteReader(new Uint8Array(7).fill(0xff)).number(7)).toThrow(/not a safe integer/);
+  expect(new ByteReader(Uint8Array.from([0, 0, 0, 0, 0, 1, 2])).number(7)).toBe(258);
+  expect(new ByteReader(new Uint8Array(6).fill(0xff)).number(6)).toBe(2 ** 48 - 1);
+});
