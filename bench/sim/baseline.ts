@@ -19,26 +19,21 @@ import { execFileSync } from 'node:child_process';
 import { cp, mkdtemp, readFile, rm, symlink } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { integerSetting, positiveIntegerSetting } from '../envSettings.js';
 import { canPinProcesses, pinProcessTree, startNodeScript, type StartedScript } from './simCommand.js';
 
 /** Rounds unless SIM_BENCH_BASELINE_ROUNDS says otherwise. */
 export const BENCH_BASELINE_ROUNDS_DEFAULT = 3;
 /** Seeds of each round's campaign unless SIM_BENCH_BASELINE_CAMPAIGN_SEEDS says otherwise (0: no campaign). */
 export const BENCH_BASELINE_CAMPAIGN_SEEDS_DEFAULT = 200;
+/** Bounds of the two settings: more would run for days, which is a typo rather than a wish. */
+const BENCH_BASELINE_ROUNDS_MAX = 100;
+const BENCH_BASELINE_CAMPAIGN_SEEDS_MAX = 1_000_000;
 const BENCH_BASELINE_SIMULATED_SECONDS = 600;
 
 interface RoundTimes {
   readonly steadySeconds: number;
   readonly campaignSeconds: number | undefined;
-}
-
-function positiveIntegerSetting(name: string, fallback: number, allowZero = false): number {
-  const raw = process.env[name];
-  if (raw === undefined || raw === '') return fallback;
-  const value = Number(raw);
-  if (!Number.isSafeInteger(value) || value < (allowZero ? 0 : 1))
-    throw new Error(`${name} must be a ${allowZero ? 'non-negative' : 'positive'} integer, got ${JSON.stringify(raw)}`);
-  return value;
 }
 
 export function median(values: readonly number[]): number {
@@ -175,11 +170,16 @@ async function timeRound(
  * each tree's own simulator.
  */
 export async function compareWithBaseline(root: string, rev: string): Promise<Record<string, number | string>> {
-  const rounds = positiveIntegerSetting('SIM_BENCH_BASELINE_ROUNDS', BENCH_BASELINE_ROUNDS_DEFAULT);
-  const campaignSeeds = positiveIntegerSetting(
+  const rounds = positiveIntegerSetting(
+    'SIM_BENCH_BASELINE_ROUNDS',
+    BENCH_BASELINE_ROUNDS_DEFAULT,
+    BENCH_BASELINE_ROUNDS_MAX,
+  );
+  const campaignSeeds = integerSetting(
     'SIM_BENCH_BASELINE_CAMPAIGN_SEEDS',
     BENCH_BASELINE_CAMPAIGN_SEEDS_DEFAULT,
-    true,
+    0,
+    BENCH_BASELINE_CAMPAIGN_SEEDS_MAX,
   );
   const commit = resolveCommit(root, rev);
   const baseTree = await mkdtemp(path.join(os.tmpdir(), 'bench-baseline-'));
