@@ -40,7 +40,7 @@ function makeLogger(options: SimLoggerOptions, bindings: LogFields): LoggerPort 
     const rank = LEVEL_RANK[level];
     if (rank < traceRank && (options.print === undefined || rank < printRank)) return;
     const entry = { ...bindings, ...fields, msg: message };
-    if (rank >= traceRank) options.trace.record(`log.${level}`, entry);
+    if (rank >= traceRank) options.trace.record(`log.${level}`, withoutStackFrames(entry));
     if (options.print !== undefined && rank >= printRank) options.print(formatLine(options, level, entry));
   };
   return {
@@ -50,6 +50,28 @@ function makeLogger(options: SimLoggerOptions, bindings: LogFields): LoggerPort 
     error: (message, fields) => write('error', message, fields),
     child: (childBindings) => makeLogger(options, { ...bindings, ...childBindings }),
   };
+}
+
+/** Where a JavaScript stack trace's frames start in an error's `stack` text. */
+const STACK_FRAMES_RE = /\n\s+at /;
+
+/**
+ * The entry as the trace keeps it: a field holding an error's stack keeps only the text before its frames. Frames
+ * name files by absolute path and lines as the running code has them, so with them a run's trace hash would depend
+ * on where the checkout is and on whether it runs from source or from a build, and the same seed on two machines of
+ * one campaign would disagree. Printed lines keep the frames.
+ */
+function withoutStackFrames(entry: Readonly<Record<string, unknown>>): Readonly<Record<string, unknown>> {
+  let trimmed: Record<string, unknown> | undefined;
+  for (const key of Object.keys(entry)) {
+    const value = entry[key];
+    if (typeof value !== 'string') continue;
+    const frames = value.search(STACK_FRAMES_RE);
+    if (frames < 0) continue;
+    trimmed ??= { ...entry };
+    trimmed[key] = value.slice(0, frames);
+  }
+  return trimmed ?? entry;
 }
 
 function formatLine(options: SimLoggerOptions, level: SimLogLevel, entry: Readonly<Record<string, unknown>>): string {

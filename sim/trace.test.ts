@@ -138,6 +138,18 @@ describe('sim logger', () => {
     expect(printed).toEqual(['+1.500s WARN  behind {"blocks":"3","module":"archiver","node":"n1"}']);
   });
 
+  it('keeps an error stack out of the trace (its frames name files by path), and prints it', () => {
+    const trace = createTrace({ now: () => 0, keepLast: 4 });
+    const printed: string[] = [];
+    const logger = createSimLogger({ trace, print: (line) => printed.push(line), printLevelMin: 'error' });
+    const error = new TypeError('boom');
+    logger.error('maintenance failed', { error: error.stack, count: 1, note: 'at ease\nsecond line' });
+    expect(trace.recent().map((e) => e.fields)).toEqual([
+      { error: 'TypeError: boom', count: 1, note: 'at ease\nsecond line', msg: 'maintenance failed' },
+    ]);
+    expect(printed[0]).toMatch(/TypeError: boom\\n\s+at /);
+  });
+
   it('formats simulated time relative to the start', () => {
     expect(formatSimTime(1_700_000_012_345, 1_700_000_000_000)).toBe('+12.345s');
     expect(formatSimTime(999, 1_000)).toBe('-0.001s');
