@@ -98,7 +98,7 @@ describe('Scheduler', () => {
     expect(log).toEqual(['step1', 'step2', 'step3', 'step4', 'step5', 'chain done', 'next timer']);
   });
 
-  it('drains memory-level operations inside an event before the next event', async () => {
+  it('drains storage operations inside an event before the next event', async () => {
     const scheduler = createScheduler({ startTimeMs: 0 });
     const storage = createSimStorage();
     const log: string[] = [];

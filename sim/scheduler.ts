@@ -20,7 +20,7 @@ import { assert } from '../core/assert.js';
  *   turn, but they never touch simulated state.
  * - The rule this relies on: nothing under simulation may wait on a real macrotask (real timers, file or network
  *   I/O, thread-pool crypto such as `crypto.subtle`, worker threads). Hash synchronously (node:crypto `hash`,
- *   `createHash`), and use memory-level for storage: its operations settle through microtasks only.
+ *   `createHash`), and use the simulated store (sim/simLevel.ts): its operations settle through microtasks only.
  */
 
 /** Unix milliseconds at which a simulation starts unless told otherwise (2023-11-14T22:13:20Z). */
