@@ -44,6 +44,19 @@ describe('appendOnlyTree', () => {
     );
   });
 
+  it('gives a tree read back as a new value (the root memo by content) the root of its own leaves', () => {
+    const leafArbitrary = fc.bigInt({ min: 0n, max: 2n ** 248n }).map((n) => bytesToHex(bigintToBytes(n, 32)));
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 5 }), fc.array(leafArbitrary, { maxLength: 32 }), (height, leaves) => {
+        const kept = leaves.slice(0, 2 ** height);
+        const tree = appendLeaves(createAppendOnlyTree(height), kept);
+        const readBack = JSON.parse(JSON.stringify(tree)) as typeof tree;
+        expect(treeRoot(readBack)).toBe(naiveRoot(height, kept));
+        expect(treeRoot(tree)).toBe(naiveRoot(height, kept));
+      }),
+    );
+  });
+
   it('refuses to grow past its capacity', () => {
     const full = appendLeaves(createAppendOnlyTree(2), [leaf(0), leaf(1), leaf(2), leaf(3)]);
     expect(treeRoot(full)).toBe(naiveRoot(2, [leaf(0), leaf(1), leaf(2), leaf(3)]));

@@ -2,6 +2,7 @@ import type { Hex, TreeSnapshot } from '../../spec/chain.js';
 import { bytesToHex, writeHexInto } from '../../spec/codec/bytes.js';
 import { hashPair, hashPairBytesInto } from '../../spec/hash.js';
 import { assert } from '../assert.js';
+import { RecentlyUsedCache } from '../recentlyUsedCache.js';
 import { emptyRoot, emptyRootBytes } from './emptyRoots.js';
 
 /**
@@ -46,12 +47,30 @@ export function appendLeaves(tree: AppendOnlyTree, leaves: readonly Hex[]): Appe
  */
 const knownRoots = new WeakMap<AppendOnlyTree, Hex>();
 
+/**
+ * Roots by the tree's content, for equal trees that are different values: a tree read back from storage is a new
+ * value each time (the archive tree, on every chain update that needs it), and in the simulator every node builds the
+ * same trees. Measured over 20 simulated runs: 13,268 roots computed, 1,376 of them distinct. A key is about 0.7 KiB.
+ */
+export const TREE_ROOTS_BY_CONTENT_KEPT = 1_024;
+const rootsByContent = new RecentlyUsedCache<string, Hex>(TREE_ROOTS_BY_CONTENT_KEPT);
+
 export function treeRoot(tree: AppendOnlyTree): Hex {
   const known = knownRoots.get(tree);
   if (known !== undefined) return known;
-  const root = computeRoot(tree);
+  const key = contentKey(tree);
+  const root = rootsByContent.get(key) ?? computeRoot(tree);
+  rootsByContent.set(key, root);
   knownRoots.set(tree, root);
   return root;
+}
+
+/** What the root depends on: the height, the size, and the frontier nodes the climb reads (size's set bits). */
+function contentKey(tree: AppendOnlyTree): string {
+  if (tree.size === 2 ** tree.height) return `${tree.height}:full:${tree.frontier[tree.height] ?? ''}`;
+  let key = `${tree.height}:${tree.size}:`;
+  for (let level = 0, index = tree.size; index > 0; level++, index >>= 1) if (index & 1) key += tree.frontier[level];
+  return key;
 }
 
 function computeRoot(tree: AppendOnlyTree): Hex {
