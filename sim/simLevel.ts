@@ -142,6 +142,24 @@ interface IteratorSource {
   readonly release: () => void;
 }
 
+const noRelease = (): void => {};
+
+/** A cursor over the store's current tree, which it holds until released (once). */
+class HeldSource implements IteratorSource {
+  #release: (() => void) | undefined;
+  constructor(
+    readonly cursor: Cursor,
+    release: () => void,
+  ) {
+    this.#release = release;
+  }
+  release(): void {
+    const release = this.#release;
+    this.#release = undefined;
+    release?.();
+  }
+}
+
 /** Takes up to `size` items off `cursor`, each mapped by `pick`. */
 function takeMany<T>(cursor: Cursor, size: number, pick: (entry: Entry) => T): T[] {
   const items: T[] = [];
@@ -376,17 +394,9 @@ export class SimLevel extends AbstractLevel<string | Uint8Array, string, string>
 
   #iteratorSource(options: RangeOptions): IteratorSource {
     const snapshot = options.snapshot;
-    if (snapshot instanceof SimSnapshot) return { cursor: new Cursor(snapshot.tree, options), release: () => {} };
+    if (snapshot instanceof SimSnapshot) return { cursor: new Cursor(snapshot.tree, options), release: noRelease };
     const tree = this.#hold();
-    let released = false;
-    return {
-      cursor: new Cursor(tree, options),
-      release: () => {
-        if (released) return;
-        released = true;
-        this.#release(tree);
-      },
-    };
+    return new HeldSource(new Cursor(tree, options), () => this.#release(tree));
   }
 
   #readable(options: RangeOptions): Tree {

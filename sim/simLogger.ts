@@ -30,26 +30,50 @@ export interface SimLoggerOptions {
 }
 
 export function createSimLogger(options: SimLoggerOptions): LoggerPort {
-  return makeLogger(options, options.bindings ?? {});
+  return new SimLogger(options, options.bindings ?? {});
 }
 
-function makeLogger(options: SimLoggerOptions, bindings: LogFields): LoggerPort {
-  const traceRank = LEVEL_RANK[options.traceLevelMin ?? 'debug'];
-  const printRank = LEVEL_RANK[options.printLevelMin ?? 'info'];
-  const write = (level: SimLogLevel, message: string, fields: LogFields | undefined): void => {
+/** A class rather than an object of arrow functions: nodes make child loggers often, and methods cost nothing to make. */
+class SimLogger implements LoggerPort {
+  readonly #traceRank: number;
+  readonly #printRank: number;
+
+  constructor(
+    private readonly options: SimLoggerOptions,
+    private readonly bindings: LogFields,
+  ) {
+    this.#traceRank = LEVEL_RANK[options.traceLevelMin ?? 'debug'];
+    this.#printRank = LEVEL_RANK[options.printLevelMin ?? 'info'];
+  }
+
+  debug(message: string, fields?: LogFields): void {
+    this.#write('debug', message, fields);
+  }
+
+  info(message: string, fields?: LogFields): void {
+    this.#write('info', message, fields);
+  }
+
+  warn(message: string, fields?: LogFields): void {
+    this.#write('warn', message, fields);
+  }
+
+  error(message: string, fields?: LogFields): void {
+    this.#write('error', message, fields);
+  }
+
+  child(childBindings: LogFields): LoggerPort {
+    return new SimLogger(this.options, { ...this.bindings, ...childBindings });
+  }
+
+  #write(level: SimLogLevel, message: string, fields: LogFields | undefined): void {
+    const { options } = this;
     const rank = LEVEL_RANK[level];
-    if (rank < traceRank && (options.print === undefined || rank < printRank)) return;
-    const entry = { ...bindings, ...fields, msg: message };
-    if (rank >= traceRank) options.trace.record(`log.${level}`, withoutStackFrames(entry));
-    if (options.print !== undefined && rank >= printRank) options.print(formatLine(options, level, entry));
-  };
-  return {
-    debug: (message, fields) => write('debug', message, fields),
-    info: (message, fields) => write('info', message, fields),
-    warn: (message, fields) => write('warn', message, fields),
-    error: (message, fields) => write('error', message, fields),
-    child: (childBindings) => makeLogger(options, { ...bindings, ...childBindings }),
-  };
+    if (rank < this.#traceRank && (options.print === undefined || rank < this.#printRank)) return;
+    const entry = { ...this.bindings, ...fields, msg: message };
+    if (rank >= this.#traceRank) options.trace.record(`log.${level}`, withoutStackFrames(entry));
+    if (options.print !== undefined && rank >= this.#printRank) options.print(formatLine(options, level, entry));
+  }
 }
 
 /** Where a JavaScript stack trace's frames start in an error's `stack` text. */

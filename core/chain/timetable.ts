@@ -9,15 +9,42 @@ export interface Timetable {
   epochOfSlot(slot: number): number;
 }
 
-export function createTimetable(
-  c: Pick<L1RollupConstants, 'l1GenesisTime' | 'slotDuration' | 'epochDuration'>,
-): Timetable {
-  const slotDuration = BigInt(c.slotDuration);
-  return {
-    slotAt: (t) => (t < c.l1GenesisTime ? -1 : Number((t - c.l1GenesisTime) / slotDuration)),
-    slotStartSeconds: (slot) => c.l1GenesisTime + BigInt(slot) * slotDuration,
-    slotStartMs: (slot) => Number(c.l1GenesisTime + BigInt(slot) * slotDuration) * 1000,
-    slotDurationMs: c.slotDuration * 1000,
-    epochOfSlot: (slot) => Math.floor(slot / c.epochDuration),
-  };
+type TimetableConstants = Pick<L1RollupConstants, 'l1GenesisTime' | 'slotDuration' | 'epochDuration'>;
+
+/**
+ * The timetable of `c`. Callers make one wherever they need it (the tx pool on every validation), so it is a class:
+ * methods on its prototype, not closures made (and, under tsx, renamed) on every call.
+ */
+export function createTimetable(c: TimetableConstants): Timetable {
+  return new ConstantsTimetable(c);
+}
+
+class ConstantsTimetable implements Timetable {
+  readonly slotDurationMs: number;
+  readonly #genesis: bigint;
+  readonly #slotDuration: bigint;
+  readonly #epochDuration: number;
+
+  constructor(c: TimetableConstants) {
+    this.#genesis = c.l1GenesisTime;
+    this.#slotDuration = BigInt(c.slotDuration);
+    this.#epochDuration = c.epochDuration;
+    this.slotDurationMs = c.slotDuration * 1000;
+  }
+
+  slotAt(t: bigint): number {
+    return t < this.#genesis ? -1 : Number((t - this.#genesis) / this.#slotDuration);
+  }
+
+  slotStartSeconds(slot: number): bigint {
+    return this.#genesis + BigInt(slot) * this.#slotDuration;
+  }
+
+  slotStartMs(slot: number): number {
+    return Number(this.slotStartSeconds(slot)) * 1000;
+  }
+
+  epochOfSlot(slot: number): number {
+    return Math.floor(slot / this.#epochDuration);
+  }
 }

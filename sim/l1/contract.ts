@@ -178,8 +178,13 @@ function proofStateOf(contract: ContractState): SimL1ProofState {
   return {
     checkpointCount: contract.tip.number,
     provenCheckpoint: contract.proven.checkpointNumber,
-    slotOf: (n) => entryAt(contract.tip, n).slot,
-    archiveOf: (n) => entryAt(contract.tip, n).archive,
+    // Methods, not arrow properties: under tsx every arrow property is renamed on each call, and this runs per block.
+    slotOf(n) {
+      return entryAt(contract.tip, n).slot;
+    },
+    archiveOf(n) {
+      return entryAt(contract.tip, n).archive;
+    },
   };
 }
 
