@@ -36,6 +36,24 @@ export const EQUIVALENT_MUTANTS: readonly EquivalentMutant[] = [
     reason: 'at exactly the floor both branches give the floor',
   },
   {
+    mutant: 'core/merkle/appendOnlyTree.ts:62 BlockStatement -> {}',
+    reason:
+      'forgetting the by-content root memo changes no root, only whether a test recomputes it: the seam keeps a memo ' +
+      'filled earlier from hiding a mutant of the root computation',
+  },
+  {
+    mutant: 'core/merkle/appendOnlyTree.ts:78 ConditionalExpression -> false',
+    reason:
+      "a full tree's key then comes from the climb over its size's one set bit: height, size and frontier[height], " +
+      'as unique as the full-tree key',
+  },
+  {
+    mutant: 'core/merkle/appendOnlyTree.ts:80 ConditionalExpression -> true',
+    reason:
+      'the key then also names frontier nodes the root does not read: more specific, so the memo misses more, never ' +
+      'answers wrongly',
+  },
+  {
     mutant: 'core/merkle/treeGeometry.ts:64 ConditionalExpression -> false',
     reason:
       'caching only: a geometry built again is equal to the cached one, so every bound on the cache gives the same pages',

@@ -53,7 +53,15 @@ const knownRoots = new WeakMap<AppendOnlyTree, Hex>();
  * same trees. Measured over 20 simulated runs: 13,268 roots computed, 1,376 of them distinct. A key is about 0.7 KiB.
  */
 export const TREE_ROOTS_BY_CONTENT_KEPT = 1_024;
-const rootsByContent = new RecentlyUsedCache<string, Hex>(TREE_ROOTS_BY_CONTENT_KEPT);
+let rootsByContent = new RecentlyUsedCache<string, Hex>(TREE_ROOTS_BY_CONTENT_KEPT);
+
+/**
+ * Empties the by-content memo. For tests of the root computation: a memo filled by an earlier test (or, under
+ * mutation testing, by an earlier mutant's run in the same process) would answer in its place.
+ */
+export function forgetTreeRootsByContent(): void {
+  rootsByContent = new RecentlyUsedCache<string, Hex>(TREE_ROOTS_BY_CONTENT_KEPT);
+}
 
 export function treeRoot(tree: AppendOnlyTree): Hex {
   const known = knownRoots.get(tree);
