@@ -3,7 +3,8 @@ import { AssertionError } from '../core/assert.js';
 import { L1Error } from '../core/l1/l1Error.js';
 import { createScheduler } from './scheduler.js';
 import { createSimLogger, formatSimTime } from './simLogger.js';
-import { canonicalJson, createTrace, toTraceJson, TRACE_FIELD_DEPTH_MAX } from './trace.js';
+import fc from 'fast-check';
+import { canonicalJson, canonicalTraceText, createTrace, toTraceJson, TRACE_FIELD_DEPTH_MAX } from './trace.js';
 
 describe('canonical trace JSON', () => {
   it('sorts keys at every level and drops undefined members', () => {
@@ -36,6 +37,73 @@ describe('canonical trace JSON', () => {
     let deep: unknown = 1;
     for (let i = 0; i < TRACE_FIELD_DEPTH_MAX; i++) deep = [deep];
     expect(() => toTraceJson(deep)).not.toThrow();
+  });
+});
+
+describe('canonical trace text in one walk', () => {
+  it('is canonicalJson(toTraceJson(value)) for any value', () => {
+    const anything = fc.anything({
+      withBigInt: true,
+      withBoxedValues: true,
+      withDate: true,
+      withMap: true,
+      withSet: true,
+      withNullPrototype: true,
+      withObjectString: true,
+      withSparseArray: true,
+      withTypedArray: true,
+      withUnicodeString: true,
+    });
+    const special = fc.constantFrom<unknown>(
+      -0,
+      Number.NaN,
+      -Infinity,
+      1e21,
+      undefined,
+      function named() {},
+      Symbol('s'),
+      new L1Error('L1_UNREACHABLE', 'down'),
+      new TypeError('plain'),
+      new Uint8Array([1, 254]),
+      new Map<unknown, unknown>([
+        [1, 'a'],
+        ['1', 'b'],
+        ['__proto__', 2],
+      ]),
+      JSON.parse('{"__proto__": {"x": 1}, "y": [1, {"z": null}]}') as unknown,
+    );
+    const value = fc.oneof(anything, special, fc.array(special), fc.dictionary(fc.string(), special));
+    fc.assert(
+      fc.property(value, (v) => {
+        // Both give the same text, or both throw the same kind of error (a Map key with no string form).
+        const outcome = (write: () => string) => {
+          try {
+            return write();
+          } catch (error) {
+            return error instanceof Error ? error.constructor : error;
+          }
+        };
+        expect(outcome(() => canonicalTraceText(v, 0))).toBe(outcome(() => canonicalJson(toTraceJson(v, 0))));
+      }),
+      { numRuns: 2_000 },
+    );
+  });
+
+  it('refuses nesting past TRACE_FIELD_DEPTH_MAX as toTraceJson does', () => {
+    const cyclic: Record<string, unknown> = {};
+    cyclic.self = cyclic;
+    expect(() => canonicalTraceText(cyclic, 0)).toThrow(AssertionError);
+  });
+
+  it('hashes a trace that keeps entries and one that keeps none alike', () => {
+    const kept = createTrace({ now: () => 5, keepLast: 3 });
+    const none = createTrace({ now: () => 5, keepLast: 0 });
+    for (const trace of [kept, none]) {
+      trace.record('a.b', { z: 1n, a: [new Uint8Array([1]), undefined], m: new Map([['k', new Set([1])]]) });
+      trace.record('c', {});
+      expect(() => trace.record('d', [1] as unknown as Record<string, unknown>)).toThrow(AssertionError);
+    }
+    expect(none.traceHash()).toBe(kept.traceHash());
   });
 });
 

@@ -78,14 +78,17 @@ export class Trace {
 
   record(kind: string, fields: Readonly<Record<string, unknown>> = {}): void {
     assert(KIND_RE.test(kind), `trace kind ${JSON.stringify(kind)} must be non-empty and use [A-Za-z0-9_.:/-] only`);
-    const json = toTraceJson(fields, 0);
-    assert(isJsonObject(json), 'trace fields must be an object');
+    // A trace that keeps no entries (a simulation's) writes the canonical text in one walk, without the JSON value.
+    const json = this.keepLast > 0 ? toTraceJson(fields, 0) : undefined;
+    const text = json === undefined ? canonicalTraceText(fields, 0) : canonicalJson(json);
+    assert(text.charCodeAt(0) === OPEN_BRACE, 'trace fields must be an object');
     const seq = this.count++;
     const timeMs = this.now();
-    const line = `${seq} ${timeMs} ${kind} ${canonicalJson(json)}`;
+    const line = `${seq} ${timeMs} ${kind} ${text}`;
     this.chain = this.chained(line);
     // The chain value is kept as bytes; its hex is made only for the entries someone reads (recent()).
-    if (this.keepLast > 0) this.kept[seq % this.keepLast] = { seq, timeMs, kind, fields: json, chain: this.chain };
+    if (json !== undefined)
+      this.kept[seq % this.keepLast] = { seq, timeMs, kind, fields: json as JsonObject, chain: this.chain };
     this.sink?.(line);
   }
 
@@ -120,10 +123,6 @@ export class Trace {
 
 export function createTrace(options: TraceOptions): Trace {
   return new Trace(options);
-}
-
-function isJsonObject(value: JsonValue): value is JsonObject {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /** Converts any value to its canonical JSON form (see the module comment). */
@@ -175,6 +174,80 @@ function objectToTraceJson(value: object | null, depth: number): JsonValue {
   }
   return out;
 }
+
+/**
+ * `canonicalJson(toTraceJson(value, depth))`, written in one walk: no intermediate JSON value, for traces that keep
+ * no entries. The two must agree on every input (sim/trace.test.ts holds them to it).
+ */
+export function canonicalTraceText(value: unknown, depth: number): string {
+  assert(
+    depth <= TRACE_FIELD_DEPTH_MAX,
+    `trace field nested deeper than TRACE_FIELD_DEPTH_MAX (${TRACE_FIELD_DEPTH_MAX})`,
+  );
+  switch (typeof value) {
+    case 'object':
+      return objectTraceText(value, depth);
+    case 'string':
+      return JSON.stringify(value);
+    case 'boolean':
+      return value ? 'true' : 'false';
+    case 'number':
+      if (Object.is(value, -0)) return '0';
+      return Number.isFinite(value) ? JSON.stringify(value) : JSON.stringify(String(value));
+    case 'bigint':
+      return `"${value.toString(10)}"`;
+    case 'symbol':
+      return JSON.stringify(value.toString());
+    case 'function':
+      return JSON.stringify(`[function ${value.name}]`);
+    default:
+      return 'null';
+  }
+}
+
+function objectTraceText(value: object | null, depth: number): string {
+  if (value === null) return 'null';
+  if (value instanceof Uint8Array) return `"${bytesToHex(value)}"`;
+  if (Array.isArray(value)) return listTraceText(value, depth);
+  if (value instanceof Map) {
+    const members = new Map<string, string>();
+    for (const [key, item] of value) setMember(members, String(key), canonicalTraceText(item, depth + 1));
+    return membersText(members);
+  }
+  if (value instanceof Set) return listTraceText([...value], depth);
+  if (value instanceof Error) return canonicalJson(objectToTraceJson(value, depth));
+  const members = new Map<string, string>();
+  for (const [key, item] of Object.entries(value)) {
+    if (item !== undefined) setMember(members, key, canonicalTraceText(item, depth + 1));
+  }
+  return membersText(members);
+}
+
+/** A hole of a sparse array writes nothing between its commas, as `map` and `join` do in the two-step path. */
+function listTraceText(items: readonly unknown[], depth: number): string {
+  let text = '[';
+  for (let i = 0; i < items.length; i++) {
+    text += (i === 0 ? '' : ',') + (i in items ? canonicalTraceText(items[i], depth + 1) : '');
+  }
+  return `${text}]`;
+}
+
+/** As `out[key] = value` on a plain object: a later value replaces an earlier one, and `__proto__` is no member. */
+function setMember(members: Map<string, string>, key: string, text: string): void {
+  if (key === '__proto__') return;
+  members.delete(key);
+  members.set(key, text);
+}
+
+function membersText(members: ReadonlyMap<string, string>): string {
+  const keys = [...members.keys()].sort();
+  let text = '{';
+  for (let i = 0; i < keys.length; i++)
+    text += `${i === 0 ? '' : ','}${JSON.stringify(keys[i])}:${members.get(keys[i]!)}`;
+  return `${text}}`;
+}
+
+const OPEN_BRACE = 0x7b;
 
 /** JSON text with object keys sorted at every level. */
 export function canonicalJson(value: JsonValue): string {
