@@ -175,75 +175,49 @@ const pickEntry = (entry: Entry): Entry => entry;
 const pickKey = (entry: Entry): string => entry[0];
 const pickValue = (entry: Entry): string => entry[1];
 
-// The iterators' hooks are abstract-level's protected implementation interface, which its types do not declare.
-class SimEntryIterator extends AbstractIterator<SimLevel, string, string> {
-  readonly #source: IteratorSource;
-  constructor(db: SimLevel, options: AbstractIteratorOptions<string, string>, source: IteratorSource) {
-    super(db, options);
-    this.#source = source;
-  }
-  async _next(): Promise<Entry | undefined> {
-    return this.#source.cursor.take();
-  }
-  async _nextv(size: number): Promise<Entry[]> {
-    return takeMany(this.#source.cursor, size, pickEntry);
-  }
-  async _all(): Promise<Entry[]> {
-    return takeMany(this.#source.cursor, this.limit - this.count, pickEntry);
-  }
-  _seek(target: string): void {
-    this.#source.cursor.seek(target);
-  }
-  async _close(): Promise<void> {
-    this.#source.release();
-  }
+/** What a cursor-backed iterator needs of abstract-level's iterator classes (their protected hooks are untyped). */
+type IteratorBase = new (
+  db: SimLevel,
+  options: AbstractIteratorOptions<string, string>,
+) => {
+  readonly limit: number;
+  readonly count: number;
+};
+
+/**
+ * An abstract-level iterator class over a cursor, yielding `pick` of each entry: the entry, key and value iterators
+ * differ only in their base class and in what they take of an entry.
+ */
+function cursorIterator<T>(Base: IteratorBase, pick: (entry: Entry) => T) {
+  return class extends Base {
+    readonly #source: IteratorSource;
+    constructor(db: SimLevel, options: AbstractIteratorOptions<string, string>, source: IteratorSource) {
+      super(db, options);
+      this.#source = source;
+    }
+    async _next(): Promise<T | undefined> {
+      const entry = this.#source.cursor.take();
+      return entry === undefined ? undefined : pick(entry);
+    }
+    async _nextv(size: number): Promise<T[]> {
+      return takeMany(this.#source.cursor, size, pick);
+    }
+    async _all(): Promise<T[]> {
+      return takeMany(this.#source.cursor, this.limit - this.count, pick);
+    }
+    _seek(target: string): void {
+      this.#source.cursor.seek(target);
+    }
+    async _close(): Promise<void> {
+      this.#source.release();
+    }
+  };
 }
 
-class SimKeyIterator extends AbstractKeyIterator<SimLevel, string> {
-  readonly #source: IteratorSource;
-  constructor(db: SimLevel, options: AbstractIteratorOptions<string, string>, source: IteratorSource) {
-    super(db, options);
-    this.#source = source;
-  }
-  async _next(): Promise<string | undefined> {
-    return this.#source.cursor.take()?.[0];
-  }
-  async _nextv(size: number): Promise<string[]> {
-    return takeMany(this.#source.cursor, size, pickKey);
-  }
-  async _all(): Promise<string[]> {
-    return takeMany(this.#source.cursor, this.limit - this.count, pickKey);
-  }
-  _seek(target: string): void {
-    this.#source.cursor.seek(target);
-  }
-  async _close(): Promise<void> {
-    this.#source.release();
-  }
-}
-
-class SimValueIterator extends AbstractValueIterator<SimLevel, string, string> {
-  readonly #source: IteratorSource;
-  constructor(db: SimLevel, options: AbstractIteratorOptions<string, string>, source: IteratorSource) {
-    super(db, options);
-    this.#source = source;
-  }
-  async _next(): Promise<string | undefined> {
-    return this.#source.cursor.take()?.[1];
-  }
-  async _nextv(size: number): Promise<string[]> {
-    return takeMany(this.#source.cursor, size, pickValue);
-  }
-  async _all(): Promise<string[]> {
-    return takeMany(this.#source.cursor, this.limit - this.count, pickValue);
-  }
-  _seek(target: string): void {
-    this.#source.cursor.seek(target);
-  }
-  async _close(): Promise<void> {
-    this.#source.release();
-  }
-}
+const SimEntryIterator = cursorIterator(AbstractIterator as unknown as IteratorBase, pickEntry);
+const SimKeyIterator = cursorIterator(AbstractKeyIterator as unknown as IteratorBase, pickKey);
+const SimValueIterator = cursorIterator(AbstractValueIterator as unknown as IteratorBase, pickValue);
+type CursorIterator = InstanceType<ReturnType<typeof cursorIterator>>;
 
 /** abstract-level's snapshot, whose constructor (it takes the options naming its owner) its types leave out. */
 const SnapshotBase = AbstractSnapshot as unknown as new (options: object) => AbstractSnapshot;
@@ -375,15 +349,15 @@ export class SimLevel extends AbstractLevel<string | Uint8Array, string, string>
     await this._batch(operations);
   }
 
-  _iterator(options: AbstractIteratorOptions<string, string>): SimEntryIterator {
+  _iterator(options: AbstractIteratorOptions<string, string>): CursorIterator {
     return new SimEntryIterator(this, options, this.#iteratorSource(options));
   }
 
-  _keys(options: AbstractIteratorOptions<string, string>): SimKeyIterator {
+  _keys(options: AbstractIteratorOptions<string, string>): CursorIterator {
     return new SimKeyIterator(this, options, this.#iteratorSource(options));
   }
 
-  _values(options: AbstractIteratorOptions<string, string>): SimValueIterator {
+  _values(options: AbstractIteratorOptions<string, string>): CursorIterator {
     return new SimValueIterator(this, options, this.#iteratorSource(options));
   }
 
