@@ -78,10 +78,10 @@ export class Trace {
 
   record(kind: string, fields: Readonly<Record<string, unknown>> = {}): void {
     assert(KIND_RE.test(kind), `trace kind ${JSON.stringify(kind)} must be non-empty and use [A-Za-z0-9_.:/-] only`);
-    // A trace that keeps no entries (a simulation's) writes the canonical text in one walk, without the JSON value.
-    const json = this.keepLast > 0 ? toTraceJson(fields, 0) : undefined;
-    const text = json === undefined ? canonicalTraceText(fields, 0) : canonicalJson(json);
+    // The canonical text in one walk; the JSON value only for a trace that keeps entries (a simulation's keeps none).
+    const text = canonicalTraceText(fields, 0);
     assert(text.charCodeAt(0) === OPEN_BRACE, 'trace fields must be an object');
+    const json = this.keepLast > 0 ? toTraceJson(fields, 0) : undefined;
     const seq = this.count++;
     const timeMs = this.now();
     const line = `${seq} ${timeMs} ${kind} ${text}`;
@@ -176,8 +176,9 @@ function objectToTraceJson(value: object | null, depth: number): JsonValue {
 }
 
 /**
- * `canonicalJson(toTraceJson(value, depth))`, written in one walk: no intermediate JSON value, for traces that keep
- * no entries. The two must agree on every input (sim/trace.test.ts holds them to it).
+ * `canonicalJson(toTraceJson(value, depth))`, written in one walk without the intermediate JSON value: the text every
+ * trace entry hashes. The two must agree on every input (sim/trace.test.ts holds them to it), since entries kept for
+ * reading carry the JSON value.
  */
 export function canonicalTraceText(value: unknown, depth: number): string {
   assert(
