@@ -42,13 +42,13 @@ export const EQUIVALENT_MUTANTS: readonly EquivalentMutant[] = [
       'filled earlier from hiding a mutant of the root computation',
   },
   {
-    mutant: 'core/merkle/appendOnlyTree.ts:78 ConditionalExpression -> false',
+    mutant: 'core/merkle/appendOnlyTree.ts:76 ConditionalExpression -> false',
     reason:
       "a full tree's key then comes from the climb over its size's one set bit: height, size and frontier[height], " +
       'as unique as the full-tree key',
   },
   {
-    mutant: 'core/merkle/appendOnlyTree.ts:80 ConditionalExpression -> true',
+    mutant: 'core/merkle/appendOnlyTree.ts:78 ConditionalExpression -> true',
     reason:
       'the key then also names frontier nodes the root does not read: more specific, so the memo misses more, never ' +
       'answers wrongly',

@@ -66,9 +66,7 @@ export function forgetTreeRootsByContent(): void {
 export function treeRoot(tree: AppendOnlyTree): Hex {
   const known = knownRoots.get(tree);
   if (known !== undefined) return known;
-  const key = contentKey(tree);
-  const root = rootsByContent.get(key) ?? computeRoot(tree);
-  rootsByContent.set(key, root);
+  const root = rootsByContent.getOrCompute(contentKey(tree), () => computeRoot(tree));
   knownRoots.set(tree, root);
   return root;
 }
