@@ -1,7 +1,23 @@
 import { execFileSync, spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 
-/** The `sim` and `bench` npm scripts' Node flags (package.json). */
-export const SIM_NODE_FLAGS = ['--max-semi-space-size=64', '--import', 'tsx'];
+/** The Node flags of older checkouts' `sim` script, whose package.json says no more than this. */
+const SIM_NODE_FLAGS_BEFORE_TS_LOADER = ['--max-semi-space-size=64', '--import', 'tsx'];
+
+/**
+ * The Node flags of the `sim` npm script in the checkout at `root` (its package.json): the words between `node` and
+ * the script's file. Each checkout runs with its own flags, so a baseline commit is timed the way it ran.
+ */
+export function simNodeFlags(root: string): string[] {
+  const packageJson = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as {
+    scripts?: Record<string, string>;
+  };
+  const words = (packageJson.scripts?.sim ?? '').split(/\s+/);
+  const first = words.indexOf('node') + 1;
+  const script = words.findIndex((word, i) => i >= first && word.endsWith('.ts'));
+  return first > 0 && script > first ? words.slice(first, script) : SIM_NODE_FLAGS_BEFORE_TS_LOADER;
+}
 
 /** A started Node script: its process id, and its exit code and printed output once it ends. */
 export interface StartedScript {
@@ -10,11 +26,12 @@ export interface StartedScript {
 }
 
 /**
- * Starts `script` (a path under `root`) with `args` as the npm scripts do (same Node flags), from `root`. Its
+ * Starts `script` (a path under `root`) with `args` as `root`'s npm scripts do (its `sim` script's Node flags), from
+ * `root`. Its
  * standard output is collected; its standard error goes to this process's.
  */
 export function startNodeScript(root: string, script: string, args: readonly string[]): StartedScript {
-  const child = spawn(process.execPath, [...SIM_NODE_FLAGS, script, ...args], {
+  const child = spawn(process.execPath, [...simNodeFlags(root), script, ...args], {
     cwd: root,
     stdio: ['ignore', 'pipe', 'inherit'],
   });

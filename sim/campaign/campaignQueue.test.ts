@@ -44,13 +44,9 @@ describe('campaign queue', () => {
       expect(() => parseCampaignJobData(bad)).toThrow(expect.objectContaining({ code: 'JOB_PAYLOAD_INVALID' }));
   });
 
-  it("passes NODE_OPTIONS' --import preloads other than tsx to worker threads", () => {
+  it("passes NODE_OPTIONS' --import preloads other than the TypeScript loaders to worker threads", () => {
     expect(threadExecArgv(undefined)).toEqual([]);
-    expect(threadExecArgv('--import tsx --import /x/hook.mjs --max-old-space-size=4096 --import=./y.mjs')).toEqual([
-      '--import',
-      '/x/hook.mjs',
-      '--import',
-      './y.mjs',
-    ]);
+    const options = '--import tsx --import ./sim/tsLoader/register.mjs --import /x/hook.mjs --max-old-space-size=4096';
+    expect(threadExecArgv(`${options} --import=./y.mjs`)).toEqual(['--import', '/x/hook.mjs', '--import', './y.mjs']);
   });
 });

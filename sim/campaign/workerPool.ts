@@ -41,9 +41,15 @@ interface QueuedJob {
   readonly job: CampaignJob;
 }
 
+/** Whether an `--import` preload is one the worker bootstrap registers itself: tsx, or sim/tsLoader/register.mjs. */
+function isTypeScriptLoader(module: string): boolean {
+  return module === 'tsx' || module.startsWith('tsx/') || module.endsWith('tsLoader/register.mjs');
+}
+
 /**
- * The `--import` preloads of NODE_OPTIONS other than tsx, for a worker thread's execArgv. Threads start with
- * `execArgv: []` (the young generation is set through resourceLimits, and tsx is loaded by the bootstrap, scoped),
+ * The `--import` preloads of NODE_OPTIONS other than the TypeScript loaders, for a worker thread's execArgv. Threads
+ * start with `execArgv: []` (the young generation is set through resourceLimits, and the bootstrap registers tsx and
+ * the project's own hooks, sim/tsLoader),
  * which also drops the process's NODE_OPTIONS: a module preloaded that way (a test's module hook, a profiler)
  * reaches the threads only when passed explicitly. Whitespace separates arguments (no quoting).
  */
@@ -52,14 +58,14 @@ export function threadExecArgv(nodeOptions: string | undefined = process.env.NOD
   const preloads: string[] = [];
   words.forEach((word, i) => {
     const module = word === '--import' ? words[i + 1] : word.startsWith('--import=') ? word.slice(9) : undefined;
-    if (module !== undefined && module !== 'tsx' && !module.startsWith('tsx/')) preloads.push('--import', module);
+    if (module !== undefined && !isTypeScriptLoader(module)) preloads.push('--import', module);
   });
   return preloads;
 }
 
 /**
- * The worker's entry. From source (this file is .ts, run by tsx) a plain .mjs bootstrap loads the TypeScript entry
- * through tsx; from a build the compiled entry runs directly.
+ * The worker's entry. From source (this file is .ts) a plain .mjs bootstrap registers the module hooks and loads the
+ * TypeScript entry; from a build the compiled entry runs directly.
  */
 export function workerEntry(): { url: URL; workerData: unknown } {
   const own = import.meta.url;

@@ -1,8 +1,10 @@
 import { execFileSync, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { baselineFigures, median } from '../../bench/sim/baseline.js';
-import { canPinProcesses, pinProcessTree, processTree } from '../../bench/sim/simCommand.js';
+import { canPinProcesses, pinProcessTree, processTree, simNodeFlags } from '../../bench/sim/simCommand.js';
 
 describe('the simulator bench against a baseline commit', () => {
   it('reports the median over rounds of the baseline time over the current one', () => {
@@ -30,6 +32,28 @@ describe('the simulator bench against a baseline commit', () => {
       baselineCurrentSteadyWallSeconds: 4,
     });
     expect(median([3, 1, 2, 10])).toBe(2.5);
+  });
+
+  it("runs each checkout with its own `sim` script's Node flags", () => {
+    expect(simNodeFlags('.')).toEqual([
+      '--max-semi-space-size=64',
+      '--import',
+      'tsx',
+      '--import',
+      './sim/tsLoader/register.mjs',
+    ]);
+    const older = mkdtempSync(path.join(os.tmpdir(), 'sim-flags-'));
+    try {
+      writeFileSync(
+        path.join(older, 'package.json'),
+        JSON.stringify({ scripts: { sim: 'node --import tsx sim/main.ts' } }),
+      );
+      expect(simNodeFlags(older)).toEqual(['--import', 'tsx']);
+      writeFileSync(path.join(older, 'package.json'), JSON.stringify({ scripts: {} }));
+      expect(simNodeFlags(older)).toEqual(['--max-semi-space-size=64', '--import', 'tsx']);
+    } finally {
+      rmSync(older, { recursive: true, force: true });
+    }
   });
 
   it.runIf(canPinProcesses() && os.availableParallelism() >= 2)(

@@ -1,0 +1,42 @@
+// Module hooks that run the project's TypeScript as plain ES modules: esbuild strips the types of each `.ts` file
+// as Node loads it, and a relative `./x.js` import whose file is `./x.ts` resolves to the `.ts` file (the NodeNext
+// convention the sources follow). Unlike tsx, the transform does not set esbuild's `keepNames`, which wraps every
+// function made at run time in a renaming call; the names are the ones JavaScript gives anyway, since nothing is
+// bundled or minified. Anything else (packages, JSON, CommonJS) goes on to the next hooks: tsx's, when loaded.
+import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
+import { transform } from 'esbuild';
+
+/** The compiler options of tsconfig.json that change emitted JavaScript (esbuild reads no tsconfig here). */
+const TSCONFIG_RAW = {
+  compilerOptions: { target: 'ES2022', useDefineForClassFields: true, verbatimModuleSyntax: true },
+};
+
+function isRelative(specifier) {
+  return specifier.startsWith('./') || specifier.startsWith('../');
+}
+
+export async function resolve(specifier, context, nextResolve) {
+  const parent = context.parentURL;
+  if (parent !== undefined && parent.startsWith('file:') && isRelative(specifier) && specifier.endsWith('.js')) {
+    const typescript = new URL(`${specifier.slice(0, -3)}.ts`, parent);
+    if (!existsSync(new URL(specifier, parent)) && existsSync(typescript))
+      return { url: typescript.href, format: 'module', shortCircuit: true };
+  }
+  return nextResolve(specifier, context);
+}
+
+export async function load(url, context, nextLoad) {
+  if (!url.startsWith('file:') || !url.endsWith('.ts')) return nextLoad(url, context);
+  const path = fileURLToPath(url);
+  const { code } = await transform(await readFile(path, 'utf8'), {
+    loader: 'ts',
+    format: 'esm',
+    target: 'node20',
+    sourcemap: 'inline',
+    sourcefile: path,
+    tsconfigRaw: TSCONFIG_RAW,
+  });
+  return { format: 'module', source: code, shortCircuit: true };
+}
