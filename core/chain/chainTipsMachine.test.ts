@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createActor } from 'xstate';
-import type { Block, ChainEvent, Checkpoint } from '../../spec/chain.js';
+import type { Block, ChainEvent, Checkpoint, L2Tips } from '../../spec/chain.js';
 import { zeroHex } from '../../spec/codec/bytes.js';
 import { TransitionCoverage } from '../../test/helpers/transitionCoverage.js';
 import { buildBlock } from '../sequencer/blockBuilder.js';
@@ -106,6 +106,15 @@ describe('chain tips machine', () => {
     expect(fresh.getSnapshot().value).toBe('Genesis');
   });
 
+  it('starts in the state the tips it is given stand in (a restarted node)', () => {
+    const startAt = (tips: L2Tips) =>
+      createActor(createChainTipsMachine(), { input: { tips }, inspect: coverage.inspect }).start();
+    const genesis = genesisTips(genesisRef, genesisRef);
+    expect(startAt(genesis).getSnapshot().value).toBe('Genesis');
+    expect(startAt({ ...genesis, proposed: ref(2) }).getSnapshot().value).toBe('AheadOfL1');
+    expect(startAt({ ...genesis, proposed: ref(2), checkpointed: settledAt(2) }).getSnapshot().value).toBe('Settled');
+  });
+
   it('refuses events that do not apply and leaves the tips unchanged', () => {
     const actor = start();
     actor.send({ type: 'blocksAdded', blocks: [blocks[2]!], origin: 'proposed' });
@@ -131,7 +140,7 @@ describe('chain tips machine', () => {
     expect(actor.getSnapshot().context.tips.finalized).toEqual(settledAt(1));
   });
 
-  it('keeps finalized <= proven <= checkpointed <= proposed for any event sequence', () => {
+  it('keeps finalized <= proven <= checkpointed <= proposed, and the state where the tips stand, for any events', () => {
     const event = fc.oneof(
       fc
         .integer({ min: 1, max: 6 })
@@ -153,7 +162,15 @@ describe('chain tips machine', () => {
         const actor = start();
         for (const e of events) {
           actor.send(e);
-          expect(tipsOrdered(actor.getSnapshot().context.tips)).toBe(true);
+          const { tips } = actor.getSnapshot().context;
+          expect(tipsOrdered(tips)).toBe(true);
+          const standing =
+            tips.proposed.number === 0
+              ? 'Genesis'
+              : tips.proposed.number === tips.checkpointed.block.number
+                ? 'Settled'
+                : 'AheadOfL1';
+          expect(actor.getSnapshot().value).toBe(standing);
         }
       }),
     );
