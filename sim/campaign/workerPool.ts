@@ -41,15 +41,15 @@ interface QueuedJob {
   readonly job: CampaignJob;
 }
 
-/** Whether an `--import` preload is one the worker bootstrap registers itself: tsx, or sim/tsLoader/register.mjs. */
+/** Whether an `--import` preload is a TypeScript loader: tsx, or sim/tsLoader/register.mjs, which the bootstrap registers. */
 function isTypeScriptLoader(module: string): boolean {
   return module === 'tsx' || module.startsWith('tsx/') || module.endsWith('tsLoader/register.mjs');
 }
 
 /**
  * The `--import` preloads of NODE_OPTIONS other than the TypeScript loaders, for a worker thread's execArgv. Threads
- * start with `execArgv: []` (the young generation is set through resourceLimits, and the bootstrap registers tsx and
- * the project's own hooks, sim/tsLoader),
+ * start with `execArgv: []` (the young generation is set through resourceLimits, and the bootstrap registers the
+ * project's own TypeScript hooks, sim/tsLoader, which make tsx unneeded there),
  * which also drops the process's NODE_OPTIONS: a module preloaded that way (a test's module hook, a profiler)
  * reaches the threads only when passed explicitly. Whitespace separates arguments (no quoting).
  */

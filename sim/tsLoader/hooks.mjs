@@ -2,9 +2,9 @@
 // as Node loads it, and a relative `./x.js` import whose file is `./x.ts` resolves to the `.ts` file (the NodeNext
 // convention the sources follow). Unlike tsx, the transform does not set esbuild's `keepNames`, which wraps every
 // function made at run time in a renaming call; the names are the ones JavaScript gives anyway, since nothing is
-// bundled or minified. Anything else (packages, JSON, CommonJS) goes on to the next hooks: tsx's, when loaded.
+// bundled or minified. The source comes through the hooks registered before these (a test's hook that rewrites a
+// rule sees the TypeScript); anything that is not a `.ts` file is left to them and to Node.
 import { existsSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { transform } from 'esbuild';
 
@@ -30,7 +30,8 @@ export async function resolve(specifier, context, nextResolve) {
 export async function load(url, context, nextLoad) {
   if (!url.startsWith('file:') || !url.endsWith('.ts')) return nextLoad(url, context);
   const path = fileURLToPath(url);
-  const { code } = await transform(await readFile(path, 'utf8'), {
+  const loaded = await nextLoad(url, { ...context, format: 'module' });
+  const { code } = await transform(String(loaded.source), {
     loader: 'ts',
     format: 'esm',
     target: 'node20',

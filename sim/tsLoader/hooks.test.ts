@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -53,9 +53,44 @@ describe('the TypeScript module hooks (sim/tsLoader)', () => {
     expect(JSON.parse(output)).toEqual({ child: null, sides: 4, name: 'named', line: 8 });
   });
 
+  it('compiles the source the hooks registered before it hand on (a test that rewrites a rule)', () => {
+    writeFileSync(
+      path.join(dir, 'rewrite.mjs'),
+      `export async function load(url, context, next) {
+        const loaded = await next(url, context);
+        if (!url.endsWith('/base.ts')) return loaded;
+        return { ...loaded, source: String(loaded.source).replace('value = 1;', 'value: number = 2;') };
+      }\n`,
+    );
+    writeFileSync(
+      path.join(dir, 'rewriteRegister.mjs'),
+      "import { register } from 'node:module';\nregister('./rewrite.mjs', import.meta.url);\n",
+    );
+    writeFileSync(
+      path.join(dir, 'rewritten.ts'),
+      "import { Base } from './base.js';\nconsole.log(new Base().value);\n",
+    );
+    const output = execFileSync(
+      process.execPath,
+      [
+        '--import',
+        path.join(dir, 'rewriteRegister.mjs'),
+        '--import',
+        path.resolve('sim/tsLoader/register.mjs'),
+        path.join(dir, 'rewritten.ts'),
+      ],
+      { encoding: 'utf8' },
+    );
+    expect(output.trim()).toBe('2');
+  });
+
   it('compiles without the function renaming of keepNames', async () => {
     const url = pathToFileURL(path.join(dir, 'main.ts')).href;
-    const loaded = await loadHook(url, {}, () => Promise.reject(new Error('not passed on')));
+    const read = (from: unknown, context: unknown) => {
+      expect(context).toMatchObject({ format: 'module' });
+      return Promise.resolve({ source: readFileSync(new URL(String(from)), 'utf8') });
+    };
+    const loaded = await loadHook(url, {}, read);
     expect(loaded.format).toBe('module');
     expect(loaded.source).toContain('class Child extends Base');
     expect(loaded.source).not.toContain('__name');

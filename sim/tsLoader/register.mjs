@@ -1,5 +1,6 @@
 // `node --import ./sim/tsLoader/register.mjs`: registers hooks.mjs for this thread, with stack traces mapped back
-// to the TypeScript sources. Loaded after tsx, it takes the `.ts` files and leaves the rest to tsx.
+// to the TypeScript sources. The `sim` and `bench` scripts run on it alone: tsx would compile every `.ts` file again,
+// with keepNames.
 import { register } from 'node:module';
 
 process.setSourceMapsEnabled(true);

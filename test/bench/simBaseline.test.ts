@@ -35,13 +35,7 @@ describe('the simulator bench against a baseline commit', () => {
   });
 
   it("runs each checkout with its own `sim` script's Node flags", () => {
-    expect(simNodeFlags('.')).toEqual([
-      '--max-semi-space-size=64',
-      '--import',
-      'tsx',
-      '--import',
-      './sim/tsLoader/register.mjs',
-    ]);
+    expect(simNodeFlags('.')).toEqual(['--max-semi-space-size=64', '--import', './sim/tsLoader/register.mjs']);
     const older = mkdtempSync(path.join(os.tmpdir(), 'sim-flags-'));
     try {
       writeFileSync(
