@@ -26,9 +26,8 @@ export interface StartedScript {
 }
 
 /**
- * Starts `script` (a path under `root`) with `args` as `root`'s npm scripts do (its `sim` script's Node flags), from
- * `root`. Its
- * standard output is collected; its standard error goes to this process's.
+ * Starts `script` (a path under `root`) with `args`, from `root`, with the Node flags of `root`'s own `sim` script.
+ * Its standard output is collected; its standard error goes to this process's.
  */
 export function startNodeScript(root: string, script: string, args: readonly string[]): StartedScript {
   const child = spawn(process.execPath, [...simNodeFlags(root), script, ...args], {
