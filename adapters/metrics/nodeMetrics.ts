@@ -1,7 +1,8 @@
 /**
  * What the node's parts show from outside the core, read at scrape time (observable gauges and counters: tips, the L1
- * positions, the pool's size, peers, blob sources) or counted from the node's activity feed and its pool's (blocks
- * and checkpoints synced, prunes and reorgs, slot and proof outcomes, pool admissions and evictions).
+ * positions, the pool's size, where the world state's keys live, peers, blob sources) or counted from the node's
+ * activity feed and its pool's (blocks and checkpoints synced, prunes and reorgs, slot and proof outcomes, pool
+ * admissions and evictions).
  */
 import type { Meter } from '@opentelemetry/api';
 import type { RollupNode } from '../../core/node/node.js';
@@ -41,10 +42,25 @@ function observeTips(meter: Meter, node: RollupNode): void {
     });
 }
 
+/** Where the indexed trees' keys live (docs/running.md, Memory and the world state's keys). */
+function observeKeyIndex(meter: Meter, node: RollupNode): void {
+  meter
+    .createObservableGauge('svc_world_state_key_index_memory_keys', {
+      description: 'Keys of the indexed trees held in memory (0 once they are in the database)',
+    })
+    .addCallback((result) => result.observe(node.chain.worldState.keyIndex.memoryKeys));
+  meter
+    .createObservableGauge('svc_world_state_key_index_in_storage', {
+      description: "1 once the indexed trees' keys have moved to the database, else 0",
+    })
+    .addCallback((result) => result.observe(node.chain.worldState.keyIndex.inStorage ? 1 : 0));
+}
+
 function observeParts(meter: Meter, node: RollupNode): void {
   meter
     .createObservableGauge('svc_tx_pool_txs', { description: 'Pending txs in the pool' })
     .addCallback((result) => result.observe(node.txPool.current.count));
+  observeKeyIndex(meter, node);
   const p2p = node.service.p2p;
   if (p2p !== undefined) {
     meter

@@ -52,9 +52,15 @@ const SECRETS = {
   passwordInUrl: 'pwd-4c81f0e9b2d7a356',
   archiveKeyInUrl: 'arc-key-93e5a0c7d1f4b628',
 } as const;
-const SYNC_TIMEOUT_MS = 30_000;
+/**
+ * How long a node may take to reach a checkpoint: three 4 s slots at best, but CI runs this file beside others on two
+ * CPUs, where the local network's first checkpoints once took longer than 30 s.
+ */
+const SYNC_TIMEOUT_MS = 60_000;
+/** Each case waits for one or two syncs (SYNC_TIMEOUT_MS each, at worst) and starts a node or two. */
+const CASE_TIMEOUT_MS = 150_000;
 
-describe('blob sources on a real L1 (anvil) and real stores', () => {
+describe('blob sources on a real L1 (anvil) and real stores', { timeout: CASE_TIMEOUT_MS }, () => {
   const stops: (() => Promise<void>)[] = [];
   const lines: (LogLine & { readonly node: string })[] = [];
   const printed: string[] = [];
@@ -167,7 +173,7 @@ describe('blob sources on a real L1 (anvil) and real stores', () => {
       slots: new Set(checkpoints.map((c) => BigInt(c.l1.blockNumber))),
       blobs: (await Promise.all(checkpoints.map(blobsOf(net.l1RpcUrl)))).flat(),
     };
-  }, 90_000);
+  }, CASE_TIMEOUT_MS);
 
   afterAll(async () => {
     for (const stop of stops.reverse()) await stop().catch(() => undefined);

@@ -79,6 +79,9 @@ describe('metrics of a running local network', () => {
     );
     expect(sampleValue(after, 'svc_blob_source_blobs_served_total')).toBeGreaterThan(0);
     expect(sampleValue(after, 'svc_tx_pool_txs')).toBe(0);
+    // The local network's keys stay under the default bound: in memory, counted.
+    expect(sampleValue(after, 'svc_world_state_key_index_in_storage')).toBe(0);
+    expect(sampleValue(after, 'svc_world_state_key_index_memory_keys')).toBeGreaterThan(0);
 
     // JSON-RPC: our three calls counted under their method, the unknown name under `unknown`, with its error code.
     expect(sampleValue(after, 'svc_rpc_requests_total', { method: 'svc_getChainTips' })).toBe(tipsCallsBefore + 3);

@@ -79,9 +79,15 @@ export async function writeRaw(response: ServerResponse, answer: RawAnswer): Pro
   response.once('close', () => (closed = true));
   for (let sent = 0; sent < answer.streamBytes && !closed; sent += STREAM_CHUNK_BYTES) {
     if (!response.write(chunk)) {
-      await new Promise((resolve) => {
-        response.once('drain', resolve);
-        response.once('close', resolve);
+      // Whichever comes first: the other listener goes too, or a long stream piles up 'close' listeners.
+      await new Promise<void>((resolve) => {
+        const done = () => {
+          response.off('drain', done);
+          response.off('close', done);
+          resolve();
+        };
+        response.once('drain', done);
+        response.once('close', done);
       });
     }
   }

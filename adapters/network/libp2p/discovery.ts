@@ -1,6 +1,6 @@
 /**
  * The node's ENR (ip, tcp and udp, signed with the peer key) and discv5 on the libp2p port over UDP: bootstrap ENRs
- * seed its table, random lookups run every DISCOVERY_LOOKUP_INTERVAL_MS while the node is below maxPeers, and every
+ * seed its table, random lookups run every `lookupIntervalMs` while the node is below maxPeers, and every
  * node found with a TCP address is offered to `onDiscovered`.
  */
 import { Discv5 } from '@chainsafe/discv5';
@@ -8,7 +8,6 @@ import { SignableENR, type ENR } from '@chainsafe/enr';
 import type { PrivateKey } from '@libp2p/interface';
 import { multiaddr } from '@multiformats/multiaddr';
 import type { ClockPort, LoggerPort, TimerId } from '../../../core/ports.js';
-import { DISCOVERY_LOOKUP_INTERVAL_MS } from './limits.js';
 
 export interface LocalRecordOptions {
   readonly privateKey: PrivateKey;
@@ -29,6 +28,8 @@ export function createLocalEnr(options: LocalRecordOptions): SignableENR {
 export interface DiscoveryOptions extends LocalRecordOptions {
   readonly listenAddress: string;
   readonly bootstrapEnrs: readonly ENR[];
+  /** ms between random lookups (DISCOVERY_LOOKUP_INTERVAL_MS in production; tests drive discovery faster). */
+  readonly lookupIntervalMs: number;
   readonly clock: ClockPort;
   readonly logger: LoggerPort;
   /** Whether the node wants more peers (lookups pause while it does not). */
@@ -71,7 +72,7 @@ export async function startDiscovery(options: DiscoveryOptions): Promise<Discove
     timer = undefined;
     if (stopped) return;
     const next = () => {
-      if (!stopped) timer = options.clock.setTimeout(lookup, DISCOVERY_LOOKUP_INTERVAL_MS);
+      if (!stopped) timer = options.clock.setTimeout(lookup, options.lookupIntervalMs);
     };
     if (!options.wantsPeers()) return next();
     discv5

@@ -186,10 +186,18 @@ describe('libp2p network: failures', () => {
 });
 
 describe('libp2p network: discovery', () => {
+  // discv5 answers a lookup with the nodes already in its table, and a lookup whose request timed out (a loaded
+  // machine) finds nothing: production looks every 10 s, which gave only four tries in the wait below. Looking twice a
+  // second makes the test depend on discovery working, not on how soon its first lookups land.
+  const lookupIntervalMs = 500;
   it("two nodes given only the first one's ENR find each other and connect", async () => {
-    const first = await startTestNode({ discovery: true });
+    const first = await startTestNode({ discovery: true, discoveryLookupIntervalMs: lookupIntervalMs });
     const enr = first.localEnr()!;
-    const others = await Promise.all([1, 2].map(() => startTestNode({ discovery: true, bootstrapNodes: [enr] })));
+    const others = await Promise.all(
+      [1, 2].map(() =>
+        startTestNode({ discovery: true, discoveryLookupIntervalMs: lookupIntervalMs, bootstrapNodes: [enr] }),
+      ),
+    );
     try {
       await waitFor(() => others.every((n) => n.connectedPeerCount() >= 1), 'bootstrap by ENR', 15_000);
       const [b, c] = others as [Libp2pNetwork, Libp2pNetwork];

@@ -27,7 +27,7 @@ import { createSystemClock } from '../../clock/systemClock.js';
 import { keepBootstrapPeersConnected, parseBootstrapNodes } from './bootstrap.js';
 import { startDiscovery, type Discovery } from './discovery.js';
 import { createGossipService, deliverGossip, GOSSIP_TOPICS, screenIncomingRpcs } from './gossip.js';
-import { DISCOVERY_DIALS_IN_FLIGHT_MAX, GOODBYE_TIMEOUT_MS } from './limits.js';
+import { DISCOVERY_DIALS_IN_FLIGHT_MAX, DISCOVERY_LOOKUP_INTERVAL_MS, GOODBYE_TIMEOUT_MS } from './limits.js';
 import { PeerManager } from './peerManager.js';
 import { serveRequests } from './requestServer.js';
 import { exchangeStatus, requestBlockProposal, requestTxs, sendGoodbye, type RequestsContext } from './requests.js';
@@ -47,6 +47,8 @@ export interface Libp2pNetworkOptions {
   readonly rollupVersion: number;
   /** discv5 on/off. */
   readonly discovery: boolean;
+  /** ms between discv5's random lookups while below maxPeers (default DISCOVERY_LOOKUP_INTERVAL_MS). */
+  readonly discoveryLookupIntervalMs?: number;
   readonly logger: LoggerPort;
   /** For scores, rate limits and redials; the system clock by default. */
   readonly clock?: ClockPort;
@@ -254,6 +256,7 @@ async function startDiscoveryFor(
     udpPort: options.port === 0 ? boundPort : options.port,
     listenAddress: options.listenAddress,
     bootstrapEnrs,
+    lookupIntervalMs: options.discoveryLookupIntervalMs ?? DISCOVERY_LOOKUP_INTERVAL_MS,
     clock: context.clock,
     logger: context.logger,
     wantsPeers: () => connectedCount() < options.maxPeers,
