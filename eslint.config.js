@@ -57,6 +57,7 @@ export default tseslint.config(
   {
     ignores: [
       'dist/**',
+      '.test-build/**',
       'node_modules/**',
       'contracts/artifacts/**',
       'sim-out/**',

@@ -25,6 +25,7 @@ const TEST_ENV = { SVC_RPC_CHECK_RESULT_ENCODING: '1' };
 export default defineConfig({
   test: {
     env: TEST_ENV,
+    globalSetup: ['test/globalSetup/prebuiltCli.ts'],
     testTimeout: 60_000,
     hookTimeout: 60_000,
     pool: 'forks',

@@ -6,6 +6,7 @@ import { haSigningSchemaVersion, HA_SIGNING_SCHEMA_VERSION } from '../signing/ha
 import type { SqlConnection } from '../signing/postgresSigningGuard.js';
 import { migrateHaDbCommand, type MigrateHaDbIo } from './migrateHaDbCommand.js';
 import { UsageError } from './usageError.js';
+import { svcNodeArgs } from '../../test/helpers/svcCommand.js';
 
 const exec = promisify(execFile);
 const URL_ = 'postgres://signer:s3cret@db.internal:5432/ha';
@@ -88,7 +89,7 @@ describe('svc migrate-ha-db up', () => {
 
   it('as a process: exit code 2 for a bad URL, 1 for an unreachable database, each with one line on stderr', async () => {
     const svc = (args: string[]) =>
-      exec(process.execPath, ['--import', 'tsx', 'adapters/cli/main.ts', ...args], {
+      exec(process.execPath, svcNodeArgs(...args), {
         env: { PATH: process.env.PATH ?? '' },
       }).then(
         (r) => ({ code: 0, ...r }),

@@ -8,15 +8,21 @@ import { RPC_BLOCKS_PER_CALL_MAX } from '../../spec/rpc/limits.js';
 import { rpc } from '../../test/e2e/rpc.js';
 
 /**
+ * How long a call to the follower or the sequencer may go unanswered before the soak reports it as a problem (with
+ * the follower's output) rather than waiting on it: a wedged node must fail the soak, not hang it.
+ */
+const SOAK_RPC_TIMEOUT_MS = 20_000;
+
+/**
  * `rpc`, tried again once when the request fails to connect or its connection is reset: a killed follower's port may
  * be given to the next one while the client still holds a kept-alive connection to it.
  */
 export async function rpcRetried<T>(url: string, method: string, params: unknown[] = []): Promise<T> {
   try {
-    return await rpc<T>(url, method, params);
+    return await rpc<T>(url, method, params, SOAK_RPC_TIMEOUT_MS);
   } catch (error) {
     if (!(error instanceof TypeError)) throw error;
-    return rpc<T>(url, method, params);
+    return rpc<T>(url, method, params, SOAK_RPC_TIMEOUT_MS);
   }
 }
 

@@ -3,6 +3,7 @@ import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { configOptions, defaultText } from '../../spec/config/schema.js';
+import { svcNodeArgs } from '../helpers/svcCommand.js';
 
 const exec = promisify(execFile);
 
@@ -14,7 +15,7 @@ interface Outcome {
 
 /** Runs the CLI with only the environment given (plus PATH), so the caller's variables do not leak in. */
 const svc = (args: string[], env: Record<string, string> = {}): Promise<Outcome> =>
-  exec(process.execPath, ['--import', 'tsx', 'adapters/cli/main.ts', ...args], {
+  exec(process.execPath, svcNodeArgs(...args), {
     env: { PATH: process.env.PATH ?? '', ...env },
   }).then(
     (r) => ({ code: 0, ...r }),

@@ -12,8 +12,9 @@ import { EXIT_CODE_BY_SIGNAL } from '../../adapters/cli/shutdown.js';
 import { startAnvil } from '../../adapters/l1/anvil.js';
 import type { Hex } from '../../spec/chain.js';
 import { deployTestRollup } from '../helpers/testRollup.js';
+import { svcNodeArgs } from '../helpers/svcCommand.js';
 
-/** Starting a node process under tsx: module loading dominates. */
+/** Starting a node process (test/helpers/svcCommand.ts): module loading dominates. */
 const START_TIMEOUT_MS = 60_000;
 
 interface CliNode {
@@ -27,7 +28,7 @@ interface CliNode {
 }
 
 function startCli(args: readonly string[]): CliNode {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'adapters/cli/main.ts', ...args], {
+  const child = spawn(process.execPath, svcNodeArgs(...args), {
     stdio: ['ignore', 'pipe', 'pipe'],
     env: { ...process.env, LOG_LEVEL: 'info' },
   });

@@ -16,12 +16,13 @@ import type { Hex } from '../../spec/chain.js';
 import { describeSigningGuardPort } from '../portSuites/signingGuardPort.suite.js';
 import { localPostgresUnavailable, startLocalPostgres, type LocalPostgres } from '../helpers/localPostgres.js';
 import { silentLogger } from '../helpers/testLogger.js';
+import { svcNodeArgs } from '../helpers/svcCommand.js';
 
 const exec = promisify(execFile);
 const unavailable = localPostgresUnavailable();
 
 const svc = (args: string[]) =>
-  exec(process.execPath, ['--import', 'tsx', 'adapters/cli/main.ts', ...args], {
+  exec(process.execPath, svcNodeArgs(...args), {
     env: { PATH: process.env.PATH ?? '' },
   }).then(
     (r) => ({ code: 0, stdout: r.stdout, stderr: r.stderr }),

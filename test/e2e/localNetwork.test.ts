@@ -9,6 +9,7 @@ import { runLocalNetwork, type RunningLocalNetwork } from '../../adapters/node/l
 import { runNode, type RunningNode } from '../../adapters/node/runNode.js';
 import type { L2Tips } from '../../spec/chain.js';
 import { rpc, waitFor } from './rpc.js';
+import { svcNodeArgs } from '../helpers/svcCommand.js';
 
 type WireTips = {
   proposed: { number: number; hash: string };
@@ -87,13 +88,9 @@ describe('a local network on a real L1 (anvil), and a node that follows it from 
 
     // `svc tx send --wait` builds a tx paid by a test account, sends it, and prints its receipt once mined; the
     // follower then learns the tx from L1 alone.
-    const sent = await exec(
-      process.execPath,
-      ['--import', 'tsx', 'adapters/cli/main.ts', 'tx', 'send', '--rpc-url', net.publicUrl, '--wait'],
-      {
-        env: { PATH: process.env.PATH ?? '' },
-      },
-    );
+    const sent = await exec(process.execPath, svcNodeArgs('tx', 'send', '--rpc-url', net.publicUrl, '--wait'), {
+      env: { PATH: process.env.PATH ?? '' },
+    });
     const txHash = /sent tx (0x[0-9a-f]{64})/.exec(sent.stdout)?.[1];
     expect(txHash).toBeDefined();
     const receipt = JSON.parse(sent.stdout.trim().split('\n').at(-1)!) as {

@@ -22,6 +22,7 @@ import {
 import { gossipTopic } from '../../spec/p2p/gossipCodec.js';
 import { compressed, startHostilePeer } from '../p2p/hostilePeer.js';
 import { rpc, waitFor } from './rpc.js';
+import { svcNodeArgs } from '../helpers/svcCommand.js';
 
 const exec = promisify(execFile);
 const NODES = 4;
@@ -100,11 +101,9 @@ describe('a local network of four node processes over libp2p', () => {
     expect(ENR.decodeTxt(enrText).peerId.toString()).toBe(net.nodes[1]!.plan.peerId);
 
     // A tx sent to node 3 (a follower most slots) is mined, and every node serves its receipt.
-    const sent = await exec(
-      process.execPath,
-      ['--import', 'tsx', 'adapters/cli/main.ts', 'tx', 'send', '--rpc-url', urls[3]!, '--wait'],
-      { env: { PATH: process.env.PATH ?? '' } },
-    );
+    const sent = await exec(process.execPath, svcNodeArgs('tx', 'send', '--rpc-url', urls[3]!, '--wait'), {
+      env: { PATH: process.env.PATH ?? '' },
+    });
     const txHash = /sent tx (0x[0-9a-f]{64})/.exec(sent.stdout)?.[1];
     expect(txHash).toBeDefined();
     for (const url of urls)

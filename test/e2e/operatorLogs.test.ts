@@ -17,6 +17,7 @@ import { localPostgresUnavailable, startLocalPostgres, type LocalPostgres } from
 import { quietNodeOptions } from './quietNodeOptions.js';
 import { waitFor } from './rpc.js';
 import { deployTestRollup } from '../helpers/testRollup.js';
+import { svcNodeArgs } from '../helpers/svcCommand.js';
 
 /** A JSON-RPC call whose whole answer text is returned (the secrets test greps it). */
 async function call(url: string, method: string, params: unknown[] = [], apiKey?: string): Promise<string> {
@@ -103,7 +104,7 @@ describe.skipIf(postgresUnavailable !== undefined)(
     it('never shows the admin key, private keys or the database password', async () => {
       const databaseUrl = postgres.urlOf('validator_ha').replace('unchecked', DATABASE_PASSWORD);
       const svc = (args: string[]) =>
-        spawn(process.execPath, ['--import', 'tsx', 'adapters/cli/main.ts', ...args], {
+        spawn(process.execPath, svcNodeArgs(...args), {
           stdio: ['ignore', 'pipe', 'pipe'],
           env: { ...process.env, LOG_LEVEL: 'debug' },
         });

@@ -1,11 +1,27 @@
-/** A minimal JSON-RPC call for end-to-end tests (the typed client is tested in test/rpc). */
-export async function rpc<T = unknown>(url: string, method: string, params: unknown[] = []): Promise<T> {
-  const response = await fetch(url, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
+/**
+ * A minimal JSON-RPC call for end-to-end tests (the typed client is tested in test/rpc). With `timeoutMs`, a server
+ * that does not answer in time fails the call with a message saying so (without, fetch waits up to its own 300 s).
+ */
+export async function rpc<T = unknown>(
+  url: string,
+  method: string,
+  params: unknown[] = [],
+  timeoutMs?: number,
+): Promise<T> {
+  const request = async () => {
+    const response = await fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
+      ...(timeoutMs === undefined ? {} : { signal: AbortSignal.timeout(timeoutMs) }),
+    });
+    return (await response.json()) as { result?: T; error?: { message: string } };
+  };
+  const body = await request().catch((error: unknown) => {
+    if (error instanceof DOMException && error.name === 'TimeoutError')
+      throw new Error(`${method} to ${url} got no answer within ${timeoutMs} ms`);
+    throw error;
   });
-  const body = (await response.json()) as { result?: T; error?: { message: string } };
   if (body.error) throw new Error(`${method}: ${body.error.message}`);
   return body.result as T;
 }

@@ -25,6 +25,7 @@ import {
 } from '../../spec/snapshots/snapshotFormat.js';
 import { rpc, waitFor } from './rpc.js';
 import { collectLines } from '../helpers/streamLines.js';
+import { svcNodeArgs } from '../helpers/svcCommand.js';
 
 /** The levels of lines a kill must not cause. */
 const PROBLEM_LEVELS = new Set(['warn', 'error', 'fatal']);
@@ -39,9 +40,9 @@ const DOWNLOAD_KILL_DELAYS_MS = [-1, 0, 5, 25, 100] as const;
 /**
  * How long a node may take to show progress (serve JSON-RPC, reach the moment it is to be killed at, answer, list an
  * upload, sync on) before the test gives up on it. A liveness bound, not a speed check: loading the node's modules
- * through tsx alone takes 4 to 5 s of CPU, and the download part starts ten such processes within seconds (five, then
- * each again after its kill), on 2 cores shared with another test file in CI. With 30 s, a node that was only waiting
- * for CPU (not one line printed yet) failed the test as if it had hung.
+ * takes about 2 s of CPU even prebuilt (4 to 5 s through tsx), and the download part starts ten such processes within
+ * seconds (five, then each again after its kill), on 2 cores shared with another test file in CI. With 30 s, a node
+ * that was only waiting for CPU (not one line printed yet) failed the test as if it had hung.
  */
 const NODE_PROGRESS_TIMEOUT_MS = 120_000;
 
@@ -215,7 +216,7 @@ async function expectComplete(folder: string, entry: SnapshotIndexEntry): Promis
 }
 
 function startNode(args: string[]): NodeProcess {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'adapters/cli/main.ts', 'start', '--node', ...args], {
+  const child = spawn(process.execPath, svcNodeArgs('start', '--node', ...args), {
     cwd: repositoryRoot,
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -15,6 +15,7 @@ import { runNode, type NodeSettings, type RunNodeOptions } from '../../adapters/
 import type { Hex } from '../../spec/chain.js';
 import { createGenesis } from '../../core/worldState/genesis.js';
 import { INITIAL_ETH_PER_FEE_ASSET_DEFAULT } from '../../spec/config/schema.js';
+import { svcNodeArgs } from '../helpers/svcCommand.js';
 
 const exec = promisify(execFile);
 const logger = createPinoLogger({ level: 'silent' });
@@ -141,7 +142,7 @@ describe('startup faults give a clear error, never a hang or a bare stack trace'
 
   it('the CLI prints one line for an error, exits non-zero, and explains its usage', async () => {
     const cli = (args: string[]) =>
-      exec(process.execPath, ['--import', 'tsx', 'adapters/cli/main.ts', ...args]).then(
+      exec(process.execPath, svcNodeArgs(...args)).then(
         (r) => ({ code: 0, ...r }),
         (e: { code: number; stdout: string; stderr: string }) => e,
       );

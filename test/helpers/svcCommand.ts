@@ -1,0 +1,18 @@
+/**
+ * How tests start the `svc` CLI as a child process: the JavaScript the suite's global setup prebuilt
+ * (test/globalSetup/prebuiltCli.ts) when there is one, else the TypeScript through tsx (a test file run outside
+ * vitest's setup, or the crash bench). Arguments for `process.execPath`, run from the repository root.
+ */
+
+/** The environment variable naming the prebuilt `adapters/cli/main.js`, set by the global setup. */
+export const PREBUILT_CLI_ENV = 'SVC_TEST_PREBUILT_CLI';
+/** Where the global setup writes, one directory per test run (ignored by git, lint and format). */
+export const PREBUILT_ROOT_DIRECTORY = '.test-build';
+
+/** `node` arguments that run `svc` with `args`. */
+export function svcNodeArgs(...args: string[]): string[] {
+  const prebuilt = process.env[PREBUILT_CLI_ENV];
+  return prebuilt !== undefined && prebuilt !== ''
+    ? [prebuilt, ...args]
+    : ['--import', 'tsx', 'adapters/cli/main.ts', ...args];
+}
