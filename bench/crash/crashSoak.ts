@@ -53,6 +53,8 @@ export interface CrashSoakOptions {
   /** The follower is down this long after each kill, drawn uniformly from [0, downMsMax]. */
   readonly downMsMax: number;
   readonly progress?: (line: string) => void;
+  /** Each step the soak takes (started, served, killed, exited, stopping), for finding where a run got stuck. */
+  readonly steps?: (line: string) => void;
 }
 
 export type KillPhase = 'startup' | 'sync' | 'tip';
@@ -136,8 +138,10 @@ export async function runCrashSoak(options: CrashSoakOptions): Promise<CrashSoak
   let net: RunningLocalNetwork | undefined;
   try {
     net = await startSequencer(root);
+    options.steps?.('the sequencer has published its first checkpoints');
     const soak = await soakFollower(net, path.join(root, 'follower'), options);
     const sequencerTips = await rpc<L2Tips>(net.publicUrl, 'svc_getChainTips');
+    options.steps?.('the soak is over; stopping the sequencer');
     return {
       seed: options.seed.toString(),
       ...soak,
@@ -146,6 +150,7 @@ export async function runCrashSoak(options: CrashSoakOptions): Promise<CrashSoak
     };
   } finally {
     await net?.stop();
+    options.steps?.('the sequencer stopped');
     await rm(root, { recursive: true, force: true });
   }
 }
@@ -215,15 +220,21 @@ async function soakFollower(
     for (let index = 0; index <= plan.length; index++) {
       const observation = await startRun(net, dataDirectory);
       current = observation.run;
+      const step = (what: string) => options.steps?.(`run ${index}: ${what}`);
+      step(`spawned, target block ${observation.target}`);
+      void observation.run.serving.then((url) => step(`serves ${url}`)).catch(() => undefined);
       const watching = watchRun(observation, net.publicUrl, lastTips);
       const kill = plan[index];
       if (kill === undefined) await untilCaughtUp(observation);
       else await untilKillMoment(observation, kill.afterOpenMs);
       const phase = phaseOf(observation);
       const atMs = performance.now() - observation.run.spawnedAtMs;
+      step(`killing it in phase ${phase}`);
       observation.killing = true;
       await observation.run.kill();
+      step('exited');
       await watching;
+      step(`checked: ${observation.problems.length} problems`);
       observation.problems.push(...logProblems(observation.run));
       warnings.push(...observation.run.warnings());
       const tipsBefore = observation.lastTips ?? lastTips;

@@ -16,11 +16,14 @@ const CRASH_SOAK_DOWN_MS_MAX = 1_500;
 
 describe('a follower killed with SIGKILL at random moments', () => {
   it('comes back consistent with the sequencer after every kill and catches up', async () => {
+    const startedMs = performance.now();
     const result = await runCrashSoak({
       seed: CRASH_SOAK_SEED,
       kills: CRASH_SOAK_KILLS,
       runMsMax: CRASH_SOAK_RUN_MS_MAX,
       downMsMax: CRASH_SOAK_DOWN_MS_MAX,
+      // In the test's output, so that a soak that gets stuck shows where.
+      steps: (line) => console.log(`crash soak, ${((performance.now() - startedMs) / 1000).toFixed(1)} s: ${line}`),
     });
     expect(result.failure, JSON.stringify(result.failure, null, 2)).toBeUndefined();
     expect(result.kills).toHaveLength(CRASH_SOAK_KILLS);
