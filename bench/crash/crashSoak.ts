@@ -223,6 +223,9 @@ async function soakFollower(
       const step = (what: string) => options.steps?.(`run ${index}: ${what}`);
       step(`spawned, target block ${observation.target}`);
       void observation.run.serving.then((url) => step(`serves ${url}`)).catch(() => undefined);
+      void observation.run.opened.then(() =>
+        step(observation.run.openedAtMs() === undefined ? 'exited unopened' : 'opened its database'),
+      );
       const watching = watchRun(observation, net.publicUrl, lastTips);
       const kill = plan[index];
       if (kill === undefined) await untilCaughtUp(observation);
@@ -314,10 +317,15 @@ function noteCaughtUp(observation: RunObservation, tips: L2Tips): void {
     observation.catchUpMs = performance.now() - observation.run.spawnedAtMs;
 }
 
-/** Waits until `afterOpenMs` after the run opened its database, or until it exits. */
+/**
+ * Waits until `afterOpenMs` after the run opened its database, or until it exits. A run that serves JSON-RPC has
+ * opened it, so serving also ends the wait (counted from then if the opening was not seen): in CI a restarted follower
+ * served and the soak then waited for the opening until the test's 300 s ran out.
+ */
 async function untilKillMoment(observation: RunObservation, afterOpenMs: number): Promise<void> {
-  await observation.run.opened;
-  const openedAtMs = observation.run.openedAtMs();
+  const { run } = observation;
+  await Promise.race([run.opened, run.serving.catch(() => undefined)]);
+  const openedAtMs = run.openedAtMs() ?? run.servedAtMs();
   if (openedAtMs !== undefined) await sleep(Math.max(0, openedAtMs + afterOpenMs - performance.now()));
 }
 

@@ -1,11 +1,7 @@
 /**
- * A follower node as a child process, wired as in production (`svc start --node` through tsx), so that SIGKILL is a
- * real crash: no handler runs, no buffer is flushed by the process, LevelDB is left as the kill found it.
- *
- * Through tsx even in the test suite, which starts its other `svc` processes from prebuilt JavaScript
- * (test/helpers/svcCommand.ts): with the prebuilt follower the CI-sized soak ran out its 300 s in two of five runs here
- * (a full suite and a batch of ten end-to-end files), without a problem reported; the cause is not known yet, and the
- * soak now logs its steps (`steps`) so that a stuck run shows where.
+ * A follower node as a child process, wired as in production (`svc start --node`, test/helpers/svcCommand.ts: the
+ * test suite's prebuilt JavaScript, or tsx from the bench), so that SIGKILL is a real crash: no handler runs, no
+ * buffer is flushed by the process, LevelDB is left as the kill found it.
  */
 import { spawn } from 'node:child_process';
 import { stat } from 'node:fs/promises';
@@ -13,6 +9,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { NODE_DATABASE_DIRECTORY_NAME } from '../../adapters/storage/classicLevelStorage.js';
 import { collectLines } from '../../test/helpers/streamLines.js';
+import { svcNodeArgs } from '../../test/helpers/svcCommand.js';
 
 const repositoryRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 /** The last lines of a child's output kept for a failure report. */
@@ -65,7 +62,7 @@ export async function spawnFollower(args: FollowerArgs): Promise<FollowerProcess
   const infoLog = path.join(args.dataDirectory, NODE_DATABASE_DIRECTORY_NAME, 'LOG');
   const infoLogBefore = await inodeOf(infoLog);
   let openedAtMs: number | undefined;
-  const child = spawn(process.execPath, ['--import', 'tsx', 'adapters/cli/main.ts', 'start', '--node', ...argv(args)], {
+  const child = spawn(process.execPath, svcNodeArgs('start', '--node', ...argv(args)), {
     cwd: repositoryRoot,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
