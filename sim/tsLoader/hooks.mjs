@@ -8,9 +8,16 @@ import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { transform } from 'esbuild';
 
-/** The compiler options of tsconfig.json that change emitted JavaScript (esbuild reads no tsconfig here). */
-const TSCONFIG_RAW = {
-  compilerOptions: { target: 'ES2022', useDefineForClassFields: true, verbatimModuleSyntax: true },
+/**
+ * How the project's TypeScript becomes JavaScript, here and in the test suite's prebuilt node
+ * (test/globalSetup/prebuiltCli.ts): ES modules for Node 20, inline source maps, and the compiler options of
+ * tsconfig.json that change emitted JavaScript (esbuild reads no tsconfig here).
+ */
+export const TS_TRANSFORM_OPTIONS = {
+  format: 'esm',
+  target: 'node20',
+  sourcemap: 'inline',
+  tsconfigRaw: { compilerOptions: { target: 'ES2022', useDefineForClassFields: true, verbatimModuleSyntax: true } },
 };
 
 function isRelative(specifier) {
@@ -31,13 +38,6 @@ export async function load(url, context, nextLoad) {
   if (!url.startsWith('file:') || !url.endsWith('.ts')) return nextLoad(url, context);
   const path = fileURLToPath(url);
   const loaded = await nextLoad(url, { ...context, format: 'module' });
-  const { code } = await transform(String(loaded.source), {
-    loader: 'ts',
-    format: 'esm',
-    target: 'node20',
-    sourcemap: 'inline',
-    sourcefile: path,
-    tsconfigRaw: TSCONFIG_RAW,
-  });
+  const { code } = await transform(String(loaded.source), { ...TS_TRANSFORM_OPTIONS, loader: 'ts', sourcefile: path });
   return { format: 'module', source: code, shortCircuit: true };
 }

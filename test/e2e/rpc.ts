@@ -8,20 +8,20 @@ export async function rpc<T = unknown>(
   params: unknown[] = [],
   timeoutMs?: number,
 ): Promise<T> {
-  const request = async () => {
+  let body: { result?: T; error?: { message: string } };
+  try {
     const response = await fetch(url, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
       ...(timeoutMs === undefined ? {} : { signal: AbortSignal.timeout(timeoutMs) }),
     });
-    return (await response.json()) as { result?: T; error?: { message: string } };
-  };
-  const body = await request().catch((error: unknown) => {
+    body = (await response.json()) as typeof body;
+  } catch (error) {
     if (error instanceof DOMException && error.name === 'TimeoutError')
       throw new Error(`${method} to ${url} got no answer within ${timeoutMs} ms`);
     throw error;
-  });
+  }
   if (body.error) throw new Error(`${method}: ${body.error.message}`);
   return body.result as T;
 }

@@ -5,13 +5,15 @@
  * dozens of them, most while another test file competes for the same two cores.
  *
  * esbuild strips the types of each file on its own (no bundling, no type check: `npm test` runs tsc first), with the
- * options of the tsconfig that change emitted code, as sim/tsLoader/hooks.mjs does for the simulator. The directory
+ * options sim/tsLoader/hooks.mjs uses for the simulator (`TS_TRANSFORM_OPTIONS`). The directory
  * sits inside the repository so that the modules resolve the repository's node_modules and its own package.json.
  */
 import { build } from 'esbuild';
 import { readdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+// @ts-expect-error: a plain ES module with no types (it runs before any TypeScript can)
+import { TS_TRANSFORM_OPTIONS } from '../../sim/tsLoader/hooks.mjs';
 import { PREBUILT_CLI_ENV, PREBUILT_ROOT_DIRECTORY } from '../helpers/svcCommand.js';
 
 const repositoryRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -36,12 +38,9 @@ export default async function prebuildCli(): Promise<(() => Promise<void>) | und
     entryPoints: sources,
     outdir,
     outbase: repositoryRoot,
-    format: 'esm',
     platform: 'node',
-    target: 'es2022',
-    sourcemap: 'inline',
     logLevel: 'error',
-    tsconfigRaw: { compilerOptions: { useDefineForClassFields: true, verbatimModuleSyntax: true } },
+    ...TS_TRANSFORM_OPTIONS,
   });
   process.env[PREBUILT_CLI_ENV] = path.join(outdir, 'adapters', 'cli', 'main.js');
   return async () => {
