@@ -1,4 +1,6 @@
+import fs from 'node:fs';
 import os from 'node:os';
+import path from 'node:path';
 import { defineConfig } from 'vitest/config';
 
 /**
@@ -14,6 +16,45 @@ const TEST_FILE_PROCESSES = Math.max(2, os.availableParallelism());
  * run as a second group, after every other file has finished.
  */
 const CPU_BOUND_FILES = ['test/campaign/**/*.test.ts'];
+
+/**
+ * Folders of pure, in-process tests (no servers, child processes or real stores). Their files share a process and
+ * its loaded modules (vitest's `isolate: false`): loading the same modules afresh for each of about two hundred files
+ * cost more than running their tests.
+ */
+const SHARED_PROCESS_FOLDERS = [
+  'spec',
+  'core',
+  'sim',
+  'test/simulator',
+  'test/scenarios',
+  'test/worldState',
+  'test/txPool',
+  'test/validators',
+  'test/publicVm',
+  'test/l2Contracts',
+  'test/logs',
+];
+
+/**
+ * What a test file does to its module graph or globals that would leak into the files after it in a shared process:
+ * such a file keeps a fresh process of its own.
+ */
+const LEAKS_INTO_NEXT_FILES = /\bvi\.(mock|doMock|stubGlobal|stubEnv|useFakeTimers)\(/;
+
+/** The test files of the shared-process folders, relative paths, split by whether they may share a process. */
+function sharedFolderFiles(): { shared: string[]; isolated: string[] } {
+  const files = SHARED_PROCESS_FOLDERS.flatMap((folder) =>
+    fs
+      .readdirSync(folder, { recursive: true, encoding: 'utf8' })
+      .filter((file) => file.endsWith('.test.ts'))
+      .map((file) => path.posix.join(folder, file.split(path.sep).join('/'))),
+  );
+  const leaks = (file: string) => LEAKS_INTO_NEXT_FILES.test(fs.readFileSync(file, 'utf8'));
+  return { shared: files.filter((file) => !leaks(file)), isolated: files.filter(leaks) };
+}
+
+const { shared: SHARED_PROCESS_FILES } = sharedFolderFiles();
 
 /**
  * Every JSON-RPC result the suites produce is encoded twice, by its compiled encoder and by zod, and a call whose
@@ -34,9 +75,18 @@ export default defineConfig({
       {
         extends: true,
         test: {
+          name: 'unit',
+          include: SHARED_PROCESS_FILES,
+          isolate: false,
+          sequence: { groupOrder: 0 },
+        },
+      },
+      {
+        extends: true,
+        test: {
           name: 'main',
           include: ['{spec,core,adapters,sim,test,contracts}/**/*.test.ts'],
-          exclude: CPU_BOUND_FILES,
+          exclude: [...CPU_BOUND_FILES, ...SHARED_PROCESS_FILES],
           sequence: { groupOrder: 0 },
         },
       },
