@@ -15,14 +15,12 @@ import { ENR } from '@chainsafe/enr';
 import { afterAll, describe, expect, it } from 'vitest';
 import { resolveConfig } from '../../adapters/config/resolveConfig.js';
 import { findFreePort } from '../../adapters/l1/anvil.js';
-import {
-  runMultiNodeLocalNetwork,
-  type RunningMultiNodeLocalNetwork,
-} from '../../adapters/node/multiNodeLocalNetwork.js';
+import type * as MultiNodeLocalNetwork from '../../adapters/node/multiNodeLocalNetwork.js';
+import type { RunningMultiNodeLocalNetwork } from '../../adapters/node/multiNodeLocalNetwork.js';
 import { gossipTopic } from '../../spec/p2p/gossipCodec.js';
 import { compressed, startHostilePeer } from '../p2p/hostilePeer.js';
 import { rpc, waitFor } from './rpc.js';
-import { svcNodeArgs } from '../helpers/svcCommand.js';
+import { importPrebuiltOrSource, svcNodeArgs } from '../helpers/svcCommand.js';
 
 const exec = promisify(execFile);
 const NODES = 4;
@@ -76,6 +74,10 @@ describe('a local network of four node processes over libp2p', () => {
         LOG_LEVEL: 'warn',
       },
     });
+    // From the prebuilt tree, so that the four nodes it starts run prebuilt JavaScript rather than tsx.
+    const { runMultiNodeLocalNetwork } = (await importPrebuiltOrSource(
+      'adapters/node/multiNodeLocalNetwork.ts',
+    )) as typeof MultiNodeLocalNetwork;
     net = await runMultiNodeLocalNetwork({
       config,
       print: (line) => printed.push(line),

@@ -3,6 +3,8 @@
  * (test/globalSetup/prebuiltCli.ts) when there is one, else the TypeScript through tsx (a test file run outside
  * vitest's setup, or the crash bench). Arguments for `process.execPath`, run from the repository root.
  */
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 /** The environment variable naming the prebuilt `adapters/cli/main.js`, set by the global setup. */
 export const PREBUILT_CLI_ENV = 'SVC_TEST_PREBUILT_CLI';
@@ -15,4 +17,22 @@ export function svcNodeArgs(...args: string[]): string[] {
   return prebuilt !== undefined && prebuilt !== ''
     ? [prebuilt, ...args]
     : ['--import', 'tsx', 'adapters/cli/main.ts', ...args];
+}
+
+const repositoryRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+
+/**
+ * The module at `sourcePath` (a `.ts` path from the repository root): its prebuilt JavaScript when the global setup
+ * made some, else the source. For modules that start `svc` processes from their own location (`import.meta.url`), as
+ * the multi-node local network does: loaded from the prebuilt tree, they start the prebuilt CLI too.
+ */
+export async function importPrebuiltOrSource(sourcePath: string): Promise<unknown> {
+  const prebuiltCli = process.env[PREBUILT_CLI_ENV];
+  const prebuiltRoot =
+    prebuiltCli !== undefined && prebuiltCli !== '' ? path.resolve(prebuiltCli, '..', '..', '..') : undefined;
+  const file =
+    prebuiltRoot === undefined
+      ? path.join(repositoryRoot, sourcePath)
+      : path.join(prebuiltRoot, sourcePath.replace(/\.ts$/, '.js'));
+  return import(pathToFileURL(file).href);
 }
