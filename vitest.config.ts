@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
 /**
@@ -42,19 +43,20 @@ const SHARED_PROCESS_FOLDERS = [
  */
 const LEAKS_INTO_NEXT_FILES = /\bvi\.(mock|doMock|stubGlobal|stubEnv|useFakeTimers)\(/;
 
-/** The test files of the shared-process folders, relative paths, split by whether they may share a process. */
-function sharedFolderFiles(): { shared: string[]; isolated: string[] } {
-  const files = SHARED_PROCESS_FOLDERS.flatMap((folder) =>
+/** The repository root, where this file sits; test paths are relative to it. */
+const ROOT = path.dirname(fileURLToPath(import.meta.url));
+
+/** The test files of the shared-process folders that may share a process, as paths from the repository root. */
+function sharedProcessFiles(): string[] {
+  return SHARED_PROCESS_FOLDERS.flatMap((folder) =>
     fs
-      .readdirSync(folder, { recursive: true, encoding: 'utf8' })
+      .readdirSync(path.join(ROOT, folder), { recursive: true, encoding: 'utf8' })
       .filter((file) => file.endsWith('.test.ts'))
       .map((file) => path.posix.join(folder, file.split(path.sep).join('/'))),
-  );
-  const leaks = (file: string) => LEAKS_INTO_NEXT_FILES.test(fs.readFileSync(file, 'utf8'));
-  return { shared: files.filter((file) => !leaks(file)), isolated: files.filter(leaks) };
+  ).filter((file) => !LEAKS_INTO_NEXT_FILES.test(fs.readFileSync(path.join(ROOT, file), 'utf8')));
 }
 
-const { shared: SHARED_PROCESS_FILES } = sharedFolderFiles();
+const SHARED_PROCESS_FILES = sharedProcessFiles();
 
 /**
  * Every JSON-RPC result the suites produce is encoded twice, by its compiled encoder and by zod, and a call whose
