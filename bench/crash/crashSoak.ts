@@ -223,9 +223,9 @@ async function soakFollower(
       const step = (what: string) => options.steps?.(`run ${index}: ${what}`);
       step(`spawned, target block ${observation.target}`);
       void observation.run.serving.then((url) => step(`serves ${url}`)).catch(() => undefined);
-      void observation.run.opened.then(() =>
-        step(observation.run.openedAtMs() === undefined ? 'exited unopened' : 'opened its database'),
-      );
+      void observation.run.opened
+        .then(() => step(observation.run.openedAtMs() === undefined ? 'exited unopened' : 'opened its database'))
+        .catch(() => undefined);
       const watching = watchRun(observation, net.publicUrl, lastTips);
       const kill = plan[index];
       if (kill === undefined) await untilCaughtUp(observation);

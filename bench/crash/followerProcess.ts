@@ -6,12 +6,10 @@
 import { spawn } from 'node:child_process';
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { NODE_DATABASE_DIRECTORY_NAME } from '../../adapters/storage/classicLevelStorage.js';
 import { collectLines } from '../../test/helpers/streamLines.js';
-import { svcNodeArgs } from '../../test/helpers/svcCommand.js';
+import { REPOSITORY_ROOT, svcNodeArgs } from '../../test/helpers/svcCommand.js';
 
-const repositoryRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 /** The last lines of a child's output kept for a failure report. */
 const OUTPUT_LINES_KEPT_MAX = 200;
 /** How often the database's info log is looked at to see the node open the database. */
@@ -63,7 +61,7 @@ export async function spawnFollower(args: FollowerArgs): Promise<FollowerProcess
   const infoLogBefore = await inodeOf(infoLog);
   let openedAtMs: number | undefined;
   const child = spawn(process.execPath, svcNodeArgs('start', '--node', ...argv(args)), {
-    cwd: repositoryRoot,
+    cwd: REPOSITORY_ROOT,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const spawnedAtMs = performance.now();

@@ -16,7 +16,6 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { resolveConfig } from '../../adapters/config/resolveConfig.js';
 import { findFreePort } from '../../adapters/l1/anvil.js';
 import type * as MultiNodeLocalNetwork from '../../adapters/node/multiNodeLocalNetwork.js';
-import type { RunningMultiNodeLocalNetwork } from '../../adapters/node/multiNodeLocalNetwork.js';
 import { gossipTopic } from '../../spec/p2p/gossipCodec.js';
 import { compressed, startHostilePeer } from '../p2p/hostilePeer.js';
 import { rpc, waitFor } from './rpc.js';
@@ -44,7 +43,7 @@ async function freePorts(count: number): Promise<number[]> {
 }
 
 describe('a local network of four node processes over libp2p', () => {
-  let net: RunningMultiNodeLocalNetwork | undefined;
+  let net: MultiNodeLocalNetwork.RunningMultiNodeLocalNetwork | undefined;
   let root = '';
   const printed: string[] = [];
   afterAll(async () => {

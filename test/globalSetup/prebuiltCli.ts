@@ -11,12 +11,9 @@
 import { build } from 'esbuild';
 import { readdir, rm } from 'node:fs/promises';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 // @ts-expect-error: a plain ES module with no types (it runs before any TypeScript can)
 import { TS_TRANSFORM_OPTIONS } from '../../sim/tsLoader/hooks.mjs';
-import { PREBUILT_CLI_ENV, PREBUILT_ROOT_DIRECTORY } from '../helpers/svcCommand.js';
-
-const repositoryRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+import { PREBUILT_CLI_ENV, PREBUILT_ROOT_DIRECTORY, REPOSITORY_ROOT } from '../helpers/svcCommand.js';
 /** The source trees a node process loads; sim/, bench/ and test/ are not part of it. */
 const NODE_SOURCE_DIRECTORIES = ['spec', 'core', 'adapters', 'contracts'];
 
@@ -30,14 +27,14 @@ async function nodeSources(directory: string): Promise<string[]> {
 export default async function prebuildCli(): Promise<(() => Promise<void>) | undefined> {
   // Each project of the workspace runs the global setup; the first build serves them all.
   if (process.env[PREBUILT_CLI_ENV] !== undefined) return undefined;
-  const outdir = path.join(repositoryRoot, PREBUILT_ROOT_DIRECTORY, String(process.pid));
+  const outdir = path.join(REPOSITORY_ROOT, PREBUILT_ROOT_DIRECTORY, String(process.pid));
   const sources = (
-    await Promise.all(NODE_SOURCE_DIRECTORIES.map((d) => nodeSources(path.join(repositoryRoot, d))))
+    await Promise.all(NODE_SOURCE_DIRECTORIES.map((d) => nodeSources(path.join(REPOSITORY_ROOT, d))))
   ).flat();
   await build({
     entryPoints: sources,
     outdir,
-    outbase: repositoryRoot,
+    outbase: REPOSITORY_ROOT,
     platform: 'node',
     logLevel: 'error',
     ...TS_TRANSFORM_OPTIONS,

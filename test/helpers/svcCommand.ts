@@ -11,15 +11,22 @@ export const PREBUILT_CLI_ENV = 'SVC_TEST_PREBUILT_CLI';
 /** Where the global setup writes, one directory per test run (ignored by git, lint and format). */
 export const PREBUILT_ROOT_DIRECTORY = '.test-build';
 
-/** `node` arguments that run `svc` with `args`. */
-export function svcNodeArgs(...args: string[]): string[] {
-  const prebuilt = process.env[PREBUILT_CLI_ENV];
-  return prebuilt !== undefined && prebuilt !== ''
-    ? [prebuilt, ...args]
-    : ['--import', 'tsx', 'adapters/cli/main.ts', ...args];
+/** The repository root, which `svc` children run from and source paths are relative to. */
+export const REPOSITORY_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+
+/** The prebuilt tree's root (`.test-build/<pid>`) when the global setup made one, else undefined. */
+function prebuiltRoot(): string | undefined {
+  const cli = process.env[PREBUILT_CLI_ENV];
+  return cli !== undefined && cli !== '' ? path.resolve(cli, '..', '..', '..') : undefined;
 }
 
-const repositoryRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+/** `node` arguments that run `svc` with `args`. */
+export function svcNodeArgs(...args: string[]): string[] {
+  const root = prebuiltRoot();
+  return root !== undefined
+    ? [path.join(root, 'adapters', 'cli', 'main.js'), ...args]
+    : ['--import', 'tsx', 'adapters/cli/main.ts', ...args];
+}
 
 /**
  * The module at `sourcePath` (a `.ts` path from the repository root): its prebuilt JavaScript when the global setup
@@ -27,12 +34,8 @@ const repositoryRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url))
  * the multi-node local network does: loaded from the prebuilt tree, they start the prebuilt CLI too.
  */
 export async function importPrebuiltOrSource(sourcePath: string): Promise<unknown> {
-  const prebuiltCli = process.env[PREBUILT_CLI_ENV];
-  const prebuiltRoot =
-    prebuiltCli !== undefined && prebuiltCli !== '' ? path.resolve(prebuiltCli, '..', '..', '..') : undefined;
+  const root = prebuiltRoot();
   const file =
-    prebuiltRoot === undefined
-      ? path.join(repositoryRoot, sourcePath)
-      : path.join(prebuiltRoot, sourcePath.replace(/\.ts$/, '.js'));
+    root === undefined ? path.join(REPOSITORY_ROOT, sourcePath) : path.join(root, sourcePath.replace(/\.ts$/, '.js'));
   return import(pathToFileURL(file).href);
 }
