@@ -141,6 +141,20 @@ function errorObject(code: number, message: string, data: unknown): JsonRpcError
   return safeData === undefined ? { code, message } : { code, message, data: safeData };
 }
 
+/**
+ * What the log says of a fault. A thrown non-Error need not print: String() throws for an object without a callable
+ * toString or valueOf (a null prototype, or an own `toString` that is not a function), and the call must still be
+ * answered.
+ */
+function faultText(error: unknown): string {
+  if (error instanceof Error) return error.stack ?? error.message;
+  try {
+    return String(error);
+  } catch {
+    return `a thrown ${typeof error} that cannot be printed`;
+  }
+}
+
 /** The error object answering a failed call; faults are logged (with their stack) and answered without detail. */
 export function toRpcErrorObject(error: unknown, logger: LoggerPort, method: string): JsonRpcErrorObject {
   if (error instanceof RpcError) return errorObject(error.code, error.message, error.data);
@@ -149,9 +163,6 @@ export function toRpcErrorObject(error: unknown, logger: LoggerPort, method: str
     if (name !== undefined)
       return errorObject(RpcErrorCode[name], error.message, { ...error.details, code: error.code });
   }
-  logger.error('rpc call failed', {
-    method,
-    error: error instanceof Error ? (error.stack ?? error.message) : String(error),
-  });
+  logger.error('rpc call failed', { method, error: faultText(error) });
   return { code: RpcErrorCode.INTERNAL_ERROR, message: 'Internal error' };
 }

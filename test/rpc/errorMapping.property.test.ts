@@ -253,16 +253,20 @@ const otherError = fc.oneof(
   fc
     .tuple(fc.integer({ min: -32768, max: -32000 }), message, fc.option(details, { nil: undefined }))
     .map(([code, text, data]) => new RpcError(code, text, data)),
-  // A thrown non-Error; a plain object, as String() of a null-prototype one throws (before and now alike).
+  // A thrown non-Error, printable or not (the old mapping threw on one it could not print).
   fc.oneof(
     fc.string(),
     fc.integer(),
     fc.constant(null),
     fc.constant(undefined),
     details.map((payload) => ({ ...payload })),
+    details.map((payload) => Object.assign(Object.create(null) as object, payload)),
+    fc.constant({ toString: 0n }),
   ),
 );
 const anyError = fc.oneof(nodeError, txRejectedError, configError, worldStateError, portError, otherError);
+
+const INTERNAL_ERROR_TEXT = '{"code":-32603,"message":"Internal error"}';
 
 /** The answer, as bytes, and whether it was logged. */
 function answer(map: typeof toRpcErrorObject, error: unknown): { text: string; logged: number } {
@@ -277,13 +281,24 @@ function answer(map: typeof toRpcErrorObject, error: unknown): { text: string; l
   return { text: JSON.stringify(map(error, logger, 'svc_method')), logged };
 }
 
+/** The answer, or undefined when the mapping threw. */
+function answerOrThrow(map: typeof toRpcErrorObject, error: unknown): ReturnType<typeof answer> | undefined {
+  try {
+    return answer(map, error);
+  } catch {
+    return undefined;
+  }
+}
+
 describe('coded errors as JSON-RPC errors (properties)', () => {
   it('every error is answered byte for byte as before, and logged exactly when it is a fault', () => {
     fc.assert(
       fc.property(anyError, (error) => {
         const now = answer(toRpcErrorObject, error);
-        expect(now).toEqual(answer(legacyToRpcErrorObject, error));
-        expect(now.logged).toBe(now.text === '{"code":-32603,"message":"Internal error"}' ? 1 : 0);
+        const before = answerOrThrow(legacyToRpcErrorObject, error);
+        // Where the old mapping threw (a thrown value it could not print), the call is now a logged fault.
+        expect(now).toEqual(before ?? { text: INTERNAL_ERROR_TEXT, logged: 1 });
+        expect(now.logged).toBe(now.text === INTERNAL_ERROR_TEXT ? 1 : 0);
       }),
       { numRuns: 2_000 },
     );
@@ -300,6 +315,22 @@ describe('coded errors as JSON-RPC errors (properties)', () => {
     );
   });
 
+  it('a thrown value that cannot be printed is answered as a fault and logged, not a throw', () => {
+    const unprintable = [{ toString: 0n }, Object.create(null) as object, { toString: null, valueOf: () => ({}) }];
+    for (const error of unprintable) {
+      let logged: unknown;
+      const logger: LoggerPort = {
+        debug: () => undefined,
+        info: () => undefined,
+        warn: () => undefined,
+        error: (_message, fields) => void (logged = fields?.error),
+        child: () => logger,
+      };
+      expect(JSON.stringify(toRpcErrorObject(error, logger, 'svc_method'))).toBe(INTERNAL_ERROR_TEXT);
+      expect(logged).toBe('a thrown object that cannot be printed');
+    }
+  });
+
   it('a code unknown at run time (a cast) is a fault, not a throw', () => {
     fc.assert(
       fc.property(
@@ -307,10 +338,7 @@ describe('coded errors as JSON-RPC errors (properties)', () => {
         (code) => {
           expect(clientErrorNameOf(code as HandlerErrorCode)).toBeUndefined();
           const forged = new NodeError(code as NodeErrorCode, 'forged');
-          expect(answer(toRpcErrorObject, forged)).toEqual({
-            text: '{"code":-32603,"message":"Internal error"}',
-            logged: 1,
-          });
+          expect(answer(toRpcErrorObject, forged)).toEqual({ text: INTERNAL_ERROR_TEXT, logged: 1 });
         },
       ),
     );
